@@ -1,0 +1,167 @@
+package conditions
+
+import (
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+// MergeResult is what Merge decided for one object.
+type MergeResult struct {
+	// Conditions is the exact set to write. When Changed is false it is
+	// the current slice itself, so an unchanged object costs nothing.
+	Conditions []metav1.Condition
+	// Changed reports whether Conditions differs from the current set in
+	// any field, observedGeneration and order included. A host writes the
+	// status only when it is true.
+	Changed bool
+	// Stale reports that a condition of ours on the object describes a
+	// newer generation than the snapshot's metadata.generation: the
+	// snapshot lags the API server, so nothing may be written for it.
+	Stale bool
+	// Ignored lists desired types that Merge did not use: types outside
+	// the vocabulary, and repeats of a type (the first one wins). It is
+	// nil when every desired condition was used.
+	Ignored []string
+}
+
+// Merge computes the condition set to write, from the set on the object
+// (current) and the set the engine wants (desired). Its rules, in order:
+//
+//  1. If a condition of the vocabulary's types in current has an
+//     observedGeneration above generation, the snapshot is stale: the
+//     result is current, unchanged, with Stale set.
+//  2. Each desired condition of the vocabulary's types is written, with
+//     its status, reason, message and observedGeneration as given.
+//  3. Its lastTransitionTime is kept from current when the status is the
+//     same there (a new reason or message does not move it); otherwise it
+//     is now, truncated to whole seconds. A desired lastTransitionTime is
+//     ignored: time belongs to Merge.
+//  4. Types of the vocabulary present in current but absent from desired
+//     are dropped.
+//  5. Types outside the vocabulary in current belong to another writer:
+//     they are kept untouched, in their order, after ours.
+//  6. Ours come in the vocabulary's order, whatever the order of desired.
+//  7. Changed is true when the result differs from current in any field
+//     or in order; an observedGeneration-only change counts.
+//
+// Merge is pure and does not modify its arguments. When nothing changes
+// it does not allocate.
+func (v *Vocabulary) Merge(current, desired []metav1.Condition, generation int64, now time.Time) MergeResult {
+	for i := range current {
+		if current[i].ObservedGeneration > generation && v.Has(current[i].Type) {
+			return MergeResult{Conditions: current, Stale: true}
+		}
+	}
+	stamp := metav1.NewTime(now.UTC().Truncate(time.Second))
+
+	var dBuf, cBuf [16]int
+	dPos, cPos := dBuf[:0], cBuf[:0]
+	if len(v.types) > len(dBuf) {
+		dPos, cPos = make([]int, 0, len(v.types)), make([]int, 0, len(v.types))
+	}
+	for range v.types {
+		dPos = append(dPos, -1)
+		cPos = append(cPos, -1)
+	}
+	var ignored []string
+	for i := range desired {
+		t, ok := v.order[desired[i].Type]
+		switch {
+		case !ok:
+			ignored = append(ignored, desired[i].Type)
+		case dPos[t] >= 0:
+			ignored = append(ignored, desired[i].Type)
+		default:
+			dPos[t] = i
+		}
+	}
+	ours := 0
+	for i := range current {
+		if t, ok := v.order[current[i].Type]; ok {
+			ours++
+			if cPos[t] < 0 {
+				cPos[t] = i
+			}
+		}
+	}
+
+	want := func(t int) metav1.Condition {
+		c := desired[dPos[t]]
+		c.LastTransitionTime = stamp
+		if j := cPos[t]; j >= 0 && current[j].Status == c.Status && !current[j].LastTransitionTime.IsZero() {
+			c.LastTransitionTime = current[j].LastTransitionTime
+		}
+		return c
+	}
+
+	// First pass: compare the result with current without building it.
+	changed := false
+	k := 0
+	for t := range v.types {
+		if dPos[t] < 0 {
+			continue
+		}
+		if k >= len(current) || !Equal(current[k], want(t)) {
+			changed = true
+			break
+		}
+		k++
+	}
+	// Ours matched a prefix of current; unchanged also needs no other
+	// condition of ours (a duplicate, or one desired lacks) after it.
+	if !changed && ours != k {
+		changed = true
+	}
+	if !changed {
+		return MergeResult{Conditions: current, Ignored: ignored}
+	}
+
+	out := make([]metav1.Condition, 0, len(desired)+len(current)-ours)
+	for t := range v.types {
+		if dPos[t] >= 0 {
+			out = append(out, want(t))
+		}
+	}
+	for i := range current {
+		if !v.Has(current[i].Type) {
+			out = append(out, current[i])
+		}
+	}
+	return MergeResult{Conditions: out, Changed: true, Ignored: ignored}
+}
+
+// Equal reports whether two conditions agree in every field a status
+// write carries. Times are compared as instants.
+func Equal(a, b metav1.Condition) bool {
+	return a.Type == b.Type &&
+		a.Status == b.Status &&
+		a.Reason == b.Reason &&
+		a.Message == b.Message &&
+		a.ObservedGeneration == b.ObservedGeneration &&
+		a.LastTransitionTime.Equal(&b.LastTransitionTime)
+}
+
+// EqualSets reports whether two condition lists are equal element by
+// element, in order.
+func EqualSets(a, b []metav1.Condition) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if !Equal(a[i], b[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// Find returns the first condition of the given type, or nil.
+func Find(conds []metav1.Condition, typ string) *metav1.Condition {
+	for i := range conds {
+		if conds[i].Type == typ {
+			return &conds[i]
+		}
+	}
+	return nil
+}

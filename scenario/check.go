@@ -1,0 +1,167 @@
+package scenario
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/google/go-cmp/cmp"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+// Check compares a runner's outcomes with the file's expectations. It
+// returns "" when every expectation holds, and otherwise one block per
+// failing object: the object's identity and a -want +got diff.
+func (f *File) Check(got []Outcome) string {
+	index := make(map[[3]string]*Outcome, len(got))
+	for i := range got {
+		o := &got[i]
+		index[[3]string{o.Kind, o.Namespace, o.Name}] = o
+	}
+	var b strings.Builder
+	for _, e := range f.Expect {
+		id := e.Kind + " " + joinName(e.Namespace, e.Name)
+		o := index[[3]string{e.Kind, e.Namespace, e.Name}]
+		if o == nil {
+			fmt.Fprintf(&b, "%s: not evaluated (no such object in the scenario)\n", id)
+			continue
+		}
+		if d := diffExpectation(e, o); d != "" {
+			fmt.Fprintf(&b, "%s (-want +got):\n%s", id, d)
+		}
+	}
+	return b.String()
+}
+
+func joinName(ns, name string) string {
+	if ns == "" {
+		return name
+	}
+	return ns + "/" + name
+}
+
+// view is the comparable shape of one object: only what the expectation
+// asks about, filled in from both sides.
+type view struct {
+	Conditions       []condView     `json:",omitempty"`
+	Status           map[string]any `json:",omitempty"`
+	FinalizerRemoved *bool          `json:",omitempty"`
+	Write            *bool          `json:",omitempty"`
+}
+
+type condView struct {
+	Type, Status, Reason string
+	ObservedGeneration   *int64  `json:",omitempty"`
+	LastTransitionTime   *string `json:",omitempty"`
+	Message              *string `json:",omitempty"`
+	Notes                []string
+}
+
+func diffExpectation(e Expectation, o *Outcome) string {
+	var want, got view
+	if e.Conditions != nil {
+		exp := *e.Conditions
+		for i, ec := range exp {
+			w := condView{Type: ec.Type, Status: ec.Status, Reason: ec.Reason,
+				ObservedGeneration: ec.ObservedGeneration, Message: ec.Message}
+			if ec.LastTransitionTime != nil {
+				s := ec.LastTransitionTime.UTC().Format("2006-01-02T15:04:05Z")
+				w.LastTransitionTime = &s
+			}
+			want.Conditions = append(want.Conditions, w)
+			if i >= len(o.Conditions) {
+				continue
+			}
+			got.Conditions = append(got.Conditions, project(ec, o.Conditions[i]))
+		}
+		for i := len(exp); i < len(o.Conditions); i++ {
+			c := o.Conditions[i]
+			got.Conditions = append(got.Conditions, condView{Type: c.Type, Status: string(c.Status), Reason: c.Reason})
+		}
+		if len(exp) == 0 && len(o.Conditions) == 0 {
+			want.Conditions, got.Conditions = nil, nil
+		}
+	}
+	if len(e.Status) > 0 && !bytes.Equal(bytes.TrimSpace(e.Status), []byte("null")) {
+		var w map[string]any
+		if err := json.Unmarshal(e.Status, &w); err != nil {
+			return fmt.Sprintf("  expect.status is not a map: %v\n", err)
+		}
+		var g map[string]any
+		if len(o.Status) > 0 {
+			if err := json.Unmarshal(o.Status, &g); err != nil {
+				return fmt.Sprintf("  computed status is not a map: %v\n", err)
+			}
+		}
+		want.Status, got.Status = w, partial(w, g)
+	}
+	if e.FinalizerRemoved != nil {
+		want.FinalizerRemoved, got.FinalizerRemoved = e.FinalizerRemoved, &o.FinalizerRemoved
+	}
+	if e.Write != nil {
+		want.Write, got.Write = e.Write, &o.Write
+	}
+	return cmp.Diff(want, got)
+}
+
+// project reduces a computed condition to the fields ec asks about, and
+// records the loose message checks as notes that differ only on failure.
+func project(ec ExpectedCondition, c metav1.Condition) condView {
+	v := condView{Type: c.Type, Status: string(c.Status), Reason: c.Reason}
+	if ec.ObservedGeneration != nil {
+		g := c.ObservedGeneration
+		v.ObservedGeneration = &g
+	}
+	if ec.LastTransitionTime != nil {
+		s := c.LastTransitionTime.UTC().Format("2006-01-02T15:04:05Z")
+		v.LastTransitionTime = &s
+	}
+	if ec.Message != nil {
+		m := c.Message
+		v.Message = &m
+	}
+	for _, s := range ec.MessageContains {
+		if !strings.Contains(c.Message, s) {
+			v.Notes = append(v.Notes, fmt.Sprintf("message %q lacks %q", c.Message, s))
+		}
+	}
+	for _, s := range ec.MessageExcludes {
+		if strings.Contains(c.Message, s) {
+			v.Notes = append(v.Notes, fmt.Sprintf("message %q contains %q", c.Message, s))
+		}
+	}
+	if ec.MessageMaxBytes > 0 && len(c.Message) > ec.MessageMaxBytes {
+		v.Notes = append(v.Notes, fmt.Sprintf("message is %d bytes, more than %d", len(c.Message), ec.MessageMaxBytes))
+	}
+	return v
+}
+
+// partial keeps from got only the keys want names, recursively for maps;
+// a key whose wanted value is null stays null in the projection only when
+// got lacks it, so a present field shows up in the diff.
+func partial(want, got map[string]any) map[string]any {
+	out := make(map[string]any, len(want))
+	for k, wv := range want {
+		gv, ok := got[k]
+		switch {
+		case wv == nil:
+			if ok {
+				out[k] = gv
+			} else {
+				out[k] = nil
+			}
+		case !ok:
+			// absent: leave the key out so the diff shows it missing
+		default:
+			wm, wIsMap := wv.(map[string]any)
+			gm, gIsMap := gv.(map[string]any)
+			if wIsMap && gIsMap {
+				out[k] = partial(wm, gm)
+			} else {
+				out[k] = gv
+			}
+		}
+	}
+	return out
+}

@@ -1,0 +1,14 @@
+// Package scenario reads the conformance vectors of condengine: YAML files
+// that each hold one moment of one system (the objects as the API server
+// has them, the broker's memory, probe results, failing reads, a charge
+// collection run) and the conditions and status fields that must come out.
+//
+// The format is a public contract, documented in docs/scenarios.md; keys
+// are only ever added. Parse refuses unknown keys so a misspelt
+// expectation fails loudly instead of passing unchecked.
+//
+// The package knows no system: a Runner per system (binding.RunScenario,
+// finops.RunScenario) turns a File into Outcomes, and File.Check compares
+// them with the expectations, producing a -want +got diff. Package
+// conformance wires the runners of this module together.
+package scenario

@@ -1,0 +1,181 @@
+package scenario
+
+import (
+	"encoding/json"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+// File is one scenario: one moment of one system, the world as the host
+// operator sees it, and what must be written. Its YAML form is the public
+// contract described in docs/scenarios.md; fields are only ever added.
+type File struct {
+	// Path is where the file was read from; empty for parsed bytes.
+	Path string `json:"-"`
+	// Name is the one-line title of the scenario.
+	Name string `json:"name"`
+	// System is SystemBinding or SystemFinOps.
+	System string `json:"system"`
+	// Now is the instant the evaluation happens at.
+	Now metav1.Time `json:"now"`
+	// Broker describes the Agent Kourier broker (binding only).
+	Broker *Broker `json:"broker,omitempty"`
+	// Objects are manifests as the API server holds them, status included,
+	// kept raw so each system decodes the kinds it knows.
+	Objects []json.RawMessage `json:"objects,omitempty"`
+	// Served is the broker's memory of last good generations (binding).
+	Served []Served `json:"served,omitempty"`
+	// Probes are the finished probe observations (binding).
+	Probes []Probe `json:"probes,omitempty"`
+	// Writer carries the status writer's memory and timing (binding); its
+	// shape is defined by the binding runtime package.
+	Writer json.RawMessage `json:"writer,omitempty"`
+	// Failures are API reads that fail (finops ValidationError paths).
+	Failures []Failure `json:"failures,omitempty"`
+	// Collection is a SubscriptionChargeCollection run that happened at
+	// now (finops).
+	Collection *Collection `json:"collection,omitempty"`
+	// Expect lists what must be written; objects not listed are not
+	// checked.
+	Expect []Expectation `json:"expect"`
+}
+
+// The systems a scenario may describe.
+const (
+	SystemBinding = "binding"
+	SystemFinOps  = "finops"
+)
+
+// Broker is the broker's state in a binding scenario. Every field is
+// optional; see the defaults on each.
+type Broker struct {
+	// StartedAt defaults to one hour before now.
+	StartedAt *metav1.Time `json:"startedAt,omitempty"`
+	// ConfigSource is "crds" (default) or "configmap".
+	ConfigSource string `json:"configSource,omitempty"`
+	// Leader defaults to true.
+	Leader *bool `json:"leader,omitempty"`
+	// Name is the broker's name; "" is the default broker.
+	Name string `json:"name,omitempty"`
+	// ProberListed says whether the prober has listed the Bindings yet;
+	// defaults to true.
+	ProberListed *bool `json:"proberListed,omitempty"`
+}
+
+// Served is one entry of the broker's memory: the last good generation of
+// an object and the spec it had then.
+type Served struct {
+	Kind       string          `json:"kind"`
+	Namespace  string          `json:"namespace"`
+	Name       string          `json:"name"`
+	UID        string          `json:"uid"`
+	Generation int64           `json:"generation"`
+	Spec       json.RawMessage `json:"spec,omitempty"`
+}
+
+// Probe is what one finished probe pass observed for one Binding.
+type Probe struct {
+	// Binding is "namespace/name".
+	Binding string `json:"binding"`
+	// UID defaults to the Binding's current uid.
+	UID string `json:"uid,omitempty"`
+	// Generation is the generation the pass began with.
+	Generation int64 `json:"generation"`
+	// Backend is the agent card fetch; nil when it has not finished.
+	Backend *Observation `json:"backend,omitempty"`
+	// Channel is the chat platform's answer; nil when it has not finished.
+	Channel *Observation `json:"channel,omitempty"`
+}
+
+// Observation is one probe's raw outcome, before classification.
+type Observation struct {
+	HTTP       int             `json:"http,omitempty"`
+	Card       json.RawMessage `json:"card,omitempty"`
+	CardText   *string         `json:"cardText,omitempty"`
+	CardBytes  int64           `json:"cardBytes,omitempty"`
+	Error      string          `json:"error,omitempty"`
+	OK         bool            `json:"ok,omitempty"`
+	IsMember   *bool           `json:"isMember,omitempty"`
+	IsArchived *bool           `json:"isArchived,omitempty"`
+	RetryAfter int             `json:"retryAfter,omitempty"`
+	Timeout    bool            `json:"timeout,omitempty"`
+	Failed     string          `json:"failed,omitempty"`
+}
+
+// Failure names an object whose read fails in a finops scenario.
+type Failure struct {
+	Kind      string `json:"kind"`
+	Namespace string `json:"namespace,omitempty"`
+	Name      string `json:"name"`
+}
+
+// Collection is a SubscriptionChargeCollection run.
+type Collection struct {
+	ScheduledHour metav1.Time        `json:"scheduledHour"`
+	Results       []CollectionResult `json:"results,omitempty"`
+}
+
+// CollectionResult is the run's outcome for one Subscription.
+type CollectionResult struct {
+	// Subscription is "namespace/name".
+	Subscription string `json:"subscription"`
+	// Buckets is how many cost buckets the run produced for it.
+	Buckets int `json:"buckets"`
+	// Source is "db", "calculator" or "error".
+	Source string `json:"source"`
+}
+
+// Expectation is what must hold for one object after evaluation. Each
+// field is checked only when present.
+type Expectation struct {
+	Kind      string `json:"kind"`
+	Namespace string `json:"namespace,omitempty"`
+	Name      string `json:"name"`
+	// Conditions is the exact list, in order; an empty list means the
+	// object gets no conditions.
+	Conditions *[]ExpectedCondition `json:"conditions,omitempty"`
+	// Status is a partial status: maps are compared key by key, lists and
+	// scalars exactly, and null means the field must be absent.
+	Status json.RawMessage `json:"status,omitempty"`
+	// FinalizerRemoved says whether the evaluation drops the finalizer.
+	FinalizerRemoved *bool `json:"finalizerRemoved,omitempty"`
+	// Write says whether a status write is due (binding).
+	Write *bool `json:"write,omitempty"`
+}
+
+// ExpectedCondition is one expected condition. Type, Status and Reason are
+// always compared; the rest only when given.
+type ExpectedCondition struct {
+	Type               string       `json:"type"`
+	Status             string       `json:"status"`
+	Reason             string       `json:"reason"`
+	ObservedGeneration *int64       `json:"observedGeneration,omitempty"`
+	LastTransitionTime *metav1.Time `json:"lastTransitionTime,omitempty"`
+	Message            *string      `json:"message,omitempty"`
+	MessageContains    []string     `json:"messageContains,omitempty"`
+	MessageExcludes    []string     `json:"messageExcludes,omitempty"`
+	MessageMaxBytes    int          `json:"messageMaxBytes,omitempty"`
+}
+
+// Outcome is what a system computed for one object, in the form the
+// expectations are checked against.
+type Outcome struct {
+	Kind      string
+	Namespace string
+	Name      string
+	// Conditions is the list the object carries after this evaluation
+	// (what is written, or what stays when nothing is).
+	Conditions []metav1.Condition
+	// Status is the whole computed status as JSON (conditions included or
+	// not; the partial match only reads the keys the expectation gives).
+	Status json.RawMessage
+	// FinalizerRemoved reports that the finalizer is dropped.
+	FinalizerRemoved bool
+	// Write reports that a status write is due.
+	Write bool
+}
+
+// Runner evaluates a scenario of one system and returns an outcome per
+// object it knows. An error means the scenario itself is unusable (a bad
+// manifest, an unknown kind), not that an expectation failed.
+type Runner func(*File) ([]Outcome, error)

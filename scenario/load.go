@@ -1,0 +1,124 @@
+package scenario
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/util/yaml"
+)
+
+// MaxFileBytes bounds a scenario file; larger ones are refused rather than
+// read into memory.
+const MaxFileBytes = 16 << 20
+
+// Parse decodes one scenario from YAML or JSON. Unknown keys are errors,
+// so a misspelt expectation cannot pass silently. The name, system and
+// now keys are required.
+func Parse(data []byte) (*File, error) {
+	if len(data) > MaxFileBytes {
+		return nil, fmt.Errorf("scenario is %d bytes, more than %d", len(data), MaxFileBytes)
+	}
+	js, err := yaml.ToJSON(data)
+	if err != nil {
+		return nil, fmt.Errorf("scenario: %w", err)
+	}
+	dec := json.NewDecoder(bytes.NewReader(js))
+	dec.DisallowUnknownFields()
+	var f File
+	if err := dec.Decode(&f); err != nil {
+		return nil, fmt.Errorf("scenario: %w", err)
+	}
+	switch {
+	case strings.TrimSpace(f.Name) == "":
+		return nil, errors.New("scenario: name is required")
+	case strings.ContainsAny(f.Name, "\r\n"):
+		return nil, errors.New("scenario: name must be one line")
+	case f.System != SystemBinding && f.System != SystemFinOps:
+		return nil, fmt.Errorf("scenario: system %q is not %q or %q", f.System, SystemBinding, SystemFinOps)
+	case f.Now.IsZero():
+		return nil, errors.New("scenario: now is required")
+	}
+	for i, e := range f.Expect {
+		if e.Kind == "" || e.Name == "" {
+			return nil, fmt.Errorf("scenario: expect[%d]: kind and name are required", i)
+		}
+	}
+	return &f, nil
+}
+
+// Load reads and parses one scenario file.
+func Load(path string) (*File, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	f, err := Parse(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	f.Path = path
+	return f, nil
+}
+
+// Paths expands files and directories into the scenario files they hold:
+// every .yaml and .yml file below a directory, in lexical order. Files
+// named directly are kept whatever their extension.
+func Paths(args ...string) ([]string, error) {
+	var out []string
+	for _, a := range args {
+		info, err := os.Stat(a)
+		if err != nil {
+			return nil, err
+		}
+		if !info.IsDir() {
+			out = append(out, a)
+			continue
+		}
+		var found []string
+		err = filepath.WalkDir(a, func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if !d.IsDir() && (strings.HasSuffix(p, ".yaml") || strings.HasSuffix(p, ".yml")) {
+				found = append(found, p)
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+		slices.Sort(found)
+		out = append(out, found...)
+	}
+	return out, nil
+}
+
+// Meta is the identity of a raw manifest, read without knowing its kind.
+type Meta struct {
+	APIVersion string `json:"apiVersion"`
+	Kind       string `json:"kind"`
+	Metadata   struct {
+		Namespace string `json:"namespace"`
+		Name      string `json:"name"`
+	} `json:"metadata"`
+}
+
+// Identify reads the apiVersion, kind, namespace and name of a raw
+// manifest.
+func Identify(raw json.RawMessage) (Meta, error) {
+	var m Meta
+	if err := json.Unmarshal(raw, &m); err != nil {
+		return m, err
+	}
+	if m.Kind == "" {
+		return m, errors.New("kind is missing")
+	}
+	return m, nil
+}
