@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -48,6 +49,9 @@ type view struct {
 	Status           map[string]any `json:",omitempty"`
 	FinalizerRemoved *bool          `json:",omitempty"`
 	Write            *bool          `json:",omitempty"`
+	Decision         *string        `json:",omitempty"`
+	WaitUntil        *string        `json:",omitempty"`
+	Fight            *bool          `json:",omitempty"`
 }
 
 type condView struct {
@@ -66,7 +70,7 @@ func diffExpectation(e Expectation, o *Outcome) string {
 			w := condView{Type: ec.Type, Status: ec.Status, Reason: ec.Reason,
 				ObservedGeneration: ec.ObservedGeneration, Message: ec.Message}
 			if ec.LastTransitionTime != nil {
-				s := ec.LastTransitionTime.UTC().Format("2006-01-02T15:04:05Z")
+				s := formatTime(ec.LastTransitionTime.Time)
 				w.LastTransitionTime = &s
 			}
 			want.Conditions = append(want.Conditions, w)
@@ -102,7 +106,24 @@ func diffExpectation(e Expectation, o *Outcome) string {
 	if e.Write != nil {
 		want.Write, got.Write = e.Write, &o.Write
 	}
+	if e.Decision != nil {
+		want.Decision, got.Decision = e.Decision, &o.Decision
+	}
+	if e.WaitUntil != nil {
+		w, g := formatTime(e.WaitUntil.Time), formatTime(o.WaitUntil.Time)
+		want.WaitUntil, got.WaitUntil = &w, &g
+	}
+	if e.Fight != nil {
+		want.Fight, got.Fight = e.Fight, &o.Fight
+	}
 	return cmp.Diff(want, got)
+}
+
+func formatTime(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.UTC().Format(time.RFC3339)
 }
 
 // project reduces a computed condition to the fields ec asks about, and
@@ -114,7 +135,7 @@ func project(ec ExpectedCondition, c metav1.Condition) condView {
 		v.ObservedGeneration = &g
 	}
 	if ec.LastTransitionTime != nil {
-		s := c.LastTransitionTime.UTC().Format("2006-01-02T15:04:05Z")
+		s := formatTime(c.LastTransitionTime.Time)
 		v.LastTransitionTime = &s
 	}
 	if ec.Message != nil {

@@ -141,6 +141,13 @@ type Expectation struct {
 	FinalizerRemoved *bool `json:"finalizerRemoved,omitempty"`
 	// Write says whether a status write is due (binding).
 	Write *bool `json:"write,omitempty"`
+	// Decision is the status writer's decision for the object: "write",
+	// "wait" or "none" (binding scenarios with a writer block).
+	Decision *string `json:"decision,omitempty"`
+	// WaitUntil is when a "wait" decision may write.
+	WaitUntil *metav1.Time `json:"waitUntil,omitempty"`
+	// Fight says whether the writer reports a fight over the status.
+	Fight *bool `json:"fight,omitempty"`
 }
 
 // ExpectedCondition is one expected condition. Type, Status and Reason are
@@ -173,6 +180,11 @@ type Outcome struct {
 	FinalizerRemoved bool
 	// Write reports that a status write is due.
 	Write bool
+	// Decision, WaitUntil and Fight are the status writer's verdict, set by
+	// runners that model the writer.
+	Decision  string
+	WaitUntil metav1.Time
+	Fight     bool
 }
 
 // Runner evaluates a scenario of one system and returns an outcome per
