@@ -1,0 +1,10 @@
+//go:build tools
+
+// Package tools records the commands e2e/run.sh builds, so that `go mod tidy`
+// keeps their dependencies in go.sum.
+package tools
+
+import (
+	_ "k8s.io/kubernetes/cmd/kube-apiserver"
+	_ "k8s.io/kubernetes/cmd/kubectl"
+)
