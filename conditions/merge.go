@@ -55,7 +55,7 @@ func (v *Vocabulary) Merge(current, desired []metav1.Condition, generation int64
 	}
 	stamp := metav1.NewTime(now.UTC().Truncate(time.Second))
 
-	var dBuf, cBuf [16]int
+	var dBuf, cBuf [64]int
 	dPos, cPos := dBuf[:0], cBuf[:0]
 	if len(v.types) > len(dBuf) {
 		dPos, cPos = make([]int, 0, len(v.types)), make([]int, 0, len(v.types))

@@ -1,0 +1,49 @@
+package conditions_test
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/condengine/condengine/conditions"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+)
+
+// A kind's vocabulary, an evaluation that wants two conditions, and the
+// merge that turns them into the list to write.
+func Example() {
+	vocab := conditions.MustVocabulary("example.dev/v1", "Widget", []conditions.Type{
+		{Name: "Accepted", Required: true, Reasons: []conditions.Reason{
+			{Status: metav1.ConditionTrue, Reason: "OK", Meaning: "The spec was taken as written."},
+			{Status: metav1.ConditionFalse, Reason: "InvalidSpec", Meaning: "The spec fails a check.", Action: "Fix the field the message names."},
+		}},
+		{Name: "Ready", Required: true, Reasons: []conditions.Reason{
+			{Status: metav1.ConditionTrue, Reason: "OK"},
+			{Status: metav1.ConditionFalse, Reason: "Accepted:InvalidSpec"},
+		}},
+	})
+	earlier := time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC)
+	now := time.Date(2026, 11, 30, 10, 0, 0, 0, time.UTC)
+
+	onObject := []metav1.Condition{
+		{Type: "Ready", Status: metav1.ConditionTrue, Reason: "OK", ObservedGeneration: 1, LastTransitionTime: metav1.NewTime(earlier)},
+		{Type: "Accepted", Status: metav1.ConditionTrue, Reason: "OK", ObservedGeneration: 1, LastTransitionTime: metav1.NewTime(earlier)},
+		{Type: "Audited", Status: metav1.ConditionTrue, Reason: "ByOtherTool", LastTransitionTime: metav1.NewTime(earlier)},
+	}
+	wanted := []metav1.Condition{
+		{Type: "Ready", Status: metav1.ConditionFalse, Reason: "Accepted:InvalidSpec", Message: "spec.size: must be positive", ObservedGeneration: 2},
+		{Type: "Accepted", Status: metav1.ConditionFalse, Reason: "InvalidSpec", Message: "spec.size: must be positive", ObservedGeneration: 2},
+	}
+	r := vocab.Merge(onObject, wanted, 2, now)
+	fmt.Println("write due:", r.Changed)
+	for _, c := range r.Conditions {
+		fmt.Println(c.Type, c.Status, c.Reason, c.ObservedGeneration, c.LastTransitionTime.UTC().Format(time.RFC3339))
+	}
+	fmt.Println("errors:", len(vocab.Validate(r.Conditions, 2, field.NewPath("status", "conditions"))))
+	// Output:
+	// write due: true
+	// Accepted False InvalidSpec 2 2026-11-30T10:00:00Z
+	// Ready False Accepted:InvalidSpec 2 2026-11-30T10:00:00Z
+	// Audited True ByOtherTool 0 2026-11-30T09:00:00Z
+	// errors: 0
+}

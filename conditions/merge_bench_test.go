@@ -1,0 +1,83 @@
+package conditions
+
+import (
+	"fmt"
+	"testing"
+
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+// benchVocab has n types with two reasons each.
+func benchVocab(b *testing.B, n int) *Vocabulary {
+	types := make([]Type, n)
+	for i := range types {
+		types[i] = Type{Name: fmt.Sprintf("Type%02d", i), Reasons: []Reason{
+			{Status: metav1.ConditionTrue, Reason: "OK"}, {Status: metav1.ConditionFalse, Reason: "Bad"}}}
+	}
+	v, err := NewVocabulary("bench.dev/v1", "Bench", types)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return v
+}
+
+func benchSets(n int) (current, same, flipped []metav1.Condition) {
+	for i := range n {
+		c := metav1.Condition{Type: fmt.Sprintf("Type%02d", i), Status: metav1.ConditionTrue, Reason: "OK",
+			ObservedGeneration: 1, LastTransitionTime: metav1.NewTime(t0)}
+		current = append(current, c)
+		s := c
+		s.LastTransitionTime = metav1.Time{}
+		same = append(same, s)
+		s.Status, s.Reason, s.ObservedGeneration = metav1.ConditionFalse, "Bad", 2
+		flipped = append(flipped, s)
+	}
+	return current, same, flipped
+}
+
+// BenchmarkMerge measures Merge beside a loop of meta.SetStatusCondition
+// doing the same job (which must also copy the list to stay pure), so the
+// two can be read as a ratio from one run.
+func BenchmarkMerge(b *testing.B) {
+	for _, n := range []int{4, 8, 32} {
+		v := benchVocab(b, n)
+		current, same, flipped := benchSets(n)
+		b.Run(fmt.Sprintf("n=%d/unchanged", n), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if v.Merge(current, same, 2, now).Changed {
+					b.Fatal("changed")
+				}
+			}
+		})
+		b.Run(fmt.Sprintf("n=%d/changed", n), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if !v.Merge(current, flipped, 2, now).Changed {
+					b.Fatal("unchanged")
+				}
+			}
+		})
+		b.Run(fmt.Sprintf("n=%d/unchanged/SetStatusCondition", n), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				out := append([]metav1.Condition(nil), current...)
+				changed := false
+				for _, c := range same {
+					changed = meta.SetStatusCondition(&out, c) || changed
+				}
+				_ = changed
+			}
+		})
+		b.Run(fmt.Sprintf("n=%d/changed/SetStatusCondition", n), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				out := append([]metav1.Condition(nil), current...)
+				for _, c := range flipped {
+					meta.SetStatusCondition(&out, c)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,132 @@
+package conditions
+
+import (
+	"testing"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"pgregory.net/rapid"
+)
+
+// genValidSet draws a list of this vocabulary's conditions with pairs from
+// the table, at most one per type, in random order, plus foreign ones.
+func genValidSet(t *rapid.T, v *Vocabulary, gen int64, label string, foreign bool) []metav1.Condition {
+	var out []metav1.Condition
+	for _, typ := range v.types {
+		if !rapid.Bool().Draw(t, label+"-has-"+typ.Name) {
+			continue
+		}
+		r := rapid.SampledFrom(typ.Reasons).Draw(t, label+"-reason-"+typ.Name)
+		out = append(out, metav1.Condition{
+			Type: typ.Name, Status: r.Status, Reason: r.Reason,
+			Message:            rapid.SampledFrom([]string{"", "one", "two words"}).Draw(t, label+"-msg"),
+			ObservedGeneration: rapid.Int64Range(0, gen).Draw(t, label+"-gen"),
+			LastTransitionTime: metav1.NewTime(t0.Add(time.Duration(rapid.IntRange(0, 3600).Draw(t, label+"-at")) * time.Second)),
+		})
+	}
+	if foreign {
+		for i := range rapid.IntRange(0, 2).Draw(t, label+"-foreign") {
+			out = append(out, metav1.Condition{Type: "Foreign" + string(rune('A'+i)), Status: "True", Reason: "Theirs",
+				ObservedGeneration: rapid.Int64Range(0, 50).Draw(t, label+"-fgen"), LastTransitionTime: metav1.NewTime(t0)})
+		}
+	}
+	perm := rapid.Permutation(out).Draw(t, label+"-order")
+	return perm
+}
+
+func TestProperty_MergeIsIdempotent(t *testing.T) {
+	v := testVocab(t)
+	rapid.Check(t, func(t *rapid.T) {
+		gen := rapid.Int64Range(0, 5).Draw(t, "generation")
+		current := genValidSet(t, v, gen, "current", true)
+		desired := genValidSet(t, v, gen, "desired", false)
+		first := v.Merge(current, desired, gen, now)
+		later := now.Add(time.Duration(rapid.IntRange(1, 1e6).Draw(t, "later")) * time.Second)
+		second := v.Merge(first.Conditions, desired, gen, later)
+		if second.Changed {
+			t.Fatalf("merging the result again changed it:\nfirst  %v\nsecond %v", first.Conditions, second.Conditions)
+		}
+	})
+}
+
+func TestProperty_MergeOutputIgnoresDesiredOrder(t *testing.T) {
+	v := testVocab(t)
+	rapid.Check(t, func(t *rapid.T) {
+		gen := rapid.Int64Range(0, 5).Draw(t, "generation")
+		current := genValidSet(t, v, gen, "current", true)
+		desired := genValidSet(t, v, gen, "desired", false)
+		shuffled := rapid.Permutation(desired).Draw(t, "shuffled")
+		a, b := v.Merge(current, desired, gen, now), v.Merge(current, shuffled, gen, now)
+		if !EqualSets(a.Conditions, b.Conditions) || a.Changed != b.Changed {
+			t.Fatalf("desired order changed the result:\n%v\n%v", a.Conditions, b.Conditions)
+		}
+	})
+}
+
+func TestProperty_TransitionTimeMovesIffStatusMoves(t *testing.T) {
+	v := testVocab(t)
+	rapid.Check(t, func(t *rapid.T) {
+		gen := rapid.Int64Range(0, 5).Draw(t, "generation")
+		current := genValidSet(t, v, gen, "current", false)
+		desired := genValidSet(t, v, gen, "desired", false)
+		r := v.Merge(current, desired, gen, now)
+		if r.Stale {
+			return
+		}
+		for _, c := range r.Conditions {
+			old := Find(current, c.Type)
+			moved := !c.LastTransitionTime.Equal(&metav1.Time{Time: now.Truncate(time.Second)})
+			switch {
+			case old == nil && moved:
+				t.Fatalf("%s is new but its time is not now", c.Type)
+			case old != nil && old.Status == c.Status && !c.LastTransitionTime.Equal(&old.LastTransitionTime):
+				t.Fatalf("%s kept its status but its time moved", c.Type)
+			case old != nil && old.Status != c.Status && moved:
+				t.Fatalf("%s changed status but its time did not move to now", c.Type)
+			}
+		}
+	})
+}
+
+func TestProperty_MergeOfValidInputPassesValidate(t *testing.T) {
+	v := testVocab(t)
+	rapid.Check(t, func(t *rapid.T) {
+		gen := rapid.Int64Range(0, 5).Draw(t, "generation")
+		current := genValidSet(t, v, gen, "current", true)
+		// desired always carries the required types, as an evaluator's does
+		desired := genValidSet(t, v, gen, "desired", false)
+		for _, typ := range v.types {
+			if typ.Required && Find(desired, typ.Name) == nil {
+				desired = append(desired, metav1.Condition{Type: typ.Name, Status: typ.Reasons[0].Status, Reason: typ.Reasons[0].Reason, ObservedGeneration: gen})
+			}
+		}
+		r := v.Merge(current, desired, gen, now)
+		if r.Stale {
+			return
+		}
+		if errs := v.Validate(r.Conditions, gen, condPath); len(errs) > 0 {
+			t.Fatalf("Merge output fails Validate: %v\n%v", errs, r.Conditions)
+		}
+	})
+}
+
+func TestProperty_StaleIffOursDescribeANewerGeneration(t *testing.T) {
+	v := testVocab(t)
+	rapid.Check(t, func(t *rapid.T) {
+		current := genValidSet(t, v, 6, "current", true)
+		gen := rapid.Int64Range(0, 6).Draw(t, "generation")
+		r := v.Merge(current, nil, gen, now)
+		stale := false
+		for _, c := range current {
+			if v.Has(c.Type) && c.ObservedGeneration > gen {
+				stale = true
+			}
+		}
+		if r.Stale != stale {
+			t.Fatalf("stale=%v, want %v", r.Stale, stale)
+		}
+		if r.Stale && (r.Changed || !EqualSets(r.Conditions, current)) {
+			t.Fatal("a stale merge must return current unchanged")
+		}
+	})
+}
