@@ -60,7 +60,10 @@ func TestValidate(t *testing.T) {
 		{name: "no condition of ours: nothing is required", gen: 2,
 			mutate: func(c []metav1.Condition) []metav1.Condition { return nil }},
 		{name: "generation zero with observedGeneration zero", gen: 0,
-			mutate: func(c []metav1.Condition) []metav1.Condition { c[0].ObservedGeneration, c[1].ObservedGeneration = 0, 0; return c }},
+			mutate: func(c []metav1.Condition) []metav1.Condition {
+				c[0].ObservedGeneration, c[1].ObservedGeneration = 0, 0
+				return c
+			}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -35,10 +35,10 @@ func testVocab(t testing.TB, opts ...Option) *Vocabulary {
 func TestNewVocabulary_RefusesBadTables(t *testing.T) {
 	ok := Reason{Status: metav1.ConditionTrue, Reason: "OK"}
 	cases := map[string][]Type{
-		"empty type name":  {{Name: "", Reasons: []Reason{ok}}},
-		"type twice":       {{Name: "A", Reasons: []Reason{ok}}, {Name: "A"}},
-		"bad status":       {{Name: "A", Reasons: []Reason{{Status: "Maybe", Reason: "X"}}}},
-		"empty reason":     {{Name: "A", Reasons: []Reason{{Status: metav1.ConditionTrue}}}},
+		"empty type name":   {{Name: "", Reasons: []Reason{ok}}},
+		"type twice":        {{Name: "A", Reasons: []Reason{ok}}, {Name: "A"}},
+		"bad status":        {{Name: "A", Reasons: []Reason{{Status: "Maybe", Reason: "X"}}}},
+		"empty reason":      {{Name: "A", Reasons: []Reason{{Status: metav1.ConditionTrue}}}},
 		"pair listed twice": {{Name: "A", Reasons: []Reason{ok, ok}}},
 	}
 	for name, types := range cases {
