@@ -1,0 +1,50 @@
+package billing
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestMinPeriods_NoneSetAlwaysReached(t *testing.T) {
+	s := mustSchedule(t, Fee{PriceMicros: 1, Period: "1", Alignment: MonthBoundary}, "2026-04-01T09:00:00Z")
+	assert.True(t, s.MinPeriodsReached(s.ActivatedAt()))
+	assert.Zero(t, s.MinPeriods())
+}
+
+func TestMinPeriods_BoundaryAtTCounts(t *testing.T) {
+	s := mustSchedule(t, Fee{PriceMicros: 1, Period: "1h", Alignment: ActivatedAt, MinPeriods: 2}, "2026-04-01T09:00:00Z")
+	assert.False(t, s.MinPeriodsReached(at("2026-04-01T10:59:59Z")))
+	assert.True(t, s.MinPeriodsReached(at("2026-04-01T11:00:00Z")))
+}
+
+func TestMinPeriods_MeasuredFromActivationNotDeletion_SnapIgnored(t *testing.T) {
+	s := mustSchedule(t, Fee{PriceMicros: 1, Period: "1h", Alignment: ActivatedAt, MinPeriods: 3}, "2026-04-01T09:00:00Z")
+	d, err := s.Deactivated(at("2026-04-01T09:30:00Z"))
+	require.NoError(t, err)
+	assert.False(t, d.MinPeriodsReached(at("2026-04-01T11:00:00Z")), "two boundaries so far")
+	assert.True(t, d.MinPeriodsReached(at("2026-04-01T12:00:00Z")), "the grid keeps counting after the snap")
+	assert.Equal(t, int64(1), mustFee(t, d, "2026-04-01T00:00:00Z", "2026-04-02T00:00:00Z"), "but no shortfall is charged")
+}
+
+func TestMinPeriods_BoundaryAlignmentCountsProratedTick(t *testing.T) {
+	s := mustSchedule(t, Fee{PriceMicros: 1, Period: "1", Alignment: DayBoundary, MinPeriods: 1}, "2026-04-01T23:00:00Z")
+	assert.False(t, s.MinPeriodsReached(at("2026-04-01T23:59:59Z")))
+	assert.True(t, s.MinPeriodsReached(at("2026-04-02T00:00:00Z")), "the short opening tick is a period")
+}
+
+func TestChargesSettled_FeeOnlyNextRunAfterDeactivationHour(t *testing.T) {
+	d := at("2026-04-01T13:42:07Z")
+	assert.False(t, ChargesSettled(d, at("2026-04-01T13:00:00Z")), "deactivation hour is the in-progress hour")
+	assert.False(t, ChargesSettled(d, at("2026-04-01T12:00:00Z")))
+	assert.True(t, ChargesSettled(d, at("2026-04-01T14:00:00Z")))
+	assert.True(t, ChargesSettled(d, at("2026-04-01T14:59:00Z")), "scheduled hour truncated")
+	assert.True(t, ChargesSettled(d, at("2026-04-03T00:00:00Z")))
+}
+
+func TestChargesSettled_DeactivatedOnTheHour(t *testing.T) {
+	d := at("2026-04-01T14:00:00Z")
+	assert.False(t, ChargesSettled(d, at("2026-04-01T14:00:00Z")), "14:00 belongs to the 14:00-15:00 hour")
+	assert.True(t, ChargesSettled(d, at("2026-04-01T15:00:00Z")))
+}
