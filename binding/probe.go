@@ -1,0 +1,231 @@
+package binding
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+// MaxCardBytes is the largest agent card the broker accepts; the prober
+// reads one byte more to tell a card of exactly this size from a larger one.
+const MaxCardBytes = 1 << 20
+
+// AgentCard holds the fields of an A2A agent card that decide whether the
+// broker can use it.
+type AgentCard struct {
+	Name    string `json:"name"`
+	Version string `json:"version"`
+	// URL is the top-level endpoint of pre-1.0 cards.
+	URL                 string           `json:"url"`
+	SupportedInterfaces []AgentInterface `json:"supportedInterfaces"`
+}
+
+// AgentInterface is one entry of a card's supportedInterfaces.
+type AgentInterface struct {
+	URL             string `json:"url"`
+	ProtocolBinding string `json:"protocolBinding"`
+}
+
+// ParseCard decodes a card body. It fails when the body is not one JSON
+// object or a field the check reads has the wrong type.
+func ParseCard(body []byte) (*AgentCard, error) {
+	var raw json.RawMessage
+	if err := json.Unmarshal(body, &raw); err != nil {
+		return nil, fmt.Errorf("card is not JSON: %w", err)
+	}
+	if len(raw) == 0 || raw[0] != '{' {
+		return nil, errors.New("card is not a JSON object")
+	}
+	var c AgentCard
+	if err := json.Unmarshal(raw, &c); err != nil {
+		return nil, fmt.Errorf("card: %w", err)
+	}
+	return &c, nil
+}
+
+// Problem says why the card cannot be used, or "" when it can: it needs
+// a name, a version, and either interfaces that each have a url and a
+// protocolBinding, or a top-level url.
+func (c *AgentCard) Problem() string {
+	switch {
+	case c.Name == "":
+		return "card has no name"
+	case c.Version == "":
+		return "card has no version"
+	case len(c.SupportedInterfaces) == 0 && c.URL == "":
+		return "card has neither supportedInterfaces nor url"
+	}
+	for i, in := range c.SupportedInterfaces {
+		if in.URL == "" || in.ProtocolBinding == "" {
+			return "card supportedInterfaces[" + strconv.Itoa(i) + "] lacks url or protocolBinding"
+		}
+	}
+	return ""
+}
+
+// verdict is a classified probe: the condition's status and reason, and
+// the raw cause for the log ("" for OK and Pending).
+type verdict struct {
+	status metav1.ConditionStatus
+	reason string
+	cause  string
+}
+
+var pending = verdict{status: sUnknown, reason: ReasonPending}
+
+// classifyBackend turns a card fetch into BackendReachable's verdict,
+// following the decisions' table; the first signal that is set decides.
+func classifyBackend(o *BackendObservation) verdict {
+	switch {
+	case o == nil:
+		return pending
+	case o.Timeout:
+		return verdict{sUnknown, ReasonProbeTimeout, "card fetch still running at the prober's limit"}
+	case o.Failed != "":
+		return verdict{sUnknown, ReasonProbeFailed, "prober could not fetch the card: " + o.Failed}
+	case o.Error != "":
+		return verdict{sFalse, ReasonUnreachable, "card fetch got no answer: " + o.Error}
+	}
+	code := o.HTTPStatus
+	switch {
+	case code == 200:
+		return classifyCard(o)
+	case code == 404 || code == 410:
+		return verdict{sFalse, ReasonAgentNotFound, httpCause(code, o.RetryAfter)}
+	case code == 401 || code == 403:
+		return verdict{sFalse, ReasonAccessDenied, httpCause(code, o.RetryAfter)}
+	case code == 408 || code == 425 || code == 429:
+		return verdict{sUnknown, ReasonRateLimited, httpCause(code, o.RetryAfter)}
+	case code == 0:
+		// No status, no error, no timeout: the prober produced an empty
+		// observation, which is its own fault.
+		return verdict{sUnknown, ReasonProbeFailed, "prober reported an empty card fetch"}
+	default:
+		return verdict{sFalse, ReasonBackendError, httpCause(code, o.RetryAfter)}
+	}
+}
+
+func httpCause(code, retryAfter int) string {
+	s := "card fetch answered HTTP " + strconv.Itoa(code)
+	if retryAfter > 0 {
+		s += ", retry after " + strconv.Itoa(retryAfter) + "s"
+	}
+	return s
+}
+
+func classifyCard(o *BackendObservation) verdict {
+	size := max(int64(len(o.Body)), o.BodyBytes)
+	if size > MaxCardBytes {
+		return verdict{sFalse, ReasonInvalidAgentCard, "card is " + strconv.FormatInt(size, 10) + " bytes, more than 1 MiB"}
+	}
+	card := o.Card
+	if card == nil {
+		c, err := ParseCard(o.Body)
+		if err != nil {
+			return verdict{sFalse, ReasonInvalidAgentCard, err.Error()}
+		}
+		card = c
+	}
+	if p := card.Problem(); p != "" {
+		return verdict{sFalse, ReasonInvalidAgentCard, p}
+	}
+	return verdict{status: sTrue, reason: ReasonOK}
+}
+
+// classifyChannel turns the platform's answer into ChannelJoined's
+// verdict. A 429 decides before the body because the platform sends
+// rate limits that way; then timeouts, then the error code, then the
+// channel's state.
+func classifyChannel(o *ChannelObservation) verdict {
+	switch {
+	case o == nil:
+		return pending
+	case o.Timeout:
+		return verdict{sUnknown, ReasonProbeTimeout, "channel look still running at the prober's limit"}
+	case o.Failed != "":
+		return verdict{sUnknown, ReasonProbeFailed, "prober could not look at the channel: " + o.Failed}
+	case o.HTTPStatus == 429:
+		return verdict{sUnknown, ReasonRateLimited, platformCause("HTTP 429", o.RetryAfter)}
+	case o.Error != "":
+		return verdict{channelErrorStatus(o.Error), channelErrorReason(o.Error), platformCause("error "+o.Error, o.RetryAfter)}
+	case o.HTTPStatus != 0 && o.HTTPStatus != 200:
+		return verdict{sUnknown, ReasonPlatformError, platformCause("HTTP "+strconv.Itoa(o.HTTPStatus), 0)}
+	case !o.OK:
+		return verdict{sUnknown, ReasonPlatformError, "platform answered without ok and without an error"}
+	case o.IsArchived:
+		return verdict{sFalse, ReasonChannelArchived, "platform says the channel is archived"}
+	case !o.IsMember:
+		return verdict{sFalse, ReasonNotInChannel, "platform says the bot is not a member"}
+	}
+	return verdict{status: sTrue, reason: ReasonOK}
+}
+
+func platformCause(what string, retryAfter int) string {
+	s := "platform answered " + what
+	if retryAfter > 0 {
+		s += ", retry after " + strconv.Itoa(retryAfter) + "s"
+	}
+	return s
+}
+
+func channelErrorReason(code string) string {
+	switch code {
+	case "is_archived":
+		return ReasonChannelArchived
+	case "not_in_channel", "method_not_supported_for_channel_type":
+		return ReasonNotInChannel
+	case "channel_not_found":
+		return ReasonChannelNotFound
+	case "invalid_auth", "not_authed", "token_revoked", "token_expired", "account_inactive",
+		"missing_scope", "no_permission", "channel_is_limited_access":
+		return ReasonAccessDenied
+	case "ratelimited", "rate_limited":
+		return ReasonRateLimited
+	case "request_timeout":
+		return ReasonPlatformTimeout
+	}
+	return ReasonPlatformError
+}
+
+func channelErrorStatus(code string) metav1.ConditionStatus {
+	switch channelErrorReason(code) {
+	case ReasonRateLimited, ReasonPlatformTimeout, ReasonPlatformError:
+		return sUnknown
+	}
+	return sFalse
+}
+
+// probeMessages are the fixed sentences of the probe conditions. They
+// name nothing the prober touched, because whoever reads the Binding may
+// not own the agent or the connection.
+var probeMessages = map[[2]string]string{
+	{TypeBackendReachable, ReasonPending}:          "no fetch of the agent card has finished yet",
+	{TypeBackendReachable, ReasonInvalidAgentCard}: "the agent card is too large, not JSON, or lacks a field the broker needs; " + logHasCause,
+	{TypeBackendReachable, ReasonAgentNotFound}:    "the agent has no card at the configured path; " + logHasCause,
+	{TypeBackendReachable, ReasonAccessDenied}:     "the agent refused the card fetch; " + logHasCause,
+	{TypeBackendReachable, ReasonRateLimited}:      "the agent asked the prober to slow down, so the fetch could not tell; " + logHasCause,
+	{TypeBackendReachable, ReasonBackendError}:     "the agent answered the card fetch with an unexpected status; " + logHasCause,
+	{TypeBackendReachable, ReasonUnreachable}:      "nothing answered the card fetch; " + logHasCause,
+	{TypeBackendReachable, ReasonProbeTimeout}:     "the card fetch ran past the prober's time limit; " + logHasCause,
+	{TypeBackendReachable, ReasonProbeFailed}:      "the prober could not fetch the agent card; " + logHasCause,
+	{TypeChannelJoined, ReasonPending}:             "no look at the channel has finished yet",
+	{TypeChannelJoined, ReasonChannelArchived}:     "the channel is archived; " + logHasCause,
+	{TypeChannelJoined, ReasonNotInChannel}:        "the bot is not a member of the channel; " + logHasCause,
+	{TypeChannelJoined, ReasonChannelNotFound}:     "the chat platform cannot find the channel for the bot; " + logHasCause,
+	{TypeChannelJoined, ReasonAccessDenied}:        "the chat platform refused the bot's credentials; " + logHasCause,
+	{TypeChannelJoined, ReasonRateLimited}:         "the chat platform asked the prober to slow down, so the look could not tell; " + logHasCause,
+	{TypeChannelJoined, ReasonPlatformTimeout}:     "the chat platform gave up on the request; " + logHasCause,
+	{TypeChannelJoined, ReasonPlatformError}:       "the chat platform did not give a usable answer; " + logHasCause,
+	{TypeChannelJoined, ReasonProbeTimeout}:        "the look at the channel ran past the prober's time limit; " + logHasCause,
+	{TypeChannelJoined, ReasonProbeFailed}:         "the prober could not look at the channel; " + logHasCause,
+}
+
+const logHasCause = "the operator's log has the cause"
+
+// probeMessage is the fixed sentence for a probe condition; True has none.
+func probeMessage(typ, reason string) string {
+	return probeMessages[[2]string{typ, reason}]
+}
