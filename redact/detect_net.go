@@ -1,0 +1,338 @@
+package redact
+
+import "strings"
+
+// The network scanners: URLs, e-mail addresses, IPv4 and IPv6 literals and
+// host:port. Each appends the spans it finds in the normalized message s to
+// out and runs in one left-to-right pass; every back-up stops at a byte that
+// the forward scan never crosses, so total work stays linear.
+
+// urlStop ends a URL: white space and the quotes and angle brackets that
+// usually delimit one in prose.
+func urlStop(c byte) bool {
+	switch c {
+	case ' ', '"', '\'', '<', '>', '`':
+		return true
+	}
+	return false
+}
+
+func findURLs(s string, out []span) []span {
+	for from := 0; ; {
+		i := strings.Index(s[from:], "://")
+		if i < 0 {
+			return out
+		}
+		i += from
+		start := i
+		for start > from && is(s[start-1], cScheme) {
+			start--
+		}
+		end := i + 3
+		for end < len(s) && !urlStop(s[end]) {
+			end++
+		}
+		end = trimURLTail(s[i+3:end]) + i + 3
+		if end == i+3 {
+			// "scheme://" with nothing after it names nothing.
+			from = end
+			continue
+		}
+		out = append(out, span{start, end, kindURL})
+		from = end
+	}
+}
+
+// trimURLTail returns the length of rest without trailing sentence
+// punctuation and without closing brackets that have no opener inside the
+// URL: "(see http://x/a)." keeps its ")." outside the placeholder. Only
+// punctuation is ever left outside, so nothing of the URL leaks.
+func trimURLTail(rest string) int {
+	open := [3]int{strings.Count(rest, "("), strings.Count(rest, "["), strings.Count(rest, "{")}
+	closeN := [3]int{strings.Count(rest, ")"), strings.Count(rest, "]"), strings.Count(rest, "}")}
+	n := len(rest)
+	for n > 0 {
+		switch c := rest[n-1]; c {
+		case '.', ',', ';', ':', '!', '?':
+			n--
+			continue
+		case ')', ']', '}':
+			k := strings.IndexByte(")]}", c)
+			if closeN[k] > open[k] {
+				closeN[k]--
+				n--
+				continue
+			}
+		}
+		break
+	}
+	return n
+}
+
+func findEmails(s string, out []span) []span {
+	for from := 0; ; {
+		i := strings.IndexByte(s[from:], '@')
+		if i < 0 {
+			return out
+		}
+		i += from
+		start := i
+		for start > from && is(s[start-1], cLocal) {
+			start--
+		}
+		end := i + 1
+		for end < len(s) && is(s[end], cDomain) {
+			end++
+		}
+		from = end
+		for end > i+1 && (s[end-1] == '.' || s[end-1] == '-') {
+			end--
+		}
+		if start < i && emailDomain(s[i+1:end]) {
+			out = append(out, span{start, end, kindEmail})
+		}
+	}
+}
+
+// emailDomain accepts a dotted name (a.b) or localhost.
+func emailDomain(d string) bool {
+	if strings.EqualFold(d, "localhost") {
+		return true
+	}
+	dot := strings.IndexByte(d, '.')
+	return dot > 0 && dot < len(d)-1
+}
+
+func isDigit(c byte) bool { return '0' <= c && c <= '9' }
+
+// portEnd returns the end of ":digits" at s[i:] (1 to 5 digits not followed
+// by a word character), or i when there is none.
+func portEnd(s string, i int) int {
+	if i >= len(s) || s[i] != ':' {
+		return i
+	}
+	j := i + 1
+	for j < len(s) && isDigit(s[j]) {
+		j++
+	}
+	if n := j - i - 1; n == 0 || n > 5 || (j < len(s) && is(s[j], cAlnum)) {
+		return i
+	}
+	return j
+}
+
+func findIPv4(s string, out []span) []span {
+	for i := 0; i < len(s); {
+		if !isDigit(s[i]) {
+			i++
+			continue
+		}
+		j := i
+		for j < len(s) && (isDigit(s[j]) || s[j] == '.') {
+			j++
+		}
+		if hasIPv4(s[i:j]) {
+			end := j
+			for s[end-1] == '.' {
+				end--
+			}
+			out = append(out, span{i, portEnd(s, end), kindAddress})
+		}
+		i = j
+	}
+	return out
+}
+
+// hasIPv4 reports whether a run of digits and dots holds four consecutive
+// parts that are each an octet. The whole run is hidden then: 1.2.3.4.5 is
+// more likely an address with something glued to it than a version.
+func hasIPv4(run string) bool {
+	good := 0
+	for part := range strings.SplitSeq(run, ".") {
+		if isOctet(part) {
+			good++
+			if good == 4 {
+				return true
+			}
+		} else {
+			good = 0
+		}
+	}
+	return false
+}
+
+func isOctet(p string) bool {
+	if len(p) == 0 || len(p) > 3 {
+		return false
+	}
+	v := 0
+	for i := 0; i < len(p); i++ {
+		if !isDigit(p[i]) {
+			return false
+		}
+		v = v*10 + int(p[i]-'0')
+	}
+	return v <= 255
+}
+
+func findIPv6(s string, out []span) []span {
+	for i := 0; i < len(s); {
+		if !is(s[i], cV6) {
+			i++
+			continue
+		}
+		j := i
+		colons := 0
+		for j < len(s) && is(s[j], cV6) {
+			if s[j] == ':' {
+				colons++
+			}
+			j++
+		}
+		if colons >= 2 {
+			if sp, ok := ipv6Span(s, i, j); ok {
+				out = append(out, sp)
+			}
+		}
+		i = j
+	}
+	return out
+}
+
+// ipv6Span checks the run s[i:j] of hex digits, ':' and '.' for an IPv6
+// literal and widens it over a zone, brackets and a port.
+func ipv6Span(s string, i, j int) (span, bool) {
+	a := i
+	if s[a] == ':' && a+1 < j && s[a+1] != ':' {
+		a++ // a lone leading ':' separates, as in "addr:2001:db8::1"
+	} else if a > 0 && is(s[a-1], cAlnum) {
+		return span{}, false // "Foo::Bar", "T10:00:00"
+	}
+	b := j
+	for tries := 0; !validIPv6(s[a:b]); tries++ {
+		// Up to two bytes of trailing punctuation: "at ::1.", "2001:db8::1:".
+		if tries == 2 || b-a < 3 || (s[b-1] != '.' && s[b-1] != ':') {
+			return span{}, false
+		}
+		b--
+	}
+	if b == j && b < len(s) && s[b] == '%' {
+		z := b + 1
+		for z < len(s) && (is(s[z], cAlnum) || s[z] == '.' || s[z] == '-' || s[z] == '~') {
+			z++
+		}
+		if z > b+1 {
+			b = z
+		}
+	}
+	if b < len(s) && is(s[b], cAlnum) {
+		return span{}, false
+	}
+	if a > 0 && s[a-1] == '[' && b < len(s) && s[b] == ']' {
+		a--
+		b++
+	}
+	return span{a, portEnd(s, b), kindAddress}, true
+}
+
+// validIPv6 parses the textual IPv6 forms: eight groups, or fewer with one
+// "::", optionally ending in a dotted IPv4. A bare "::" names nothing and
+// is left alone.
+func validIPv6(s string) bool {
+	groups := 0
+	double := false
+	i := 0
+	switch {
+	case strings.HasPrefix(s, "::"):
+		double = true
+		i = 2
+		if i == len(s) {
+			return false
+		}
+	case strings.HasPrefix(s, ":"):
+		return false
+	}
+	for i < len(s) {
+		j := i
+		for j < len(s) && is(s[j], cHex) {
+			j++
+		}
+		if j < len(s) && s[j] == '.' {
+			if !isIPv4Exact(s[i:]) {
+				return false
+			}
+			groups += 2
+			break
+		}
+		if j == i || j-i > 4 {
+			return false
+		}
+		groups++
+		if j == len(s) {
+			break
+		}
+		// s[j] == ':'
+		if j+1 < len(s) && s[j+1] == ':' {
+			if double {
+				return false
+			}
+			double = true
+			i = j + 2
+			continue
+		}
+		i = j + 1
+		if i == len(s) {
+			return false
+		}
+	}
+	if double {
+		return groups <= 7
+	}
+	return groups == 8
+}
+
+func isIPv4Exact(s string) bool {
+	n := 0
+	for part := range strings.SplitSeq(s, ".") {
+		if !isOctet(part) {
+			return false
+		}
+		n++
+	}
+	return n == 4
+}
+
+// findHostPorts hides "name:port" where the name has a dot or is localhost.
+// A dotted name alone (my.app, spec.chat.channel) is left: it is far more
+// often a Kubernetes name or a field path than a host.
+func findHostPorts(s string, out []span) []span {
+	for from := 0; ; {
+		i := strings.IndexByte(s[from:], ':')
+		if i < 0 {
+			return out
+		}
+		i += from
+		end := portEnd(s, i)
+		if end > i {
+			start := i
+			for start > from && is(s[start-1], cHost) {
+				start--
+			}
+			for start < i && (s[start] == '.' || s[start] == '-') {
+				start++
+			}
+			if hostName(s[start:i]) {
+				out = append(out, span{start, end, kindAddress})
+			}
+		}
+		from = i + 1
+	}
+}
+
+func hostName(h string) bool {
+	if strings.EqualFold(h, "localhost") {
+		return true
+	}
+	dot := strings.IndexByte(h, '.')
+	return dot > 0 && h[len(h)-1] != '.'
+}

@@ -1,0 +1,254 @@
+package redact
+
+import "strings"
+
+// The secret scanners: authorization schemes, key=value secrets, long hex,
+// base64 and JWT runs, and the caller's own strings.
+
+func findAuthTokens(s string, out []span) []span {
+	for i := 0; i < len(s); i++ {
+		if lowerASCII(s[i]) != 'b' || (i > 0 && is(s[i-1], cAlnum)) {
+			continue
+		}
+		var ts int
+		basic := false
+		switch {
+		case hasPrefixFold(s[i:], "bearer "):
+			ts = i + len("bearer ")
+		case hasPrefixFold(s[i:], "basic "):
+			ts = i + len("basic ")
+			basic = true
+		default:
+			continue
+		}
+		te := ts
+		for te < len(s) && s[te] != ' ' {
+			te++
+		}
+		// "basic" is also an English word: only a real base64 credential
+		// after it counts.
+		if te == ts || (basic && !basicCredential(s[ts:te])) {
+			continue
+		}
+		out = append(out, span{ts, te, kindSecret})
+		i = te
+	}
+	return out
+}
+
+// basicCredential accepts padded standard base64 of at least 8 bytes, the
+// shape of base64("user:password").
+func basicCredential(t string) bool {
+	if len(t) < 8 || len(t)%4 != 0 {
+		return false
+	}
+	body := strings.TrimRight(t, "=")
+	if len(t)-len(body) > 2 {
+		return false
+	}
+	for i := 0; i < len(body); i++ {
+		if c := body[i]; !is(c, cB64) || c == '-' || c == '_' {
+			return false
+		}
+	}
+	return true
+}
+
+// secretKeys are matched as a case-insensitive suffix of the key, so
+// db_password, X-Api-Key and refresh_token count too.
+var secretKeys = [...]string{
+	"password", "passwd", "passphrase", "pwd",
+	"token", "secret", "credential", "credentials",
+	"apikey", "api_key", "api-key",
+	"access_key", "accesskey", "secret_key", "secretkey",
+	"private_key", "privatekey", "client_secret", "auth",
+}
+
+func secretKey(k string) bool {
+	for _, sk := range secretKeys {
+		if hasSuffixFold(k, sk) {
+			return true
+		}
+	}
+	return false
+}
+
+// findKeyValues hides the value in "key=value", "key: value", "key = value"
+// and JSON-like `"key": "value"` when the key names a secret. A quoted
+// value runs to its closing quote (to the end when there is none, since a
+// secret may hold spaces); a bare value runs to the next space.
+func findKeyValues(s string, out []span) []span {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c != '=' && c != ':' {
+			continue
+		}
+		v := i + 1
+		if v < len(s) && (s[v] == c || (c == ':' && strings.HasPrefix(s[v:], "//"))) {
+			continue // "==", "::", "://"
+		}
+		k := i
+		if k > 0 && s[k-1] == ' ' {
+			k--
+		}
+		if k > 0 && (s[k-1] == '"' || s[k-1] == '\'') {
+			k--
+		}
+		ks := k
+		for ks > 0 && is(s[ks-1], cKey) {
+			ks--
+		}
+		if ks == k || !secretKey(s[ks:k]) {
+			continue
+		}
+		if v < len(s) && s[v] == ' ' {
+			v++
+		}
+		if v >= len(s) {
+			continue
+		}
+		var ve int
+		if q := s[v]; q == '"' || q == '\'' {
+			v++
+			ve = strings.IndexByte(s[v:], q)
+			if ve < 0 {
+				ve = len(s)
+			} else {
+				ve += v
+			}
+		} else {
+			ve = v
+			for ve < len(s) && s[ve] != ' ' {
+				ve++
+			}
+		}
+		if ve > v {
+			out = append(out, span{v, ve, kindSecret})
+			i = ve - 1
+		}
+	}
+	return out
+}
+
+// Long-run thresholds. 32 hex digits is a 128-bit value (an MD5, a UUID
+// without dashes, most API keys); 40 base64 characters is 240 bits.
+const (
+	minHexRun    = 32
+	minBase64Run = 40
+)
+
+func findHexRuns(s string, out []span) []span {
+	for i := 0; i < len(s); {
+		if !is(s[i], cHex) {
+			i++
+			continue
+		}
+		j := i
+		for j < len(s) && is(s[j], cHex) {
+			j++
+		}
+		if j-i >= minHexRun {
+			out = append(out, span{i, j, kindSecret})
+		}
+		i = j
+	}
+	return out
+}
+
+// findBase64Runs hides runs of the base64 or base64url alphabet that have
+// both upper- and lower-case letters: random data always has, while
+// Kubernetes names (lower case) and constants (upper case) do not.
+func findBase64Runs(s string, out []span) []span {
+	for i := 0; i < len(s); {
+		if !is(s[i], cB64) {
+			i++
+			continue
+		}
+		j := i
+		var seen uint16
+		for j < len(s) && is(s[j], cB64) {
+			seen |= class[s[j]]
+			j++
+		}
+		for pad := 0; pad < 2 && j < len(s) && s[j] == '='; pad++ {
+			j++
+		}
+		if j-i >= minBase64Run && seen&cUpper != 0 && seen&cLower != 0 {
+			out = append(out, span{i, j, kindSecret})
+		}
+		i = j
+	}
+	return out
+}
+
+// findJWTs hides header.payload.signature runs whose header starts with
+// "eyJ" (base64url of `{"`), whatever their length.
+func findJWTs(s string, out []span) []span {
+	for from := 0; ; {
+		i := strings.Index(s[from:], "eyJ")
+		if i < 0 {
+			return out
+		}
+		i += from
+		if i > 0 && is(s[i-1], cB64URL) {
+			from = i + 3
+			continue
+		}
+		j := i
+		dots := 0
+		for j < len(s) {
+			if is(s[j], cB64URL) {
+				j++
+			} else if s[j] == '.' && dots < 2 {
+				dots++
+				j++
+			} else {
+				break
+			}
+		}
+		if dots == 2 {
+			out = append(out, span{i, j, kindSecret})
+		}
+		from = j
+	}
+}
+
+// minHide is the shortest caller string that is hidden: one- and two-byte
+// strings would shred ordinary words and cannot identify anything.
+const minHide = 3
+
+// usableHide reports whether h is hidden at all. Besides the very short
+// ones, a string that occurs inside a placeholder or the ellipsis is
+// skipped: hiding it would rewrite the placeholders and the result would
+// never settle.
+func usableHide(h string) bool {
+	if len(h) < minHide || strings.Contains(ellipsis, h) {
+		return false
+	}
+	for _, p := range placeholders {
+		if strings.Contains(p, h) {
+			return false
+		}
+	}
+	return true
+}
+
+// findHidden hides every leftmost, non-overlapping occurrence of each
+// usable caller string.
+func findHidden(s string, hides []string, out []span) []span {
+	for _, h := range hides {
+		if !usableHide(h) {
+			continue
+		}
+		for from := 0; ; {
+			i := strings.Index(s[from:], h)
+			if i < 0 {
+				break
+			}
+			i += from
+			out = append(out, span{i, i + len(h), kindHidden})
+			from = i + len(h)
+		}
+	}
+	return out
+}
