@@ -1,0 +1,76 @@
+package runtime
+
+import (
+	"cmp"
+	"slices"
+	"time"
+
+	"k8s.io/apimachinery/pkg/types"
+)
+
+// Target is one Binding a pass may probe, as the engine last evaluated it.
+type Target struct {
+	Namespace string
+	Name      string
+	UID       types.UID
+	// Generation is the generation the broker serves; the pass's probe
+	// conditions will carry it.
+	Generation int64
+	// Served reports that this broker serves the Binding (it is accepted,
+	// or keeps an earlier good generation, and its connection is ours).
+	// Only served Bindings are probed.
+	Served bool
+}
+
+// Plan is one pass: which Bindings are probed, in which order, and how
+// many at once.
+type Plan struct {
+	// Targets are the Bindings of the pass in the order their probes start.
+	Targets []Target
+	// AtOnce is how many Bindings are probed at the same time; each takes
+	// ProbesPerBinding probe slots.
+	AtOnce int
+	// ProbeTimeout bounds each probe.
+	ProbeTimeout time.Duration
+}
+
+// Plan builds the pass over targets: the served ones with a UID, each UID
+// once (the highest generation listed wins), ordered by namespace, name,
+// then UID, so the plan is the same whatever order the targets come in.
+// The probes of the first AtOnce Bindings start together; each later
+// Binding starts when a Binding before it has both its probes ended.
+func (l Limits) Plan(targets []Target) Plan {
+	out := make([]Target, 0, len(targets))
+	for _, t := range targets {
+		if t.Served && t.UID != "" {
+			out = append(out, t)
+		}
+	}
+	slices.SortFunc(out, func(a, b Target) int {
+		return cmp.Or(
+			cmp.Compare(a.Namespace, b.Namespace),
+			cmp.Compare(a.Name, b.Name),
+			cmp.Compare(a.UID, b.UID),
+			cmp.Compare(b.Generation, a.Generation),
+		)
+	})
+	// The same UID twice is a host listing a Binding twice; probing it
+	// twice would waste slots, so the first (highest generation) stays.
+	out = slices.CompactFunc(out, func(a, b Target) bool {
+		return a.UID == b.UID && a.Namespace == b.Namespace && a.Name == b.Name
+	})
+	return Plan{Targets: out, AtOnce: l.BindingsAtOnce(), ProbeTimeout: l.ProbeTimeout}
+}
+
+// MaxDuration is the longest the pass can take: ceil(len/AtOnce) waves of
+// at most ProbeTimeout each. A Binding slot is freed only when both its
+// probes end, each within ProbeTimeout, so by (k-1)×ProbeTimeout every
+// slot has started at least k Bindings and the bound holds whatever the
+// mix of fast and slow backends.
+func (p Plan) MaxDuration() time.Duration {
+	n, k := len(p.Targets), max(p.AtOnce, 1)
+	if n == 0 {
+		return 0
+	}
+	return time.Duration((n+k-1)/k) * max(p.ProbeTimeout, 0)
+}

@@ -1,0 +1,194 @@
+package runtime
+
+import (
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/condengine/condengine/conditions"
+)
+
+// Action is what the writer does for one Binding at one tick.
+type Action int
+
+// The writer's actions.
+const (
+	// None: nothing to write (the status would not change, or this replica
+	// does not write).
+	None Action = iota
+	// Wait: a write is due but a gap, a backoff or a fight holds it until
+	// Decision.At.
+	Wait
+	// Write: write the computed status now.
+	Write
+)
+
+// String returns the action's name as scenario files spell it.
+func (a Action) String() string {
+	switch a {
+	case None:
+		return "none"
+	case Wait:
+		return "wait"
+	case Write:
+		return "write"
+	}
+	return "unknown"
+}
+
+// Reason says why the writer decided what it did, in a few words for a log
+// line. The set is closed; each value is a constant, so deciding never
+// allocates.
+type Reason string
+
+// The writer's reasons.
+const (
+	ReasonStandby     Reason = "standby replica: computes, never writes"
+	ReasonNoTime      Reason = "now is the zero time: nothing is decided"
+	ReasonUnchanged   Reason = "status on the object is the computed one"
+	ReasonChanged     Reason = "status changed"
+	ReasonPutBack     Reason = "foreign edit: putting the computed status back"
+	ReasonGap         Reason = "waiting for the write gap"
+	ReasonBackoff     Reason = "waiting after failed writes"
+	ReasonFightWait   Reason = "fight over the status: put-backs spaced by the backoff"
+	ReasonClockBehind Reason = "last write ends after now: waiting from now"
+)
+
+// WriterInput is everything the writer policy reads for one Binding.
+type WriterInput struct {
+	// Object is status.conditions as the host sees it. The host must show
+	// its own successful writes here (update its view from the write's
+	// answer), or its own write would look like someone else's edit.
+	Object []metav1.Condition
+	// Computed is the exact list the engine wants on the object (the
+	// merged list: lastTransitionTime kept, other writers' types kept).
+	Computed []metav1.Condition
+	// Memory is this writer's memory of the Binding's UID; nil is a UID it
+	// has never written.
+	Memory *Memory
+	// Leader reports whether this replica is the one that writes.
+	Leader bool
+	// Now is the instant of the decision.
+	Now time.Time
+}
+
+// Decision is the writer's verdict for one Binding at one instant.
+type Decision struct {
+	// Action is None, Wait or Write.
+	Action Action
+	// At is when the write may happen: Now for Write, a writer tick
+	// boundary for Wait, zero for None.
+	At time.Time
+	// ForeignEdit reports a foreign edit not counted yet: the host passes
+	// the decision to Memory.Observe so it is counted once.
+	ForeignEdit bool
+	// Fight reports that the Binding's status is being fought over.
+	Fight bool
+	// FightBegins reports that this decision's foreign edit starts the
+	// fight: the host logs it once and counts it in its metric.
+	FightBegins bool
+	// Reason says why, for a log line.
+	Reason Reason
+}
+
+// Decide is the status writer's policy for one Binding. In order:
+//
+//  1. A replica that is not the leader never writes.
+//  2. A status on the object equal to the computed one needs no write.
+//  3. The object's status differs from what this writer last wrote for
+//     the UID and from the computed one: someone else edited it. The edit
+//     is counted once (ForeignEdit) and put back with one write.
+//  4. The write waits WriteGap from the end of the last write; after
+//     failed writes the backoff (one gap, doubling, capped) instead; while
+//     a fight lasts, a put-back also waits the backoff of the fight's
+//     edits counted so far.
+//  5. A due time in the future is rounded up to a WriterTick boundary.
+//
+// Comparisons for foreign edits look only at the Binding's own condition
+// types, so another controller's conditions are never an edit of ours.
+// Decide is pure and does not allocate.
+func (l Limits) Decide(in WriterInput) Decision {
+	if !in.Leader {
+		return Decision{Action: None, Reason: ReasonStandby}
+	}
+	if in.Now.IsZero() {
+		return Decision{Action: None, Reason: ReasonNoTime}
+	}
+	m := in.Memory
+	if m == nil {
+		m = &emptyMemory
+	}
+	fight := l.fightNow(m, false, in.Now)
+	if conditions.EqualSets(in.Object, in.Computed) {
+		return Decision{Action: None, Fight: fight.on, Reason: ReasonUnchanged}
+	}
+
+	foreign := len(m.Written) > 0 && !equalOurs(in.Object, m.Written) && !equalOurs(in.Object, in.Computed)
+	newEdit := foreign && !equalOurs(in.Object, m.Foreign)
+	if newEdit {
+		fight = l.fightNow(m, true, in.Now)
+	}
+
+	reason := ReasonChanged
+	if foreign {
+		reason = ReasonPutBack
+	}
+	backoff := l.Backoff()
+	wait, waitReason := l.WriteGap, ReasonGap
+	if w := backoff.Wait(m.Failures); w > wait {
+		wait, waitReason = w, ReasonBackoff
+	}
+	if foreign && fight.on {
+		if w := backoff.Wait(fight.edits); w > wait {
+			wait, waitReason = w, ReasonFightWait
+		}
+	}
+	from := m.LastEnd
+	if from.After(in.Now) {
+		from, waitReason = in.Now, ReasonClockBehind
+	}
+	d := Decision{ForeignEdit: newEdit, Fight: fight.on, FightBegins: fight.begins}
+	if from.IsZero() {
+		d.Action, d.At, d.Reason = Write, in.Now, reason
+		return d
+	}
+	due := from.Add(wait)
+	if !due.After(in.Now) {
+		d.Action, d.At, d.Reason = Write, in.Now, reason
+		return d
+	}
+	d.Action, d.At, d.Reason = Wait, ceilTick(due, l.WriterTick), waitReason
+	return d
+}
+
+// DecideAll decides for every input, appending to out (which may be a
+// reused buffer) and returning it. Each decision depends only on its own
+// input, so the order of inputs changes only the order of the output.
+func (l Limits) DecideAll(in []WriterInput, out []Decision) []Decision {
+	for i := range in {
+		out = append(out, l.Decide(in[i]))
+	}
+	return out
+}
+
+// equalOurs compares the Binding's own condition types of two lists, in
+// order, ignoring other writers' types.
+func equalOurs(a, b []metav1.Condition) bool {
+	i, j := 0, 0
+	for {
+		for i < len(a) && !isOurs(a[i].Type) {
+			i++
+		}
+		for j < len(b) && !isOurs(b[j].Type) {
+			j++
+		}
+		if i == len(a) || j == len(b) {
+			return i == len(a) && j == len(b)
+		}
+		if !conditions.Equal(a[i], b[j]) {
+			return false
+		}
+		i++
+		j++
+	}
+}

@@ -1,0 +1,246 @@
+package runtime
+
+import (
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+var t0 = time.Date(2026, 11, 30, 10, 0, 0, 0, time.UTC)
+
+// status builds a Binding condition list whose probes and Ready carry the
+// given reason (OK means all True).
+func status(gen int64, reason string) []metav1.Condition {
+	st := metav1.ConditionTrue
+	if reason != "OK" {
+		st = metav1.ConditionFalse
+	}
+	at := metav1.NewTime(t0.Add(-time.Hour))
+	ready := reason
+	if reason != "OK" {
+		ready = "BackendReachable:" + reason
+	}
+	return []metav1.Condition{
+		{Type: "Accepted", Status: metav1.ConditionTrue, Reason: "OK", ObservedGeneration: gen, LastTransitionTime: at},
+		{Type: "BackendReachable", Status: st, Reason: reason, ObservedGeneration: gen, LastTransitionTime: at},
+		{Type: "ChannelJoined", Status: metav1.ConditionTrue, Reason: "OK", ObservedGeneration: gen, LastTransitionTime: at},
+		{Type: "Ready", Status: st, Reason: ready, ObservedGeneration: gen, LastTransitionTime: at},
+	}
+}
+
+func TestDecide_Standby_ComputesButNeverWrites(t *testing.T) {
+	d := DefaultLimits().Decide(WriterInput{Object: status(1, "OK"), Computed: status(1, "Unreachable"), Now: t0})
+	assert.Equal(t, None, d.Action)
+	assert.Equal(t, ReasonStandby, d.Reason)
+}
+
+func TestDecide_UnchangedStatus_NoWrite(t *testing.T) {
+	m := Memory{Written: status(1, "OK"), LastEnd: t0.Add(-time.Second)}
+	d := DefaultLimits().Decide(WriterInput{Object: status(1, "OK"), Computed: status(1, "OK"), Memory: &m, Leader: true, Now: t0})
+	assert.Equal(t, Decision{Action: None, Reason: ReasonUnchanged}, d)
+}
+
+// A new leader's engine keeps a good status instead of writing Pending
+// over it (decisions §8); the writer then sees nothing to write and must
+// not write its empty memory's idea of the status.
+func TestDecide_NewLeader_NoPendingOverGoodStatus(t *testing.T) {
+	good := status(3, "OK")
+	d := DefaultLimits().Decide(WriterInput{Object: good, Computed: good, Leader: true, Now: t0})
+	assert.Equal(t, None, d.Action)
+}
+
+func TestDecide_NeverWritten_WritesAtOnce(t *testing.T) {
+	d := DefaultLimits().Decide(WriterInput{Computed: status(1, "OK"), Leader: true, Now: t0})
+	assert.Equal(t, Decision{Action: Write, At: t0, Reason: ReasonChanged}, d)
+}
+
+func TestDecide_WithinGap_WaitsGapFromLastEnd(t *testing.T) {
+	m := Memory{Written: status(1, "OK"), LastEnd: t0.Add(-3 * time.Second)}
+	d := DefaultLimits().Decide(WriterInput{Object: status(1, "OK"), Computed: status(1, "Unreachable"), Memory: &m, Leader: true, Now: t0})
+	assert.Equal(t, Decision{Action: Wait, At: t0.Add(7 * time.Second), Reason: ReasonGap}, d)
+}
+
+func TestDecide_GapPassed_Writes(t *testing.T) {
+	m := Memory{Written: status(1, "OK"), LastEnd: t0.Add(-10 * time.Second)}
+	d := DefaultLimits().Decide(WriterInput{Object: status(1, "OK"), Computed: status(1, "Unreachable"), Memory: &m, Leader: true, Now: t0})
+	assert.Equal(t, Write, d.Action)
+	assert.Equal(t, t0, d.At)
+}
+
+func TestDecide_WaitRoundsUpToWriterTick(t *testing.T) {
+	m := Memory{Written: status(1, "OK"), LastEnd: t0.Add(300 * time.Millisecond)}
+	now := t0.Add(2 * time.Second)
+	d := DefaultLimits().Decide(WriterInput{Object: status(1, "OK"), Computed: status(1, "Unreachable"), Memory: &m, Leader: true, Now: now})
+	assert.Equal(t, t0.Add(11*time.Second), d.At, "10.3 s rounds up to the 11 s tick")
+}
+
+func TestDecide_FailedWrites_BackOffGapThenDoublingToCap(t *testing.T) {
+	l := DefaultLimits()
+	s := time.Second
+	want := []time.Duration{10 * s, 20 * s, 40 * s, 80 * s, 160 * s, 300 * s, 300 * s, 300 * s}
+	for i, w := range want {
+		m := Memory{LastEnd: t0, Failures: i + 1}
+		d := l.Decide(WriterInput{Computed: status(1, "OK"), Memory: &m, Leader: true, Now: t0.Add(time.Second)})
+		assert.Equal(t, Wait, d.Action, "failures=%d", i+1)
+		assert.Equal(t, t0.Add(w), d.At, "failures=%d", i+1)
+		if i > 0 {
+			assert.Equal(t, ReasonBackoff, d.Reason)
+		}
+	}
+}
+
+func TestDecide_LastEndAfterNow_WaitsOneWaitFromNow(t *testing.T) {
+	m := Memory{Written: status(1, "OK"), LastEnd: t0.Add(24 * time.Hour)}
+	d := DefaultLimits().Decide(WriterInput{Object: status(1, "OK"), Computed: status(1, "Unreachable"), Memory: &m, Leader: true, Now: t0})
+	assert.Equal(t, Decision{Action: Wait, At: t0.Add(10 * time.Second), Reason: ReasonClockBehind}, d)
+}
+
+func TestDecide_ZeroNow_DecidesNothing(t *testing.T) {
+	d := DefaultLimits().Decide(WriterInput{Computed: status(1, "OK"), Leader: true})
+	assert.Equal(t, Decision{Action: None, Reason: ReasonNoTime}, d)
+}
+
+func TestDecide_ForeignEdit_PutBackOnceUnderGap(t *testing.T) {
+	l := DefaultLimits()
+	ours := status(1, "Unreachable")
+	edited := status(1, "OK") // someone claims it is fine
+	m := Memory{Written: ours, LastEnd: t0.Add(-5 * time.Second)}
+	in := WriterInput{Object: edited, Computed: ours, Memory: &m, Leader: true, Now: t0}
+	d := l.Decide(in)
+	assert.Equal(t, Decision{Action: Wait, At: t0.Add(5 * time.Second), ForeignEdit: true, Reason: ReasonGap}, d)
+
+	m = l.Observe(m, d, edited, t0)
+	in.Now = t0.Add(5 * time.Second)
+	d = l.Decide(in)
+	assert.Equal(t, Decision{Action: Write, At: in.Now, Reason: ReasonPutBack}, d, "the same edit is counted once")
+
+	m = m.Wrote(ours, in.Now)
+	in.Object, in.Now = ours, in.Now.Add(time.Second)
+	assert.Equal(t, None, l.Decide(in).Action, "put back once, then quiet")
+}
+
+func TestDecide_OtherControllersCondition_NotAForeignEdit(t *testing.T) {
+	ours := status(1, "OK")
+	withOther := append(status(1, "OK"), metav1.Condition{Type: "example.com/Audited", Status: metav1.ConditionTrue, Reason: "Seen"})
+	newer := status(2, "OK")
+	newer = append(newer, withOther[4])
+	m := Memory{Written: ours, LastEnd: t0.Add(-time.Minute)}
+	d := DefaultLimits().Decide(WriterInput{Object: withOther, Computed: newer, Memory: &m, Leader: true, Now: t0})
+	assert.Equal(t, Write, d.Action)
+	assert.False(t, d.ForeignEdit)
+	assert.Equal(t, ReasonChanged, d.Reason)
+}
+
+func TestDecide_StatusEqualToComputed_NotAForeignEdit(t *testing.T) {
+	// Another replica (the old leader) wrote what this one computes.
+	m := Memory{Written: status(1, "OK"), LastEnd: t0.Add(-time.Minute)}
+	d := DefaultLimits().Decide(WriterInput{Object: status(1, "Unreachable"), Computed: status(1, "Unreachable"), Memory: &m, Leader: true, Now: t0})
+	assert.Equal(t, Decision{Action: None, Reason: ReasonUnchanged}, d)
+}
+
+// fightRound plays one foreign edit at now and the writer's put-back as
+// soon as it is allowed, returning the memory after and the put-back time.
+func fightRound(t *testing.T, l Limits, m Memory, now time.Time) (Memory, Decision, time.Time) {
+	t.Helper()
+	ours, edited := status(1, "Unreachable"), status(1, "OK")
+	in := WriterInput{Object: edited, Computed: ours, Memory: &m, Leader: true, Now: now}
+	first := l.Decide(in)
+	require.True(t, first.ForeignEdit)
+	m = l.Observe(m, first, edited, now)
+	at := first.At
+	if first.Action == Wait {
+		in.Now = at
+		d := l.Decide(in)
+		require.Equal(t, Write, d.Action)
+		require.False(t, d.ForeignEdit)
+	}
+	return m.Wrote(ours, at), first, at
+}
+
+func TestDecide_ThreeEditsInWindow_FightAndSlowerPutBacks(t *testing.T) {
+	l := DefaultLimits()
+	m := Memory{Written: status(1, "Unreachable"), LastEnd: t0.Add(-time.Hour)}
+	now := t0
+	var spacing []time.Duration
+	var fights []bool
+	begins := 0
+	for range 7 {
+		var d Decision
+		var at time.Time
+		m, d, at = fightRound(t, l, m, now)
+		spacing = append(spacing, at.Sub(now))
+		fights = append(fights, d.Fight)
+		if d.FightBegins {
+			begins++
+		}
+		now = at // the other writer edits again at once
+	}
+	s := time.Second
+	assert.Equal(t, []bool{false, false, true, true, true, true, true}, fights)
+	assert.Equal(t, 1, begins, "a fight begins once")
+	assert.Equal(t, []time.Duration{0, 10 * s, 10 * s, 20 * s, 40 * s, 80 * s, 160 * s}, spacing)
+}
+
+func TestDecide_FightEndsAfterQuiet(t *testing.T) {
+	l := DefaultLimits()
+	m := Memory{Written: status(1, "Unreachable"), LastEnd: t0.Add(-time.Hour)}
+	now := t0
+	for range 3 {
+		var at time.Time
+		m, _, at = fightRound(t, l, m, now)
+		now = at
+	}
+	require.False(t, m.FightSince.IsZero())
+	quiet := m.LastForeign.Add(l.Quiet)
+	in := WriterInput{Object: m.Written, Computed: m.Written, Memory: &m, Leader: true, Now: quiet.Add(-time.Second)}
+	assert.True(t, l.Decide(in).Fight, "still a fight a second before the quiet ends")
+	in.Now = quiet
+	d := l.Decide(in)
+	assert.False(t, d.Fight)
+	m = l.Observe(m, d, in.Object, in.Now)
+	assert.True(t, m.FightSince.IsZero())
+	assert.Zero(t, m.FightEdits)
+
+	// The next edit after the quiet is put back after one gap again.
+	_, d, at := fightRound(t, l, m, quiet.Add(time.Minute))
+	assert.False(t, d.Fight)
+	assert.Equal(t, quiet.Add(time.Minute), at)
+}
+
+func TestDecide_EditsOutsideWindow_NoFight(t *testing.T) {
+	l := DefaultLimits()
+	m := Memory{Written: status(1, "Unreachable"), LastEnd: t0.Add(-time.Hour)}
+	now := t0
+	for range 5 {
+		var d Decision
+		m, d, _ = fightRound(t, l, m, now)
+		assert.False(t, d.Fight, "edits %s apart", 6*time.Minute)
+		now = now.Add(6 * time.Minute)
+	}
+}
+
+func TestMemory_Failed_CountsAndSaturates(t *testing.T) {
+	m := Memory{Failures: maxFailures}
+	m = m.Failed(t0)
+	assert.Equal(t, maxFailures, m.Failures)
+	assert.Equal(t, t0, m.LastEnd)
+	m = m.Wrote(status(1, "OK"), t0.Add(time.Second))
+	assert.Zero(t, m.Failures)
+}
+
+func TestObserve_NothingToRecord_ReturnsSameMemory(t *testing.T) {
+	l := DefaultLimits()
+	m := Memory{Written: status(1, "OK"), LastEnd: t0}
+	got := l.Observe(m, Decision{Action: None}, m.Written, t0.Add(time.Minute))
+	assert.Equal(t, m, got)
+}
+
+func TestAction_String(t *testing.T) {
+	assert.Equal(t, "none", None.String())
+	assert.Equal(t, "wait", Wait.String())
+	assert.Equal(t, "write", Write.String())
+	assert.Equal(t, "unknown", Action(9).String())
+}
