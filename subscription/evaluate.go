@@ -1,0 +1,178 @@
+package subscription
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"time"
+
+	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/condengine/condengine/offering"
+)
+
+// node is one Subscription of the snapshot with what the whole-snapshot
+// passes learned about it.
+type node struct {
+	sub          *Subscription
+	parent       int32 // index of the parent node; -1 when none or absent
+	parentFailed bool  // reading the parent fails
+	rootState    rootState
+	root         string
+	in, out      int32 // subtree interval from numberTree
+}
+
+// evaluator holds the indexes of one Evaluate call.
+type evaluator struct {
+	now        time.Time
+	nodes      []node
+	byKey      map[Reference]int32
+	offerings  map[Reference]*offering.Offering
+	badOffer   map[Reference]bool // listed twice: read treated as failed
+	objects    map[ObjectRef]struct{}
+	failures   map[ObjectRef]struct{}
+	uidCount   map[types.UID]int
+	providers  map[providerKey][]int32
+	collection *Collection
+	results    map[Reference]CollectionResult
+	errors     []string
+}
+
+// Evaluate runs one reconcile of every Subscription in the snapshot and,
+// when the snapshot holds a collection run, that run's status and
+// finalizer decisions. It reads nothing but its argument, modifies
+// nothing, and its result does not depend on the order of any list in the
+// snapshot. Its cost grows as n log n in the number of Subscriptions.
+func Evaluate(snap Snapshot) Result {
+	e := newEvaluator(snap)
+	e.resolveRoots()
+	e.numberTree()
+	e.indexProviders()
+	out := make([]Outcome, len(e.nodes))
+	for i := range e.nodes {
+		out[i] = e.evaluate(int32(i))
+	}
+	slices.Sort(e.errors)
+	return Result{Subscriptions: out, Errors: slices.Compact(e.errors)}
+}
+
+func keyCompare(a, b Reference) int {
+	return cmp.Or(cmp.Compare(a.Namespace, b.Namespace), cmp.Compare(a.Name, b.Name))
+}
+
+func newEvaluator(snap Snapshot) *evaluator {
+	e := &evaluator{
+		now:        snap.Now.UTC().Truncate(time.Second),
+		byKey:      make(map[Reference]int32, len(snap.Subscriptions)),
+		offerings:  make(map[Reference]*offering.Offering, len(snap.Offerings)),
+		badOffer:   map[Reference]bool{},
+		objects:    make(map[ObjectRef]struct{}, len(snap.Objects)+len(snap.Subscriptions)+len(snap.Offerings)),
+		failures:   make(map[ObjectRef]struct{}, len(snap.Failures)),
+		uidCount:   make(map[types.UID]int, len(snap.Subscriptions)),
+		collection: snap.Collection,
+	}
+
+	// Subscriptions in key order; a key listed twice is the snapshot's
+	// error and none of its copies is evaluated.
+	order := make([]int32, len(snap.Subscriptions))
+	for i := range order {
+		order[i] = int32(i)
+	}
+	slices.SortFunc(order, func(a, b int32) int {
+		return keyCompare(snap.Subscriptions[a].Key(), snap.Subscriptions[b].Key())
+	})
+	e.nodes = make([]node, 0, len(order))
+	for k := 0; k < len(order); {
+		s := &snap.Subscriptions[order[k]]
+		j := k + 1
+		for j < len(order) && snap.Subscriptions[order[j]].Key() == s.Key() {
+			j++
+		}
+		if j-k > 1 {
+			e.errors = append(e.errors, fmt.Sprintf("Subscription %s is listed %d times; none of the copies is evaluated", s.Key(), j-k))
+		} else {
+			e.byKey[s.Key()] = int32(len(e.nodes))
+			e.nodes = append(e.nodes, node{sub: s, parent: -1})
+			e.uidCount[s.UID]++
+		}
+		k = j
+	}
+
+	for i := range snap.Offerings {
+		o := &snap.Offerings[i]
+		k := Reference{Namespace: o.Namespace, Name: o.Name}
+		if _, dup := e.offerings[k]; dup {
+			if !e.badOffer[k] {
+				e.errors = append(e.errors, fmt.Sprintf("Offering %s is listed more than once; reads of it are treated as failed", k))
+			}
+			e.badOffer[k] = true
+			continue
+		}
+		e.offerings[k] = o
+		e.objects[ObjectRef{APIVersion: offering.APIVersion, Kind: offering.Kind, Namespace: o.Namespace, Name: o.Name}] = struct{}{}
+	}
+	for i := range snap.Subscriptions {
+		s := &snap.Subscriptions[i]
+		e.objects[ObjectRef{APIVersion: APIVersion, Kind: Kind, Namespace: s.Namespace, Name: s.Name}] = struct{}{}
+	}
+	for _, o := range snap.Objects {
+		e.objects[o] = struct{}{}
+	}
+	for _, f := range snap.Failures {
+		e.failures[f] = struct{}{}
+	}
+
+	for i := range e.nodes {
+		n := &e.nodes[i]
+		if p := n.sub.Spec.Parent; p != nil {
+			n.parentFailed = e.fails(APIVersion, Kind, p.SubscriptionRef.Namespace, p.SubscriptionRef.Name)
+			if j, ok := e.byKey[p.SubscriptionRef]; ok {
+				n.parent = j
+			}
+		}
+	}
+
+	if c := snap.Collection; c != nil {
+		e.results = make(map[Reference]CollectionResult, len(c.Results))
+		seen := make(map[Reference]int, len(c.Results))
+		for _, r := range c.Results {
+			seen[r.Subscription]++
+			if seen[r.Subscription] == 2 {
+				e.errors = append(e.errors, fmt.Sprintf("collection result for %s is listed more than once; treated as an error result", r.Subscription))
+			}
+			if seen[r.Subscription] > 1 {
+				r = CollectionResult{Subscription: r.Subscription, Source: SourceError}
+			}
+			e.results[r.Subscription] = r
+		}
+	}
+	return e
+}
+
+// fails reports whether reading the named object fails. A failure entry
+// without an API version matches every version.
+func (e *evaluator) fails(apiVersion, kind, namespace, name string) bool {
+	if len(e.failures) == 0 {
+		return false
+	}
+	if _, ok := e.failures[ObjectRef{Kind: kind, Namespace: namespace, Name: name}]; ok {
+		return true
+	}
+	_, ok := e.failures[ObjectRef{APIVersion: apiVersion, Kind: kind, Namespace: namespace, Name: name}]
+	return ok
+}
+
+// exists reports whether the named object is in the snapshot.
+func (e *evaluator) exists(r ObjectRef) bool {
+	_, ok := e.objects[r]
+	return ok
+}
+
+// offering returns the Offering a reference names, or nil, and whether
+// reading it fails.
+func (e *evaluator) offering(r Reference) (*offering.Offering, bool) {
+	if e.badOffer[r] || e.fails(offering.APIVersion, offering.Kind, r.Namespace, r.Name) {
+		return nil, true
+	}
+	return e.offerings[r], false
+}

@@ -1,0 +1,39 @@
+package subscription_test
+
+import (
+	"fmt"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/condengine/condengine/offering"
+	"github.com/condengine/condengine/subscription"
+)
+
+func ExampleEvaluate() {
+	now := time.Date(2026, 11, 30, 10, 0, 0, 0, time.UTC)
+	base := offering.Offering{
+		ObjectMeta: metav1.ObjectMeta{Namespace: "shop", Name: "base"},
+		Status:     offering.Status{Ready: metav1.ConditionTrue},
+	}
+	acme := subscription.Subscription{
+		ObjectMeta: metav1.ObjectMeta{Namespace: "team-a", Name: "acme", UID: "u-acme", Generation: 1},
+		Spec:       subscription.Spec{OfferingRef: subscription.Reference{Namespace: "shop", Name: "base"}},
+	}
+	res := subscription.Evaluate(subscription.Snapshot{
+		Now:           now,
+		Subscriptions: []subscription.Subscription{acme},
+		Offerings:     []offering.Offering{base},
+	})
+	o := res.Subscriptions[0]
+	for _, c := range o.Status.Conditions {
+		fmt.Println(c.Type, c.Status, c.Reason)
+	}
+	fmt.Println("activatedAt:", o.Status.ActivatedAt.UTC().Format(time.RFC3339))
+	fmt.Println("root:", o.Status.CompatibilityRoot, "write:", o.Write)
+	// Output:
+	// Ready True ActivationSucceeded
+	// Active True ActivationSucceeded
+	// activatedAt: 2026-11-30T10:00:00Z
+	// root: u-acme write: true
+}

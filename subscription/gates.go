@@ -1,0 +1,197 @@
+package subscription
+
+import (
+	"github.com/condengine/condengine/offering"
+)
+
+// verdict is what the gates decided for a Subscription that is neither
+// deleting nor deactivated.
+type verdict struct {
+	// reason and message are the Ready=False holding state; reason is
+	// empty when every gate passed.
+	reason, message string
+	// end is the Active=False reason when the Subscription deactivates
+	// now; empty otherwise. Only an active Subscription ends.
+	end string
+	// orphaned is set when an active Subscription lost its parent under
+	// the Orphan policy and went on.
+	orphaned bool
+	// stamp is the compatibilityRoot to write when none is stamped yet.
+	stamp string
+}
+
+func hold(reason, format string, args ...any) verdict {
+	return verdict{reason: reason, message: msg(format, args...)}
+}
+
+// gates runs the checks in their fixed order; the first failure wins.
+//
+//  0. the two self-references, which need no read and never clear by
+//     waiting (the seed files both under the Offering gate);
+//  1. Offering; 2. Parent; then the root stamp; 3. Compatibility; 4. Target.
+func (e *evaluator) gates(i int32) verdict {
+	n := &e.nodes[i]
+	s := n.sub
+	active := s.IsActive()
+	self := s.Key()
+
+	if p := s.Spec.Parent; p != nil && p.SubscriptionRef == self {
+		return hold(ReasonCircularDependencyDetected,
+			"spec.parent.subscriptionRef names this Subscription (%s)", self)
+	}
+	if t := s.target(); t != nil && t.APIVersion == APIVersion && t.Kind == Kind &&
+		t.Namespace == s.Namespace && t.Name == s.Name {
+		return hold(ReasonTargetIsSelfReference,
+			"spec.lifecycle.targetRef names this Subscription (%s)", self)
+	}
+
+	// 1. Offering.
+	ref := s.Spec.OfferingRef
+	if ref.Namespace == "" || ref.Name == "" {
+		return hold(ReasonOfferingNotFound,
+			"offering gate: spec.offeringRef needs both name and namespace (namespace is never defaulted)")
+	}
+	off, failed := e.offering(ref)
+	switch {
+	case failed:
+		return hold(ReasonValidationError, "offering gate: reading Offering %s failed; retrying", ref)
+	case off == nil:
+		return hold(ReasonOfferingNotFound, "offering gate: Offering %s not found", ref)
+	case !off.IsReady():
+		return hold(ReasonOfferingNotReady, "offering gate: Offering %s is not ready", ref)
+	}
+
+	// 2. Parent.
+	var v verdict
+	if p := s.Spec.Parent; p != nil {
+		pref := p.SubscriptionRef
+		lost := ""
+		switch {
+		case pref.Namespace == "" || pref.Name == "":
+			return hold(ReasonParentSubscriptionNotFound,
+				"parent gate: spec.parent.subscriptionRef needs both name and namespace (namespace is never defaulted)")
+		case n.parentFailed:
+			return hold(ReasonValidationError, "parent gate: reading parent Subscription %s failed; retrying", pref)
+		case n.parent < 0:
+			lost = ReasonParentSubscriptionNotFound
+		case e.nodes[n.parent].sub.IsDeactivated():
+			lost = ReasonParentSubscriptionDeactivated
+		}
+		switch {
+		case lost != "" && !active:
+			if lost == ReasonParentSubscriptionNotFound {
+				return hold(lost, "parent gate: parent Subscription %s not found", pref)
+			}
+			return hold(lost, "parent gate: parent Subscription %s has been deactivated", pref)
+		case lost != "" && effectivePolicy(s, off) == PolicyDeactivate:
+			return verdict{end: ReasonParentDeactivated,
+				message: msg("parent Subscription %s ended or disappeared and the effective policy is Deactivate", pref)}
+		case lost != "":
+			v.orphaned = true
+		case !e.nodes[n.parent].sub.isReady():
+			return hold(ReasonParentSubscriptionNotReady, "parent gate: parent Subscription %s is not ready", pref)
+		case s.Status.CompatibilityRoot == "" && n.rootState == rootLoop:
+			return hold(ReasonParentSubscriptionNotReady,
+				"parent gate: the chain of parents above %s loops back on itself", self)
+		case s.Status.CompatibilityRoot == "" && n.rootState == rootFailed:
+			return hold(ReasonValidationError, "parent gate: reading an ancestor of %s failed; retrying", self)
+		case s.Status.CompatibilityRoot == "" && n.rootState != rootKnown:
+			return hold(ReasonParentSubscriptionNotReady,
+				"parent gate: an ancestor of %s is missing, so the family root cannot be found", self)
+		}
+	}
+
+	// Root stamp, between the parent and compatibility gates.
+	root := s.Status.CompatibilityRoot
+	if root == "" {
+		switch {
+		case n.rootState != rootKnown:
+			// Only an orphan whose parent is already gone gets here.
+			return e.keep(v, hold(ReasonValidationError,
+				"compatibility gate: status.compatibilityRoot is unset and the parent is gone, so the family cannot be found; retrying"))
+		case n.root == "":
+			return e.keep(v, hold(ReasonValidationError,
+				"compatibility gate: the family root has no metadata.uid; retrying"))
+		case e.uidCount[typesUID(n.root)] > 1:
+			return e.keep(v, hold(ReasonValidationError,
+				"compatibility gate: the family root's metadata.uid %s is shared by several Subscriptions; retrying", n.root))
+		}
+		root = n.root
+		v.stamp = root
+	}
+
+	// 3. Compatibility.
+	if c := off.Spec.Compatibility; c != nil {
+		for _, req := range c.RequiredOfferings {
+			if req.Namespace != "" && req.Name != "" &&
+				e.covered(i, root, Reference{Namespace: req.Namespace, Name: req.Name}) {
+				continue
+			}
+			m := msg("required offering %s/%s not covered by an active subscription in the family", req.Namespace, req.Name)
+			if active {
+				return verdict{end: ReasonCompatibilityRequirementNotMet, message: m, stamp: v.stamp}
+			}
+			return verdict{reason: ReasonCompatibilityRequirementNotMet, message: m, stamp: v.stamp}
+		}
+	}
+
+	// 4. Target.
+	if t := s.target(); t != nil {
+		obj := ObjectRef{APIVersion: t.APIVersion, Kind: t.Kind, Namespace: t.Namespace, Name: t.Name}
+		switch {
+		case t.APIVersion == "" || t.Kind == "" || t.Name == "":
+			return e.keep(v, hold(ReasonValidationError,
+				"target gate: spec.lifecycle.targetRef needs apiVersion, kind and name"))
+		case e.fails(t.APIVersion, t.Kind, t.Namespace, t.Name):
+			return e.keep(v, hold(ReasonValidationError, "target gate: reading target %s failed; retrying", obj.describe()))
+		case !e.exists(obj) && active:
+			return verdict{end: ReasonTargetNotFound, message: msg("target %s was deleted", obj.describe()), stamp: v.stamp}
+		case !e.exists(obj):
+			return e.keep(v, hold(ReasonTargetNotFound, "target gate: target %s not found", obj.describe()))
+		}
+	}
+	return v
+}
+
+// keep carries the orphan mark and the root stamp of the gates passed so
+// far into a later gate's holding state.
+func (e *evaluator) keep(passed, failed verdict) verdict {
+	failed.orphaned = passed.orphaned
+	failed.stamp = passed.stamp
+	return failed
+}
+
+// effectivePolicy is the parent-loss policy in force: the Subscription's
+// lifecycle block when it has one (Deactivate unless it says Orphan), else
+// the Offering's, else Deactivate.
+func effectivePolicy(s *Subscription, off *offering.Offering) string {
+	if l := s.Spec.Lifecycle; l != nil {
+		if l.OnParentDeactivate == PolicyOrphan {
+			return PolicyOrphan
+		}
+		return PolicyDeactivate
+	}
+	if off != nil && off.Spec.Lifecycle != nil && off.Spec.Lifecycle.OnParentDeactivate == offering.PolicyOrphan {
+		return PolicyOrphan
+	}
+	return PolicyDeactivate
+}
+
+func (s *Subscription) target() *TargetRef {
+	if s.Spec.Lifecycle == nil {
+		return nil
+	}
+	return s.Spec.Lifecycle.TargetRef
+}
+
+func (s *Subscription) isReady() bool { return s.Status.Ready == "True" }
+
+// describe names an object for a message: kind, namespace/name and API
+// version, all as the Subscription's own spec wrote them.
+func (r ObjectRef) describe() string {
+	name := r.Name
+	if r.Namespace != "" {
+		name = r.Namespace + "/" + name
+	}
+	return r.Kind + " " + name + " (" + r.APIVersion + ")"
+}

@@ -1,0 +1,119 @@
+package subscription
+
+import (
+	"time"
+
+	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/condengine/condengine/offering"
+)
+
+// Snapshot is the world one evaluation sees: every Subscription and
+// Offering as the API server holds them, status included, every other
+// object a targetRef may name, the reads that fail, and the charge
+// collection run that happened at Now, if any. Evaluate does not modify
+// it. List order never matters.
+type Snapshot struct {
+	// Now is the instant of the evaluation: it stamps activatedAt,
+	// deactivatedAt and every lastTransitionTime that moves.
+	Now time.Time
+	// Subscriptions are every Subscription, across all namespaces.
+	Subscriptions []Subscription
+	// Offerings are every Offering, read for the Offering gate, the
+	// requirement list, the parent-loss policy and the fee.
+	Offerings []offering.Offering
+	// Objects are every other object present, for the target gate.
+	// Subscriptions and Offerings need not be repeated here.
+	Objects []ObjectRef
+	// Failures are reads that fail with an error other than not found.
+	// An entry with an empty APIVersion matches any API version.
+	Failures []ObjectRef
+	// Collection is the SubscriptionChargeCollection run that happened at
+	// Now; nil when none did.
+	Collection *Collection
+}
+
+// ObjectRef identifies an object of any kind. Namespace is empty for a
+// cluster-scoped object.
+type ObjectRef struct {
+	APIVersion string `json:"apiVersion,omitempty"`
+	Kind       string `json:"kind"`
+	Namespace  string `json:"namespace,omitempty"`
+	Name       string `json:"name"`
+}
+
+// Collection is one SubscriptionChargeCollection run.
+type Collection struct {
+	// ScheduledHour is the hour the run was scheduled for; it is
+	// truncated to the hour.
+	ScheduledHour time.Time
+	// AllocationBoundary is the earliest hour with non-finalized usage
+	// rows; the charges of usage-billing Subscriptions are settled only
+	// before it. Zero means the scheduled hour.
+	AllocationBoundary time.Time
+	// Results holds what the run produced per Subscription. A
+	// Subscription without an entry got no buckets and no error.
+	Results []CollectionResult
+}
+
+// Source says where a collection run took a Subscription's buckets from.
+type Source string
+
+// The sources a collection run reports.
+const (
+	// SourceDB: aggregated from recorded charge rows.
+	SourceDB Source = "db"
+	// SourceCalculator: the database read failed; computed in memory.
+	SourceCalculator Source = "calculator"
+	// SourceError: the run recorded an error against the Subscription.
+	SourceError Source = "error"
+)
+
+// CollectionResult is one run's outcome for one Subscription.
+type CollectionResult struct {
+	// Subscription names the Subscription.
+	Subscription Reference
+	// Buckets is how many cost buckets the run produced for it.
+	Buckets int
+	// Source is where they came from, or SourceError.
+	Source Source
+}
+
+// Result is what Evaluate decided for the whole snapshot.
+type Result struct {
+	// Subscriptions holds one Outcome per Subscription, sorted by
+	// namespace then name.
+	Subscriptions []Outcome
+	// Errors are problems of the snapshot as a whole (a namespace/name
+	// listed twice), in a stable order. Objects they name are left out of
+	// Subscriptions.
+	Errors []string
+}
+
+// Outcome is the evaluation of one Subscription.
+type Outcome struct {
+	Namespace string
+	Name      string
+	UID       types.UID
+	// Generation is the metadata.generation the conditions were written
+	// for.
+	Generation int64
+	// Status is the complete status after this evaluation: what to write
+	// when Write is true, the unchanged status otherwise.
+	Status Status
+	// Write reports that Status differs from the status in the snapshot.
+	Write bool
+	// Stale reports that the snapshot lags the API server (a condition
+	// describes a newer generation): nothing may be written.
+	Stale bool
+	// FinalizerRemoved reports that the collection run releases the
+	// Subscription's finalizer.
+	FinalizerRemoved bool
+	// Transient reports that a read failed: the host retries with a
+	// growing delay. Everything else waits for a watch event.
+	Transient bool
+	// Errors are problems met while evaluating this Subscription that
+	// did not fit a condition (a fee the billing arithmetic refused, a
+	// collection error), in a stable order.
+	Errors []string
+}

@@ -1,0 +1,161 @@
+package subscription
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/condengine/condengine/billing"
+	"github.com/condengine/condengine/conditions"
+)
+
+// Messages of the states that need no detail.
+const (
+	msgActivated   = "all four gates passed"
+	msgOrphaned    = "all gates passed; the parent is gone and the Orphan policy keeps billing open"
+	msgDeactivated = "deactivated; the cause is on the Active condition"
+	msgDeleting    = "the Subscription is being deleted"
+	msgWaiting     = "waiting for a SubscriptionChargeCollection run to release the finalizer"
+	msgFromDB      = "status.costs resolved from the recorded charge rows"
+	msgFromCalc    = "status.costs resolved by the in-memory fee calculator; the charge rows could not be read"
+)
+
+// evaluate decides one Subscription: the reconcile (delete branch,
+// deactivated, or the gates), then what the collection run adds, then
+// the merge with the conditions already on the object.
+func (e *evaluator) evaluate(i int32) Outcome {
+	s := e.nodes[i].sub
+	in := &s.Status
+	st := Status{
+		ActivatedAt:       in.ActivatedAt,
+		DeactivatedAt:     in.DeactivatedAt,
+		CompatibilityRoot: in.CompatibilityRoot,
+		Costs:             in.Costs,
+	}
+	gen := s.Generation
+	cond := func(typ string, status metav1.ConditionStatus, reason, message string) metav1.Condition {
+		return metav1.Condition{Type: typ, Status: status, Reason: reason, Message: message, ObservedGeneration: gen}
+	}
+	var desired []metav1.Condition
+	transient := false
+	now := metav1.NewTime(e.now)
+
+	switch {
+	case s.IsDeleting():
+		if st.DeactivatedAt == nil {
+			st.DeactivatedAt = &now
+		}
+		desired = append(desired,
+			cond(TypeReady, cFalse, ReasonValidationSucceeded, msgDeactivated),
+			cond(TypeActive, cFalse, ReasonMarkedForDeletion, msgDeleting),
+			cond(TypeDeleting, cFalse, ReasonWaitingForCollectionJob, msgWaiting))
+
+	case s.IsDeactivated():
+		// Never re-validated: the pair stays as it was, re-stated for the
+		// current generation.
+		desired = append(desired, cond(TypeReady, cFalse, ReasonValidationSucceeded, msgDeactivated))
+		if a := conditions.Find(in.Conditions, TypeActive); a != nil {
+			desired = append(desired, cond(TypeActive, a.Status, a.Reason, a.Message))
+		}
+
+	default:
+		v := e.gates(i)
+		if v.stamp != "" && st.CompatibilityRoot == "" {
+			st.CompatibilityRoot = v.stamp
+		}
+		prior := conditions.Find(in.Conditions, TypeActive)
+		wasOrphan := prior != nil && prior.Status == cTrue && prior.Reason == ReasonOrphaned
+		switch {
+		case v.end != "":
+			st.DeactivatedAt = &now
+			desired = append(desired,
+				cond(TypeReady, cFalse, ReasonValidationSucceeded, msgDeactivated),
+				cond(TypeActive, cFalse, v.end, v.message))
+		case v.reason != "":
+			transient = v.reason == ReasonValidationError
+			desired = append(desired, cond(TypeReady, cFalse, v.reason, v.message))
+			if s.IsActive() {
+				if v.orphaned || wasOrphan {
+					desired = append(desired, cond(TypeActive, cTrue, ReasonOrphaned, msgOrphaned))
+				} else {
+					desired = append(desired, cond(TypeActive, cTrue, ReasonActivationSucceeded, msgActivated))
+				}
+			}
+		default:
+			if st.ActivatedAt == nil {
+				st.ActivatedAt = &now
+			}
+			reason, m := ReasonActivationSucceeded, msgActivated
+			if v.orphaned || wasOrphan {
+				reason, m = ReasonOrphaned, msgOrphaned
+			}
+			desired = append(desired, cond(TypeReady, cTrue, reason, m), cond(TypeActive, cTrue, reason, m))
+		}
+	}
+
+	out := Outcome{Namespace: s.Namespace, Name: s.Name, UID: s.UID, Generation: gen, Transient: transient}
+	costs := e.collect(i, &out, &st)
+	if costs != nil {
+		desired = append(desired, *costs)
+	} else if c := conditions.Find(in.Conditions, TypeCostsResolved); c != nil {
+		desired = append(desired, *c) // the collector's, kept until it writes again
+	}
+
+	m := Vocabulary.Merge(in.Conditions, desired, gen, e.now)
+	if m.Stale {
+		out.Status = *in
+		out.Stale = true
+		return out
+	}
+	st.Conditions = m.Conditions
+	st.Ready = cFalse
+	if r := conditions.Find(st.Conditions, TypeReady); r != nil && r.Status == cTrue {
+		st.Ready = cTrue
+	}
+	out.Status = st
+	out.Write = m.Changed || st.Ready != in.Ready ||
+		!timeEqual(st.ActivatedAt, in.ActivatedAt) || !timeEqual(st.DeactivatedAt, in.DeactivatedAt) ||
+		st.CompatibilityRoot != in.CompatibilityRoot || !bucketsEqual(st.Costs, in.Costs)
+	return out
+}
+
+func timeEqual(a, b *metav1.Time) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	return a.Equal(b)
+}
+
+func bucketsEqual(a, b []billing.CostBucket) bool {
+	return slices.EqualFunc(a, b, func(x, y billing.CostBucket) bool {
+		return x.Granularity == y.Granularity && x.Start.Equal(&y.Start) && x.EndExclusive.Equal(&y.EndExclusive) &&
+			x.Current == y.Current && x.Projected == y.Projected && slices.Equal(x.Breakdown, y.Breakdown)
+	})
+}
+
+func typesUID(s string) types.UID { return types.UID(s) }
+
+// msg formats a condition message and keeps it to the house rule: one
+// line, valid UTF-8, at most conditions.MaxMessageBytes.
+func msg(format string, args ...any) string {
+	s := fmt.Sprintf(format, args...)
+	s = strings.ToValidUTF8(s, "?")
+	s = strings.Map(func(r rune) rune {
+		if r < 0x20 || r == 0x7f || r == '\u2028' || r == '\u2029' {
+			return ' '
+		}
+		return r
+	}, s)
+	if len(s) > conditions.MaxMessageBytes {
+		cut := conditions.MaxMessageBytes - len("…")
+		for cut > 0 && !utf8.RuneStart(s[cut]) {
+			cut--
+		}
+		s = s[:cut] + "…"
+	}
+	return s
+}
