@@ -1,0 +1,70 @@
+package redact
+
+import (
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/stretchr/testify/assert"
+)
+
+func TestMessage_Cut(t *testing.T) {
+	tests := []struct {
+		name string
+		in   string
+		max  int
+		want string
+	}{
+		{"FitsExactly", "abcdef", 6, "abcdef"},
+		{"EllipsisCounted", "abcdefg", 6, "abc…"},
+		{"RuneBoundary", "ab世界", 7, "ab…"},
+		{"RuneBoundaryFits", "ab世界", 8, "ab世界"},
+		{"TrailingSpaceDropped", "abc defgh", 7, "abc…"},
+		{"DefaultLimit", strings.Repeat("x", 1025), 0, strings.Repeat("x", 1021) + "…"},
+		{"DefaultLimitFits", strings.Repeat("x", 1024), 0, strings.Repeat("x", 1024)},
+		{"NegativeMeansDefault", strings.Repeat("x", 1025), -5, strings.Repeat("x", 1021) + "…"},
+		{"NoRoomForEllipsis", "abcdef", 2, ""},
+		{"RoomOnlyForEllipsis", "abcdef", 3, "…"},
+		{"NotInsidePlaceholder", "ab http://x/", 7, "ab…"},
+		{"WholePlaceholderKept", "ab http://x/ cdefgh", 11, "ab [url]…"},
+		{"CutMakingIPv4MovesBack", "at 1.2.3.456 now", 13, "at…"},
+		{"CutMakingHostPortMovesBack", "at a.b:123456 now", 14, "at…"},
+		{"CutAfterSecretKeyMovesBack", "password=hunter2", 12, "password…"},
+		{"RedactionShrinksBelowLimit", "see https://" + strings.Repeat("x", 2000), 20, "see [url]"},
+		{"BlanksRemovedBeforeMeasuring", "a" + strings.Repeat("\n", 2000) + "b", 5, "a b"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got := Message(tc.in, Options{MaxBytes: tc.max})
+			assert.Equal(t, tc.want, got)
+			assert.Equal(t, got, Message(got, Options{MaxBytes: tc.max}), "not idempotent")
+		})
+	}
+}
+
+func TestMessage_CutMakingHideMatchMovesBack(t *testing.T) {
+	opts := Options{MaxBytes: 7, Hide: []string{"abc…"}}
+	got := Message("xabcdefgh", opts)
+	assert.Equal(t, "x…", got)
+	assert.NotContains(t, got, "abc…")
+}
+
+func TestMessage_HugeInput(t *testing.T) {
+	for _, in := range []string{
+		strings.Repeat("a", 10<<20),
+		strings.Repeat("10.0.0.1 ", 1<<20),
+		strings.Repeat("\n", 10<<20),
+		strings.Repeat("\xff", 10<<20),
+		"http://" + strings.Repeat("x", 10<<20) + " tail",
+		strings.Repeat("a@", 5<<20),
+		strings.Repeat("password=", 1<<20),
+		strings.Repeat("1.", 5<<20),
+		strings.Repeat(":", 10<<20),
+		strings.Repeat("::1", 3<<20),
+	} {
+		got := Message(in, Options{Hide: []string{"aaa", "x.y"}})
+		assert.LessOrEqual(t, len(got), DefaultMaxBytes)
+		assert.True(t, utf8.ValidString(got))
+		assert.Equal(t, got, Message(got, Options{Hide: []string{"aaa", "x.y"}}))
+	}
+}
