@@ -1,0 +1,14 @@
+package finops_test
+
+import (
+	"testing"
+
+	"github.com/condengine/condengine/finops"
+	"github.com/condengine/condengine/scenario"
+)
+
+// TestScenarios runs the finops corpus: every file under
+// testdata/scenarios/finops is a conformance vector.
+func TestScenarios(t *testing.T) {
+	scenario.Runners{scenario.SystemFinOps: finops.RunScenario}.Test(t, "../testdata/scenarios/finops")
+}
