@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"unicode/utf8"
 
+	"github.com/condengine/condengine/redact"
+
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	metav1validation "k8s.io/apimachinery/pkg/apis/meta/v1/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
@@ -11,7 +13,7 @@ import (
 
 // MaxMessageBytes is the longest message the engines write. The API
 // server allows 32 KiB; the house rule is stricter.
-const MaxMessageBytes = 1024
+const MaxMessageBytes = redact.DefaultMaxBytes
 
 // Validate checks a condition list of this kind, as it would be written
 // to an object whose metadata.generation is generation. It runs
@@ -88,17 +90,10 @@ func (v *Vocabulary) reasonNames(t int, status metav1.ConditionStatus) []string 
 
 // MessageProblem says what is wrong with a message under the house rule
 // (one line, valid UTF-8, at most MaxMessageBytes), or "" when nothing is.
+// The rule itself lives in package redact; this adapts it to field errors.
 func MessageProblem(msg string) string {
-	if len(msg) > MaxMessageBytes {
-		return fmt.Sprintf("must be at most %d bytes", MaxMessageBytes)
-	}
-	if !utf8.ValidString(msg) {
-		return "must be valid UTF-8"
-	}
-	for _, r := range msg {
-		if r == '\n' || r == '\r' || r == '\t' || r == '\u2028' || r == '\u2029' || r < 0x20 || r == 0x7f {
-			return "must be one line without control characters"
-		}
+	if err := redact.Check(msg, MaxMessageBytes); err != nil {
+		return err.Error()
 	}
 	return ""
 }
