@@ -3,14 +3,13 @@ package subscription
 import (
 	"fmt"
 	"slices"
-	"strings"
-	"unicode/utf8"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/condengine/condengine/billing"
 	"github.com/condengine/condengine/conditions"
+	"github.com/condengine/condengine/redact"
 )
 
 // Messages of the states that need no detail.
@@ -139,23 +138,9 @@ func bucketsEqual(a, b []billing.CostBucket) bool {
 
 func typesUID(s string) types.UID { return types.UID(s) }
 
-// msg formats a condition message and keeps it to the house rule: one
-// line, valid UTF-8, at most conditions.MaxMessageBytes.
+// msg formats a condition message through the house message rule: one
+// line, valid UTF-8, bounded, nothing that looks like an address or a
+// secret.
 func msg(format string, args ...any) string {
-	s := fmt.Sprintf(format, args...)
-	s = strings.ToValidUTF8(s, "?")
-	s = strings.Map(func(r rune) rune {
-		if r < 0x20 || r == 0x7f || r == '\u2028' || r == '\u2029' {
-			return ' '
-		}
-		return r
-	}, s)
-	if len(s) > conditions.MaxMessageBytes {
-		cut := conditions.MaxMessageBytes - len("…")
-		for cut > 0 && !utf8.RuneStart(s[cut]) {
-			cut--
-		}
-		s = s[:cut] + "…"
-	}
-	return s
+	return redact.Message(fmt.Sprintf(format, args...), redact.Options{})
 }

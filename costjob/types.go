@@ -1,0 +1,117 @@
+package costjob
+
+import (
+	"encoding/json"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+// APIVersion and Kind identify a CostJob manifest.
+const (
+	APIVersion = "finops.stakater.com/v1alpha1"
+	Kind       = "CostJob"
+)
+
+// JobType is spec.type: which collection a CostJob runs.
+type JobType string
+
+// The two job types.
+const (
+	// ResourceCostCollection pulls hourly allocations from OpenCost; its
+	// runs write the execution record on the CostJob.
+	ResourceCostCollection JobType = "ResourceCostCollection"
+	// SubscriptionChargeCollection charges Subscriptions; its status
+	// stays empty.
+	SubscriptionChargeCollection JobType = "SubscriptionChargeCollection"
+)
+
+// ExecutionStatus is the outcome of one run.
+type ExecutionStatus string
+
+// Outcome values. Only Success and Failed are ever written; the schema
+// also admits Error (records) and Pending (lastExecutionStatus), which no
+// writer produces and Record refuses.
+const (
+	Success ExecutionStatus = "Success"
+	Failed  ExecutionStatus = "Failed"
+	Error   ExecutionStatus = "Error"
+	Pending ExecutionStatus = "Pending"
+)
+
+// HistoryLimit is how many execution records status keeps.
+const HistoryLimit = 10
+
+// CostJob schedules a collection run as a CronJob. It carries no
+// conditions.
+type CostJob struct {
+	metav1.TypeMeta   `json:",inline"`
+	metav1.ObjectMeta `json:"metadata,omitempty"`
+
+	Spec   Spec   `json:"spec,omitempty"`
+	Status Status `json:"status,omitempty"`
+}
+
+// Spec is what the user writes on a CostJob. Durations are kept as
+// written (Go duration strings); the timeouts are read only by
+// ResourceCostCollection runs.
+type Spec struct {
+	// Type defaults to ResourceCostCollection.
+	Type JobType `json:"type,omitempty"`
+	// Interval defaults to 24h and maps to a cron schedule (see Cron).
+	Interval string `json:"interval,omitempty"`
+
+	DatabaseInitTimeout        string `json:"databaseInitTimeout,omitempty"`
+	KubernetesOperationTimeout string `json:"kubernetesOperationTimeout,omitempty"`
+	OpenCostFetchTimeout       string `json:"openCostFetchTimeout,omitempty"`
+	DatabaseInsertTimeout      string `json:"databaseInsertTimeout,omitempty"`
+	StatusUpdateTimeout        string `json:"statusUpdateTimeout,omitempty"`
+	HTTPClientTimeout          string `json:"httpClientTimeout,omitempty"`
+	// DatabaseViewsRefreshTimeout is accepted and ignored (the view it
+	// bounded no longer exists).
+	DatabaseViewsRefreshTimeout string `json:"databaseViewsRefreshTimeout,omitempty"`
+
+	// Resources replaces the loader container's whole resources block;
+	// kept raw (a core/v1 ResourceRequirements).
+	Resources json.RawMessage `json:"resources,omitempty"`
+	// Sharding splits a ResourceCostCollection hour across namespaces.
+	Sharding *Sharding `json:"sharding,omitempty"`
+}
+
+// Sharding is the opt-in namespace sharding of a ResourceCostCollection.
+type Sharding struct {
+	// NamespacesPerShard defaults to 25.
+	NamespacesPerShard int32 `json:"namespacesPerShard,omitempty"`
+	// Concurrency defaults to 4.
+	Concurrency int32 `json:"concurrency,omitempty"`
+}
+
+// Status is written by ResourceCostCollection runs, never by the
+// reconciler; it stays empty on a SubscriptionChargeCollection CostJob.
+type Status struct {
+	// ExecutionHistory holds the newest HistoryLimit runs, newest first.
+	ExecutionHistory []ExecutionRecord `json:"executionHistory,omitempty"`
+	// LastExecutionTime is the newest record's time, whatever its outcome.
+	LastExecutionTime *metav1.Time `json:"lastExecutionTime,omitempty"`
+	// LastExecutionStatus is the newest record's outcome.
+	LastExecutionStatus ExecutionStatus `json:"lastExecutionStatus,omitempty"`
+	// LastSuccessfulExecutionTime moves only on a successful run.
+	LastSuccessfulExecutionTime *metav1.Time `json:"lastSuccessfulExecutionTime,omitempty"`
+}
+
+// ExecutionRecord is one run's outcome.
+type ExecutionRecord struct {
+	ExecutionTime metav1.Time     `json:"executionTime"`
+	Status        ExecutionStatus `json:"status"`
+	// Duration is the run's length as the run wrote it.
+	Duration string `json:"duration,omitempty"`
+	// Error is the failure text of a Failed run.
+	Error string `json:"error,omitempty"`
+}
+
+// EffectiveType is spec.type with its default applied.
+func (j *CostJob) EffectiveType() JobType {
+	if j.Spec.Type == "" {
+		return ResourceCostCollection
+	}
+	return j.Spec.Type
+}

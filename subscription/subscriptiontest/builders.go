@@ -1,0 +1,186 @@
+package subscriptiontest
+
+import (
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/condengine/condengine/offering"
+	"github.com/condengine/condengine/subscription"
+)
+
+// Option changes a Subscription being built.
+type Option func(*subscription.Subscription)
+
+// New builds a Subscription of generation 1 bound to offering shop/base,
+// with uid "u-<namespace>-<name>", then applies opts in order.
+func New(namespace, name string, opts ...Option) subscription.Subscription {
+	s := subscription.Subscription{
+		TypeMeta: metav1.TypeMeta{APIVersion: subscription.APIVersion, Kind: subscription.Kind},
+		ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: name,
+			UID: types.UID("u-" + namespace + "-" + name), Generation: 1},
+		Spec: subscription.Spec{OfferingRef: subscription.Reference{Namespace: "shop", Name: "base"}},
+	}
+	for _, o := range opts {
+		o(&s)
+	}
+	return s
+}
+
+// UID sets metadata.uid.
+func UID(uid string) Option {
+	return func(s *subscription.Subscription) { s.UID = types.UID(uid) }
+}
+
+// Generation sets metadata.generation.
+func Generation(g int64) Option {
+	return func(s *subscription.Subscription) { s.Generation = g }
+}
+
+// Offering sets spec.offeringRef.
+func Offering(namespace, name string) Option {
+	return func(s *subscription.Subscription) {
+		s.Spec.OfferingRef = subscription.Reference{Namespace: namespace, Name: name}
+	}
+}
+
+// Parent sets spec.parent.subscriptionRef.
+func Parent(namespace, name string) Option {
+	return func(s *subscription.Subscription) {
+		s.Spec.Parent = &subscription.Parent{SubscriptionRef: subscription.Reference{Namespace: namespace, Name: name}}
+	}
+}
+
+// Policy sets spec.lifecycle.onParentDeactivate, creating the block.
+func Policy(p string) Option {
+	return func(s *subscription.Subscription) {
+		if s.Spec.Lifecycle == nil {
+			s.Spec.Lifecycle = &subscription.Lifecycle{}
+		}
+		s.Spec.Lifecycle.OnParentDeactivate = p
+	}
+}
+
+// Target sets spec.lifecycle.targetRef, creating the block.
+func Target(apiVersion, kind, namespace, name string) Option {
+	return func(s *subscription.Subscription) {
+		if s.Spec.Lifecycle == nil {
+			s.Spec.Lifecycle = &subscription.Lifecycle{}
+		}
+		s.Spec.Lifecycle.TargetRef = &subscription.TargetRef{APIVersion: apiVersion, Kind: kind, Namespace: namespace, Name: name}
+	}
+}
+
+// Active gives the Subscription the status of one activated at `at` in
+// the family of root: Ready and Active True ActivationSucceeded.
+func Active(at time.Time, root string) Option {
+	return func(s *subscription.Subscription) {
+		t := metav1.NewTime(at)
+		s.Status.ActivatedAt = &t
+		s.Status.CompatibilityRoot = root
+		s.Status.Ready = metav1.ConditionTrue
+		s.Status.Conditions = []metav1.Condition{
+			cond(subscription.TypeReady, metav1.ConditionTrue, subscription.ReasonActivationSucceeded, s.Generation, at),
+			cond(subscription.TypeActive, metav1.ConditionTrue, subscription.ReasonActivationSucceeded, s.Generation, at),
+		}
+	}
+}
+
+// Deactivated gives an activated Subscription the status of one that
+// ended at `at` for reason (an Active=False reason).
+func Deactivated(at time.Time, reason string) Option {
+	return func(s *subscription.Subscription) {
+		t := metav1.NewTime(at)
+		s.Status.DeactivatedAt = &t
+		s.Status.Ready = metav1.ConditionFalse
+		s.Status.Conditions = []metav1.Condition{
+			cond(subscription.TypeReady, metav1.ConditionFalse, subscription.ReasonValidationSucceeded, s.Generation, at),
+			cond(subscription.TypeActive, metav1.ConditionFalse, reason, s.Generation, at),
+		}
+	}
+}
+
+// Deleting sets metadata.deletionTimestamp and the finalizer.
+func Deleting(at time.Time) Option {
+	return func(s *subscription.Subscription) {
+		t := metav1.NewTime(at)
+		s.DeletionTimestamp = &t
+		s.Finalizers = []string{subscription.Finalizer}
+	}
+}
+
+func cond(typ string, st metav1.ConditionStatus, reason string, gen int64, at time.Time) metav1.Condition {
+	return metav1.Condition{Type: typ, Status: st, Reason: reason, ObservedGeneration: gen,
+		LastTransitionTime: metav1.NewTime(at.UTC().Truncate(time.Second))}
+}
+
+// ReadyOffering builds an Offering whose status.ready is True and which
+// requires the given Offerings ("namespace/name" pairs as References).
+func ReadyOffering(namespace, name string, requires ...offering.Reference) offering.Offering {
+	o := offering.Offering{
+		TypeMeta:   metav1.TypeMeta{APIVersion: offering.APIVersion, Kind: offering.Kind},
+		ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: name, UID: types.UID("o-" + namespace + "-" + name), Generation: 1},
+		Status:     offering.Status{Ready: metav1.ConditionTrue},
+	}
+	if len(requires) > 0 {
+		o.Spec.Compatibility = &offering.Compatibility{RequiredOfferings: requires}
+	}
+	return o
+}
+
+// Fee gives an Offering a subscription fee.
+func Fee(o offering.Offering, priceMicros int64, period, alignment string, minPeriods int64) offering.Offering {
+	o.Spec.Pricing.SubscriptionFee = &offering.SubscriptionFee{PriceMicros: priceMicros, Period: period, TickAlignment: alignment}
+	if minPeriods > 0 {
+		o.Spec.Pricing.SubscriptionFee.MinPeriods = &minPeriods
+	}
+	return o
+}
+
+// Apply returns the snapshot's Subscriptions with each outcome's status
+// written back, as a host would after a status update, and without the
+// Subscriptions whose finalizer the run released (they disappear).
+// Stale outcomes and outcomes without a write leave the object alone.
+func Apply(subs []subscription.Subscription, res subscription.Result) []subscription.Subscription {
+	type key = subscription.Reference
+	byKey := make(map[key]*subscription.Outcome, len(res.Subscriptions))
+	for i := range res.Subscriptions {
+		o := &res.Subscriptions[i]
+		byKey[key{Namespace: o.Namespace, Name: o.Name}] = o
+	}
+	out := make([]subscription.Subscription, 0, len(subs))
+	for _, s := range subs {
+		o := byKey[s.Key()]
+		if o != nil && o.FinalizerRemoved {
+			continue
+		}
+		if o != nil && o.Write && !o.Stale {
+			s.Status = o.Status
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// Settle evaluates snap, writes the results back and evaluates again
+// until no write is due and no finalizer goes, at most maxPasses times.
+// It returns the settled snapshot, the passes it took, and false when it
+// did not settle within maxPasses.
+func Settle(snap subscription.Snapshot, maxPasses int) (subscription.Snapshot, int, bool) {
+	for pass := 1; pass <= maxPasses; pass++ {
+		res := subscription.Evaluate(snap)
+		changed := false
+		for _, o := range res.Subscriptions {
+			if (o.Write && !o.Stale) || o.FinalizerRemoved {
+				changed = true
+				break
+			}
+		}
+		if !changed {
+			return snap, pass, true
+		}
+		snap.Subscriptions = Apply(snap.Subscriptions, res)
+	}
+	return snap, maxPasses, false
+}
