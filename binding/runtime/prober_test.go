@@ -60,7 +60,7 @@ func TestNextPass_TriggerRateLimit_OncePer30s(t *testing.T) {
 
 func TestNextPass_DueRoundsUpToProberTick(t *testing.T) {
 	l := DefaultLimits()
-	s := ProberState{}.Started(t0.Add(1200 * time.Millisecond)).Finished().Trigger(TriggerConfig, t0.Add(2*time.Second))
+	s := ProberState{}.Started(t0.Add(1200*time.Millisecond)).Finished().Trigger(TriggerConfig, t0.Add(2*time.Second))
 	d := l.NextPass(s, t0.Add(3*time.Second))
 	assert.Equal(t, t0.Add(35*time.Second), d.At, "31.2 s rounds up to the 35 s tick")
 }

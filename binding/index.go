@@ -1,0 +1,258 @@
+package binding
+
+import (
+	"k8s.io/apimachinery/pkg/types"
+)
+
+// objKey is a namespaced name; struct keys avoid building strings.
+type objKey struct{ ns, name string }
+
+// backendInfo is one usable AgentBackend and what this evaluation decided
+// about it.
+type backendInfo struct {
+	obj      *AgentBackend
+	problems problems // of its current generation; nil when valid
+	// running is the spec that runs: the current one when valid, else the
+	// remembered good one; nil when none runs.
+	running    *AgentBackendSpec
+	runningGen int64
+}
+
+// connInfo is one usable ChatConnection, like backendInfo.
+type connInfo struct {
+	obj        *ChatConnection
+	problems   problems
+	running    *ChatConnectionSpec
+	runningGen int64
+}
+
+// broker is the broker that owns the connection: the running spec's,
+// else the current spec's as written.
+func (c *connInfo) broker() string {
+	if c.running != nil {
+		return c.running.Broker
+	}
+	return c.obj.Spec.Broker
+}
+
+// allowed is the allowedNamespaces list in force: the running spec's, or
+// the current one's when nothing runs.
+func (b *backendInfo) allowed() []string {
+	if b.running != nil {
+		return b.running.AllowedNamespaces
+	}
+	return b.obj.Spec.AllowedNamespaces
+}
+
+func (c *connInfo) allowed() []string {
+	if c.running != nil {
+		return c.running.AllowedNamespaces
+	}
+	return c.obj.Spec.AllowedNamespaces
+}
+
+// index holds the snapshot grouped for constant-time lookups.
+type index struct {
+	backends    map[objKey]*backendInfo
+	connections map[objKey]*connInfo
+	memory      map[types.UID]*Served
+	// bindingOK marks, by position, the Bindings that take part; the
+	// others have an identity problem in errors.
+	bindingOK []bool
+	errors    []ObjectError
+}
+
+// identityProblem says what keeps an object out of the evaluation
+// altogether, or "" when it can take part.
+func identityProblem(ns, name string, uid types.UID, gen int64) string {
+	switch {
+	case name == "":
+		return "metadata.name is required"
+	case ns == "":
+		return "metadata.namespace is required"
+	case uid == "":
+		return "metadata.uid is required"
+	case gen < 0:
+		return "metadata.generation must not be negative"
+	}
+	return ""
+}
+
+type identity struct {
+	kind, ns, name string
+	uid            types.UID
+	gen            int64
+}
+
+// buildIndex groups the snapshot. Objects that share a UID, or a kind and
+// namespaced name, are all left out: which one is real cannot be told
+// without depending on list order.
+func buildIndex(s *Snapshot) *index {
+	ix := &index{
+		backends:    make(map[objKey]*backendInfo, len(s.Backends)),
+		connections: make(map[objKey]*connInfo, len(s.Connections)),
+	}
+	n := len(s.Bindings) + len(s.Backends) + len(s.Connections)
+	uids := make(map[types.UID]int, n)
+	names := make(map[[2]objKey]int, n)
+	ids := make([]identity, 0, n)
+	for i := range s.Bindings {
+		o := &s.Bindings[i]
+		ids = append(ids, identity{KindBinding, o.Namespace, o.Name, o.UID, o.Generation})
+	}
+	for i := range s.Backends {
+		o := &s.Backends[i]
+		ids = append(ids, identity{KindAgentBackend, o.Namespace, o.Name, o.UID, o.Generation})
+	}
+	for i := range s.Connections {
+		o := &s.Connections[i]
+		ids = append(ids, identity{KindChatConnection, o.Namespace, o.Name, o.UID, o.Generation})
+	}
+	for _, id := range ids {
+		if id.uid != "" {
+			uids[id.uid]++
+		}
+		names[[2]objKey{{id.kind, ""}, {id.ns, id.name}}]++
+	}
+	ok := make([]bool, len(ids))
+	for i, id := range ids {
+		p := identityProblem(id.ns, id.name, id.uid, id.gen)
+		switch {
+		case p != "":
+		case uids[id.uid] > 1:
+			p = "metadata.uid is shared with another object"
+		case names[[2]objKey{{id.kind, ""}, {id.ns, id.name}}] > 1:
+			p = "another " + id.kind + " has the same namespace and name"
+		}
+		if p != "" {
+			ix.errors = append(ix.errors, ObjectError{Kind: id.kind, Namespace: id.ns, Name: id.name, UID: id.uid, Problem: p})
+			continue
+		}
+		ok[i] = true
+	}
+
+	ix.memory = buildMemory(s, ix)
+
+	ix.bindingOK = ok[:len(s.Bindings)]
+	off := len(s.Bindings)
+	for i := range s.Backends {
+		if !ok[off+i] {
+			continue
+		}
+		o := &s.Backends[i]
+		info := &backendInfo{obj: o, problems: checkBackend(&o.Spec)}
+		if info.problems == nil {
+			info.running, info.runningGen = &o.Spec, o.Generation
+		} else if m := ix.memory[o.UID]; m != nil && m.Kind == KindAgentBackend && m.Backend != nil && m.Generation <= o.Generation {
+			info.running, info.runningGen = m.Backend, m.Generation
+		}
+		ix.backends[objKey{o.Namespace, o.Name}] = info
+	}
+	off += len(s.Backends)
+	for i := range s.Connections {
+		if !ok[off+i] {
+			continue
+		}
+		o := &s.Connections[i]
+		info := &connInfo{obj: o, problems: checkConnection(&o.Spec)}
+		if info.problems == nil {
+			info.running, info.runningGen = &o.Spec, o.Generation
+		} else if m := ix.memory[o.UID]; m != nil && m.Kind == KindChatConnection && m.Connection != nil && m.Generation <= o.Generation {
+			info.running, info.runningGen = m.Connection, m.Generation
+		}
+		ix.connections[objKey{o.Namespace, o.Name}] = info
+	}
+	return ix
+}
+
+// buildMemory indexes the memory by UID. When entries for one UID
+// disagree, the highest generation wins; a tie between different entries
+// drops the UID, since no order-free choice exists.
+func buildMemory(s *Snapshot, ix *index) map[types.UID]*Served {
+	m := make(map[types.UID]*Served, len(s.Served.Served))
+	var dropped map[types.UID]bool
+	for i := range s.Served.Served {
+		e := &s.Served.Served[i]
+		if e.UID == "" || !e.hasSpec() {
+			ix.errors = append(ix.errors, ObjectError{Kind: e.Kind, Namespace: e.Namespace, Name: e.Name, UID: e.UID,
+				Problem: "memory entry lacks a uid or the spec of its kind"})
+			continue
+		}
+		old := m[e.UID]
+		switch {
+		case old == nil || e.Generation > old.Generation:
+			m[e.UID] = e
+			if dropped != nil {
+				delete(dropped, e.UID)
+			}
+		case e.Generation == old.Generation && !sameServed(e, old):
+			if dropped == nil {
+				dropped = map[types.UID]bool{}
+			}
+			dropped[e.UID] = true
+		}
+	}
+	for uid := range dropped {
+		e := m[uid]
+		ix.errors = append(ix.errors, ObjectError{Kind: e.Kind, Namespace: e.Namespace, Name: e.Name, UID: uid,
+			Problem: "memory holds different entries for one uid and generation"})
+		delete(m, uid)
+	}
+	return m
+}
+
+func (e *Served) hasSpec() bool {
+	switch e.Kind {
+	case KindBinding:
+		return e.Binding != nil
+	case KindAgentBackend:
+		return e.Backend != nil
+	case KindChatConnection:
+		return e.Connection != nil
+	}
+	return false
+}
+
+// sameServed compares two memory entries of one UID and generation.
+func sameServed(a, b *Served) bool {
+	if a.Kind != b.Kind || a.Namespace != b.Namespace || a.Name != b.Name {
+		return false
+	}
+	switch a.Kind {
+	case KindBinding:
+		return *a.Binding == *b.Binding
+	case KindAgentBackend:
+		return sameBackendSpec(a.Backend, b.Backend)
+	default:
+		return sameConnSpec(a.Connection, b.Connection)
+	}
+}
+
+func sameSecretRef(a, b *SecretKeyRef) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	return *a == *b
+}
+
+func sameStrings(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func sameBackendSpec(a, b *AgentBackendSpec) bool {
+	return a.URL == b.URL && a.CardPath == b.CardPath && sameSecretRef(a.AuthSecretRef, b.AuthSecretRef) &&
+		sameStrings(a.AllowedNamespaces, b.AllowedNamespaces)
+}
+
+func sameConnSpec(a, b *ChatConnectionSpec) bool {
+	return a.Platform == b.Platform && a.Broker == b.Broker && sameSecretRef(a.TokenSecretRef, b.TokenSecretRef) &&
+		sameStrings(a.AllowedNamespaces, b.AllowedNamespaces)
+}

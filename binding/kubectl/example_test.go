@@ -1,0 +1,35 @@
+package kubectl_test
+
+import (
+	"fmt"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/condengine/condengine/binding"
+	"github.com/condengine/condengine/binding/kubectl"
+)
+
+// A Binding that is ready and one made a few seconds ago, with no status
+// yet.
+func ExampleGet() {
+	now := time.Date(2026, 11, 30, 10, 0, 0, 0, time.UTC)
+	ready := binding.Binding{
+		ObjectMeta: metav1.ObjectMeta{Namespace: "team-a", Name: "team-a-chat",
+			CreationTimestamp: metav1.NewTime(now.Add(-4 * time.Minute))},
+		Spec: binding.BindingSpec{Chat: binding.ChatRef{Channel: "C2"}},
+		Status: binding.Status{Conditions: []metav1.Condition{
+			{Type: binding.TypeReady, Status: metav1.ConditionTrue, Reason: binding.ReasonOK},
+		}},
+	}
+	fresh := binding.Binding{
+		ObjectMeta: metav1.ObjectMeta{Namespace: "team-b", Name: "new",
+			CreationTimestamp: metav1.NewTime(now.Add(-7 * time.Second))},
+		Spec: binding.BindingSpec{Chat: binding.ChatRef{Channel: "C7"}},
+	}
+	fmt.Print(kubectl.Get([]binding.Binding{fresh, ready}, now))
+	// Output:
+	// NAMESPACE   NAME          READY   REASON   CHANNEL   AGE
+	// team-a      team-a-chat   True    OK       C2        4m
+	// team-b      new                            C7        7s
+}

@@ -1,0 +1,132 @@
+package kubectl
+
+import (
+	"encoding/json"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/util/yaml"
+	"pgregory.net/rapid"
+
+	"github.com/condengine/condengine/binding"
+)
+
+var now = time.Date(2026, 11, 30, 10, 0, 0, 0, time.UTC)
+
+func mk(ns, name, channel string, age time.Duration, ready ...string) binding.Binding {
+	b := binding.Binding{
+		ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name, UID: types.UID("u-" + name),
+			CreationTimestamp: metav1.NewTime(now.Add(-age))},
+		Spec: binding.BindingSpec{Chat: binding.ChatRef{Channel: channel}},
+	}
+	if len(ready) == 2 {
+		b.Status.Conditions = []metav1.Condition{
+			{Type: binding.TypeAccepted, Status: metav1.ConditionTrue, Reason: "OK"},
+			{Type: binding.TypeReady, Status: metav1.ConditionStatus(ready[0]), Reason: ready[1]},
+		}
+	}
+	return b
+}
+
+// The documentation's table, with the second age as HumanDuration prints
+// 90 seconds ("1m" is not a form it produces).
+func TestGet_SeedTable(t *testing.T) {
+	want := "" +
+		"NAMESPACE   NAME          READY   REASON                       CHANNEL   AGE\n" +
+		"team-a      team-a-chat   True    OK                           C2        4m\n" +
+		"team-a      late          False   Accepted:ChannelConflict     C1        90s\n"
+	got := Get([]binding.Binding{
+		mk("team-a", "late", "C1", 90*time.Second, "False", "Accepted:ChannelConflict"),
+		mk("team-a", "team-a-chat", "C2", 4*time.Minute, "True", "OK"),
+	}, now)
+	// The seed lists team-a-chat first; the API server lists by name, so
+	// compare the lines as a set and the header exactly.
+	gl, wl := strings.Split(got, "\n"), strings.Split(want, "\n")
+	assert.Equal(t, wl[0], gl[0])
+	assert.ElementsMatch(t, wl[1:], gl[1:])
+	assert.Equal(t, "late", Rows([]binding.Binding{mk("team-a", "team-a-chat", "C2", 0), mk("team-a", "late", "C1", 0)}, now)[0].Name)
+}
+
+func TestRows_NoStatus_EmptyReadyAndReason(t *testing.T) {
+	rows := Rows([]binding.Binding{mk("team-a", "new", "C9", 3*time.Second)}, now)
+	assert.Equal(t, []Row{{Namespace: "team-a", Name: "new", Channel: "C9", Age: "3s"}}, rows)
+	assert.Equal(t, "NAMESPACE   NAME   READY   REASON   CHANNEL   AGE\nteam-a      new                      C9        3s\n", Table(rows))
+}
+
+func TestRows_Pending(t *testing.T) {
+	rows := Rows([]binding.Binding{mk("a", "b", "C", time.Second, "Unknown", "Pending")}, now)
+	assert.Equal(t, "Unknown", rows[0].Ready)
+	assert.Equal(t, "Pending", rows[0].Reason)
+}
+
+func TestAge_KubectlShortForms(t *testing.T) {
+	for d, want := range map[time.Duration]string{
+		0:                                 "0s",
+		-time.Second:                      "0s",
+		-5 * time.Second:                  "<invalid>",
+		119 * time.Second:                 "119s",
+		4 * time.Minute:                   "4m",
+		4*time.Minute + 5*time.Second:     "4m5s",
+		3*time.Hour + 20*time.Minute:      "3h20m",
+		51 * time.Hour:                    "2d3h",
+		400 * 24 * time.Hour:              "400d",
+		3*365*24*time.Hour + 24*time.Hour: "3y1d",
+	} {
+		assert.Equal(t, want, Age(now.Add(-d), now), "age %s", d)
+	}
+	assert.Equal(t, "<unknown>", Age(time.Time{}, now))
+}
+
+func TestTable_CellsCannotForgeRows(t *testing.T) {
+	b := mk("a", "b", "C1\nevil   x", time.Second)
+	out := Get([]binding.Binding{b}, now)
+	assert.Equal(t, 2, strings.Count(out, "\n"))
+}
+
+func TestRows_InputOrderDoesNotMatter(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		n := rapid.IntRange(0, 8).Draw(t, "n")
+		var bs []binding.Binding
+		for i := range n {
+			ns := rapid.SampledFrom([]string{"a", "b"}).Draw(t, "ns")
+			name := rapid.SampledFrom([]string{"x", "y", "z"}).Draw(t, "name")
+			b := mk(ns, name, "C", time.Duration(i)*time.Minute, "True", "OK")
+			b.UID = types.UID(rapid.SampledFrom([]string{"u1", "u2"}).Draw(t, "uid"))
+			bs = append(bs, b)
+		}
+		perm := rapid.Permutation(bs).Draw(t, "perm")
+		if d := cmp.Diff(Get(bs, now), Get(perm, now)); d != "" {
+			t.Fatalf("order changed the table:\n%s", d)
+		}
+	})
+}
+
+// The Go data must be what the CRD in config/crd declares, or the real
+// kubectl and this view would disagree.
+func TestPrinterColumns_MatchTheCRD(t *testing.T) {
+	raw, err := os.ReadFile("../../config/crd/agentkourier.dev_bindings.yaml")
+	require.NoError(t, err)
+	js, err := yaml.ToJSON(raw)
+	require.NoError(t, err)
+	var crd struct {
+		Spec struct {
+			Versions []struct {
+				Name    string   `json:"name"`
+				Columns []Column `json:"additionalPrinterColumns"`
+			} `json:"versions"`
+		} `json:"spec"`
+	}
+	require.NoError(t, json.Unmarshal(js, &crd))
+	require.Len(t, crd.Spec.Versions, 1)
+	assert.Equal(t, PrinterColumns(), crd.Spec.Versions[0].Columns)
+	for i, c := range PrinterColumns() {
+		assert.Equal(t, header[i+2], strings.ToUpper(c.Name))
+	}
+}

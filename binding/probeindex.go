@@ -1,0 +1,175 @@
+package binding
+
+import (
+	"bytes"
+	"cmp"
+	"slices"
+
+	"k8s.io/apimachinery/pkg/types"
+)
+
+// probeIndex orders the probe results so each Binding finds its own in
+// one short run: by UID, then newest generation first, then by content so
+// that even duplicates have one order.
+type probeIndex struct {
+	order []int             // positions in Snapshot.Probes
+	start map[types.UID]int // first position in order for a UID
+	used  []bool            // by position in Snapshot.Probes
+	why   []string          // why an unused result was ignored, when known
+}
+
+func indexProbes(s *Snapshot) *probeIndex {
+	p := &probeIndex{
+		order: make([]int, len(s.Probes)),
+		start: make(map[types.UID]int, len(s.Probes)),
+		used:  make([]bool, len(s.Probes)),
+		why:   make([]string, len(s.Probes)),
+	}
+	for i := range p.order {
+		p.order[i] = i
+	}
+	slices.SortFunc(p.order, func(a, b int) int { return compareProbes(&s.Probes[a], &s.Probes[b]) })
+	for k := len(p.order) - 1; k >= 0; k-- {
+		p.start[s.Probes[p.order[k]].UID] = k
+	}
+	return p
+}
+
+// pick finds, for one Binding, the newest finished backend and channel
+// observations of a generation not above the served one, and marks the
+// results it uses and why it passes over the others.
+func (p *probeIndex) pick(s *Snapshot, uid types.UID, generation, served int64) (backend, channel *ProbeResult) {
+	k, ok := p.start[uid]
+	if !ok {
+		return nil, nil
+	}
+	for ; k < len(p.order) && s.Probes[p.order[k]].UID == uid; k++ {
+		i := p.order[k]
+		r := &s.Probes[i]
+		if r.Generation > generation {
+			p.why[i] = "the generation is above the Binding's metadata.generation"
+			continue
+		}
+		if r.Generation > served {
+			p.why[i] = "the generation is above the generation the broker serves"
+			continue
+		}
+		if backend == nil && r.Backend != nil {
+			backend = r
+			p.used[i] = true
+		}
+		if channel == nil && r.Channel != nil {
+			channel = r
+			p.used[i] = true
+		}
+		if !p.used[i] {
+			p.why[i] = whyUnused
+		}
+	}
+	return backend, channel
+}
+
+// mark records why every result of a UID is ignored.
+func (p *probeIndex) mark(s *Snapshot, uid types.UID, why string) {
+	k, ok := p.start[uid]
+	if !ok {
+		return
+	}
+	for ; k < len(p.order) && s.Probes[p.order[k]].UID == uid; k++ {
+		p.why[p.order[k]] = why
+	}
+}
+
+// ignored lists the results that counted for no Binding.
+func (p *probeIndex) ignored(s *Snapshot) []IgnoredProbe {
+	var out []IgnoredProbe
+	for i := range s.Probes {
+		if p.used[i] {
+			continue
+		}
+		r := &s.Probes[i]
+		why := p.why[i]
+		if why == "" {
+			why = "no Binding of this broker has this uid"
+			if r.UID == "" {
+				why = "the result has no uid"
+			}
+		}
+		out = append(out, IgnoredProbe{UID: r.UID, Namespace: r.Namespace, Name: r.Name, Generation: r.Generation, Why: why})
+	}
+	return out
+}
+
+// whyUnused is the reason given to a result that was in range but lost to
+// a newer one.
+const whyUnused = "a newer result of the same Binding counts instead"
+
+func compareProbes(a, b *ProbeResult) int {
+	return cmp.Or(
+		cmp.Compare(a.UID, b.UID),
+		cmp.Compare(b.Generation, a.Generation),
+		compareBackendObs(a.Backend, b.Backend),
+		compareChannelObs(a.Channel, b.Channel),
+		cmp.Compare(a.Namespace, b.Namespace),
+		cmp.Compare(a.Name, b.Name),
+	)
+}
+
+func compareBool(a, b bool) int {
+	switch {
+	case a == b:
+		return 0
+	case a:
+		return -1
+	}
+	return 1
+}
+
+// compareBackendObs puts finished observations first, then orders them by
+// every field, so which of two same-generation results counts never
+// depends on list order.
+func compareBackendObs(a, b *BackendObservation) int {
+	if a == nil || b == nil {
+		return compareBool(a != nil, b != nil)
+	}
+	c := cmp.Or(
+		compareBool(a.Timeout, b.Timeout),
+		cmp.Compare(a.Failed, b.Failed),
+		cmp.Compare(a.Error, b.Error),
+		cmp.Compare(a.HTTPStatus, b.HTTPStatus),
+		cmp.Compare(a.BodyBytes, b.BodyBytes),
+		bytes.Compare(a.Body, b.Body),
+		cmp.Compare(a.RetryAfter, b.RetryAfter),
+		compareBool(a.Card != nil, b.Card != nil),
+	)
+	if c != 0 || a.Card == nil {
+		return c
+	}
+	return compareCards(a.Card, b.Card)
+}
+
+func compareCards(a, b *AgentCard) int {
+	c := cmp.Or(cmp.Compare(a.Name, b.Name), cmp.Compare(a.Version, b.Version), cmp.Compare(a.URL, b.URL),
+		cmp.Compare(len(a.SupportedInterfaces), len(b.SupportedInterfaces)))
+	for i := 0; c == 0 && i < len(a.SupportedInterfaces); i++ {
+		x, y := a.SupportedInterfaces[i], b.SupportedInterfaces[i]
+		c = cmp.Or(cmp.Compare(x.URL, y.URL), cmp.Compare(x.ProtocolBinding, y.ProtocolBinding))
+	}
+	return c
+}
+
+func compareChannelObs(a, b *ChannelObservation) int {
+	if a == nil || b == nil {
+		return compareBool(a != nil, b != nil)
+	}
+	return cmp.Or(
+		compareBool(a.Timeout, b.Timeout),
+		cmp.Compare(a.Failed, b.Failed),
+		cmp.Compare(a.HTTPStatus, b.HTTPStatus),
+		cmp.Compare(a.Error, b.Error),
+		compareBool(a.OK, b.OK),
+		compareBool(a.IsMember, b.IsMember),
+		compareBool(a.IsArchived, b.IsArchived),
+		cmp.Compare(a.RetryAfter, b.RetryAfter),
+	)
+}

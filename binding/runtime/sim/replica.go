@@ -1,0 +1,226 @@
+package sim
+
+import (
+	"cmp"
+	"slices"
+	"time"
+
+	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/condengine/condengine/binding"
+	"github.com/condengine/condengine/binding/runtime"
+)
+
+// Replica is one broker process: it reads the config every ConfigLook,
+// evaluates and decides writes every WriterTick, and, while it leads,
+// probes every ProberTick. It keeps what a real broker keeps: its view of
+// the objects, the memory of good generations, the last probe results and
+// the writer's memory per UID.
+type Replica struct {
+	Name      string
+	sim       *Sim
+	startedAt time.Time
+	alive     bool
+	leader    bool
+
+	looked      bool
+	bindings    []binding.Binding
+	backends    []binding.AgentBackend
+	connections []binding.ChatConnection
+	fingerprint []ident
+
+	served binding.Memory
+	probes map[types.UID]binding.ProbeResult
+	writer map[types.UID]runtime.Memory
+	prober runtime.ProberState
+	pass   *pass
+}
+
+// ident is what a config change is judged by: a new, gone or edited
+// object.
+type ident struct {
+	kind, ns, name string
+	uid            types.UID
+	generation     int64
+}
+
+// StartReplica starts a broker replica now; the first one started leads.
+func (s *Sim) StartReplica(name string) *Replica {
+	r := &Replica{Name: name, sim: s, startedAt: s.now, alive: true,
+		probes: map[types.UID]binding.ProbeResult{}, writer: map[types.UID]runtime.Memory{}}
+	s.replicas = append(s.replicas, r)
+	if !s.hasLeader() {
+		r.becomeLeader()
+	}
+	s.After(s.opts.LookPhase, r.look)
+	s.At(r.startedAt.Truncate(s.lim.WriterTick).Add(s.lim.WriterTick), r.writerTick)
+	s.At(r.startedAt.Truncate(s.lim.ProberTick).Add(s.lim.ProberTick), r.proberTick)
+	return r
+}
+
+func (s *Sim) hasLeader() bool {
+	for _, r := range s.replicas {
+		if r.alive && r.leader {
+			return true
+		}
+	}
+	return false
+}
+
+// Leader reports whether the replica leads.
+func (r *Replica) Leader() bool { return r.alive && r.leader }
+
+// Crash stops the replica at once. When it led, the first live standby
+// takes over one lease later, with no probe results and an empty writer
+// memory.
+func (r *Replica) Crash() {
+	s := r.sim
+	wasLeader := r.leader
+	r.alive, r.leader, r.pass = false, false, nil
+	if !wasLeader {
+		return
+	}
+	s.After(s.opts.Lease, func() {
+		if s.hasLeader() {
+			return
+		}
+		for _, o := range s.replicas {
+			if o.alive {
+				o.becomeLeader()
+				return
+			}
+		}
+	})
+}
+
+func (r *Replica) becomeLeader() {
+	s := r.sim
+	r.leader = true
+	r.probes = map[types.UID]binding.ProbeResult{}
+	r.writer = map[types.UID]runtime.Memory{}
+	r.pass = nil
+	notBefore := r.startedAt.Add(s.lim.StartupList)
+	if s.now.After(notBefore) {
+		notBefore = s.now
+	}
+	r.prober = runtime.ProberState{NotBefore: notBefore}.Trigger(runtime.TriggerLeaderStart, s.now)
+}
+
+// look copies the store into the replica's view, as a config read would.
+func (r *Replica) look() {
+	s := r.sim
+	if !r.alive {
+		return
+	}
+	r.bindings = r.bindings[:0]
+	var fp []ident
+	for _, b := range s.bindings {
+		r.bindings = append(r.bindings, *b)
+		fp = append(fp, ident{binding.KindBinding, b.Namespace, b.Name, b.UID, b.Generation})
+	}
+	r.backends = r.backends[:0]
+	for _, b := range s.backends {
+		r.backends = append(r.backends, *b)
+		fp = append(fp, ident{binding.KindAgentBackend, b.Namespace, b.Name, b.UID, b.Generation})
+	}
+	r.connections = r.connections[:0]
+	for _, c := range s.connections {
+		r.connections = append(r.connections, *c)
+		fp = append(fp, ident{binding.KindChatConnection, c.Namespace, c.Name, c.UID, c.Generation})
+	}
+	slices.SortFunc(r.bindings, func(a, b binding.Binding) int {
+		return cmp.Or(cmp.Compare(a.Namespace, b.Namespace), cmp.Compare(a.Name, b.Name))
+	})
+	slices.SortFunc(fp, func(a, b ident) int {
+		return cmp.Or(cmp.Compare(a.kind, b.kind), cmp.Compare(a.ns, b.ns), cmp.Compare(a.name, b.name))
+	})
+	if r.looked && !slices.Equal(fp, r.fingerprint) && r.leader {
+		r.prober = r.prober.Trigger(runtime.TriggerConfig, s.now)
+	}
+	r.fingerprint, r.looked = fp, true
+	// A UID that is gone takes its probe results and writer memory with
+	// it: a Binding made again under the name starts with nothing.
+	live := make(map[types.UID]bool, len(r.bindings))
+	for _, b := range r.bindings {
+		live[b.UID] = true
+	}
+	for uid := range r.probes {
+		if !live[uid] {
+			delete(r.probes, uid)
+		}
+	}
+	for uid := range r.writer {
+		if !live[uid] {
+			delete(r.writer, uid)
+		}
+	}
+	s.After(s.lim.ConfigLook, r.look)
+}
+
+func (r *Replica) evaluate() binding.Result {
+	s := r.sim
+	probes := make([]binding.ProbeResult, 0, len(r.probes))
+	for _, p := range r.probes {
+		probes = append(probes, p)
+	}
+	slices.SortFunc(probes, func(a, b binding.ProbeResult) int { return cmp.Compare(a.UID, b.UID) })
+	res := binding.Evaluate(binding.Snapshot{
+		Now: s.now,
+		Broker: binding.Broker{Leader: r.leader, StartedAt: r.startedAt, ConfigSource: binding.ConfigSourceCRDs,
+			ProberListed: !s.now.Before(r.startedAt.Add(s.lim.StartupList))},
+		Bindings: r.bindings, Backends: r.backends, Connections: r.connections,
+		Served: r.served, Probes: probes,
+	})
+	r.served = res.Memory
+	return res
+}
+
+// writerTick evaluates and lets the writer policy decide for each Binding.
+func (r *Replica) writerTick() {
+	s := r.sim
+	if !r.alive {
+		return
+	}
+	s.After(s.lim.WriterTick, r.writerTick)
+	if !r.looked {
+		return
+	}
+	res := r.evaluate()
+	at := make(map[types.UID]int, len(r.bindings))
+	for i := range r.bindings {
+		at[r.bindings[i].UID] = i
+	}
+	for _, br := range res.Bindings {
+		i, ok := at[br.UID]
+		if !ok {
+			continue
+		}
+		obj := r.bindings[i].Status.Conditions
+		mem := r.writer[br.UID]
+		d := s.lim.Decide(runtime.WriterInput{Object: obj, Computed: br.Conditions, Memory: &mem, Leader: r.leader, Now: s.now})
+		mem = s.lim.Observe(mem, d, obj, s.now)
+		if d.FightBegins {
+			s.Fights = append(s.Fights, Fight{At: s.now, Replica: r.Name, Namespace: br.Namespace, Name: br.Name})
+		}
+		if d.Action == runtime.Write {
+			w := Write{At: s.now, End: s.now.Add(s.opts.WriteLatency), Replica: r.Name, Namespace: br.Namespace,
+				Name: br.Name, UID: br.UID, PutBack: d.Reason == runtime.ReasonPutBack, Conditions: br.Conditions}
+			s.store(&w)
+			if w.OK {
+				mem = mem.Wrote(br.Conditions, w.End)
+				// The host shows its own write to itself, as it would from
+				// the API server's answer.
+				r.bindings[i].Status.Conditions = br.Conditions
+			} else {
+				mem = mem.Failed(w.End)
+			}
+			s.Writes = append(s.Writes, w)
+			if w.OK {
+				for _, fn := range s.afterWrite {
+					fn(w)
+				}
+			}
+		}
+		r.writer[br.UID] = mem
+	}
+}

@@ -1,0 +1,278 @@
+package sim
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/condengine/condengine/binding"
+	"github.com/condengine/condengine/binding/runtime"
+	"github.com/condengine/condengine/clock"
+)
+
+// Options shape a simulation. Zero fields take the defaults listed.
+type Options struct {
+	// Limits are the broker's limits; zero means runtime.DefaultLimits.
+	Limits runtime.Limits
+	// Start is the simulated time at which the first replica starts;
+	// zero means 2026-11-30T10:00:00Z.
+	Start time.Time
+	// LookPhase is how long after a replica starts it first reads the
+	// config; later reads follow every Limits.ConfigLook.
+	LookPhase time.Duration
+	// WriteLatency is how long a status write takes; its end is what the
+	// write gap counts from.
+	WriteLatency time.Duration
+	// Lease is how long after the leader dies a standby takes over;
+	// zero means 15 s.
+	Lease time.Duration
+}
+
+// Sim is one simulated cluster: an API server's store of the three kinds,
+// the backends and chat platform the prober reaches, and broker replicas.
+// It has no goroutines and never sleeps: time moves only in RunUntil.
+type Sim struct {
+	opts  Options
+	lim   runtime.Limits
+	clock *clock.Fake
+	now   time.Time
+	seq   uint64
+	queue queue
+
+	bindings    map[key]*binding.Binding
+	backends    map[key]*binding.AgentBackend
+	connections map[key]*binding.ChatConnection
+	uids        int
+
+	backendBehavior map[key]BackendBehavior
+	channelBehavior map[string]ChannelBehavior
+	failWrites      map[types.UID]time.Time
+
+	replicas []*Replica
+	history  map[key][]Status
+
+	// Writes lists every status write attempt, in time order.
+	Writes []Write
+	// Passes lists every probe pass that ended, in time order.
+	Passes []Pass
+	// Fights lists every fight a writer reported, in time order.
+	Fights []Fight
+	// afterWrite hooks run after each successful write.
+	afterWrite []func(Write)
+}
+
+type key struct{ ns, name string }
+
+// Write is one status write attempt.
+type Write struct {
+	At, End   time.Time
+	Replica   string
+	Namespace string
+	Name      string
+	UID       types.UID
+	// OK reports that the API server took the write.
+	OK bool
+	// PutBack reports that the write put back a foreign edit.
+	PutBack    bool
+	Conditions []metav1.Condition
+}
+
+// Pass is one probe pass that ran to its end.
+type Pass struct {
+	Replica    string
+	Start, End time.Time
+	Cause      runtime.Cause
+	Bindings   int
+}
+
+// Fight is a fight a writer reported.
+type Fight struct {
+	At        time.Time
+	Replica   string
+	Namespace string
+	Name      string
+}
+
+// Status is one state of a Binding's status in the store.
+type Status struct {
+	At  time.Time
+	UID types.UID
+	// By is the replica that wrote it, "foreign" for someone else, and
+	// "create" for a new object.
+	By         string
+	Conditions []metav1.Condition
+}
+
+// BackendBehavior is how an agent answers the card fetch: after Delay
+// (a Delay at or past the probe timeout is a timeout), with Answer.
+type BackendBehavior struct {
+	Delay  time.Duration
+	Answer binding.BackendObservation
+}
+
+// ChannelBehavior is how the chat platform answers about a channel.
+type ChannelBehavior struct {
+	Delay  time.Duration
+	Answer binding.ChannelObservation
+}
+
+// Fast answers: a usable card and a joined channel, in 100 ms.
+var (
+	FastOK = BackendBehavior{Delay: 100 * time.Millisecond, Answer: binding.BackendObservation{
+		HTTPStatus: 200, Card: &binding.AgentCard{Name: "echo", Version: "1.0", URL: "https://agent.example/a2a"}}}
+	FastJoined = ChannelBehavior{Delay: 100 * time.Millisecond, Answer: binding.ChannelObservation{
+		OK: true, IsMember: true}}
+)
+
+// New builds an empty simulation.
+func New(o Options) *Sim {
+	if o.Limits == (runtime.Limits{}) {
+		o.Limits = runtime.DefaultLimits()
+	}
+	if o.Start.IsZero() {
+		o.Start = time.Date(2026, 11, 30, 10, 0, 0, 0, time.UTC)
+	}
+	if o.Lease == 0 {
+		o.Lease = 15 * time.Second
+	}
+	return &Sim{
+		opts: o, lim: o.Limits, clock: clock.NewFake(o.Start), now: o.Start,
+		bindings: map[key]*binding.Binding{}, backends: map[key]*binding.AgentBackend{},
+		connections: map[key]*binding.ChatConnection{}, backendBehavior: map[key]BackendBehavior{},
+		channelBehavior: map[string]ChannelBehavior{}, failWrites: map[types.UID]time.Time{},
+		history: map[key][]Status{},
+	}
+}
+
+// Now is the simulated time.
+func (s *Sim) Now() time.Time { return s.clock.Now() }
+
+// Limits are the limits the replicas run with.
+func (s *Sim) Limits() runtime.Limits { return s.lim }
+
+func (s *Sim) newUID() types.UID {
+	s.uids++
+	return types.UID(fmt.Sprintf("uid-%04d", s.uids))
+}
+
+func (s *Sim) meta(ns, name string) metav1.ObjectMeta {
+	return metav1.ObjectMeta{Namespace: ns, Name: name, UID: s.newUID(), Generation: 1,
+		CreationTimestamp: metav1.NewTime(s.now.Truncate(time.Second))}
+}
+
+// AddBackend creates an AgentBackend answering with b.
+func (s *Sim) AddBackend(ns, name string, b BackendBehavior) {
+	s.backends[key{ns, name}] = &binding.AgentBackend{ObjectMeta: s.meta(ns, name),
+		Spec: binding.AgentBackendSpec{URL: "https://" + name + ".agents.example"}}
+	s.backendBehavior[key{ns, name}] = b
+}
+
+// SetBackend changes how an existing backend answers from now on.
+func (s *Sim) SetBackend(ns, name string, b BackendBehavior) { s.backendBehavior[key{ns, name}] = b }
+
+// AddConnection creates a Slack ChatConnection of the default broker.
+func (s *Sim) AddConnection(ns, name string) {
+	s.connections[key{ns, name}] = &binding.ChatConnection{ObjectMeta: s.meta(ns, name),
+		Spec: binding.ChatConnectionSpec{Platform: binding.PlatformSlack,
+			TokenSecretRef: &binding.SecretKeyRef{Name: "bot", Key: "token"}}}
+}
+
+// SetChannel sets how the platform answers about a channel.
+func (s *Sim) SetChannel(channel string, b ChannelBehavior) { s.channelBehavior[channel] = b }
+
+// Create creates a Binding with no status and returns its UID.
+func (s *Sim) Create(ns, name, backend, connection, channel string) types.UID {
+	b := &binding.Binding{ObjectMeta: s.meta(ns, name), Spec: binding.BindingSpec{
+		Agent: binding.AgentRef{BackendRef: binding.Ref{Name: backend}},
+		Chat:  binding.ChatRef{ConnectionRef: binding.Ref{Name: connection}, Channel: channel}}}
+	k := key{ns, name}
+	s.bindings[k] = b
+	s.history[k] = append(s.history[k], Status{At: s.now, UID: b.UID, By: "create"})
+	return b.UID
+}
+
+// Edit changes a Binding's spec; its generation goes up.
+func (s *Sim) Edit(ns, name string, change func(*binding.BindingSpec)) {
+	b := s.bindings[key{ns, name}]
+	if b == nil {
+		return
+	}
+	nb := *b
+	change(&nb.Spec)
+	nb.Generation++
+	s.bindings[key{ns, name}] = &nb
+}
+
+// Delete deletes a Binding.
+func (s *Sim) Delete(ns, name string) { delete(s.bindings, key{ns, name}) }
+
+// ForeignEdit replaces a Binding's status as someone else would.
+func (s *Sim) ForeignEdit(ns, name string, conds []metav1.Condition) {
+	k := key{ns, name}
+	b := s.bindings[k]
+	if b == nil {
+		return
+	}
+	nb := *b
+	nb.Status.Conditions = conds
+	s.bindings[k] = &nb
+	s.history[k] = append(s.history[k], Status{At: s.now, UID: nb.UID, By: "foreign", Conditions: conds})
+}
+
+// FailWrites makes every status write of uid fail until until.
+func (s *Sim) FailWrites(uid types.UID, until time.Time) { s.failWrites[uid] = until }
+
+// AfterWrite runs fn after each successful status write.
+func (s *Sim) AfterWrite(fn func(Write)) { s.afterWrite = append(s.afterWrite, fn) }
+
+// ChangeSecret tells every live leader that a Secret its Bindings use
+// changed.
+func (s *Sim) ChangeSecret() {
+	for _, r := range s.replicas {
+		if r.alive && r.leader {
+			r.prober = r.prober.Trigger(runtime.TriggerSecret, s.now)
+		}
+	}
+}
+
+// Binding returns the store's Binding, or nil.
+func (s *Sim) Binding(ns, name string) *binding.Binding { return s.bindings[key{ns, name}] }
+
+// Bindings lists the store's Bindings, sorted by namespace and name.
+func (s *Sim) Bindings() []binding.Binding {
+	out := make([]binding.Binding, 0, len(s.bindings))
+	for _, b := range s.bindings {
+		out = append(out, *b)
+	}
+	slices.SortFunc(out, func(a, b binding.Binding) int {
+		return cmp.Or(cmp.Compare(a.Namespace, b.Namespace), cmp.Compare(a.Name, b.Name))
+	})
+	return out
+}
+
+// History lists the states a Binding name's status went through, across
+// the objects that had that name.
+func (s *Sim) History(ns, name string) []Status { return s.history[key{ns, name}] }
+
+// store applies a write to the API server: it succeeds only when the
+// object with that name still has the UID the write was computed for, as
+// a write with a UID precondition would.
+func (s *Sim) store(w *Write) {
+	if until, ok := s.failWrites[w.UID]; ok && s.now.Before(until) {
+		return
+	}
+	k := key{w.Namespace, w.Name}
+	b := s.bindings[k]
+	if b == nil || b.UID != w.UID {
+		return
+	}
+	nb := *b
+	nb.Status.Conditions = w.Conditions
+	s.bindings[k] = &nb
+	w.OK = true
+	s.history[k] = append(s.history[k], Status{At: s.now, UID: w.UID, By: w.Replica, Conditions: w.Conditions})
+}
