@@ -22,13 +22,25 @@ func findAuthTokens(s string, out []span) []span {
 			continue
 		}
 		te := ts
-		for te < len(s) && s[te] != ' ' {
-			te++
-		}
-		// "basic" is also an English word: only a real base64 credential
-		// after it counts.
-		if te == ts || (basic && !basicCredential(s[ts:te])) {
-			continue
+		if basic {
+			// "basic" is also an English word: only a real base64
+			// credential after it counts.
+			for te < len(s) && is(s[te], cB64) && s[te] != '-' && s[te] != '_' {
+				te++
+			}
+			for pad := 0; pad < 2 && te < len(s) && s[te] == '='; pad++ {
+				te++
+			}
+			if !basicCredential(s[ts:te]) || (te < len(s) && is(s[te], cB64)) {
+				continue
+			}
+		} else {
+			for te < len(s) && s[te] != ' ' {
+				te++
+			}
+			if te == ts {
+				continue
+			}
 		}
 		out = append(out, span{ts, te, kindSecret})
 		i = te
@@ -36,22 +48,10 @@ func findAuthTokens(s string, out []span) []span {
 	return out
 }
 
-// basicCredential accepts padded standard base64 of at least 8 bytes, the
-// shape of base64("user:password").
+// basicCredential accepts standard base64 of at least 8 bytes whose
+// length is a multiple of 4, the shape of base64("user:password").
 func basicCredential(t string) bool {
-	if len(t) < 8 || len(t)%4 != 0 {
-		return false
-	}
-	body := strings.TrimRight(t, "=")
-	if len(t)-len(body) > 2 {
-		return false
-	}
-	for i := 0; i < len(body); i++ {
-		if c := body[i]; !is(c, cB64) || c == '-' || c == '_' {
-			return false
-		}
-	}
-	return true
+	return len(t) >= 8 && len(t)%4 == 0
 }
 
 // secretKeys are matched as a case-insensitive suffix of the key, so

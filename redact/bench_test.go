@@ -1,0 +1,58 @@
+package redact
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// benchText builds a message of about n bytes from realistic condition
+// text; dirty messages carry a finding of every class every ~500 bytes.
+func benchText(n int, dirty bool) string {
+	clean := "AgentBackend team-a/echo generation 4 is invalid, serving generation 3: spec.url: required; spec.chat.channel: \"x y\" contains white space; "
+	bad := "GET https://agent.team-b.svc:8443/card from 10.0.0.7 and [2001:db8::1]:80 by alice@example.com with Bearer abc.def password=hunter2 " +
+		"digest 0123456789abcdef0123456789abcdef key QWxhZGRpbjpvcGVuIHNlc2FtZQ0123456789abcdef; "
+	var b strings.Builder
+	for i := 0; b.Len() < n; i++ {
+		if dirty && i%4 == 3 {
+			b.WriteString(bad)
+		} else {
+			b.WriteString(clean)
+		}
+	}
+	return strings.TrimSpace(b.String()[:n])
+}
+
+func BenchmarkMessage(b *testing.B) {
+	for _, size := range []int{64, 1 << 10, 32 << 10} {
+		for _, dirty := range []bool{false, true} {
+			name := fmt.Sprintf("%dB/clean", size)
+			if dirty {
+				name = fmt.Sprintf("%dB/dirty", size)
+			}
+			s := benchText(size, dirty)
+			opts := Options{MaxBytes: 1 << 20, Hide: []string{"team-b/other", "Secret Bot"}}
+			b.Run(name, func(b *testing.B) {
+				b.ReportAllocs()
+				b.SetBytes(int64(len(s)))
+				for b.Loop() {
+					_ = Message(s, opts)
+				}
+			})
+		}
+	}
+}
+
+// The default limit on a big input: the whole input is still scanned.
+func BenchmarkMessage_DefaultLimit(b *testing.B) {
+	for _, size := range []int{32 << 10, 1 << 20} {
+		s := benchText(size, true)
+		b.Run(fmt.Sprintf("%dB", size), func(b *testing.B) {
+			b.ReportAllocs()
+			b.SetBytes(int64(len(s)))
+			for b.Loop() {
+				_ = Message(s, Options{})
+			}
+		})
+	}
+}

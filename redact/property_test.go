@@ -1,0 +1,191 @@
+package redact
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"pgregory.net/rapid"
+)
+
+// checkInvariants asserts what every Message result must satisfy.
+func checkInvariants(t interface{ Fatalf(string, ...any) }, in string, opts Options, out string) {
+	if max := opts.limit(); len(out) > max {
+		t.Fatalf("%d bytes, limit %d: %q", len(out), max, out)
+	}
+	if !utf8.ValidString(out) {
+		t.Fatalf("invalid UTF-8: %q", out)
+	}
+	if err := Check(out, opts.limit()); err != nil {
+		t.Fatalf("Check(%q) = %v", out, err)
+	}
+	if !isNormal(out) {
+		t.Fatalf("not normalized: %q", out)
+	}
+	if again := Message(out, opts); again != out {
+		t.Fatalf("not idempotent for %q:\n once: %q\ntwice: %q", in, out, again)
+	}
+	for _, h := range prepareHides(opts.Hide) {
+		if usableHide(h) && strings.Contains(out, h) {
+			t.Fatalf("hide string %q shows in %q", h, out)
+		}
+	}
+}
+
+// Words that must survive; none of them contains the canary marker "q9".
+var safeWords = []string{
+	"spec.chat.channel:", "spec.agent.backendRef.name", "status.conditions[2].reason",
+	"generation", "2", "is", "invalid,", "serving", "1:", "team-a/late", "AgentBackend",
+	"team-a/echo", "Accepted:ChannelConflict", `rate "cpuHour" ("0.031"):`, "1.0",
+	"v0.37.2", "2026-11-30T10:00:00Z", "my.app", "Ready", "BackendReachable:Pending",
+	"the", "operator's", "log", "has", "cause", "…", "Grüße", "世界", "(x)", "a;", "b,",
+}
+
+func genSafeText(t *rapid.T, label string) string {
+	words := rapid.SliceOfN(rapid.SampledFrom(safeWords), 0, 40).Draw(t, label)
+	return strings.Join(words, " ")
+}
+
+func TestMessage_PropertySafeTextUntouched(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		s := genSafeText(t, "words")
+		opts := Options{MaxBytes: 1 << 20}
+		if got := Message(s, opts); got != s {
+			t.Fatalf("changed:\n in: %q\nout: %q", s, got)
+		}
+	})
+}
+
+func genArbitrary(t *rapid.T) string {
+	return rapid.OneOf(
+		rapid.String(),
+		rapid.StringMatching(`[ -~\t\n]{0,200}`),
+		rapid.Map(rapid.SliceOfN(rapid.Byte(), 0, 300), func(b []byte) string { return string(b) }),
+		rapid.Map(rapid.SliceOfN(rapid.SampledFrom([]string{
+			"http", "://", ":", "::", ".", "1", "255", "a", "f", "@", "x.io", "=", " ", "\n", "[", "]",
+			"[url]", "[secret]", "[hidden]", "…", "password", "Bearer ", "basic ", "eyJ", "%", "-", "_",
+			"AbCdEfGh0123", "0123456789abcdef", "localhost", "\"", "'", "/", "\xff", "\u2028",
+		}), 0, 80), func(p []string) string { return strings.Join(p, "") }),
+	).Draw(t, "s")
+}
+
+func genOptions(t *rapid.T) Options {
+	return Options{
+		MaxBytes: rapid.OneOf(rapid.Just(0), rapid.IntRange(-2, 40), rapid.IntRange(41, 2000)).Draw(t, "max"),
+		Hide: rapid.SliceOfN(rapid.OneOf(
+			rapid.StringMatching(`[a-z\]\[.: …\n]{0,6}`),
+			rapid.SampledFrom([]string{"l] [", "x [url]", "abc…", "ret]", "ab", "team-b", "1.2"}),
+		), 0, 3).Draw(t, "hide"),
+	}
+}
+
+func TestMessage_PropertyInvariants(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		s := genArbitrary(t)
+		opts := genOptions(t)
+		checkInvariants(t, s, opts, Message(s, opts))
+	})
+}
+
+// canary is a planted finding and the text that must not survive it.
+type canary struct{ text, secret string }
+
+func genMark(t *rapid.T, label string) string {
+	return "q9" + rapid.StringMatching(`[a-z0-9]{6,10}`).Draw(t, label)
+}
+
+func genCanary(t *rapid.T) canary {
+	m := genMark(t, "mark")
+	switch rapid.IntRange(0, 12).Draw(t, "class") {
+	case 0:
+		scheme := rapid.SampledFrom([]string{"http", "https", "ftp", "redis", "git+ssh"}).Draw(t, "scheme")
+		return canary{scheme + "://" + m + ".example/p?x=1", m}
+	case 1:
+		ip := fmt.Sprintf("%d.%d.%d.%d", rapid.IntRange(0, 255).Draw(t, "a"), rapid.IntRange(0, 255).Draw(t, "b"),
+			rapid.IntRange(0, 255).Draw(t, "c"), rapid.IntRange(0, 255).Draw(t, "d"))
+		if rapid.Bool().Draw(t, "port") {
+			ip += fmt.Sprintf(":%d", rapid.IntRange(0, 65535).Draw(t, "p"))
+		}
+		return canary{ip, ip}
+	case 2:
+		groups := make([]string, 8)
+		for i := range groups {
+			groups[i] = fmt.Sprintf("%x", rapid.IntRange(0, 0xffff).Draw(t, "g"))
+		}
+		ip := strings.Join(groups, ":")
+		if rapid.Bool().Draw(t, "compress") {
+			ip = groups[0] + "::" + groups[7]
+		}
+		if rapid.Bool().Draw(t, "bracket") {
+			return canary{"[" + ip + "]:443", ip}
+		}
+		return canary{ip, ip}
+	case 3:
+		return canary{m + "@corp.example.com", m}
+	case 4:
+		return canary{m + ".svc.cluster.local:8443", m}
+	case 5:
+		return canary{"localhost:" + fmt.Sprint(rapid.IntRange(1, 65535).Draw(t, "p")), "localhost:"}
+	case 6:
+		return canary{rapid.SampledFrom([]string{"Bearer ", "bearer ", "BEARER "}).Draw(t, "scheme") + m, m}
+	case 7:
+		key := rapid.SampledFrom(secretKeys[:]).Draw(t, "key")
+		if rapid.Bool().Draw(t, "upper") {
+			key = strings.ToUpper(key)
+		}
+		sep := rapid.SampledFrom([]string{"=", ": ", " = ", ":"}).Draw(t, "sep")
+		return canary{key + sep + m, m}
+	case 8:
+		hex := rapid.StringMatching(`[0-9a-f]{32,48}`).Draw(t, "hex")
+		return canary{hex, hex}
+	case 9:
+		b := rapid.StringMatching(`[A-Za-z0-9+/]{38,60}`).Draw(t, "b64")
+		b = "aZ" + b
+		return canary{b, b}
+	case 10:
+		jwt := "eyJ" + m + "." + m + "x." + m + "y"
+		return canary{jwt, jwt}
+	case 11:
+		return canary{`{"password":"` + m + ` ` + m + `"}`, m}
+	default:
+		return canary{"basic " + "cTlx" + strings.Repeat("dXNlcjpwYXNz", rapid.IntRange(1, 4).Draw(t, "n")), "cTlx"}
+	}
+}
+
+var separators = []string{" ", "\n", "\t", ", ", " (", ") ", "; ", ": ", " \"", "\" ", " <", "> "}
+
+// Canaries planted in safe text never come out, at any limit, whatever
+// the neighbours.
+func TestMessage_PropertyCanariesHidden(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		var b strings.Builder
+		var secrets []string
+		hide := genMark(t, "hide") + rapid.StringMatching(`[ a-z/.\-]{0,8}`).Draw(t, "hideTail")
+		for i := range rapid.IntRange(1, 6).Draw(t, "n") {
+			b.WriteString(genSafeText(t, fmt.Sprint("before", i)))
+			b.WriteString(rapid.SampledFrom(separators).Draw(t, "sep"))
+			if rapid.IntRange(0, 5).Draw(t, "kind") == 0 {
+				b.WriteString(hide)
+			} else {
+				c := genCanary(t)
+				b.WriteString(c.text)
+				secrets = append(secrets, c.secret)
+			}
+			b.WriteString(rapid.SampledFrom(separators).Draw(t, "sep"))
+		}
+		b.WriteString(genSafeText(t, "after"))
+		opts := Options{
+			MaxBytes: rapid.OneOf(rapid.Just(0), rapid.IntRange(3, 300)).Draw(t, "max"),
+			Hide:     []string{hide},
+		}
+		in := b.String()
+		out := Message(in, opts)
+		checkInvariants(t, in, opts, out)
+		for _, s := range append(secrets, normalize(hide)) {
+			if strings.Contains(out, s) {
+				t.Fatalf("%q leaked from %q:\n%q", s, in, out)
+			}
+		}
+	})
+}
