@@ -81,7 +81,7 @@ func (r *Replica) startProbes(p *pass) {
 		r.pass = nil
 		r.prober = r.prober.Finished()
 		s.Passes = append(s.Passes, Pass{Replica: r.Name, Start: p.start, End: s.now,
-			Cause: p.cause, Bindings: len(p.plan.Targets)})
+			Cause: p.cause, Targets: p.plan.Targets})
 	}
 }
 

@@ -86,7 +86,9 @@ type Pass struct {
 	Replica    string
 	Start, End time.Time
 	Cause      runtime.Cause
-	Bindings   int
+	// Targets are the Bindings probed, in plan order, with the generation
+	// each probe claims.
+	Targets []runtime.Target
 }
 
 // Fight is a fight a writer reported.
