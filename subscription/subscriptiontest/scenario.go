@@ -1,0 +1,134 @@
+package subscriptiontest
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/condengine/condengine/costjob"
+	"github.com/condengine/condengine/offering"
+	"github.com/condengine/condengine/provider"
+	"github.com/condengine/condengine/scenario"
+	"github.com/condengine/condengine/subscription"
+)
+
+const group = "finops.stakater.com/"
+
+// FromScenario builds the Subscription snapshot of a finops scenario:
+// Subscriptions and Offerings decoded, every other manifest (CostJobs and
+// FinOpsProviders included) kept as an object a targetRef may name, the
+// failures and the collection run carried over. It fails on a manifest
+// that does not decode, a collection result whose subscription is not
+// "namespace/name", or an unknown result source.
+func FromScenario(f *scenario.File) (subscription.Snapshot, error) {
+	snap := subscription.Snapshot{Now: f.Now.Time}
+	for i, raw := range f.Objects {
+		m, err := scenario.Identify(raw)
+		if err != nil {
+			return snap, fmt.Errorf("objects[%d]: %w", i, err)
+		}
+		switch {
+		case m.Kind == subscription.Kind && strings.HasPrefix(m.APIVersion, group):
+			var s subscription.Subscription
+			if err := json.Unmarshal(raw, &s); err != nil {
+				return snap, fmt.Errorf("objects[%d] (Subscription %s/%s): %w", i, m.Metadata.Namespace, m.Metadata.Name, err)
+			}
+			snap.Subscriptions = append(snap.Subscriptions, s)
+		case m.Kind == offering.Kind && strings.HasPrefix(m.APIVersion, group):
+			var o offering.Offering
+			if err := json.Unmarshal(raw, &o); err != nil {
+				return snap, fmt.Errorf("objects[%d] (Offering %s/%s): %w", i, m.Metadata.Namespace, m.Metadata.Name, err)
+			}
+			snap.Offerings = append(snap.Offerings, o)
+		default:
+			snap.Objects = append(snap.Objects, subscription.ObjectRef{APIVersion: m.APIVersion, Kind: m.Kind,
+				Namespace: m.Metadata.Namespace, Name: m.Metadata.Name})
+		}
+	}
+	for _, fl := range f.Failures {
+		snap.Failures = append(snap.Failures, subscription.ObjectRef{Kind: fl.Kind, Namespace: fl.Namespace, Name: fl.Name})
+	}
+	if c := f.Collection; c != nil {
+		col := &subscription.Collection{ScheduledHour: c.ScheduledHour.Time}
+		for i, r := range c.Results {
+			ns, name, ok := strings.Cut(r.Subscription, "/")
+			if !ok || ns == "" || name == "" {
+				return snap, fmt.Errorf("collection.results[%d]: subscription %q is not namespace/name", i, r.Subscription)
+			}
+			src := subscription.Source(r.Source)
+			switch src {
+			case subscription.SourceDB, subscription.SourceCalculator, subscription.SourceError:
+			default:
+				return snap, fmt.Errorf("collection.results[%d]: source %q is not db, calculator or error", i, r.Source)
+			}
+			col.Results = append(col.Results, subscription.CollectionResult{
+				Subscription: subscription.Reference{Namespace: ns, Name: name}, Buckets: r.Buckets, Source: src})
+		}
+		snap.Collection = col
+	}
+	return snap, nil
+}
+
+// Outcomes turns an evaluation into scenario outcomes, one per
+// Subscription.
+func Outcomes(res subscription.Result) ([]scenario.Outcome, error) {
+	out := make([]scenario.Outcome, 0, len(res.Subscriptions))
+	for _, o := range res.Subscriptions {
+		st, err := json.Marshal(o.Status)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, scenario.Outcome{Kind: subscription.Kind, Namespace: o.Namespace, Name: o.Name,
+			Conditions: o.Status.Conditions, Status: st, FinalizerRemoved: o.FinalizerRemoved, Write: o.Write})
+	}
+	return out, nil
+}
+
+// Run is a scenario.Runner for the kinds this module's subscription,
+// costjob and provider packages own: Subscriptions are evaluated;
+// CostJobs and FinOpsProviders get no conditions and keep their status
+// as given (neither reconciler writes one). Offerings are read, not
+// evaluated: package finops runs the whole system.
+func Run(f *scenario.File) ([]scenario.Outcome, error) {
+	snap, err := FromScenario(f)
+	if err != nil {
+		return nil, err
+	}
+	res := subscription.Evaluate(snap)
+	if len(res.Errors) > 0 {
+		return nil, fmt.Errorf("snapshot: %s", strings.Join(res.Errors, "; "))
+	}
+	out, err := Outcomes(res)
+	if err != nil {
+		return nil, err
+	}
+	for i, raw := range f.Objects {
+		m, _ := scenario.Identify(raw)
+		if !strings.HasPrefix(m.APIVersion, group) {
+			continue
+		}
+		var status any
+		switch m.Kind {
+		case costjob.Kind:
+			var j costjob.CostJob
+			if err := json.Unmarshal(raw, &j); err != nil {
+				return nil, fmt.Errorf("objects[%d] (CostJob): %w", i, err)
+			}
+			status = j.Status
+		case provider.Kind:
+			var p provider.FinOpsProvider
+			if err := json.Unmarshal(raw, &p); err != nil {
+				return nil, fmt.Errorf("objects[%d] (FinOpsProvider): %w", i, err)
+			}
+			status = p.Status
+		default:
+			continue
+		}
+		st, err := json.Marshal(status)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, scenario.Outcome{Kind: m.Kind, Namespace: m.Metadata.Namespace, Name: m.Metadata.Name, Status: st})
+	}
+	return out, nil
+}
