@@ -55,7 +55,7 @@ func TestGet_SeedTable(t *testing.T) {
 func TestRows_NoStatus_EmptyReadyAndReason(t *testing.T) {
 	rows := Rows([]binding.Binding{mk("team-a", "new", "C9", 3*time.Second)}, now)
 	assert.Equal(t, []Row{{Namespace: "team-a", Name: "new", Channel: "C9", Age: "3s"}}, rows)
-	assert.Equal(t, "NAMESPACE   NAME   READY   REASON   CHANNEL   AGE\nteam-a      new                      C9        3s\n", Table(rows))
+	assert.Equal(t, "NAMESPACE   NAME   READY   REASON   CHANNEL   AGE\nteam-a      new                     C9        3s\n", Table(rows))
 }
 
 func TestRows_Pending(t *testing.T) {
