@@ -1,4 +1,60 @@
-// Package pricebook evaluates the FinOps operator's PriceBooks: parsing
-// each book's rates into micro-units, electing the one book that holds
-// the active slot, and rendering the OpenCost pricing document.
+// Package pricebook evaluates the FinOps operator's PriceBooks: it turns
+// each book's decimal rates into integer micro-units, elects the single
+// book that holds the cluster's active slot, and renders the pricing
+// document OpenCost reads.
+//
+// # Readiness
+//
+// A book's Ready condition depends on the book alone. A currency book is
+// parsed field by field in the fixed order of Field (cpuHour first,
+// networkGiB last) and reports the first rate that does not convert, as
+// rate "<field>" ("<value>"): <problem>. A book of any other valuation
+// mode is ready without parsing. status.ready mirrors Ready.
+//
+// # The active slot
+//
+// Elect picks one winner from all books in a single scan. A book competes
+// in the best tier it qualifies for: the annotation
+// finops.stakater.com/active with the exact value "true"; otherwise the
+// stored status.active; otherwise any book. Within the best non-empty
+// tier the newest creationTimestamp wins, then the lower namespace, then
+// the lower name. Readiness is not consulted, so a broken rate shows up as
+// a failure rather than as a silent change of prices.
+//
+// The Active condition records changes of the flag only: Activated when a
+// book gains the slot, Demoted when it loses it. Between changes it is
+// left exactly as it was, and a book that never held the slot has none.
+// status.activePricing is the rendered document on the book that is both
+// active and ready, and absent everywhere else.
+//
+// # The OpenCost document
+//
+// Document renders the winner: each rate string as written ("0" when
+// unset), networkGiB in all three egress keys, provider "custom" and a
+// description naming the book. Evaluate pushes it only when the winner is
+// ready, and says whether it differs from the document OpenCost holds.
+//
+// # Decisions
+//
+//   - Seven or more decimal places fail even when the extra digits are
+//     zeros ("1.0000000"): money is never rounded, and the operator's
+//     pattern-then-parse path gives no reason to treat zeros specially.
+//   - Leading zeros are accepted ("007" is 7): the admission pattern allows
+//     them and the value is unambiguous.
+//   - A value whose text is very long is quoted in the message only up to
+//     64 bytes, followed by "…", so the message stays within its limit.
+//   - A currency book without a rates block is ready and prices every
+//     rate at zero, as an unset rate is zero; its document reads "0"
+//     everywhere.
+//   - An empty valuationMode counts as "not currency": the book is ready
+//     without parsing and never prices an Offering.
+//   - status.active is always written, false included.
+//   - Books sharing creationTimestamp, namespace and name (only a
+//     hand-made snapshot can hold them) are ordered by uid.
+//   - ActiveBook, which Offerings price against, reads the stored
+//     status.active of the snapshot; when several books carry it, the one
+//     the election would prefer among them counts.
+//   - A book whose conditions carry a newer generation than its metadata
+//     (a stale snapshot) gets no write; while it is the winner nothing is
+//     pushed.
 package pricebook

@@ -72,8 +72,8 @@ func evaluateBook(b *PriceBook, won bool, now time.Time) Outcome {
 	if err := Readiness(b); err != nil {
 		ready.Status, ready.Reason, ready.Message = metav1.ConditionFalse, ReasonPricebookParseFailed, Message(err.Error())
 	}
-	desired := make([]metav1.Condition, 1, 2)
-	desired[0] = ready
+	var buf [2]metav1.Condition
+	desired := append(buf[:0], ready)
 	switch {
 	case won && !cur.Active:
 		desired = append(desired, metav1.Condition{Type: TypeActive, Status: metav1.ConditionTrue,

@@ -1,0 +1,143 @@
+package pricebook_test
+
+import (
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/condengine/condengine/conditions"
+	"github.com/condengine/condengine/pricebook"
+	pb "github.com/condengine/condengine/pricebook/pricebooktest"
+)
+
+var now = time.Date(2026, 11, 30, 10, 0, 0, 0, time.UTC)
+
+// apply writes the changed statuses back, as the host would.
+func apply(books []pricebook.PriceBook, r pricebook.Result) []pricebook.PriceBook {
+	out := make([]pricebook.PriceBook, len(books))
+	copy(out, books)
+	for i := range out {
+		if r.Books[i].Changed {
+			out[i].Status = r.Books[i].Status
+		}
+	}
+	return out
+}
+
+func TestReady_ParseFailedNamesFieldAndValue(t *testing.T) {
+	books := []pricebook.PriceBook{pb.New("a", "big", pb.Rate(pricebook.PVGbHour, "123456789012345678901234567890"))}
+	r := pricebook.Evaluate(books, nil, now)
+	c := conditions.Find(r.Books[0].Status.Conditions, pricebook.TypeReady)
+	require.NotNil(t, c)
+	assert.Equal(t, metav1.ConditionFalse, c.Status)
+	assert.Equal(t, pricebook.ReasonPricebookParseFailed, c.Reason)
+	assert.Equal(t, `rate "pvGbHour" ("123456789012345678901234567890"): value is too large for int64 micro-units`, c.Message)
+	assert.Equal(t, metav1.ConditionFalse, r.Books[0].Status.Ready)
+}
+
+func TestReady_PercentBookTriviallyReady(t *testing.T) {
+	books := []pricebook.PriceBook{pb.New("a", "pct", pb.Percent(), pb.Rate(pricebook.CPUHour, "-5"))}
+	r := pricebook.Evaluate(books, nil, now)
+	assert.Equal(t, metav1.ConditionTrue, r.Books[0].Status.Ready)
+	// It wins, is ready, and is rendered as written.
+	assert.Equal(t, "-5", r.Document[pricebook.KeyCPU])
+}
+
+func TestReady_MissingRatesBlockIsAllZero(t *testing.T) {
+	books := []pricebook.PriceBook{pb.New("a", "empty", pb.NoRates())}
+	r := pricebook.Evaluate(books, nil, now)
+	assert.Equal(t, metav1.ConditionTrue, r.Books[0].Status.Ready)
+	for _, k := range []string{pricebook.KeyCPU, pricebook.KeyGPU, pricebook.KeyRAM, pricebook.KeySpotCPU, pricebook.KeySpotRAM,
+		pricebook.KeyStorage, pricebook.KeyZoneNetworkEgress, pricebook.KeyRegionNetworkEgress, pricebook.KeyInternetNetworkEgress} {
+		assert.Equal(t, "0", r.Document[k], k)
+	}
+	assert.Equal(t, "custom", r.Document[pricebook.KeyProvider])
+	assert.Equal(t, "Pricebook from: empty", r.Document[pricebook.KeyDescription])
+}
+
+func TestActive_ActivatedOnlyOnTransition(t *testing.T) {
+	books := []pricebook.PriceBook{pb.New("a", "only")}
+	r := pricebook.Evaluate(books, nil, now)
+	c := conditions.Find(r.Books[0].Status.Conditions, pricebook.TypeActive)
+	require.NotNil(t, c)
+	assert.Equal(t, pricebook.ReasonActivated, c.Reason)
+	assert.True(t, r.Books[0].Status.Active)
+
+	// Next generation, later: the Active condition stays exactly as it
+	// was, its observedGeneration included.
+	books = apply(books, r)
+	books[0].Generation = 2
+	r2 := pricebook.Evaluate(books, r.Document, now.Add(time.Hour))
+	c2 := conditions.Find(r2.Books[0].Status.Conditions, pricebook.TypeActive)
+	require.NotNil(t, c2)
+	assert.Equal(t, *c, *c2)
+	assert.Equal(t, int64(1), c2.ObservedGeneration)
+	ready := conditions.Find(r2.Books[0].Status.Conditions, pricebook.TypeReady)
+	assert.Equal(t, int64(2), ready.ObservedGeneration)
+}
+
+func TestActive_NeverActiveBookHasNoActiveCondition(t *testing.T) {
+	books := []pricebook.PriceBook{pb.New("a", "winner", pb.Annotated("true")), pb.New("a", "loser")}
+	r := pricebook.Evaluate(books, nil, now)
+	assert.Nil(t, conditions.Find(r.Books[1].Status.Conditions, pricebook.TypeActive))
+	assert.False(t, r.Books[1].Status.Active)
+	assert.Nil(t, r.Books[1].Status.ActivePricing)
+}
+
+func TestActive_DemotedClearsActivePricing(t *testing.T) {
+	books := []pricebook.PriceBook{pb.New("a", "old", pb.Created(pb.Epoch))}
+	books = apply(books, pricebook.Evaluate(books, nil, now))
+	require.NotNil(t, books[0].Status.ActivePricing)
+	books = append(books, pb.New("a", "pinned", pb.Created(pb.Epoch), pb.Annotated("true")))
+	r := pricebook.Evaluate(books, nil, now.Add(time.Minute))
+	c := conditions.Find(r.Books[0].Status.Conditions, pricebook.TypeActive)
+	require.NotNil(t, c)
+	assert.Equal(t, metav1.ConditionFalse, c.Status)
+	assert.Equal(t, pricebook.ReasonDemoted, c.Reason)
+	assert.Nil(t, r.Books[0].Status.ActivePricing)
+	assert.False(t, r.Books[0].Status.Active)
+	assert.Equal(t, 1, r.Winner)
+}
+
+func TestActivePricing_WinnerNotReady_NothingPushed(t *testing.T) {
+	books := []pricebook.PriceBook{pb.New("a", "broken", pb.Rate(pricebook.GPUHour, "0.1234567"))}
+	prev := map[string]string{"CPU": "1"}
+	r := pricebook.Evaluate(books, prev, now)
+	assert.True(t, r.Books[0].Status.Active, "selection ignores readiness")
+	assert.Nil(t, r.Books[0].Status.ActivePricing)
+	assert.Nil(t, r.Document)
+	assert.False(t, r.DocumentChanged)
+}
+
+func TestDocument_ChangedOnlyWhenDifferent(t *testing.T) {
+	books := []pricebook.PriceBook{pb.New("a", "std", pb.Rate(pricebook.CPUHour, "0.031"))}
+	r := pricebook.Evaluate(books, nil, now)
+	assert.True(t, r.DocumentChanged)
+	r2 := pricebook.Evaluate(books, r.Document, now)
+	assert.False(t, r2.DocumentChanged)
+	// Same rates under another name: the description differs.
+	other := []pricebook.PriceBook{pb.New("a", "std2", pb.Rate(pricebook.CPUHour, "0.031"))}
+	assert.True(t, pricebook.Evaluate(other, r.Document, now).DocumentChanged)
+}
+
+func TestEvaluate_StaleSnapshotWritesNothing(t *testing.T) {
+	b := pb.New("a", "x")
+	b.Status.Conditions = []metav1.Condition{{Type: pricebook.TypeReady, Status: metav1.ConditionTrue,
+		Reason: pricebook.ReasonValidationSucceeded, ObservedGeneration: 5, LastTransitionTime: metav1.NewTime(now)}}
+	r := pricebook.Evaluate([]pricebook.PriceBook{b}, nil, now)
+	assert.True(t, r.Books[0].Stale)
+	assert.False(t, r.Books[0].Changed)
+	assert.Nil(t, r.Document)
+}
+
+func TestEvaluate_UnchangedBookNoWrite(t *testing.T) {
+	books := []pricebook.PriceBook{pb.New("a", "x"), pb.New("a", "y", pb.Annotated("true"))}
+	books = apply(books, pricebook.Evaluate(books, nil, now))
+	r := pricebook.Evaluate(books, nil, now.Add(time.Hour))
+	for i := range r.Books {
+		assert.False(t, r.Books[i].Changed, books[i].Name)
+	}
+}

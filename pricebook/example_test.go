@@ -1,0 +1,54 @@
+package pricebook_test
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/condengine/condengine/pricebook"
+)
+
+// Two books: the newer one wins the empty cluster's election although
+// its GPU rate has seven decimals; it is Active but not Ready, so
+// nothing reaches OpenCost.
+func ExampleEvaluate() {
+	created := time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
+	book := func(name string, age time.Duration, gpu string) pricebook.PriceBook {
+		return pricebook.PriceBook{
+			ObjectMeta: metav1.ObjectMeta{Namespace: "finops", Name: name, Generation: 1,
+				CreationTimestamp: metav1.NewTime(created.Add(-age))},
+			Spec: pricebook.Spec{Currency: "EUR", ValuationMode: pricebook.ValuationCurrency,
+				Rates: &pricebook.Rates{CPUHour: "0.031", GPUHour: gpu}},
+		}
+	}
+	books := []pricebook.PriceBook{book("standard", time.Hour, "1.80"), book("draft", 0, "1.8000001")}
+	r := pricebook.Evaluate(books, nil, time.Date(2026, 11, 30, 10, 0, 0, 0, time.UTC))
+	for i, o := range r.Books {
+		fmt.Printf("%s active=%v ready=%s\n", books[i].Name, o.Status.Active, o.Status.Ready)
+		for _, c := range o.Status.Conditions {
+			fmt.Println(strings.TrimRight(fmt.Sprintf("  %s=%s %s %s", c.Type, c.Status, c.Reason, c.Message), " "))
+		}
+	}
+	fmt.Println("pushed:", r.Document != nil)
+	// Output:
+	// standard active=false ready=True
+	//   Ready=True ValidationSucceeded
+	// draft active=true ready=False
+	//   Ready=False PricebookParseFailed rate "gpuHour" ("1.8000001"): more than 6 decimal places cannot be held in micro-units
+	//   Active=True Activated
+	// pushed: false
+}
+
+func ExampleParseRate() {
+	for _, s := range []string{"0.031", "1.80", "", "3e-2"} {
+		v, err := pricebook.ParseRate(s)
+		fmt.Println(v, err)
+	}
+	// Output:
+	// 31000 <nil>
+	// 1800000 <nil>
+	// 0 <nil>
+	// 0 exponent notation is not allowed
+}

@@ -1,0 +1,101 @@
+package pricebook_test
+
+import (
+	"encoding/json"
+	"testing"
+	"time"
+
+	"k8s.io/apimachinery/pkg/util/validation/field"
+	"pgregory.net/rapid"
+
+	"github.com/condengine/condengine/conditions"
+	"github.com/condengine/condengine/pricebook"
+	pb "github.com/condengine/condengine/pricebook/pricebooktest"
+)
+
+func statusJSON(t *rapid.T, s pricebook.Status) string {
+	b, err := json.Marshal(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func TestProperty_OrderIndependence(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		books := pb.Books(8).Draw(t, "books")
+		perm := rapid.Permutation(books).Draw(t, "perm")
+		a := pricebook.Evaluate(books, nil, now)
+		b := pricebook.Evaluate(perm, nil, now)
+		byName := map[string]string{}
+		for i, x := range books {
+			byName[x.Namespace+"/"+x.Name] = statusJSON(t, a.Books[i].Status)
+		}
+		for i, x := range perm {
+			if got := statusJSON(t, b.Books[i].Status); got != byName[x.Namespace+"/"+x.Name] {
+				t.Fatalf("%s/%s: %s != %s", x.Namespace, x.Name, got, byName[x.Namespace+"/"+x.Name])
+			}
+		}
+		if names(books, a.Winner) != names(perm, b.Winner) {
+			t.Fatalf("winner %s != %s", names(books, a.Winner), names(perm, b.Winner))
+		}
+	})
+}
+
+func TestProperty_ExactlyOneActiveAndIdempotent(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		books := pb.Books(8).Draw(t, "books")
+		r := pricebook.Evaluate(books, nil, now)
+		applied := apply(books, r)
+		active := 0
+		for _, b := range applied {
+			if b.Status.Active {
+				active++
+			}
+		}
+		if len(books) > 0 && active != 1 {
+			t.Fatalf("%d active books after one evaluation of %d", active, len(books))
+		}
+		later := now.Add(time.Hour)
+		r2 := pricebook.Evaluate(applied, r.Document, later)
+		if r2.DocumentChanged {
+			t.Fatalf("document changed on re-evaluation")
+		}
+		for i := range applied {
+			if r2.Books[i].Changed {
+				t.Fatalf("%s re-evaluation writes: %s -> %s", applied[i].Name,
+					statusJSON(t, applied[i].Status), statusJSON(t, r2.Books[i].Status))
+			}
+			before := conditions.Find(applied[i].Status.Conditions, pricebook.TypeActive)
+			after := conditions.Find(r2.Books[i].Status.Conditions, pricebook.TypeActive)
+			if (before == nil) != (after == nil) || before != nil && !conditions.Equal(*before, *after) {
+				t.Fatalf("%s: Active moved without a transition", applied[i].Name)
+			}
+		}
+	})
+}
+
+func TestProperty_ResultsValidateAndAgreeWithStatus(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		books := pb.Books(8).Draw(t, "books")
+		r := pricebook.Evaluate(books, nil, now)
+		for i, o := range r.Books {
+			if errs := pricebook.Vocabulary.Validate(o.Status.Conditions, books[i].Generation, field.NewPath("status", "conditions")); len(errs) > 0 {
+				t.Fatalf("%s: %v", books[i].Name, errs.ToAggregate())
+			}
+			ready := conditions.Find(o.Status.Conditions, pricebook.TypeReady)
+			if ready == nil || ready.Status != o.Status.Ready {
+				t.Fatalf("%s: status.ready %q does not mirror Ready", books[i].Name, o.Status.Ready)
+			}
+			if (o.Status.ActivePricing != nil) != (i == r.Winner && o.Status.Ready == "True") {
+				t.Fatalf("%s: activePricing set=%v, winner=%v ready=%s", books[i].Name, o.Status.ActivePricing != nil, i == r.Winner, o.Status.Ready)
+			}
+			if o.Status.Active != books[i].Status.Active {
+				want := map[bool]string{true: pricebook.ReasonActivated, false: pricebook.ReasonDemoted}[o.Status.Active]
+				if c := conditions.Find(o.Status.Conditions, pricebook.TypeActive); c == nil || c.Reason != want {
+					t.Fatalf("%s: the flag moved but Active is %v, want %s", books[i].Name, c, want)
+				}
+			}
+		}
+	})
+}

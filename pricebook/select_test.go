@@ -1,0 +1,70 @@
+package pricebook_test
+
+import (
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+
+	"github.com/condengine/condengine/pricebook"
+	pb "github.com/condengine/condengine/pricebook/pricebooktest"
+)
+
+func names(books []pricebook.PriceBook, i int) string {
+	if i < 0 {
+		return ""
+	}
+	return books[i].Namespace + "/" + books[i].Name
+}
+
+func TestElect_Tiers(t *testing.T) {
+	old, mid, young := pb.Epoch, pb.Epoch.Add(time.Hour), pb.Epoch.Add(2*time.Hour)
+	for _, tc := range []struct {
+		name  string
+		books []pricebook.PriceBook
+		want  string
+	}{
+		{"NoBooks", nil, ""},
+		{"Tier3_NewestWinsOnBootstrap", []pricebook.PriceBook{
+			pb.New("a", "old", pb.Created(old)), pb.New("a", "young", pb.Created(young))}, "a/young"},
+		{"Tier2_IncumbentKeepsSlotAgainstNewerBook", []pricebook.PriceBook{
+			pb.New("a", "old", pb.Created(old), pb.Incumbent()), pb.New("a", "young", pb.Created(young))}, "a/old"},
+		{"Tier1_AnnotationBeatsIncumbent", []pricebook.PriceBook{
+			pb.New("a", "old", pb.Created(old), pb.Annotated("true")),
+			pb.New("a", "young", pb.Created(young), pb.Incumbent())}, "a/old"},
+		{"Tier1_TwoAnnotated_NewerCreatedWins", []pricebook.PriceBook{
+			pb.New("a", "old", pb.Created(old), pb.Annotated("true")),
+			pb.New("a", "mid", pb.Created(mid), pb.Annotated("true")),
+			pb.New("a", "young", pb.Created(young))}, "a/mid"},
+		{"Annotation_OnlyExactTrueCounts", []pricebook.PriceBook{
+			pb.New("a", "cap", pb.Created(young), pb.Annotated("True")),
+			pb.New("a", "yes", pb.Created(young), pb.Annotated("yes")),
+			pb.New("a", "inc", pb.Created(old), pb.Incumbent())}, "a/inc"},
+		{"TieBreak_NamespaceAscending", []pricebook.PriceBook{
+			pb.New("b", "x", pb.Created(old)), pb.New("a", "z", pb.Created(old))}, "a/z"},
+		{"TieBreak_NameAscending", []pricebook.PriceBook{
+			pb.New("a", "y", pb.Created(old)), pb.New("a", "x", pb.Created(old))}, "a/x"},
+		{"TwoIncumbents_NewestKeeps", []pricebook.PriceBook{
+			pb.New("a", "old", pb.Created(old), pb.Incumbent()),
+			pb.New("a", "mid", pb.Created(mid), pb.Incumbent()),
+			pb.New("a", "young", pb.Created(young))}, "a/mid"},
+		{"ReadinessIgnored_BrokenNewestWins", []pricebook.PriceBook{
+			pb.New("a", "good", pb.Created(old)),
+			pb.New("a", "broken", pb.Created(young), pb.Rate(pricebook.CPUHour, "-1"))}, "a/broken"},
+		{"PercentBookCanHoldTheSlot", []pricebook.PriceBook{
+			pb.New("a", "cur", pb.Created(old)), pb.New("a", "pct", pb.Created(young), pb.Percent())}, "a/pct"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			assert.Equal(t, tc.want, names(tc.books, pricebook.Elect(tc.books)))
+		})
+	}
+}
+
+func TestActiveBook_ReadsStoredFlagNotElection(t *testing.T) {
+	books := []pricebook.PriceBook{
+		pb.New("a", "annotated", pb.Annotated("true")), // would win the election
+		pb.New("a", "stored", pb.Incumbent()),
+	}
+	assert.Equal(t, "a/stored", names(books, pricebook.ActiveBook(books)))
+	assert.Equal(t, -1, pricebook.ActiveBook(books[:1]))
+}
