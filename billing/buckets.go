@@ -105,6 +105,11 @@ func (s Schedule) Buckets(scheduled time.Time, usage UsageFunc) ([3]CostBucket, 
 	}
 	w := Windows(scheduled)
 	through := s.billedTicks(w[0][0])
+	// One backing array for the three subscription entries: a single
+	// allocation per Subscription on the fee-only path. Each bucket gets a
+	// capacity-limited slice of it, so appending usage copies rather than
+	// overwriting the next bucket's entry.
+	var fees []CostMetric
 	for i, g := range granularities {
 		start, end := w[i][0], w[i][1]
 		from := s.billedTicks(start)
@@ -124,7 +129,11 @@ func (s Schedule) Buckets(scheduled time.Time, usage UsageFunc) ([3]CostBucket, 
 			Projected:    projected,
 		}
 		if current != 0 || projected != 0 {
-			b.Breakdown = []CostMetric{{Name: SubscriptionMeter, Current: current, Projected: projected}}
+			if fees == nil {
+				fees = make([]CostMetric, 0, len(granularities))
+			}
+			fees = append(fees, CostMetric{Name: SubscriptionMeter, Current: current, Projected: projected})
+			b.Breakdown = fees[len(fees)-1 : len(fees) : len(fees)]
 		}
 		if usage != nil {
 			if err := addUsage(&b, usage(g, start, end)); err != nil {
