@@ -31,7 +31,7 @@ func benchPopulation(n int) []benchSub {
 	}
 	subs := make([]benchSub, n)
 	for i := range subs {
-		back := time.Duration(rng.Int64N(int64(90 * 24 * time.Hour / time.Second))) * time.Second
+		back := time.Duration(rng.Int64N(int64(90*24*time.Hour/time.Second))) * time.Second
 		s := benchSub{fee: fees[rng.IntN(len(fees))], a: benchRun.Add(-back)}
 		if rng.IntN(3) == 0 {
 			d := s.a.Add(time.Duration(rng.Int64N(int64(back/time.Second)+1)) * time.Second)
