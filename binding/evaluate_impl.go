@@ -3,7 +3,6 @@ package binding
 import (
 	"cmp"
 	"slices"
-
 )
 
 // chanKey is what Bindings compete for: one channel on one connection.
@@ -178,4 +177,3 @@ func sortResult(r *Result) {
 			cmp.Compare(a.UID, b.UID), cmp.Compare(a.Problem, b.Problem))
 	})
 }
-
