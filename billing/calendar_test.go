@@ -167,3 +167,16 @@ func TestFee_OverflowIsAnError(t *testing.T) {
 	_, err = s.Buckets(at("2026-04-01T13:00:00Z"), nil)
 	assert.ErrorIs(t, err, ErrOverflow)
 }
+
+func TestZeroSchedule_ChargesNothingNoPanic(t *testing.T) {
+	var s Schedule
+	assert.Zero(t, s.Ticks(at("2026-04-01T00:00:00Z")))
+	assert.Zero(t, mustFee(t, s, "2026-04-01T00:00:00Z", "2026-05-01T00:00:00Z"))
+	d, err := s.Deactivated(at("2026-04-01T00:00:00Z"))
+	require.NoError(t, err)
+	got, err := d.Buckets(at("2026-04-01T13:00:00Z"), nil)
+	require.NoError(t, err)
+	assert.Zero(t, got[2].Projected)
+	assert.True(t, s.MinPeriodsReached(at("2026-04-01T00:00:00Z")))
+	assert.NotPanics(t, func() { s.Snap(at("2026-04-01T00:00:00Z")); s.NextBoundary(at("2026-04-01T00:00:00Z")) })
+}

@@ -292,3 +292,29 @@ func sortTimes(ts []time.Time) {
 		}
 	}
 }
+
+// The day bucket's projected fee is the sum of its 24 hourly rows, and its
+// current the sum of the rows before the run's hour: buckets and charge rows
+// never disagree.
+func TestProperty_DayBucketEqualsHourlyRows(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		d := drawSchedule(t, true)
+		run := near(t, d.s, d.fee, d.w.a, 100, "run")
+		got, err := d.s.Buckets(run, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		day := got[1]
+		var rows, before int64
+		for h := day.Start.Time; h.Before(day.EndExclusive.Time); h = h.Add(time.Hour) {
+			v := mustFeeR(t, d.s, h, h.Add(time.Hour))
+			rows += v
+			if h.Before(got[0].Start.Time) {
+				before += v
+			}
+		}
+		if rows != day.Projected || before != day.Current {
+			t.Fatalf("day bucket %d/%d, hourly rows %d/%d", day.Current, day.Projected, before, rows)
+		}
+	})
+}

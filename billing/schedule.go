@@ -18,7 +18,8 @@ var (
 // Schedule is one Subscription's tick grid: a validated fee, the activation
 // instant and, once known, the deactivation. It is a small value; copy it
 // freely. Every method is closed-form: cost does not grow with the number of
-// ticks.
+// ticks. Build it with NewSchedule; the zero Schedule counts no ticks and
+// charges nothing (its boundaries are meaningless).
 type Schedule struct {
 	align      Alignment
 	price      int64
@@ -125,6 +126,9 @@ func (s Schedule) ActivatedAt() time.Time { return time.Unix(s.aSec, int64(s.aNs
 // deactivation (the minPeriods guard counts this way). An instant beyond the
 // supported range counts as its edge.
 func (s Schedule) Ticks(t time.Time) int64 {
+	if s.step <= 0 {
+		return 0 // the zero Schedule: no grid, nothing to count or charge
+	}
 	t = clamp(t)
 	sec, nsec := t.Unix(), int32(t.Nanosecond())
 	switch s.align {
