@@ -45,9 +45,11 @@
 //     and the ends are trimmed. Each run of invalid UTF-8 bytes becomes one
 //     U+FFFD.
 //   - Hide strings get the same cleanup before matching. Those shorter than
-//     3 bytes are ignored (they would shred ordinary words), and so are those
-//     that occur inside a placeholder or "…", since hiding them would
-//     rewrite the placeholders forever.
+//     3 bytes are ignored (they would shred ordinary words), and so is "…"
+//     itself, which ends every cut message. An occurrence that lies wholly
+//     inside a placeholder ("secret" in "[secret]") is the package's own
+//     text and stays; everywhere else a Hide string is hidden, including
+//     where it spans a placeholder and its neighbours.
 //   - Placeholders already in the input are kept as they are; a finding
 //     that covers part of one covers all of it.
 //   - A cut never ends inside a placeholder and never creates a new finding:

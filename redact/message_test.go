@@ -197,7 +197,7 @@ func TestMessage_Hide(t *testing.T) {
 		{"WithSpaces", "the Top Secret Bot says", "the [hidden] says"},
 		{"CaseSensitive", "TEAM-B top secret bot", "TEAM-B top secret bot"},
 		{"TooShortIgnored", "ab cd", "ab cd"},
-		{"PlaceholderFragmentIgnored", "[secret] x", "[secret] x"},
+		{"InsidePlaceholderKept", "[secret] x", "[secret] x"},
 		{"EllipsisIgnored", "a … b", "a … b"},
 		{"NormalizedLikeMessage", "a multi\r\nline b", "a [hidden] b"},
 		{"OverlapsPattern", "see team-b.svc:80", "see [address]"},
@@ -207,6 +207,13 @@ func TestMessage_Hide(t *testing.T) {
 	})
 	runCases(t, Options{Hide: []string{"l] [e"}}, []msgCase{
 		{"BetweenPlaceholders", "http://h/ a@b.io", "[hidden]"},
+	})
+	runCases(t, Options{Hide: []string{"] x"}}, []msgCase{
+		{"ChainSettlesInOnePass", "a://b x x x x y", "[hidden] y"},
+	})
+	runCases(t, Options{Hide: []string{"secret", "url", "hidden"}}, []msgCase{
+		{"PlaceholderWordsHiddenOutsidePlaceholders", "secret url http://x/ password=a", "[hidden] [hidden] [url] password=[secret]"},
+		{"PlaceholdersInInputKept", "[secret] [url] [hidden]", "[secret] [url] [hidden]"},
 	})
 }
 

@@ -17,8 +17,7 @@ type Options struct {
 	// Hide lists strings the result must not contain, such as another
 	// namespace's names and texts. Matching is exact and case-sensitive,
 	// after the same line and UTF-8 cleanup the message gets. Strings
-	// shorter than 3 bytes, and strings that occur inside a placeholder or
-	// the ellipsis, are ignored.
+	// shorter than 3 bytes and the ellipsis "…" itself are ignored.
 	Hide []string
 }
 
@@ -90,11 +89,12 @@ func scan(s string, hides []string) []span {
 	spans = findHexRuns(s, spans)
 	spans = findBase64Runs(s, spans)
 	spans = findJWTs(s, spans)
-	spans = findHidden(s, hides, spans)
+	ph := findPlaceholders(s)
+	spans = findHidden(s, hides, ph, spans)
 	if len(spans) == 0 {
 		return nil
 	}
-	return resolve(spans, findPlaceholders(s))
+	return resolve(spans, ph)
 }
 
 func redactOnce(s string, hides []string) (string, bool) {
@@ -102,5 +102,6 @@ func redactOnce(s string, hides []string) (string, bool) {
 	if len(spans) == 0 {
 		return s, false
 	}
-	return replace(s, spans), true
+	r, _ := hideAcrossPlaceholders(replace(s, spans), hides)
+	return r, true
 }
