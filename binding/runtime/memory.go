@@ -85,7 +85,7 @@ func (l Limits) Observe(m Memory, d Decision, object []metav1.Condition, now tim
 		}
 	}
 	edits = append(edits, now)
-	slices.SortFunc(edits, func(a, b time.Time) int { return a.Compare(b) })
+	sortTimes(edits)
 	if keep := max(l.FightEdits, 1); len(edits) > keep {
 		edits = edits[len(edits)-keep:]
 	}
@@ -142,4 +142,8 @@ func (l Limits) fightNow(m *Memory, newEdit bool, now time.Time) fight {
 // clock step end a fight early.
 func (l Limits) inWindow(t, now time.Time) bool {
 	return now.Sub(t) < l.FightWindow
+}
+
+func sortTimes(ts []time.Time) {
+	slices.SortFunc(ts, func(a, b time.Time) int { return a.Compare(b) })
 }

@@ -1,0 +1,203 @@
+package runtime
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/condengine/condengine/binding"
+	"github.com/condengine/condengine/scenario"
+)
+
+// WriterBlock is the shape of a binding scenario's `writer:` key: the
+// status writer's memory per Binding and, optionally, limits that differ
+// from the defaults. Whether the replica leads comes from `broker.leader`.
+//
+//	writer:
+//	  limits: {writeGap: 10s, backoffCap: 5m, fightEdits: 3}   # optional
+//	  bindings:
+//	    - binding: team-a/chat          # namespace/name, required
+//	      uid: u-chat                   # optional; memory of another UID is not used
+//	      lastWritten: [...]            # conditions this writer last wrote; absent: never wrote
+//	      lastWriteEnd: "2026-11-30T09:59:55Z"
+//	      failures: 2                   # failed attempts since the last success
+//	      foreignEdits: ["2026-11-30T09:58:00Z", ...]   # foreign edits counted so far
+//	      foreignStatus: [...]          # optional: the foreign status last counted
+//	      fightSince: "2026-11-30T09:58:30Z"             # optional: a fight is on since
+//	      fightEdits: 4                 # foreign edits counted in that fight
+type WriterBlock struct {
+	Limits   *LimitsOverride `json:"limits,omitempty"`
+	Bindings []WriterBinding `json:"bindings,omitempty"`
+}
+
+// LimitsOverride lists the writer's limits a scenario may change; a field
+// left out keeps its default.
+type LimitsOverride struct {
+	WriteGap    *metav1.Duration `json:"writeGap,omitempty"`
+	WriterTick  *metav1.Duration `json:"writerTick,omitempty"`
+	BackoffCap  *metav1.Duration `json:"backoffCap,omitempty"`
+	FightEdits  *int             `json:"fightEdits,omitempty"`
+	FightWindow *metav1.Duration `json:"fightWindow,omitempty"`
+	Quiet       *metav1.Duration `json:"quiet,omitempty"`
+}
+
+// WriterBinding is the writer's memory of one Binding in a scenario.
+type WriterBinding struct {
+	// Binding is "namespace/name".
+	Binding string `json:"binding"`
+	// UID is the object the memory is of; empty means the Binding's
+	// current UID.
+	UID           types.UID          `json:"uid,omitempty"`
+	LastWritten   []metav1.Condition `json:"lastWritten,omitempty"`
+	LastWriteEnd  *metav1.Time       `json:"lastWriteEnd,omitempty"`
+	Failures      int                `json:"failures,omitempty"`
+	ForeignEdits  []metav1.Time      `json:"foreignEdits,omitempty"`
+	ForeignStatus []metav1.Condition `json:"foreignStatus,omitempty"`
+	FightSince    *metav1.Time       `json:"fightSince,omitempty"`
+	FightEdits    int                `json:"fightEdits,omitempty"`
+}
+
+// ParseWriterBlock decodes a scenario's writer block, refusing unknown
+// keys, and applies its limits to DefaultLimits. An empty block gives the
+// defaults and no memory.
+func ParseWriterBlock(raw json.RawMessage) (WriterBlock, Limits, error) {
+	lim := DefaultLimits()
+	var w WriterBlock
+	if len(bytes.TrimSpace(raw)) == 0 || bytes.Equal(bytes.TrimSpace(raw), []byte("null")) {
+		return w, lim, nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&w); err != nil {
+		return w, lim, fmt.Errorf("writer: %w", err)
+	}
+	if o := w.Limits; o != nil {
+		set := func(d **metav1.Duration, into *time.Duration) {
+			if *d != nil {
+				*into = (*d).Duration
+			}
+		}
+		set(&o.WriteGap, &lim.WriteGap)
+		set(&o.WriterTick, &lim.WriterTick)
+		set(&o.BackoffCap, &lim.BackoffCap)
+		set(&o.FightWindow, &lim.FightWindow)
+		set(&o.Quiet, &lim.Quiet)
+		if o.FightEdits != nil {
+			lim.FightEdits = *o.FightEdits
+		}
+		if err := lim.Validate(); err != nil {
+			return w, lim, fmt.Errorf("writer.limits: %w", err)
+		}
+	}
+	seen := map[string]bool{}
+	for i, b := range w.Bindings {
+		ns, name, ok := strings.Cut(b.Binding, "/")
+		if !ok || ns == "" || name == "" || strings.Contains(name, "/") {
+			return w, lim, fmt.Errorf("writer.bindings[%d].binding: %q is not namespace/name", i, b.Binding)
+		}
+		if b.Failures < 0 || b.FightEdits < 0 {
+			return w, lim, fmt.Errorf("writer.bindings[%d]: failures and fightEdits must not be negative", i)
+		}
+		if seen[b.Binding] {
+			return w, lim, fmt.Errorf("writer.bindings[%d].binding: %s is listed twice", i, b.Binding)
+		}
+		seen[b.Binding] = true
+	}
+	return w, lim, nil
+}
+
+// Memory turns the scenario's memory of one Binding into the writer's.
+func (b WriterBinding) Memory(l Limits) Memory {
+	m := Memory{Written: b.LastWritten, Failures: b.Failures, Foreign: b.ForeignStatus, FightEdits: b.FightEdits}
+	if b.LastWriteEnd != nil {
+		m.LastEnd = b.LastWriteEnd.Time
+	}
+	for _, t := range b.ForeignEdits {
+		m.Edits = append(m.Edits, t.Time)
+		if t.After(m.LastForeign) {
+			m.LastForeign = t.Time
+		}
+	}
+	sortTimes(m.Edits)
+	if keep := max(l.FightEdits, 1); len(m.Edits) > keep {
+		m.Edits = m.Edits[len(m.Edits)-keep:]
+	}
+	if b.FightSince != nil {
+		m.FightSince = b.FightSince.Time
+		if m.FightEdits == 0 {
+			m.FightEdits = 1
+		}
+	}
+	return m
+}
+
+// RunScenario runs a binding scenario as binding.RunScenario does and adds
+// the status writer's verdict to each Binding's outcome: Decision
+// ("write", "wait" or "none"), WaitUntil for a wait, and Fight. The
+// writer's memory comes from the file's writer block (a Binding it does
+// not list, or lists under another UID, is one the writer never wrote);
+// the replica writes only when broker.leader holds and the route is crds.
+func RunScenario(f *scenario.File) ([]scenario.Outcome, error) {
+	outs, err := binding.RunScenario(f)
+	if err != nil {
+		return nil, err
+	}
+	block, lim, err := ParseWriterBlock(f.Writer)
+	if err != nil {
+		return nil, err
+	}
+	snap, err := binding.SnapshotFromScenario(f)
+	if err != nil {
+		return nil, err
+	}
+	res := binding.Evaluate(snap)
+	type id struct{ ns, name string }
+	results := make(map[id]*binding.BindingResult, len(res.Bindings))
+	for i := range res.Bindings {
+		results[id{res.Bindings[i].Namespace, res.Bindings[i].Name}] = &res.Bindings[i]
+	}
+	objects := make(map[id]*binding.Binding, len(snap.Bindings))
+	for i := range snap.Bindings {
+		objects[id{snap.Bindings[i].Namespace, snap.Bindings[i].Name}] = &snap.Bindings[i]
+	}
+	memories := make(map[id]WriterBinding, len(block.Bindings))
+	for _, b := range block.Bindings {
+		ns, name, _ := strings.Cut(b.Binding, "/")
+		if objects[id{ns, name}] == nil {
+			return nil, fmt.Errorf("writer: %s is not a Binding of the scenario", b.Binding)
+		}
+		memories[id{ns, name}] = b
+	}
+	writes := snap.Broker.Leader && snap.Broker.ConfigSource != binding.ConfigSourceConfigMap
+	for i := range outs {
+		o := &outs[i]
+		if o.Kind != binding.KindBinding {
+			continue
+		}
+		k := id{o.Namespace, o.Name}
+		obj, br := objects[k], results[k]
+		if obj == nil || br == nil || br.UID != obj.UID {
+			// Another broker's Binding, or one the engine left out.
+			o.Decision = None.String()
+			continue
+		}
+		var mem *Memory
+		if wb, ok := memories[k]; ok && (wb.UID == "" || wb.UID == obj.UID) {
+			m := wb.Memory(lim)
+			mem = &m
+		}
+		d := lim.Decide(WriterInput{Object: obj.Status.Conditions, Computed: br.Conditions, Memory: mem,
+			Leader: writes, Now: f.Now.Time})
+		o.Decision = d.Action.String()
+		if d.Action == Wait {
+			o.WaitUntil = metav1.NewTime(d.At)
+		}
+		o.Fight = d.Fight
+	}
+	return outs, nil
+}
