@@ -102,7 +102,9 @@ const hiddenOffering = "(an offering in another namespace)"
 // order, ending with the one it re-enters. An Offering outside v's
 // namespace is named only when an Offering of v's namespace requires it
 // (the name is then already written in that namespace); otherwise it is
-// hidden, so the message never carries another tenant's names.
+// hidden, so the message never carries another tenant's names. The
+// re-entered Offering at the end is shown as it was where the walk first
+// met it.
 func (l loops) loopMessage(offs []Offering, v int32) string {
 	ns := offs[v].Namespace
 	e := l.entry[v]
@@ -120,16 +122,30 @@ func (l loops) loopMessage(offs []Offering, v int32) string {
 	if total > maxLoopElems {
 		head = loopHeadElems
 	}
+	// The re-entered Offering is named at the end when it was named where
+	// the walk first met it, or when the Offering before it requires it
+	// from v's namespace.
+	var entryShown string
 	prev, u := int32(-1), v
 	for i := int32(0); i < head; i++ {
 		if i > 0 {
 			b.WriteString(" -> ")
 		}
-		b.WriteString(show(prev, u))
+		s := show(prev, u)
+		if u == e && entryShown == "" {
+			entryShown = s
+		} else if u == e && s == hiddenOffering {
+			s = entryShown
+		}
+		b.WriteString(s)
 		prev, u = u, l.next[u]
 	}
 	if head < total {
-		fmt.Fprintf(&b, " -> … (%d more) … -> %s", total-head-1, show(l.prev[e], e))
+		last := show(l.prev[e], e)
+		if last == hiddenOffering && entryShown != "" {
+			last = entryShown
+		}
+		fmt.Fprintf(&b, " -> … (%d more) … -> %s", total-head-1, last)
 	}
 	return b.String()
 }

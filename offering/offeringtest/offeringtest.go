@@ -1,0 +1,141 @@
+// Package offeringtest builds Offerings for tests: a builder with options
+// for the fields the rules read, and rapid generators of requirement
+// graphs with loops, missing entries and mixed readiness.
+package offeringtest
+
+import (
+	"fmt"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+	"pgregory.net/rapid"
+
+	"github.com/condengine/condengine/offering"
+)
+
+// Epoch is the creation time of built Offerings.
+var Epoch = time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
+
+// Option adjusts an Offering being built.
+type Option func(*offering.Offering)
+
+// New returns a live Offering with empty pricing, generation 1, the
+// finalizer already added and uid "u-<namespace>-<name>".
+func New(namespace, name string, opts ...Option) offering.Offering {
+	o := offering.Offering{
+		TypeMeta: metav1.TypeMeta{APIVersion: offering.APIVersion, Kind: offering.Kind},
+		ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: name, Generation: 1,
+			UID: types.UID("u-" + namespace + "-" + name), CreationTimestamp: metav1.NewTime(Epoch),
+			Finalizers: []string{offering.Finalizer}},
+	}
+	for _, f := range opts {
+		f(&o)
+	}
+	return o
+}
+
+// Requires appends requirement entries, each "namespace/name" or a bare
+// name (an entry without namespace).
+func Requires(refs ...offering.Reference) Option {
+	return func(o *offering.Offering) {
+		if o.Spec.Compatibility == nil {
+			o.Spec.Compatibility = &offering.Compatibility{}
+		}
+		o.Spec.Compatibility.RequiredOfferings = append(o.Spec.Compatibility.RequiredOfferings, refs...)
+	}
+}
+
+// Ref is a Reference.
+func Ref(namespace, name string) offering.Reference {
+	return offering.Reference{Namespace: namespace, Name: name}
+}
+
+// Ready sets status.ready to "True".
+func Ready() Option { return func(o *offering.Offering) { o.Status.Ready = metav1.ConditionTrue } }
+
+// NotReady sets status.ready to "False".
+func NotReady() Option { return func(o *offering.Offering) { o.Status.Ready = metav1.ConditionFalse } }
+
+// Meter appends a resourcePricing entry with an optional margin.
+func Meter(name string, m *offering.Margins) Option {
+	return func(o *offering.Offering) {
+		o.Spec.Pricing.ResourcePricing = append(o.Spec.Pricing.ResourcePricing, offering.ResourcePricing{Name: name, Margins: m})
+	}
+}
+
+// Absolute is an absoluteMicros margin.
+func Absolute(v int64) *offering.Margins { return &offering.Margins{AbsoluteMicros: &v} }
+
+// Factor is a factorMilli margin.
+func Factor(v int64) *offering.Margins { return &offering.Margins{FactorMilli: &v} }
+
+// Fee sets the subscription fee.
+func Fee(priceMicros int64, period, alignment string, minPeriods int64) Option {
+	return func(o *offering.Offering) {
+		f := &offering.SubscriptionFee{PriceMicros: priceMicros, Period: period, TickAlignment: alignment}
+		if minPeriods > 0 {
+			f.MinPeriods = &minPeriods
+		}
+		o.Spec.Pricing.SubscriptionFee = f
+	}
+}
+
+// Deleting sets a deletion timestamp.
+func Deleting() Option {
+	return func(o *offering.Offering) {
+		t := metav1.NewTime(Epoch.Add(24 * time.Hour))
+		o.DeletionTimestamp = &t
+	}
+}
+
+// NoFinalizer removes every finalizer.
+func NoFinalizer() Option { return func(o *offering.Offering) { o.Finalizers = nil } }
+
+// Resolved sets status.resolvedPricing.
+func Resolved(p offering.ResolvedPricing) Option {
+	return func(o *offering.Offering) { o.Status.ResolvedPricing = &p }
+}
+
+// Graph draws up to max Offerings over two namespaces whose requirements
+// point at each other at random: loops, self-requirements, missing
+// entries, entries without namespace, mixed readiness, metered pricing
+// and deletions included. Identities are distinct.
+func Graph(max int) *rapid.Generator[[]offering.Offering] {
+	return rapid.Custom(func(t *rapid.T) []offering.Offering {
+		n := rapid.IntRange(0, max).Draw(t, "n")
+		ref := func(i int) offering.Reference {
+			return Ref([]string{"a", "b"}[i%2], fmt.Sprintf("o%d", i))
+		}
+		out := make([]offering.Offering, n)
+		for i := range out {
+			k := ref(i)
+			o := New(k.Namespace, k.Name)
+			for e := rapid.IntRange(0, 3).Draw(t, "edges"); e > 0; e-- {
+				switch rapid.IntRange(0, 9).Draw(t, "kind") {
+				case 0:
+					Requires(ref(n + rapid.IntRange(0, 2).Draw(t, "missing")))(&o)
+				case 1:
+					Requires(offering.Reference{Name: ref(rapid.IntRange(0, n).Draw(t, "bare")).Name})(&o)
+				default:
+					Requires(ref(rapid.IntRange(0, n-1).Draw(t, "to")))(&o)
+				}
+			}
+			switch rapid.IntRange(0, 2).Draw(t, "ready") {
+			case 0:
+				Ready()(&o)
+			case 1:
+				NotReady()(&o)
+			}
+			if rapid.IntRange(0, 3).Draw(t, "metered") == 0 {
+				Meter(rapid.SampledFrom([]string{offering.MeterCPUHour, offering.MeterGPUHour, offering.MeterSubscription, offering.MeterNetworkGb}).Draw(t, "meter"),
+					rapid.SampledFrom([]*offering.Margins{nil, Absolute(200), Factor(1150)}).Draw(t, "margin"))(&o)
+			}
+			if rapid.IntRange(0, 5).Draw(t, "deleting") == 0 {
+				Deleting()(&o)
+			}
+			out[i] = o
+		}
+		return out
+	})
+}
