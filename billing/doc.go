@@ -90,7 +90,9 @@
 //     containing deactivatedAt must be finalized. For periods longer than an
 //     hour the snapped final boundary can fall in a later hour row; a host
 //     that wants that row written before releasing the finalizer can test
-//     ChargesSettled(s.Snap(deactivatedAt), ...) instead.
+//     ChargesSettled(s.Snap(deactivatedAt).Add(-time.Nanosecond), ...)
+//     instead, since a boundary is charged in the row that ends at or after
+//     it.
 //  12. Usage reaches the buckets only through the host's UsageFunc. Meter
 //     amounts are summed per name; zero sums are omitted; a negative amount,
 //     an empty name or the name "subscription" is ErrInvalidUsage. The

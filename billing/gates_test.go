@@ -2,6 +2,7 @@ package billing
 
 import (
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -47,4 +48,20 @@ func TestChargesSettled_DeactivatedOnTheHour(t *testing.T) {
 	d := at("2026-04-01T14:00:00Z")
 	assert.False(t, ChargesSettled(d, at("2026-04-01T14:00:00Z")), "14:00 belongs to the 14:00-15:00 hour")
 	assert.True(t, ChargesSettled(d, at("2026-04-01T15:00:00Z")))
+}
+
+// The stricter form suggested in Decision 11 waits for the row holding the
+// snapped final boundary.
+func TestChargesSettled_SnappedFinalBoundaryForm(t *testing.T) {
+	s := mustSchedule(t, Fee{PriceMicros: 1, Period: "24h", Alignment: ActivatedAt}, "2026-04-01T09:15:00Z")
+	d := at("2026-04-04T12:00:00Z")
+	final := s.Snap(d).Add(-time.Nanosecond)
+	assert.True(t, ChargesSettled(d, at("2026-04-04T13:00:00Z")), "documented gate")
+	assert.False(t, ChargesSettled(final, at("2026-04-05T09:00:00Z")), "row 09:00-10:00 of day 4 not yet final")
+	assert.True(t, ChargesSettled(final, at("2026-04-05T10:00:00Z")))
+
+	h := mustSchedule(t, Fee{PriceMicros: 1, Period: "1", Alignment: HourBoundary}, "2026-04-01T06:30:00Z")
+	dh := at("2026-04-01T09:40:00Z")
+	assert.Equal(t, ChargesSettled(dh, at("2026-04-01T10:00:00Z")), ChargesSettled(h.Snap(dh).Add(-time.Nanosecond), at("2026-04-01T10:00:00Z")),
+		"for an hourly grid both forms agree")
 }
