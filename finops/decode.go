@@ -10,8 +10,11 @@ import (
 
 	"k8s.io/apimachinery/pkg/util/yaml"
 
+	"github.com/condengine/condengine/costjob"
 	"github.com/condengine/condengine/offering"
 	"github.com/condengine/condengine/pricebook"
+	"github.com/condengine/condengine/provider"
+	"github.com/condengine/condengine/subscription"
 )
 
 // Group is the API group/version of the FinOps kinds.
@@ -101,6 +104,21 @@ func DecodeObjects(raws []json.RawMessage) (Snapshot, error) {
 			var o offering.Offering
 			if err = json.Unmarshal(t, &o); err == nil {
 				s.Offerings = append(s.Offerings, o)
+			}
+		case id.APIVersion == Group && id.Kind == subscription.Kind:
+			var x subscription.Subscription
+			if err = json.Unmarshal(t, &x); err == nil {
+				s.Subscriptions = append(s.Subscriptions, x)
+			}
+		case id.APIVersion == Group && id.Kind == costjob.Kind:
+			var j costjob.CostJob
+			if err = json.Unmarshal(t, &j); err == nil {
+				s.CostJobs = append(s.CostJobs, j)
+			}
+		case id.APIVersion == Group && id.Kind == provider.Kind:
+			var p provider.FinOpsProvider
+			if err = json.Unmarshal(t, &p); err == nil {
+				s.Providers = append(s.Providers, p)
 			}
 		default:
 			if id.Kind == "ConfigMap" && id.Name == PricingConfigMap {

@@ -5,63 +5,118 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strings"
 
+	"github.com/condengine/condengine/costjob"
 	"github.com/condengine/condengine/offering"
 	"github.com/condengine/condengine/pricebook"
+	"github.com/condengine/condengine/provider"
 	"github.com/condengine/condengine/scenario"
+	"github.com/condengine/condengine/subscription"
 )
 
-// RunScenario evaluates a finops scenario once (one reconcile of every
-// object, decisions §11) and returns an outcome per evaluated object,
-// sorted by kind, namespace and name. The OpenCost document is reported
-// as an outcome of kind ConfigMap named PricingConfigMap whose status is
-// {"document": {...}, "changed": bool}, present when this evaluation
-// pushes a document.
-func RunScenario(f *scenario.File) ([]scenario.Outcome, error) {
+// FromScenario builds the snapshot a finops scenario describes: its
+// objects decoded, its failures and its collection run carried over.
+func FromScenario(f *scenario.File) (Snapshot, error) {
 	if f.System != scenario.SystemFinOps {
-		return nil, fmt.Errorf("finops: scenario system is %q", f.System)
+		return Snapshot{}, fmt.Errorf("finops: scenario system is %q", f.System)
 	}
 	s, err := DecodeObjects(f.Objects)
 	if err != nil {
-		return nil, fmt.Errorf("objects: %w", err)
+		return Snapshot{}, fmt.Errorf("objects: %w", err)
 	}
 	s.Now = f.Now.Time
 	for _, x := range f.Failures {
 		s.Failures = append(s.Failures, Failure{Kind: x.Kind, Namespace: x.Namespace, Name: x.Name})
 	}
+	if c := f.Collection; c != nil {
+		col := &subscription.Collection{ScheduledHour: c.ScheduledHour.Time}
+		for i, r := range c.Results {
+			ns, name, ok := strings.Cut(r.Subscription, "/")
+			if !ok || ns == "" || name == "" {
+				return Snapshot{}, fmt.Errorf("collection.results[%d].subscription: %q is not namespace/name", i, r.Subscription)
+			}
+			src := subscription.Source(r.Source)
+			switch src {
+			case subscription.SourceDB, subscription.SourceCalculator, subscription.SourceError:
+			default:
+				return Snapshot{}, fmt.Errorf("collection.results[%d].source: %q is not db, calculator or error", i, r.Source)
+			}
+			col.Results = append(col.Results, subscription.CollectionResult{
+				Subscription: subscription.Reference{Namespace: ns, Name: name}, Buckets: r.Buckets, Source: src})
+		}
+		s.Collection = col
+	}
+	return s, nil
+}
+
+// RunScenario evaluates a finops scenario once (one reconcile of every
+// object) and returns an outcome per object of a FinOps kind, sorted by
+// kind, namespace and name. CostJobs and FinOpsProviders keep the status
+// they came with, since no reconciler writes one. When the evaluation
+// pushes an OpenCost document, it appears as an outcome of kind ConfigMap
+// named PricingConfigMap whose status is {"document": {...}, "changed":
+// bool}, with Write set when the document changed.
+func RunScenario(f *scenario.File) ([]scenario.Outcome, error) {
+	s, err := FromScenario(f)
+	if err != nil {
+		return nil, err
+	}
 	r := Evaluate(s)
+	if len(r.Subscriptions.Errors) > 0 {
+		return nil, fmt.Errorf("snapshot: %s", strings.Join(r.Subscriptions.Errors, "; "))
+	}
 	var out []scenario.Outcome
+	add := func(kind, ns, name string, status any, o scenario.Outcome) error {
+		st, err := json.Marshal(status)
+		if err != nil {
+			return fmt.Errorf("%s %s: %w", kind, joinName(ns, name), err)
+		}
+		o.Kind, o.Namespace, o.Name, o.Status = kind, ns, name, st
+		out = append(out, o)
+		return nil
+	}
 	for i, b := range s.PriceBooks {
 		o := r.PriceBooks.Books[i]
-		st, err := json.Marshal(o.Status)
-		if err != nil {
+		if err := add(pricebook.Kind, b.Namespace, b.Name, o.Status,
+			scenario.Outcome{Conditions: o.Status.Conditions, Write: o.Changed}); err != nil {
 			return nil, err
 		}
-		out = append(out, scenario.Outcome{Kind: pricebook.Kind, Namespace: b.Namespace, Name: b.Name,
-			Conditions: o.Status.Conditions, Status: st, Write: o.Changed})
 	}
 	for i, x := range s.Offerings {
 		o := r.Offerings.Offerings[i]
-		st, err := json.Marshal(o.Status)
-		if err != nil {
+		if err := add(offering.Kind, x.Namespace, x.Name, o.Status,
+			scenario.Outcome{Conditions: o.Status.Conditions, Write: o.Changed, FinalizerRemoved: o.FinalizerRemoved}); err != nil {
 			return nil, err
 		}
-		out = append(out, scenario.Outcome{Kind: offering.Kind, Namespace: x.Namespace, Name: x.Name,
-			Conditions: o.Status.Conditions, Status: st, Write: o.Changed, FinalizerRemoved: o.FinalizerRemoved})
+	}
+	for _, o := range r.Subscriptions.Subscriptions {
+		if err := add(subscription.Kind, o.Namespace, o.Name, o.Status,
+			scenario.Outcome{Conditions: o.Status.Conditions, Write: o.Write, FinalizerRemoved: o.FinalizerRemoved}); err != nil {
+			return nil, err
+		}
+	}
+	for _, j := range s.CostJobs {
+		if err := add(costjob.Kind, j.Namespace, j.Name, j.Status, scenario.Outcome{}); err != nil {
+			return nil, err
+		}
+	}
+	for _, p := range s.Providers {
+		if err := add(provider.Kind, p.Namespace, p.Name, p.Status, scenario.Outcome{}); err != nil {
+			return nil, err
+		}
 	}
 	if r.PriceBooks.Document != nil {
-		st, err := json.Marshal(map[string]any{"document": r.PriceBooks.Document, "changed": r.PriceBooks.DocumentChanged})
-		if err != nil {
-			return nil, err
-		}
 		ns := ""
 		for _, o := range s.Others {
 			if o.Kind == "ConfigMap" && o.Name == PricingConfigMap {
 				ns = o.Namespace
 			}
 		}
-		out = append(out, scenario.Outcome{Kind: "ConfigMap", Namespace: ns, Name: PricingConfigMap,
-			Status: st, Write: r.PriceBooks.DocumentChanged})
+		doc := map[string]any{"document": r.PriceBooks.Document, "changed": r.PriceBooks.DocumentChanged}
+		if err := add("ConfigMap", ns, PricingConfigMap, doc, scenario.Outcome{Write: r.PriceBooks.DocumentChanged}); err != nil {
+			return nil, err
+		}
 	}
 	slices.SortFunc(out, func(a, b scenario.Outcome) int {
 		return cmp.Or(cmp.Compare(a.Kind, b.Kind), cmp.Compare(a.Namespace, b.Namespace), cmp.Compare(a.Name, b.Name))

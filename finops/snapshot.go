@@ -3,14 +3,18 @@ package finops
 import (
 	"time"
 
+	"github.com/condengine/condengine/costjob"
 	"github.com/condengine/condengine/offering"
 	"github.com/condengine/condengine/pricebook"
+	"github.com/condengine/condengine/provider"
+	"github.com/condengine/condengine/subscription"
 )
 
 // Snapshot is the FinOps world at one instant: every object the operator
 // watches, as the API server holds it, status included; the reads that
-// fail; and what OpenCost holds now. Evaluate reads it and never
-// modifies it. The order of every list is irrelevant to the result.
+// fail; the charge collection run that happened now, if any; and what
+// OpenCost holds. Evaluate reads it and never modifies it. The order of
+// every list is irrelevant to the result.
 type Snapshot struct {
 	// Now is the instant of the evaluation.
 	Now time.Time
@@ -18,11 +22,20 @@ type Snapshot struct {
 	PriceBooks []pricebook.PriceBook
 	// Offerings are every Offering, across all namespaces.
 	Offerings []offering.Offering
+	// Subscriptions are every Subscription, across all namespaces.
+	Subscriptions []subscription.Subscription
+	// CostJobs are every CostJob; they carry no conditions.
+	CostJobs []costjob.CostJob
+	// Providers are the FinOpsProviders; they carry no status at all.
+	Providers []provider.FinOpsProvider
 	// Others are objects of any other kind, kept by identity only (a
 	// Subscription's targetRef may name one).
 	Others []Object
 	// Failures are reads that fail with an error other than not found.
 	Failures []Failure
+	// Collection is the SubscriptionChargeCollection run that happened at
+	// Now; nil when none did.
+	Collection *subscription.Collection
 	// PricingDocument is the OpenCost pricing document as it stands
 	// before this evaluation; nil when none was ever pushed.
 	PricingDocument map[string]string
@@ -36,8 +49,10 @@ type Object struct {
 	Name       string `json:"name"`
 }
 
-// Failure names reads that fail. An empty APIVersion, Namespace or Name
-// matches any; a Failure with no name says listing that kind fails.
+// Failure names reads that fail. An empty APIVersion matches any
+// version. For PriceBook and Offering reads an empty Namespace or Name
+// matches any, and a Failure with no name says listing that kind fails;
+// Subscription gates match failures exactly.
 type Failure struct {
 	APIVersion string `json:"apiVersion,omitempty"`
 	Kind       string `json:"kind"`
@@ -45,13 +60,48 @@ type Failure struct {
 	Name       string `json:"name,omitempty"`
 }
 
-func (s *Snapshot) offeringFailures() []offering.Failure {
-	if len(s.Failures) == 0 {
-		return nil
+func (s *Snapshot) offeringSnapshot() offering.Snapshot {
+	os := offering.Snapshot{Now: s.Now, Offerings: s.Offerings, PriceBooks: s.PriceBooks}
+	if len(s.Failures) > 0 {
+		os.Failures = make([]offering.Failure, len(s.Failures))
+		for i, f := range s.Failures {
+			os.Failures[i] = offering.Failure{Kind: f.Kind, Namespace: f.Namespace, Name: f.Name}
+		}
 	}
-	out := make([]offering.Failure, len(s.Failures))
-	for i, f := range s.Failures {
-		out[i] = offering.Failure{Kind: f.Kind, Namespace: f.Namespace, Name: f.Name}
+	if len(s.Subscriptions) > 0 {
+		os.Dependents = make([]offering.Dependent, len(s.Subscriptions))
+		for i := range s.Subscriptions {
+			x := &s.Subscriptions[i]
+			os.Dependents[i] = offering.Dependent{Namespace: x.Namespace, Name: x.Name,
+				OfferingRef: offering.Reference{Namespace: x.Spec.OfferingRef.Namespace, Name: x.Spec.OfferingRef.Name},
+				Ready:       x.Status.Ready == "True"}
+		}
 	}
-	return out
+	return os
+}
+
+// subscriptionSnapshot hands the Subscription evaluator every object a
+// targetRef may name: the other FinOps kinds and the Others.
+func (s *Snapshot) subscriptionSnapshot() subscription.Snapshot {
+	ss := subscription.Snapshot{Now: s.Now, Subscriptions: s.Subscriptions, Offerings: s.Offerings, Collection: s.Collection}
+	ss.Objects = make([]subscription.ObjectRef, 0, len(s.Others)+len(s.PriceBooks)+len(s.CostJobs)+len(s.Providers))
+	for _, o := range s.Others {
+		ss.Objects = append(ss.Objects, subscription.ObjectRef{APIVersion: o.APIVersion, Kind: o.Kind, Namespace: o.Namespace, Name: o.Name})
+	}
+	for i := range s.PriceBooks {
+		ss.Objects = append(ss.Objects, subscription.ObjectRef{APIVersion: Group, Kind: pricebook.Kind,
+			Namespace: s.PriceBooks[i].Namespace, Name: s.PriceBooks[i].Name})
+	}
+	for i := range s.CostJobs {
+		ss.Objects = append(ss.Objects, subscription.ObjectRef{APIVersion: Group, Kind: costjob.Kind,
+			Namespace: s.CostJobs[i].Namespace, Name: s.CostJobs[i].Name})
+	}
+	for i := range s.Providers {
+		ss.Objects = append(ss.Objects, subscription.ObjectRef{APIVersion: Group, Kind: provider.Kind,
+			Namespace: s.Providers[i].Namespace, Name: s.Providers[i].Name})
+	}
+	for _, f := range s.Failures {
+		ss.Failures = append(ss.Failures, subscription.ObjectRef{APIVersion: f.APIVersion, Kind: f.Kind, Namespace: f.Namespace, Name: f.Name})
+	}
+	return ss
 }
