@@ -1,6 +1,7 @@
 package conformance
 
 import (
+	"github.com/condengine/condengine/binding"
 	"github.com/condengine/condengine/scenario"
 )
 
@@ -8,5 +9,7 @@ import (
 // keyed by the scenario's system name. Each call returns a new map, so a
 // caller may add its own systems.
 func Runners() scenario.Runners {
-	return scenario.Runners{}
+	return scenario.Runners{
+		scenario.SystemBinding: binding.RunScenario,
+	}
 }

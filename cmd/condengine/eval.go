@@ -1,0 +1,295 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/condengine/condengine/binding"
+	"github.com/condengine/condengine/conformance"
+	"github.com/condengine/condengine/scenario"
+)
+
+func runEval(e env, args []string) int {
+	fs := newFlags(e, "eval", "eval [-f FILE|-] [-o table|yaml|json] [-now RFC3339]")
+	file := fs.String("f", "-", "a scenario file or a manifest stream (YAML or JSON, Lists expanded); - reads stdin")
+	format := fs.String("o", "table", "output format: table, yaml or json")
+	nowFlag := fs.String("now", "", "the evaluation instant for a manifest stream (RFC 3339); default: the current time. A scenario file has its own")
+	pos, code, ok := parseFlags(fs, args)
+	if !ok {
+		return code
+	}
+	if len(pos) > 0 {
+		return usageError(e, "eval", "unexpected argument %q; name the input with -f", pos[0])
+	}
+	if *format != "table" && *format != "yaml" && *format != "json" {
+		return usageError(e, "eval", "-o %q: want table, yaml or json", *format)
+	}
+	now := time.Now().UTC().Truncate(time.Second)
+	if *nowFlag != "" {
+		t, err := time.Parse(time.RFC3339, *nowFlag)
+		if err != nil {
+			return usageError(e, "eval", "-now %q: want an RFC 3339 time such as 2026-11-30T10:00:00Z", *nowFlag)
+		}
+		now = t.UTC()
+	}
+
+	name, in := "stdin", e.stdin
+	if *file != "-" {
+		f, err := os.Open(*file)
+		if err != nil {
+			fmt.Fprintf(e.stderr, "condengine eval: %v\n", err)
+			return exitFail
+		}
+		defer f.Close()
+		name, in = *file, f
+	}
+	w, err := evaluateInput(name, in, now)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "condengine eval: %v\n", err)
+		return exitFail
+	}
+	for _, msg := range w.notes {
+		fmt.Fprintf(e.stderr, "condengine eval: %s\n", msg)
+	}
+	if err := render(e.stdout, *format, w); err != nil {
+		fmt.Fprintf(e.stderr, "condengine eval: %v\n", err)
+		return exitFail
+	}
+	return exitOK
+}
+
+// world is everything eval or demo computed, ready to print.
+type world struct {
+	now time.Time
+	// bindings carry the computed conditions as their status.
+	bindings []binding.Binding
+	// others are the FinOps objects (and any other kind a FinOps runner
+	// reported), in the runner's order.
+	others []evaluated
+	// notes are non-fatal remarks for stderr (skipped documents).
+	notes []string
+}
+
+// evaluated is one non-Binding object after evaluation.
+type evaluated struct {
+	kind, namespace, name string
+	created               time.Time
+	// object is the manifest as read, for spec columns; status is the
+	// computed status.
+	object map[string]any
+	status map[string]any
+}
+
+// evaluateInput reads a scenario file or a manifest stream and evaluates
+// every object in it.
+func evaluateInput(name string, r io.Reader, now time.Time) (*world, error) {
+	s := newStream(name, r)
+	first, _, err := s.rawDocument()
+	if errors.Is(err, io.EOF) {
+		return nil, fmt.Errorf("%s: no documents", name)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if looksLikeScenario(first) {
+		if _, n, err := s.rawDocument(); !errors.Is(err, io.EOF) {
+			if err != nil {
+				return nil, err
+			}
+			return nil, fmt.Errorf("%s: document %d: a scenario file holds one document", name, n)
+		}
+		f, err := scenario.Parse(first)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+		f.Path = name
+		return evaluateScenario(f)
+	}
+	s.unread(first)
+	return evaluateStream(s, now)
+}
+
+// evaluateScenario evaluates a parsed scenario with its own now, broker,
+// memory and probes.
+func evaluateScenario(f *scenario.File) (*world, error) {
+	w := &world{now: f.Now.Time}
+	switch f.System {
+	case scenario.SystemBinding:
+		snap, err := binding.SnapshotFromScenario(f)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", f.Path, err)
+		}
+		w.bindings = evaluateBindings(snap)
+		return w, nil
+	default:
+		others, err := runOthers(f)
+		if err != nil {
+			return nil, err
+		}
+		w.others = others
+		return w, nil
+	}
+}
+
+// evaluateStream decodes a manifest stream one document at a time, keeping
+// only the typed Bindings, AgentBackends and ChatConnections (never the
+// raw text), and the FinOps manifests as JSON for their runner.
+func evaluateStream(s *stream, now time.Time) (*world, error) {
+	var objs binding.Objects
+	finops := &scenario.File{Path: s.name, Name: s.name, System: scenario.SystemFinOps}
+	finops.Now.Time = now
+	var foreign []json.RawMessage
+	skipped := 0
+	for {
+		d, err := s.next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		switch d.ident.group() {
+		case binding.Group:
+			one, err := binding.DecodeObjects([]json.RawMessage{d.raw})
+			if err != nil {
+				return nil, documentError(d.where, err)
+			}
+			objs.Bindings = append(objs.Bindings, one.Bindings...)
+			objs.Backends = append(objs.Backends, one.Backends...)
+			objs.Connections = append(objs.Connections, one.Connections...)
+		case finopsGroup:
+			finops.Objects = append(finops.Objects, d.raw)
+		default:
+			// A Subscription's lifecycle.targetRef may name any kind, so
+			// other objects go to FinOps when there is FinOps to evaluate.
+			foreign = append(foreign, d.raw)
+			skipped++
+		}
+	}
+	w := &world{now: now}
+	if len(objs.Bindings)+len(objs.Backends)+len(objs.Connections) > 0 {
+		w.bindings = evaluateBindings(binding.Snapshot{
+			Now: now,
+			Broker: binding.Broker{
+				Leader:       true,
+				StartedAt:    now.Add(-time.Hour),
+				ConfigSource: binding.ConfigSourceCRDs,
+				ProberListed: true,
+			},
+			Bindings:    objs.Bindings,
+			Backends:    objs.Backends,
+			Connections: objs.Connections,
+		})
+	}
+	if len(finops.Objects) > 0 {
+		finops.Objects = append(finops.Objects, foreign...)
+		others, err := runOthers(finops)
+		if err != nil {
+			return nil, err
+		}
+		w.others = others
+	} else if skipped > 0 {
+		w.notes = append(w.notes, fmt.Sprintf("%s: %d manifests of other API groups skipped", s.name, skipped))
+	}
+	return w, nil
+}
+
+const finopsGroup = "finops.stakater.com"
+
+// evaluateBindings evaluates a Binding snapshot and returns its Bindings
+// carrying the conditions they have afterwards: the written ones where a
+// write is due, the current ones elsewhere (another broker's Bindings, a
+// standby, the ConfigMap route). The snapshot's slice is reused.
+func evaluateBindings(snap binding.Snapshot) []binding.Binding {
+	res := binding.Evaluate(snap)
+	type key struct{ ns, name, uid string }
+	byKey := make(map[key]int, len(res.Bindings))
+	for i := range res.Bindings {
+		r := &res.Bindings[i]
+		byKey[key{r.Namespace, r.Name, string(r.UID)}] = i
+	}
+	for i := range snap.Bindings {
+		b := &snap.Bindings[i]
+		if j, ok := byKey[key{b.Namespace, b.Name, string(b.UID)}]; ok && res.Bindings[j].Write {
+			b.Status.Conditions = res.Bindings[j].Conditions
+		}
+	}
+	return snap.Bindings
+}
+
+// runOthers evaluates a scenario of a system other than binding with the
+// module's runner for it, and attaches to each outcome the manifest it
+// came from.
+func runOthers(f *scenario.File) ([]evaluated, error) {
+	run, ok := conformance.Runners()[f.System]
+	if !ok {
+		return nil, fmt.Errorf("%s: no evaluator for system %q in this build", f.Path, f.System)
+	}
+	outs, err := run(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", f.Path, err)
+	}
+	type key struct{ kind, ns, name string }
+	manifests := make(map[key]map[string]any, len(f.Objects))
+	for i, raw := range f.Objects {
+		var m map[string]any
+		if err := json.Unmarshal(raw, &m); err != nil {
+			return nil, fmt.Errorf("%s: objects[%d]: %w", f.Path, i, jsonProblem(err))
+		}
+		md, _ := m["metadata"].(map[string]any)
+		ns, _ := md["namespace"].(string)
+		name, _ := md["name"].(string)
+		kind, _ := m["kind"].(string)
+		manifests[key{kind, ns, name}] = m
+	}
+	out := make([]evaluated, 0, len(outs))
+	for _, o := range outs {
+		ev := evaluated{kind: o.Kind, namespace: o.Namespace, name: o.Name, object: manifests[key{o.Kind, o.Namespace, o.Name}]}
+		if len(o.Status) > 0 {
+			if err := json.Unmarshal(o.Status, &ev.status); err != nil {
+				return nil, fmt.Errorf("%s: %s %s: computed status: %w", f.Path, o.Kind, joinNS(o.Namespace, o.Name), err)
+			}
+		}
+		if ev.status == nil {
+			ev.status = map[string]any{}
+		}
+		if len(o.Conditions) > 0 {
+			conds := make([]any, 0, len(o.Conditions))
+			for _, c := range o.Conditions {
+				conds = append(conds, conditionMap(c))
+			}
+			ev.status["conditions"] = conds
+		}
+		if md, ok := ev.object["metadata"].(map[string]any); ok {
+			if ts, ok := md["creationTimestamp"].(string); ok {
+				ev.created, _ = time.Parse(time.RFC3339, ts)
+			}
+		}
+		out = append(out, ev)
+	}
+	return out, nil
+}
+
+func joinNS(ns, name string) string {
+	if ns == "" {
+		return name
+	}
+	return ns + "/" + name
+}
+
+// documentError replaces binding.DecodeObjects's own "document 0" with
+// the document's place in the whole stream.
+func documentError(where string, err error) error {
+	var de *binding.DocumentError
+	if !errors.As(err, &de) {
+		return fmt.Errorf("%s: %w", where, err)
+	}
+	if de.Kind == "" {
+		return fmt.Errorf("%s: %w", where, de.Err)
+	}
+	return fmt.Errorf("%s (%s %s): %w", where, de.Kind, joinNS(de.Namespace, de.Name), de.Err)
+}
