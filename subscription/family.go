@@ -87,8 +87,11 @@ func (e *evaluator) resolveRoots() {
 // numberTree gives every node an entry and exit number from one
 // depth-first walk of the parent forest, so that the descendants of a node
 // (itself included) are exactly the nodes whose entry number lies in
-// [in, out). Nodes on a parent loop are reachable from no root; each gets
-// an interval of its own, so a loop contributes no descendants.
+// [in, out). A parent loop has no root: it is numbered from one of its
+// members, so the nodes hanging below the loop get exact subtrees while
+// the loop members' intervals are only approximate (no interval describes
+// a cycle). Loop members never pass the parent gate, so nothing depends
+// on theirs.
 func (e *evaluator) numberTree() {
 	n := len(e.nodes)
 	// Children as a compact adjacency list (counting sort by parent).
@@ -141,13 +144,23 @@ func (e *evaluator) numberTree() {
 			visit(int32(i))
 		}
 	}
-	// What is left hangs below a loop: number each alone.
+	// What is left is a parent loop and whatever hangs below it. Walk up
+	// from each such node to a node seen twice, which lies on the loop,
+	// and number the component from there: the loop edge back into it is
+	// skipped, so the hangers get their true subtrees and each component
+	// is walked once.
+	seen := make([]int32, n)
 	for i := range e.nodes {
-		if e.nodes[i].in < 0 {
-			e.nodes[i].in = clock
-			clock++
-			e.nodes[i].out = clock
+		if e.nodes[i].in >= 0 {
+			continue
 		}
+		walk := int32(i + 1)
+		j := int32(i)
+		for seen[j] != walk {
+			seen[j] = walk
+			j = e.nodes[j].parent
+		}
+		visit(j)
 	}
 }
 

@@ -1,0 +1,212 @@
+package subscription_test
+
+import (
+	"cmp"
+	"slices"
+	"testing"
+
+	gocmp "github.com/google/go-cmp/cmp"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+	"pgregory.net/rapid"
+
+	"github.com/condengine/condengine/conditions"
+	"github.com/condengine/condengine/subscription"
+	st "github.com/condengine/condengine/subscription/subscriptiontest"
+)
+
+// settled draws a world, settles it and disturbs it: a snapshot with
+// active, held and deactivated Subscriptions and fresh events to react to.
+func settled(t *rapid.T) subscription.Snapshot {
+	w := st.World(t)
+	for range rapid.IntRange(1, 3).Draw(t, "epochs") {
+		var ok bool
+		w, _, ok = st.Settle(w, len(w.Subscriptions)+4)
+		if !ok {
+			t.Fatalf("world did not settle")
+		}
+		w = st.Disturb(t, w)
+	}
+	return w
+}
+
+// checkOutcome asserts the invariants every outcome must meet against the
+// Subscription it was computed from.
+func checkOutcome(t interface {
+	Fatalf(string, ...any)
+}, in *subscription.Subscription, o subscription.Outcome) {
+	id := in.Namespace + "/" + in.Name
+	if o.Stale {
+		return
+	}
+	s := o.Status
+	if errs := subscription.Vocabulary.Validate(s.Conditions, in.Generation, field.NewPath("status", "conditions")); len(errs) > 0 {
+		t.Fatalf("%s: conditions invalid: %v", id, errs.ToAggregate())
+	}
+	ready := conditions.Find(s.Conditions, subscription.TypeReady)
+	active := conditions.Find(s.Conditions, subscription.TypeActive)
+	if ready == nil {
+		t.Fatalf("%s: no Ready condition", id)
+	}
+	if string(s.Ready) != string(ready.Status) {
+		t.Fatalf("%s: status.ready %q disagrees with Ready %q", id, s.Ready, ready.Status)
+	}
+	if ready.Status == metav1.ConditionTrue && (active == nil || active.Status != metav1.ConditionTrue) {
+		t.Fatalf("%s: Ready True without Active True", id)
+	}
+	if active != nil && active.Status == metav1.ConditionFalse {
+		if ready.Status != metav1.ConditionFalse || ready.Reason != subscription.ReasonValidationSucceeded {
+			t.Fatalf("%s: Active False paired with Ready %s %s", id, ready.Status, ready.Reason)
+		}
+		if s.DeactivatedAt == nil {
+			t.Fatalf("%s: Active False without deactivatedAt", id)
+		}
+	}
+	if in.Status.ActivatedAt != nil && (s.ActivatedAt == nil || !s.ActivatedAt.Equal(in.Status.ActivatedAt)) {
+		t.Fatalf("%s: activatedAt moved from %v to %v", id, in.Status.ActivatedAt, s.ActivatedAt)
+	}
+	if in.Status.DeactivatedAt != nil {
+		if s.DeactivatedAt == nil || !s.DeactivatedAt.Equal(in.Status.DeactivatedAt) {
+			t.Fatalf("%s: deactivatedAt moved from %v to %v", id, in.Status.DeactivatedAt, s.DeactivatedAt)
+		}
+		was := conditions.Find(in.Status.Conditions, subscription.TypeActive)
+		if active != nil && active.Status == metav1.ConditionTrue && (was == nil || was.Status != metav1.ConditionTrue) {
+			t.Fatalf("%s: Active set True after deactivation", id)
+		}
+	}
+	if in.Status.CompatibilityRoot != "" && s.CompatibilityRoot != in.Status.CompatibilityRoot {
+		t.Fatalf("%s: compatibilityRoot moved from %q to %q", id, in.Status.CompatibilityRoot, s.CompatibilityRoot)
+	}
+	del := conditions.Find(s.Conditions, subscription.TypeDeleting)
+	if (del != nil) != in.IsDeleting() {
+		t.Fatalf("%s: Deleting present=%v, deleting=%v", id, del != nil, in.IsDeleting())
+	}
+	if c := conditions.Find(s.Conditions, subscription.TypeCostsResolved); c != nil && c.Status != metav1.ConditionTrue {
+		t.Fatalf("%s: CostsResolved %s", id, c.Status)
+	}
+	if o.FinalizerRemoved && !in.IsDeleting() {
+		t.Fatalf("%s: finalizer released on an object that is not being deleted", id)
+	}
+}
+
+func checkResult(t *rapid.T, snap subscription.Snapshot, res subscription.Result) {
+	by := map[subscription.Reference]*subscription.Subscription{}
+	for i := range snap.Subscriptions {
+		by[snap.Subscriptions[i].Key()] = &snap.Subscriptions[i]
+	}
+	if len(res.Subscriptions) != len(by) {
+		t.Fatalf("%d outcomes for %d Subscriptions", len(res.Subscriptions), len(by))
+	}
+	for _, o := range res.Subscriptions {
+		checkOutcome(t, by[subscription.Reference{Namespace: o.Namespace, Name: o.Name}], o)
+	}
+}
+
+func TestProperty_InvariantsHoldOnEveryOutcome(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		snap := settled(t)
+		checkResult(t, snap, subscription.Evaluate(snap))
+	})
+}
+
+func TestProperty_OrderIndependence(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		snap := settled(t)
+		want := subscription.Evaluate(snap)
+		got := subscription.Evaluate(st.Shuffle(t, snap))
+		if d := gocmp.Diff(want, got); d != "" {
+			t.Fatalf("result depends on list order (-want +got):\n%s", d)
+		}
+	})
+}
+
+func TestProperty_Idempotence(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		snap := settled(t)
+		if d := gocmp.Diff(subscription.Evaluate(snap), subscription.Evaluate(snap)); d != "" {
+			t.Fatalf("two evaluations of one snapshot differ:\n%s", d)
+		}
+		done, _, ok := st.Settle(snap, len(snap.Subscriptions)+4)
+		if !ok {
+			t.Fatalf("did not settle")
+		}
+		for _, o := range subscription.Evaluate(done).Subscriptions {
+			if o.Write || o.FinalizerRemoved {
+				t.Fatalf("%s/%s: settled state still writes (write=%v finalizer=%v)", o.Namespace, o.Name, o.Write, o.FinalizerRemoved)
+			}
+		}
+	})
+}
+
+// TestProperty_OneWay follows Subscriptions through several rounds of
+// events: activatedAt, deactivatedAt and compatibilityRoot, once set,
+// never change, and nothing deactivated is ever active again.
+func TestProperty_OneWay(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		snap := st.World(t)
+		type seen struct {
+			activated, deactivated *metav1.Time
+			root                   string
+		}
+		first := map[subscription.Reference]seen{}
+		for round := range rapid.IntRange(2, 6).Draw(t, "rounds") {
+			if round > 0 {
+				snap = st.Disturb(t, snap)
+			}
+			res := subscription.Evaluate(snap)
+			checkResult(t, snap, res)
+			snap.Subscriptions = st.Apply(snap.Subscriptions, res)
+			for _, s := range snap.Subscriptions {
+				f, ok := first[s.Key()]
+				if ok {
+					if f.activated != nil && !f.activated.Equal(s.Status.ActivatedAt) {
+						t.Fatalf("%s: activatedAt moved", s.Key())
+					}
+					if f.deactivated != nil && !f.deactivated.Equal(s.Status.DeactivatedAt) {
+						t.Fatalf("%s: deactivatedAt moved", s.Key())
+					}
+					if f.deactivated != nil {
+						if a := conditions.Find(s.Status.Conditions, subscription.TypeActive); a != nil && a.Status == metav1.ConditionTrue {
+							t.Fatalf("%s: active again after deactivation", s.Key())
+						}
+					}
+					if f.root != "" && f.root != s.Status.CompatibilityRoot {
+						t.Fatalf("%s: root moved", s.Key())
+					}
+				}
+				if f.activated == nil {
+					f.activated = s.Status.ActivatedAt
+				}
+				if f.deactivated == nil {
+					f.deactivated = s.Status.DeactivatedAt
+				}
+				if f.root == "" {
+					f.root = s.Status.CompatibilityRoot
+				}
+				first[s.Key()] = f
+			}
+		}
+	})
+}
+
+func TestProperty_SettleConvergesWhateverTheOrder(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		snap := settled(t)
+		limit := len(snap.Subscriptions) + 4
+		a, _, okA := st.Settle(snap, limit)
+		b, _, okB := st.Settle(st.Shuffle(t, snap), limit)
+		if !okA || !okB {
+			t.Fatalf("did not settle within %d passes", limit)
+		}
+		sortSubs := func(s []subscription.Subscription) {
+			slices.SortFunc(s, func(x, y subscription.Subscription) int {
+				return cmp.Or(cmp.Compare(x.Namespace, y.Namespace), cmp.Compare(x.Name, y.Name))
+			})
+		}
+		sortSubs(a.Subscriptions)
+		sortSubs(b.Subscriptions)
+		if d := gocmp.Diff(a.Subscriptions, b.Subscriptions); d != "" {
+			t.Fatalf("settled state depends on list order:\n%s", d)
+		}
+	})
+}
