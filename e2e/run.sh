@@ -47,9 +47,11 @@ build() {
 }
 
 have() { # have NAME EXPECTED-SUBSTRING VERSION-ARGS...
-	local name="$1" want="$2"
+	local name="$1" want="$2" out
 	shift 2
-	[[ -x "${bin}/${name}" ]] && "${bin}/${name}" "$@" 2>/dev/null | grep -qF -- "${want}"
+	[[ -x "${bin}/${name}" ]] || return 1
+	out="$("${bin}/${name}" "$@" 2>/dev/null)" || return 1
+	[[ "${out}" == *"${want}"* ]]
 }
 
 t0=$(date +%s)
