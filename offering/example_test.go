@@ -1,0 +1,44 @@
+package offering_test
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/condengine/condengine/offering"
+	"github.com/condengine/condengine/pricebook"
+)
+
+// A metered Offering prices against the active book with a 15% margin;
+// another requires it and an Offering that does not exist.
+func ExampleEvaluate() {
+	factor := int64(1150)
+	meta := func(name string) metav1.ObjectMeta {
+		return metav1.ObjectMeta{Namespace: "shop", Name: name, Generation: 1, Finalizers: []string{offering.Finalizer}}
+	}
+	offs := []offering.Offering{
+		{ObjectMeta: meta("compute"), Spec: offering.Spec{Pricing: offering.Pricing{
+			ResourcePricing: []offering.ResourcePricing{{Name: offering.MeterCPUHour, Margins: &offering.Margins{FactorMilli: &factor}}}}}},
+		{ObjectMeta: meta("bundle"), Spec: offering.Spec{Compatibility: &offering.Compatibility{
+			RequiredOfferings: []offering.Reference{{Namespace: "shop", Name: "compute"}, {Namespace: "shop", Name: "storage"}}}}},
+	}
+	books := []pricebook.PriceBook{{
+		ObjectMeta: metav1.ObjectMeta{Namespace: "finops", Name: "standard"},
+		Spec:       pricebook.Spec{ValuationMode: pricebook.ValuationCurrency, Rates: &pricebook.Rates{CPUHour: "0.031"}},
+		Status:     pricebook.Status{Active: true},
+	}}
+	r := offering.Evaluate(offering.Snapshot{Now: time.Date(2026, 11, 30, 10, 0, 0, 0, time.UTC), Offerings: offs, PriceBooks: books})
+	for i, o := range r.Offerings {
+		c := o.Status.Conditions[0]
+		fmt.Println(strings.TrimSpace(fmt.Sprint(offs[i].Name, " ", c.Status, " ", c.Reason, " ", c.Message)))
+		if p := o.Status.ResolvedPricing; p != nil {
+			fmt.Println("  ", p.Meters[0].Name, p.Meters[0].UnitPriceMicros)
+		}
+	}
+	// Output:
+	// compute True ValidationSucceeded
+	//    cpuHour 35650
+	// bundle False RequiredOfferingNotReady required offering shop/compute is not ready
+}
