@@ -2,6 +2,7 @@ package conformance
 
 import (
 	"github.com/condengine/condengine/binding"
+	"github.com/condengine/condengine/finops"
 	"github.com/condengine/condengine/scenario"
 )
 
@@ -11,5 +12,6 @@ import (
 func Runners() scenario.Runners {
 	return scenario.Runners{
 		scenario.SystemBinding: binding.RunScenario,
+		scenario.SystemFinOps:  finops.RunScenario,
 	}
 }

@@ -6,10 +6,15 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/condengine/condengine/binding"
 	"github.com/condengine/condengine/conformance"
+	"github.com/condengine/condengine/finops"
 	"github.com/condengine/condengine/scenario"
 )
 
@@ -143,6 +148,7 @@ func evaluateStream(s *stream, now time.Time) (*world, error) {
 	finops := &scenario.File{Path: s.name, Name: s.name, System: scenario.SystemFinOps}
 	finops.Now.Time = now
 	var foreign []json.RawMessage
+	var wheres []string // where each FinOps manifest came from
 	skipped := 0
 	for {
 		d, err := s.next()
@@ -162,7 +168,11 @@ func evaluateStream(s *stream, now time.Time) (*world, error) {
 			objs.Backends = append(objs.Backends, one.Backends...)
 			objs.Connections = append(objs.Connections, one.Connections...)
 		case finopsGroup:
+			if err := checkFinOps(d); err != nil {
+				return nil, err
+			}
 			finops.Objects = append(finops.Objects, d.raw)
+			wheres = append(wheres, d.where)
 		default:
 			// A Subscription's lifecycle.targetRef may name any kind, so
 			// other objects go to FinOps when there is FinOps to evaluate.
@@ -189,16 +199,51 @@ func evaluateStream(s *stream, now time.Time) (*world, error) {
 		finops.Objects = append(finops.Objects, foreign...)
 		others, err := runOthers(finops)
 		if err != nil {
-			return nil, err
+			return nil, relocate(err, s.name, wheres)
 		}
 		w.others = others
 	} else if skipped > 0 {
-		w.notes = append(w.notes, fmt.Sprintf("%s: %d manifests of other API groups skipped", s.name, skipped))
+		w.notes = append(w.notes, fmt.Sprintf("%s: skipped %d manifest(s) of other API groups: only Agent Kourier and FinOps kinds are evaluated", s.name, skipped))
 	}
 	return w, nil
 }
 
 const finopsGroup = "finops.stakater.com"
+
+// finopsKinds are the kinds of the FinOps API group.
+var finopsKinds = []string{"PriceBook", "Offering", "Subscription", "CostJob", "FinOpsProvider"}
+
+// checkFinOps decodes one FinOps manifest on its own, so that a wrong kind
+// or a field of the wrong type is reported at its place in the stream.
+func checkFinOps(d document) error {
+	if d.ident.APIVersion != finops.Group {
+		return fmt.Errorf("%s (%s): apiVersion: %q is not served; use %s", d.where, d.ident, d.ident.APIVersion, finops.Group)
+	}
+	if !slices.Contains(finopsKinds, d.ident.Kind) {
+		return fmt.Errorf("%s (%s): kind: %q is not a kind of %s (want %s)", d.where, d.ident, d.ident.Kind, finopsGroup, strings.Join(finopsKinds, ", "))
+	}
+	if _, err := finops.DecodeObjects([]json.RawMessage{d.raw}); err != nil {
+		return fmt.Errorf("%s: %s", d.where, strings.TrimPrefix(err.Error(), "document 0: "))
+	}
+	return nil
+}
+
+var finopsDocument = regexp.MustCompile(`^(.*?: )?objects: document (\d+)(.*)$`)
+
+// relocate rewrites the FinOps decoder's "objects: document N" (counted
+// among the FinOps manifests only) into the manifest's place in the
+// stream.
+func relocate(err error, name string, wheres []string) error {
+	m := finopsDocument.FindStringSubmatch(err.Error())
+	if m == nil {
+		return err
+	}
+	i, convErr := strconv.Atoi(m[2])
+	if convErr != nil || i < 0 || i >= len(wheres) {
+		return err
+	}
+	return fmt.Errorf("%s%s", wheres[i], m[3])
+}
 
 // evaluateBindings evaluates a Binding snapshot and returns its Bindings
 // carrying the conditions they have afterwards: the written ones where a

@@ -287,7 +287,25 @@ func items(w *world, fn func(item) error) error {
 			}
 		}
 	}
+	// Kinds without a table (the OpenCost pricing document a PriceBook
+	// election pushes) come last, in the runner's order.
+	for i := range w.others {
+		if !hasView(w.others[i].kind) {
+			if err := fn(otherItem(&w.others[i])); err != nil {
+				return err
+			}
+		}
+	}
 	return nil
+}
+
+func hasView(kind string) bool {
+	for _, v := range finopsViews {
+		if v.kind == kind {
+			return true
+		}
+	}
+	return false
 }
 
 func otherItem(ev *evaluated) item {

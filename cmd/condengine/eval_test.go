@@ -1,0 +1,129 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"strings"
+	"testing"
+
+	"sigs.k8s.io/yaml"
+)
+
+func TestEval_Golden(t *testing.T) {
+	for _, tc := range []struct{ golden, file, format string }{
+		{"eval-list.txt", "list.yaml", "table"},
+		{"eval-list.yaml", "list.yaml", "yaml"},
+		{"eval-list.json", "list.yaml", "json"},
+		{"eval-finops.txt", "finops.yaml", "table"},
+		{"eval-scenario.yaml", "../check/connection-not-found.yaml", "yaml"},
+	} {
+		t.Run(tc.golden, func(t *testing.T) {
+			code, out, errs := run(t, "", "eval", "-f", cliData+"/eval/"+tc.file, "-o", tc.format, "-now", fixedNow)
+			if code != exitOK {
+				t.Fatalf("code %d, stderr %q", code, errs)
+			}
+			golden(t, tc.golden, out)
+		})
+	}
+}
+
+func TestEval_YAMLAndJSONAreTheSameList(t *testing.T) {
+	_, y, _ := run(t, "", "eval", "-f", cliData+"/eval/list.yaml", "-o", "yaml", "-now", fixedNow)
+	_, j, _ := run(t, "", "eval", "-f", cliData+"/eval/list.yaml", "-o", "json", "-now", fixedNow)
+	var fromYAML, fromJSON any
+	if err := yaml.Unmarshal([]byte(y), &fromYAML); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal([]byte(j), &fromJSON); err != nil {
+		t.Fatal(err)
+	}
+	a, _ := json.Marshal(fromYAML)
+	b, _ := json.Marshal(fromJSON)
+	if string(a) != string(b) {
+		t.Fatalf("yaml and json differ:\n%s\n%s", a, b)
+	}
+}
+
+func TestEval_Stdin_SkippedKindsNoted(t *testing.T) {
+	in, err := os.ReadFile(cliData + "/eval/list.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs := run(t, string(in), "eval", "-now", fixedNow)
+	if code != exitOK || !strings.Contains(out, "team-a      first") {
+		t.Fatalf("code %d, stdout %q, stderr %q", code, out, errs)
+	}
+	if !strings.Contains(errs, "stdin: skipped 1 manifest(s)") {
+		t.Errorf("stderr %q", errs)
+	}
+}
+
+func TestEval_ScenarioUsesItsOwnNow(t *testing.T) {
+	_, out, _ := run(t, "", "eval", "-f", cliData+"/check/connection-not-found.yaml", "-now", "2030-01-01T00:00:00Z")
+	if !strings.Contains(out, "2026-11-30T10:00:00Z") || strings.Contains(out, "2030") {
+		t.Fatalf("output:\n%s", out)
+	}
+}
+
+// Every bad input names the file, the document and the field, exits 1,
+// and never panics.
+func TestEval_BadInput_NamesFileDocumentAndField(t *testing.T) {
+	const binding = "apiVersion: agentkourier.dev/v1alpha1\nkind: Binding\nmetadata: {name: b, namespace: ns}\n"
+	for _, tc := range []struct{ name, in, want string }{
+		{"bad YAML", binding + "---\nkind: [unclosed\n", "stdin: document 2: "},
+		{"not an object", "- a\n- b\n", "stdin: document 1: not a YAML or JSON object"},
+		{"scalar", "just text\n", "stdin: document 1: not a YAML or JSON object"},
+		{"missing kind", "apiVersion: v1\nmetadata: {name: x}\n", "stdin: document 1: kind: required"},
+		{"missing apiVersion", "kind: Binding\nmetadata: {name: x}\n", "stdin: document 1 (Binding): apiVersion: required"},
+		{"missing name", "apiVersion: agentkourier.dev/v1alpha1\nkind: Binding\nmetadata: {namespace: ns}\n", "stdin: document 1 (Binding): metadata.name: required"},
+		{"unknown kind", "---\n" + binding + "---\napiVersion: agentkourier.dev/v1alpha1\nkind: Bindng\nmetadata: {name: x, namespace: ns}\n", `stdin: document 2 (Bindng ns/x): kind: "Bindng" is not a kind of agentkourier.dev`},
+		{"wrong version", "apiVersion: agentkourier.dev/v2\nkind: Binding\nmetadata: {name: x, namespace: ns}\n", "stdin: document 1 (Binding ns/x): apiVersion:"},
+		{"wrong type", binding + "spec: {chat: {channel: [C1]}}\n", "stdin: document 1 (Binding ns/b): spec.chat.channel:"},
+		{"wrong metadata type", "apiVersion: agentkourier.dev/v1alpha1\nkind: Binding\nmetadata: {name: x, generation: two}\n", "stdin: document 1 (Binding x): metadata.generation:"},
+		{"list item", "apiVersion: v1\nkind: List\nitems:\n- " + strings.ReplaceAll(binding, "\n", "\n  ") + "spec: 7\n", "stdin: document 1, items[0] (Binding ns/b): spec:"},
+		{"list items wrong type", "apiVersion: v1\nkind: List\nitems: 3\n", "stdin: document 1: items:"},
+		{"finops wrong type", "apiVersion: finops.stakater.com/v1alpha1\nkind: PriceBook\nmetadata: {name: p, namespace: ns}\nspec: {rates: {cpuHour: 3}}\n", "stdin: document 1: PriceBook ns/p: field spec.rates.cpuHour:"},
+		{"finops unknown kind", "apiVersion: finops.stakater.com/v1alpha1\nkind: Wat\nmetadata: {name: p, namespace: ns}\n", `stdin: document 1 (Wat ns/p): kind: "Wat" is not a kind of finops.stakater.com`},
+		{"finops repeated", "apiVersion: finops.stakater.com/v1alpha1\nkind: CostJob\nmetadata: {name: p, namespace: ns}\n---\napiVersion: finops.stakater.com/v1alpha1\nkind: CostJob\nmetadata: {name: p, namespace: ns}\n", "stdin: document 2: CostJob ns/p is listed again"},
+		{"empty", "# nothing\n---\n", "stdin: no documents"},
+		{"scenario then more", "name: x\nsystem: binding\nnow: \"2026-11-30T10:00:00Z\"\nexpect: []\n---\na: b\n", "stdin: document 2: a scenario file holds one document"},
+		{"bad scenario", "name: x\nsystem: cobol\nnow: \"2026-11-30T10:00:00Z\"\nexpect: []\n", `stdin: scenario: system "cobol"`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, out, errs := run(t, tc.in, "eval", "-now", fixedNow)
+			if code != exitFail {
+				t.Fatalf("code %d, want %d; stdout %q stderr %q", code, exitFail, out, errs)
+			}
+			if !strings.Contains(errs, tc.want) {
+				t.Errorf("stderr %q lacks %q", errs, tc.want)
+			}
+			if strings.Count(strings.TrimSpace(errs), "\n") > 0 {
+				t.Errorf("error is not one line: %q", errs)
+			}
+		})
+	}
+}
+
+func TestEval_MissingFile_Exit1(t *testing.T) {
+	code, _, errs := run(t, "", "eval", "-f", cliData+"/nope.yaml")
+	if code != exitFail || !strings.Contains(errs, "nope.yaml") {
+		t.Fatalf("code %d, stderr %q", code, errs)
+	}
+}
+
+func FuzzEval(f *testing.F) {
+	for _, name := range []string{"list.yaml", "finops.yaml", "../check/connection-not-found.yaml"} {
+		data, err := os.ReadFile(cliData + "/eval/" + name)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data)
+	}
+	f.Add([]byte("apiVersion: v1\nkind: List\nitems: [{kind: Binding}]\n"))
+	f.Fuzz(func(t *testing.T, in []byte) {
+		code, _, _ := run(t, string(in), "eval", "-now", fixedNow, "-o", "yaml")
+		if code != exitOK && code != exitFail {
+			t.Fatalf("code %d", code)
+		}
+	})
+}
