@@ -1,0 +1,143 @@
+package finops_test
+
+import (
+	"encoding/json"
+	"slices"
+	"testing"
+
+	"k8s.io/apimachinery/pkg/util/validation/field"
+	"pgregory.net/rapid"
+
+	"github.com/condengine/condengine/finops"
+	"github.com/condengine/condengine/offering"
+	ot "github.com/condengine/condengine/offering/offeringtest"
+	"github.com/condengine/condengine/pricebook"
+	pb "github.com/condengine/condengine/pricebook/pricebooktest"
+	"github.com/condengine/condengine/subscription"
+	st "github.com/condengine/condengine/subscription/subscriptiontest"
+)
+
+// world draws a whole FinOps snapshot: books with every tier and bad
+// rates, the Subscription package's generated families with their
+// Offerings, and a random requirement graph of further Offerings.
+func world(t *rapid.T) finops.Snapshot {
+	w := st.World(t)
+	s := finops.Snapshot{Now: w.Now, PriceBooks: pb.Books(6).Draw(t, "books"),
+		Offerings: append(w.Offerings, ot.Graph(8).Draw(t, "graph")...), Subscriptions: w.Subscriptions}
+	for _, o := range w.Objects {
+		s.Others = append(s.Others, finops.Object{APIVersion: o.APIVersion, Kind: o.Kind, Namespace: o.Namespace, Name: o.Name})
+	}
+	for _, f := range w.Failures {
+		s.Failures = append(s.Failures, finops.Failure{Kind: f.Kind, Namespace: f.Namespace, Name: f.Name})
+	}
+	return s
+}
+
+// statuses renders every object's status by identity, so two snapshots
+// compare whatever their list order.
+func statuses(t *rapid.T, s finops.Snapshot) map[string]string {
+	out := map[string]string{}
+	put := func(kind, ns, name string, v any) {
+		b, err := json.Marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[kind+" "+ns+"/"+name] = string(b)
+	}
+	for _, b := range s.PriceBooks {
+		put("PriceBook", b.Namespace, b.Name, b.Status)
+	}
+	for _, o := range s.Offerings {
+		put("Offering", o.Namespace, o.Name, struct {
+			S offering.Status
+			F []string
+		}{o.Status, o.Finalizers})
+	}
+	for _, x := range s.Subscriptions {
+		put("Subscription", x.Namespace, x.Name, x.Status)
+	}
+	return out
+}
+
+func bound(s finops.Snapshot) int { return len(s.Offerings) + len(s.Subscriptions) + 10 }
+
+func TestProperty_SettleConvergesIndependentOfOrder(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		s := world(t)
+		p := s
+		p.PriceBooks = rapid.Permutation(s.PriceBooks).Draw(t, "books")
+		p.Offerings = rapid.Permutation(s.Offerings).Draw(t, "offerings")
+		p.Subscriptions = rapid.Permutation(s.Subscriptions).Draw(t, "subscriptions")
+		a, _, err := finops.Settle(s, bound(s))
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _, err := finops.Settle(p, bound(p))
+		if err != nil {
+			t.Fatal(err)
+		}
+		sa, sb := statuses(t, a), statuses(t, b)
+		for k, v := range sa {
+			if sb[k] != v {
+				t.Fatalf("%s settles differently by list order:\n%s\n%s", k, v, sb[k])
+			}
+		}
+		if len(sa) != len(sb) {
+			t.Fatalf("%d objects left against %d", len(sa), len(sb))
+		}
+	})
+}
+
+func TestProperty_SettledStateIsAFixedPoint(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		s, _, err := finops.Settle(world(t), 1000)
+		if err != nil {
+			t.Fatal(err)
+		}
+		active := 0
+		for _, b := range s.PriceBooks {
+			if b.Status.Active {
+				active++
+			}
+		}
+		if len(s.PriceBooks) > 0 && active != 1 {
+			t.Fatalf("%d active books among %d after Settle", active, len(s.PriceBooks))
+		}
+		s.Now = s.Now.Add(3600e9) // later: still nothing to write
+		r := finops.Evaluate(s)
+		if r.Changed() {
+			t.Fatalf("re-evaluating the settled state writes")
+		}
+		for i, b := range s.PriceBooks {
+			if !slices.EqualFunc(b.Status.Conditions, r.PriceBooks.Books[i].Status.Conditions, condEqual) {
+				t.Fatalf("%s: conditions moved without a transition", b.Name)
+			}
+		}
+	})
+}
+
+func TestProperty_EveryResultValidates(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		s := world(t)
+		for round := 0; round < 3; round++ {
+			r := finops.Evaluate(s)
+			path := field.NewPath("status", "conditions")
+			for i, o := range r.PriceBooks.Books {
+				if errs := pricebook.Vocabulary.Validate(o.Status.Conditions, s.PriceBooks[i].Generation, path); len(errs) > 0 {
+					t.Fatalf("PriceBook %s: %v", s.PriceBooks[i].Name, errs.ToAggregate())
+				}
+			}
+			for i, o := range r.Offerings.Offerings {
+				if errs := offering.Vocabulary.Validate(o.Status.Conditions, s.Offerings[i].Generation, path); len(errs) > 0 {
+					t.Fatalf("Offering %s: %v", s.Offerings[i].Key(), errs.ToAggregate())
+				}
+			}
+			for _, o := range r.Subscriptions.Subscriptions {
+				if errs := subscription.Vocabulary.Validate(o.Status.Conditions, o.Generation, path); len(errs) > 0 {
+					t.Fatalf("Subscription %s/%s: %v", o.Namespace, o.Name, errs.ToAggregate())
+				}
+			}
+			s = finops.Apply(s, r)
+		}
+	})
+}

@@ -1,0 +1,80 @@
+package finops_test
+
+import (
+	"errors"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/condengine/condengine/conditions"
+	"github.com/condengine/condengine/finops"
+	"github.com/condengine/condengine/offering"
+	ot "github.com/condengine/condengine/offering/offeringtest"
+	"github.com/condengine/condengine/pricebook"
+	pb "github.com/condengine/condengine/pricebook/pricebooktest"
+	"github.com/condengine/condengine/subscription"
+	st "github.com/condengine/condengine/subscription/subscriptiontest"
+)
+
+var now = time.Date(2026, 11, 30, 10, 0, 0, 0, time.UTC)
+
+func condEqual(a, b metav1.Condition) bool { return conditions.Equal(a, b) }
+
+func TestEvaluate_OneLevelPerEvaluation(t *testing.T) {
+	// The book is elected in the first evaluation; the metered Offering
+	// reads the stored flag, so it prices only in the second.
+	s := finops.Snapshot{Now: now,
+		PriceBooks: []pricebook.PriceBook{pb.New("finops", "std", pb.Rate(pricebook.CPUHour, "0.031"))},
+		Offerings:  []offering.Offering{ot.New("shop", "m", ot.Meter(offering.MeterCPUHour, nil))}}
+	r := finops.Evaluate(s)
+	assert.Equal(t, offering.ReasonNoActivePricebook, r.Offerings.Offerings[0].Status.Conditions[0].Reason)
+	settled, rounds, err := finops.Settle(s, 10)
+	require.NoError(t, err)
+	assert.Equal(t, 2, rounds)
+	assert.Equal(t, metav1.ConditionTrue, settled.Offerings[0].Status.Ready)
+	assert.Equal(t, int64(31_000), settled.Offerings[0].Status.ResolvedPricing.Meters[0].UnitPriceMicros)
+	assert.Equal(t, "0.031", settled.PricingDocument[pricebook.KeyCPU])
+}
+
+func TestSettle_ReportsNonConvergence(t *testing.T) {
+	// A chain of twenty requirements needs about twenty rounds.
+	var offs []offering.Offering
+	for i := 0; i < 20; i++ {
+		o := ot.New("shop", fmt.Sprintf("o%02d", i))
+		if i < 19 {
+			ot.Requires(ot.Ref("shop", fmt.Sprintf("o%02d", i+1)))(&o)
+		}
+		offs = append(offs, o)
+	}
+	s := finops.Snapshot{Now: now, Offerings: offs}
+	_, _, err := finops.Settle(s, 5)
+	require.Error(t, err)
+	assert.True(t, errors.Is(err, finops.ErrNotSettled))
+	settled, rounds, err := finops.Settle(s, 50)
+	require.NoError(t, err)
+	assert.Equal(t, 20, rounds)
+	for _, o := range settled.Offerings {
+		assert.Equal(t, metav1.ConditionTrue, o.Status.Ready, o.Name)
+	}
+}
+
+func TestSettle_DeletedOfferingLeavesOnceDependentsGo(t *testing.T) {
+	s := finops.Snapshot{Now: now,
+		Offerings: []offering.Offering{ot.New("shop", "base", ot.Ready(), ot.Deleting())},
+		Subscriptions: []subscription.Subscription{
+			st.New("shop", "acme", st.Offering("shop", "base"), st.Active(now.Add(-time.Hour), "u-acme"))},
+	}
+	s.Subscriptions[0].Status.Ready = metav1.ConditionTrue
+	r := finops.Evaluate(s)
+	assert.Equal(t, offering.ReasonDependentSubscriptionsExist, r.Offerings.Offerings[0].Status.Conditions[0].Reason)
+	assert.False(t, r.Offerings.Offerings[0].FinalizerRemoved)
+
+	s.Subscriptions = nil
+	settled, _, err := finops.Settle(s, 10)
+	require.NoError(t, err)
+	assert.Empty(t, settled.Offerings, "the finalizer went, so the API server deletes it")
+}
