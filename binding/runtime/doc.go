@@ -2,6 +2,102 @@
 // binding.Evaluate in an Agent Kourier broker: when the status writer
 // writes, waits or does nothing, how it treats someone else's edits of a
 // status, when the prober starts a pass and in which order it probes.
-// Everything here is a pure function of values the host keeps; nothing
-// reads a clock, sleeps or starts a goroutine.
+// Everything is a pure function of values the host keeps between ticks;
+// nothing here reads a clock, sleeps or starts a goroutine, so a test (or
+// the simulation in package sim) can drive a broker's whole life with a
+// fake clock.
+//
+// # Limits
+//
+// One Limits value carries every delay and size; DefaultLimits returns the
+// broker's documented defaults (10 s write gap, 1 s writer tick, 5 min
+// backoff cap, 30 s between pass starts, 5 s prober tick, 4 probes at a
+// time, 10 s probe timeout, 5 min period, 30 s trigger rate limit, about
+// 15 s before the first listing, 10 s config reads, 1 MiB cards, a fight
+// at 3 foreign edits in 10 min, 10 quiet minutes to end it). Validate
+// names each field that makes no sense.
+//
+// # The writer
+//
+// Each writer tick, for each Binding the engine answers for, the host
+// calls Limits.Decide with the conditions on the object, the conditions
+// the engine computed (BindingResult.Conditions), its Memory of the UID,
+// whether it leads, and now. The Decision is Write (now), Wait (until a
+// tick), or None, with a Reason for the log. After acting the host updates
+// the memory: Observe after every decision, then Wrote or Failed after a
+// write attempt. A fight shows in Decision.Fight, and FightBegins marks
+// the one decision the host logs and counts.
+//
+// # The prober
+//
+// The host keeps a ProberState per leadership term, records triggers
+// (ProberState.Trigger) as they happen, and calls Limits.NextPass each
+// prober tick. When it says Start, Limits.Plan orders the served Bindings
+// of the latest evaluation into a pass whose longest duration
+// Plan.MaxDuration (and Limits.MaxPassDuration) computes in advance.
+//
+// # Leadership
+//
+// A standby calls Decide like a leader and gets None: it computes but
+// never writes. A new leader starts with empty probe results, an empty
+// writer memory and a fresh ProberState with a TriggerLeaderStart; the
+// engine keeps a good status of the served generation instead of Pending
+// (decisions §8), so the computed conditions equal the object's and the
+// writer has nothing to do until the first results differ.
+//
+// # Scenarios
+//
+// RunScenario is the scenario runner for the binding system: it runs
+// binding.RunScenario and adds the writer's decision, wait and fight to
+// each Binding's outcome, with the writer's memory read from the file's
+// `writer:` block (see WriterBlock for its shape).
+//
+// # Decisions
+//
+// Where the specification leaves a choice open, this package decides:
+//
+//   - A Wait's time is rounded up to a multiple of WriterTick counted from
+//     the zero time (whole seconds by default), and a pass's to a multiple
+//     of ProberTick, so a host whose tickers fire on those multiples acts
+//     exactly then, at most one tick after the wait ends.
+//   - The wait before a write counts from the end of the last attempt,
+//     successful or not: one gap normally, Backoff().Wait(failures) after
+//     failed attempts (one gap, then doubling, capped). A success resets
+//     the count.
+//   - A foreign edit is judged on the Binding's own condition types only:
+//     another controller's conditions never count. It needs a memory of a
+//     write to this UID, so a new leader or a new UID does not call any
+//     status foreign; it just writes the computed one if it differs. The
+//     host must show its own writes in WriterInput.Object.
+//   - The same foreign status is counted once; a successful write re-arms
+//     the count, so an editor that keeps applying one status is seen each
+//     time it reapplies it.
+//   - During a fight the k-th put-back (the one for the edit that began
+//     the fight is the first) waits Backoff().Wait(k) from the last write:
+//     10 s, 20 s, 40 s, … up to the cap. Writes of the engine's own changes
+//     keep the normal gap. Fight stays true on every decision of the UID
+//     until Quiet passes after the last foreign edit.
+//   - A last write that ends after now, or a last pass that starts after
+//     now (a clock stepped back), counts from now: the step neither allows
+//     a write within a gap nor stalls the writer for its size. Foreign edit
+//     times after now still count toward a fight.
+//   - A zero now decides nothing (ReasonNoTime) rather than comparing
+//     against the year 1.
+//   - A prober that has run no pass is due at once, after NotBefore. Each
+//     trigger kind is rate limited from the start of the last pass that
+//     covered it, and a pass covers every trigger recorded before its
+//     start. When a trigger and the period fall due together, the trigger
+//     is named as the cause.
+//   - Concurrency must be a multiple of two: a Binding's two probes run
+//     side by side and its slot frees when both end, so the bound
+//     ceil(n/(Concurrency/2)) × ProbeTimeout holds for any mix of delays.
+//   - The plan probes served Bindings with a UID, by namespace, name and
+//     UID; one listed twice is probed once, at its highest generation. A
+//     Binding whose UID disappears mid-pass keeps its slot until its
+//     probes end; its result is then dropped (the engine ignores results
+//     for UIDs it does not see, and hosts drop memory for gone UIDs).
+//   - Limits.Validate refuses zero, negative and over-a-year durations.
+//   - In a scenario's writer block the leader comes from broker.leader,
+//     and memory listed under another UID than the Binding's is not used:
+//     a Binding made again starts with nothing.
 package runtime

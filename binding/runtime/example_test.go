@@ -1,0 +1,64 @@
+package runtime_test
+
+import (
+	"fmt"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/condengine/condengine/binding/runtime"
+)
+
+// A write that keeps failing is retried after one gap, then after twice
+// the wait before, up to the cap.
+func ExampleLimits_Decide() {
+	l := runtime.DefaultLimits()
+	start := time.Date(2026, 11, 30, 10, 0, 0, 0, time.UTC)
+	computed := []metav1.Condition{{Type: "Ready", Status: metav1.ConditionTrue, Reason: "OK",
+		ObservedGeneration: 1, LastTransitionTime: metav1.NewTime(start)}}
+	var mem runtime.Memory
+	now := start
+	for range 8 {
+		d := l.Decide(runtime.WriterInput{Computed: computed, Memory: &mem, Leader: true, Now: now})
+		if d.Action == runtime.Wait {
+			now = d.At
+			continue
+		}
+		fmt.Println(now.Sub(start), d.Action)
+		mem = mem.Failed(now)
+	}
+	// Output:
+	// 0s write
+	// 10s write
+	// 30s write
+	// 1m10s write
+}
+
+// A pass starts at once when none ran; a config change right after waits
+// for the spacing, rounded up to a prober tick.
+func ExampleLimits_NextPass() {
+	l := runtime.DefaultLimits()
+	t := time.Date(2026, 11, 30, 10, 0, 0, 0, time.UTC)
+	s := runtime.ProberState{}.Trigger(runtime.TriggerLeaderStart, t)
+	d := l.NextPass(s, t)
+	fmt.Println(d.Start, d.Cause)
+	s = s.Started(t).Finished().Trigger(runtime.TriggerConfig, t.Add(2*time.Second))
+	d = l.NextPass(s, t.Add(5*time.Second))
+	fmt.Println(d.Start, d.Cause, d.At.Sub(t))
+	// Output:
+	// true leader start
+	// false config change 30s
+}
+
+// The longest pass over N Bindings whose probes all time out.
+func ExampleLimits_MaxPassDuration() {
+	l := runtime.DefaultLimits()
+	for _, n := range []int{1, 2, 5, 100} {
+		fmt.Println(n, l.MaxPassDuration(n))
+	}
+	// Output:
+	// 1 10s
+	// 2 10s
+	// 5 30s
+	// 100 8m20s
+}

@@ -1,0 +1,39 @@
+// Package sim is a deterministic, discrete-event simulation of Agent
+// Kourier brokers writing Binding status, used to prove the delays the
+// Binding documentation promises. Time is a clock.Fake moved by RunUntil;
+// events at one instant run in the order they were scheduled; there are no
+// goroutines and no sleeps, so every run of a script gives the same
+// history.
+//
+// # The model
+//
+// The API server is a map of Bindings, AgentBackends and ChatConnections
+// by namespace and name. A status write succeeds only when the object
+// with that name still has the UID the status was computed for (as a
+// write with a UID precondition), and unless the script makes writes of
+// that UID fail. Each Replica reads the whole store every ConfigLook,
+// evaluates with binding.Evaluate and decides writes with
+// runtime.Limits.Decide every WriterTick, and, while it leads, asks
+// runtime.Limits.NextPass every ProberTick and runs the runtime.Plan it
+// gets: two Bindings at a time, both probes of a Binding side by side,
+// each answering after the delay the script chose for its backend and
+// channel, or timing out at ProbeTimeout.
+//
+// A replica shows its own successful writes to itself at once (as a host
+// does from the API server's answer) and sees everyone else's changes at
+// its next read. When the leader crashes, the first live standby leads
+// one lease later with no probe results and an empty writer memory.
+//
+// # Decisions
+//
+//   - The two probe results of one Binding are stored together when the
+//     slower ends, so a stored result never mixes generations of two
+//     passes.
+//   - A UID that vanishes mid-pass keeps its slot until its probes end;
+//     its result is dropped at the next config read with the rest of the
+//     UID's memory.
+//   - Writes take Options.WriteLatency (zero by default) and land at the
+//     start of the write; the gap counts from its end.
+//   - Every change of a Binding, AgentBackend or ChatConnection seen at a
+//     config read (new, gone, or a new generation) is a config trigger.
+package sim
