@@ -11,7 +11,7 @@ import (
 // evaluateBinding decides one Binding: where it is served, its four (or
 // two) conditions, and whether this broker writes them. owned is false
 // for a Binding another broker answers for; it then gets no result.
-func evaluateBinding(s *Snapshot, ix *index, st []bstate, holders map[chanKey]int, probes *probeIndex, i int) (br BindingResult, mem *Served, owned bool) {
+func evaluateBinding(s *Snapshot, ix *index, st []bstate, holders map[chanKey]int, probes *probeIndex, i int) (br BindingResult, mem Served, remember, owned bool) {
 	o := &s.Bindings[i]
 	b := &st[i]
 
@@ -28,7 +28,7 @@ func evaluateBinding(s *Snapshot, ix *index, st []bstate, holders map[chanKey]in
 	}
 	if ownerConn != nil && ownerConn.broker() != s.Broker.Name {
 		probes.mark(s, o.UID, "the Binding belongs to another broker")
-		return BindingResult{}, nil, false
+		return BindingResult{}, Served{}, false, false
 	}
 
 	var holder *Binding
@@ -94,11 +94,12 @@ func evaluateBinding(s *Snapshot, ix *index, st []bstate, holders map[chanKey]in
 		// The snapshot lags the memory: keep the memory as it is.
 		br.Errors = append(br.Errors, "the memory serves generation "+strconv.FormatInt(b.old.Generation, 10)+
 			", above metadata.generation "+strconv.FormatInt(o.Generation, 10))
-		mem = b.old
+		mem, remember = *b.old, true
 	case servedSpec != nil:
-		mem = &Served{Kind: KindBinding, Namespace: o.Namespace, Name: o.Name, UID: o.UID, Generation: servedGen, Binding: servedSpec}
+		mem = Served{Kind: KindBinding, Namespace: o.Namespace, Name: o.Name, UID: o.UID, Generation: servedGen, Binding: servedSpec}
+		remember = true
 	}
-	return br, mem, true
+	return br, mem, remember, true
 }
 
 // probeCondition builds BackendReachable or ChannelJoined from the chosen

@@ -83,18 +83,18 @@ func evaluate(s *Snapshot) Result {
 
 	probes := indexProbes(s)
 	res := Result{Bindings: make([]BindingResult, 0, len(s.Bindings))}
-	var mem []Served
+	mem := make([]Served, 0, len(s.Bindings)+len(s.Backends)+len(s.Connections))
 	for i := range s.Bindings {
 		if !ix.bindingOK[i] {
 			continue
 		}
-		br, served, owned := evaluateBinding(s, ix, st, holders, probes, i)
+		br, served, remember, owned := evaluateBinding(s, ix, st, holders, probes, i)
 		if !owned {
 			continue
 		}
 		res.Bindings = append(res.Bindings, br)
-		if served != nil {
-			mem = append(mem, *served)
+		if remember {
+			mem = append(mem, served)
 		}
 	}
 	for _, info := range ix.backends {

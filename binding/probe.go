@@ -225,6 +225,10 @@ var probeMessages = map[[2]string]string{
 
 const logHasCause = "the operator's log has the cause"
 
+// ProbeMessage is the fixed sentence a BackendReachable or ChannelJoined
+// condition with this reason carries; "" for OK and for anything else.
+func ProbeMessage(typ, reason string) string { return probeMessage(typ, reason) }
+
 // probeMessage is the fixed sentence for a probe condition; True has none.
 func probeMessage(typ, reason string) string {
 	return probeMessages[[2]string{typ, reason}]

@@ -1,0 +1,146 @@
+package binding_test
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"pgregory.net/rapid"
+
+	"github.com/condengine/condengine/binding"
+	"github.com/condengine/condengine/binding/bindingtest"
+	"github.com/condengine/condengine/conditions"
+)
+
+func resultJSON(t interface{ Fatalf(string, ...any) }, r binding.Result) string {
+	b, err := json.Marshal(r)
+	if err != nil {
+		t.Fatalf("marshal: %v", err)
+	}
+	return string(b)
+}
+
+func shuffle[T any](t *rapid.T, label string, xs []T) []T {
+	return rapid.Permutation(xs).Draw(t, label)
+}
+
+func TestProperty_OrderIndependence(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		s := bindingtest.SnapshotGen().Draw(t, "snapshot")
+		want := resultJSON(t, binding.Evaluate(s))
+		p := s
+		p.Bindings = shuffle(t, "bindings", s.Bindings)
+		p.Backends = shuffle(t, "backends", s.Backends)
+		p.Connections = shuffle(t, "connections", s.Connections)
+		p.Served.Served = shuffle(t, "served", s.Served.Served)
+		p.Probes = shuffle(t, "probes", s.Probes)
+		if got := resultJSON(t, binding.Evaluate(p)); got != want {
+			t.Fatalf("shuffled input gave other bytes:\nwant %s\ngot  %s", want, got)
+		}
+	})
+}
+
+func TestProperty_Idempotence(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		s := bindingtest.SnapshotGen().Draw(t, "snapshot")
+		r1 := binding.Evaluate(s)
+		s2 := bindingtest.Apply(s, r1)
+		s2.Now = s.Now.Add(time.Hour)
+		r2 := binding.Evaluate(s2)
+		if len(r1.Bindings) != len(r2.Bindings) {
+			t.Fatalf("result count moved from %d to %d", len(r1.Bindings), len(r2.Bindings))
+		}
+		for i := range r2.Bindings {
+			a, b := &r1.Bindings[i], &r2.Bindings[i]
+			if b.Write {
+				t.Fatalf("%s/%s: a second evaluation wants a write:\n%s\nthen\n%s", b.Namespace, b.Name,
+					bindingtest.Describe(r1), bindingtest.Describe(r2))
+			}
+			if !a.Stale && !conditions.EqualSets(a.Conditions, b.Conditions) {
+				t.Fatalf("%s/%s: conditions moved:\n%s\nthen\n%s", b.Namespace, b.Name, bindingtest.Describe(r1), bindingtest.Describe(r2))
+			}
+		}
+	})
+}
+
+func TestProperty_Invariants(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		s := bindingtest.SnapshotGen().Draw(t, "snapshot")
+		r := binding.Evaluate(s)
+		bindingtest.CheckInvariants(t, s, r)
+	})
+}
+
+// TestProperty_NoLeaks plants a canary per namespace in the texts of its
+// objects and another in every probe error, then searches every message
+// of every Binding.
+func TestProperty_NoLeaks(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		s := bindingtest.SnapshotGen().Draw(t, "snapshot")
+		r := binding.Evaluate(s)
+		for _, br := range r.Bindings {
+			for _, c := range br.Conditions {
+				if !binding.Vocabulary.Has(c.Type) {
+					continue
+				}
+				if strings.Contains(c.Message, bindingtest.ProbeCanary) {
+					t.Fatalf("%s/%s %s shows a probe's raw text: %q", br.Namespace, br.Name, c.Type, c.Message)
+				}
+				for _, ns := range bindingtest.Namespaces() {
+					if ns != br.Namespace && strings.Contains(c.Message, bindingtest.Canary(ns)) {
+						t.Fatalf("%s/%s %s shows text of namespace %s: %q", br.Namespace, br.Name, c.Type, ns, c.Message)
+					}
+				}
+			}
+		}
+	})
+}
+
+// TestProperty_NamespaceNotAllowedSameForValidAndInvalid breaks every
+// object of one namespace and checks that what Bindings elsewhere read
+// about the objects that do not allow them does not move.
+func TestProperty_NamespaceNotAllowedSameForValidAndInvalid(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		s := bindingtest.SnapshotGen().Draw(t, "snapshot")
+		x := rapid.SampledFrom(bindingtest.Namespaces()).Draw(t, "broken")
+		s.Served = binding.Memory{}
+		broken := s
+		broken.Backends = append([]binding.AgentBackend(nil), s.Backends...)
+		for i := range broken.Backends {
+			if broken.Backends[i].Namespace == x {
+				broken.Backends[i].Spec.URL = ""
+				broken.Backends[i].Spec.CardPath = "no-slash"
+			}
+		}
+		broken.Connections = append([]binding.ChatConnection(nil), s.Connections...)
+		for i := range broken.Connections {
+			if broken.Connections[i].Namespace == x {
+				broken.Connections[i].Spec.Platform = "irc"
+			}
+		}
+		a, b := binding.Evaluate(s), binding.Evaluate(broken)
+		denials := func(br binding.BindingResult) []string {
+			c := conditions.Find(br.Conditions, binding.TypeAccepted)
+			if c == nil || br.Stale {
+				return nil
+			}
+			var out []string
+			for _, p := range strings.Split(c.Message, "; ") {
+				if strings.Contains(p, "does not allow namespace") {
+					out = append(out, p)
+				}
+			}
+			return out
+		}
+		for i := range a.Bindings {
+			if a.Bindings[i].Namespace == x {
+				continue
+			}
+			da, db := denials(a.Bindings[i]), denials(b.Bindings[i])
+			if strings.Join(da, "|") != strings.Join(db, "|") {
+				t.Fatalf("%s/%s: valid objects read %q, broken ones %q", a.Bindings[i].Namespace, a.Bindings[i].Name, da, db)
+			}
+		}
+	})
+}
