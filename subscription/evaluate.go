@@ -29,6 +29,7 @@ type evaluator struct {
 	byKey      map[Reference]int32
 	offerings  map[Reference]*offering.Offering
 	badOffer   map[Reference]bool // listed twice: read treated as failed
+	dupKeys    map[Reference]bool // Subscriptions listed twice
 	objects    map[ObjectRef]struct{}
 	failures   map[ObjectRef]struct{}
 	uidCount   map[types.UID]int
@@ -66,32 +67,41 @@ func newEvaluator(snap Snapshot) *evaluator {
 		byKey:      make(map[Reference]int32, len(snap.Subscriptions)),
 		offerings:  make(map[Reference]*offering.Offering, len(snap.Offerings)),
 		badOffer:   map[Reference]bool{},
-		objects:    make(map[ObjectRef]struct{}, len(snap.Objects)+len(snap.Subscriptions)+len(snap.Offerings)),
+		objects:    make(map[ObjectRef]struct{}, len(snap.Objects)),
 		failures:   make(map[ObjectRef]struct{}, len(snap.Failures)),
 		uidCount:   make(map[types.UID]int, len(snap.Subscriptions)),
 		collection: snap.Collection,
 	}
 
 	// Subscriptions in key order; a key listed twice is the snapshot's
-	// error and none of its copies is evaluated.
-	order := make([]int32, len(snap.Subscriptions))
-	for i := range order {
-		order[i] = int32(i)
+	// error and none of its copies is evaluated. The keys are sorted in a
+	// compact slice of their own: comparing through the large objects
+	// would miss the cache on every comparison.
+	type keyed struct {
+		key Reference
+		idx int32
 	}
-	slices.SortFunc(order, func(a, b int32) int {
-		return keyCompare(snap.Subscriptions[a].Key(), snap.Subscriptions[b].Key())
-	})
+	order := make([]keyed, len(snap.Subscriptions))
+	for i := range snap.Subscriptions {
+		order[i] = keyed{snap.Subscriptions[i].Key(), int32(i)}
+	}
+	slices.SortFunc(order, func(a, b keyed) int { return keyCompare(a.key, b.key) })
 	e.nodes = make([]node, 0, len(order))
 	for k := 0; k < len(order); {
-		s := &snap.Subscriptions[order[k]]
+		key := order[k].key
 		j := k + 1
-		for j < len(order) && snap.Subscriptions[order[j]].Key() == s.Key() {
+		for j < len(order) && order[j].key == key {
 			j++
 		}
 		if j-k > 1 {
-			e.errors = append(e.errors, fmt.Sprintf("Subscription %s is listed %d times; none of the copies is evaluated", s.Key(), j-k))
+			if e.dupKeys == nil {
+				e.dupKeys = map[Reference]bool{}
+			}
+			e.dupKeys[key] = true
+			e.errors = append(e.errors, fmt.Sprintf("Subscription %s is listed %d times; none of the copies is evaluated", key, j-k))
 		} else {
-			e.byKey[s.Key()] = int32(len(e.nodes))
+			s := &snap.Subscriptions[order[k].idx]
+			e.byKey[key] = int32(len(e.nodes))
 			e.nodes = append(e.nodes, node{sub: s, parent: -1})
 			e.uidCount[s.UID]++
 		}
@@ -109,11 +119,6 @@ func newEvaluator(snap Snapshot) *evaluator {
 			continue
 		}
 		e.offerings[k] = o
-		e.objects[ObjectRef{APIVersion: offering.APIVersion, Kind: offering.Kind, Namespace: o.Namespace, Name: o.Name}] = struct{}{}
-	}
-	for i := range snap.Subscriptions {
-		s := &snap.Subscriptions[i]
-		e.objects[ObjectRef{APIVersion: APIVersion, Kind: Kind, Namespace: s.Namespace, Name: s.Name}] = struct{}{}
 	}
 	for _, o := range snap.Objects {
 		e.objects[o] = struct{}{}
@@ -163,7 +168,20 @@ func (e *evaluator) fails(apiVersion, kind, namespace, name string) bool {
 }
 
 // exists reports whether the named object is in the snapshot.
+// Subscriptions and Offerings are found in their own indexes (a key
+// listed twice still exists).
 func (e *evaluator) exists(r ObjectRef) bool {
+	key := Reference{Namespace: r.Namespace, Name: r.Name}
+	switch {
+	case r.APIVersion == APIVersion && r.Kind == Kind:
+		if _, ok := e.byKey[key]; ok || e.dupKeys[key] {
+			return true
+		}
+	case r.APIVersion == offering.APIVersion && r.Kind == offering.Kind:
+		if _, ok := e.offerings[key]; ok {
+			return true
+		}
+	}
 	_, ok := e.objects[r]
 	return ok
 }

@@ -175,7 +175,7 @@ type providerKey struct {
 // the snapshot puts a Subscription in a family: that is the index the
 // operator's cache keeps.
 func (e *evaluator) indexProviders() {
-	e.providers = make(map[providerKey][]int32)
+	e.providers = make(map[providerKey][]int32, len(e.nodes)/4)
 	for i := range e.nodes {
 		s := e.nodes[i].sub
 		if !s.IsActive() || s.Status.CompatibilityRoot == "" {

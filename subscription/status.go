@@ -39,14 +39,15 @@ func (e *evaluator) evaluate(i int32) Outcome {
 	cond := func(typ string, status metav1.ConditionStatus, reason, message string) metav1.Condition {
 		return metav1.Condition{Type: typ, Status: status, Reason: reason, Message: message, ObservedGeneration: gen}
 	}
-	var desired []metav1.Condition
+	var buf [4]metav1.Condition
+	desired := buf[:0]
 	transient := false
-	now := metav1.NewTime(e.now)
+	stamp := func() *metav1.Time { t := metav1.NewTime(e.now); return &t }
 
 	switch {
 	case s.IsDeleting():
 		if st.DeactivatedAt == nil {
-			st.DeactivatedAt = &now
+			st.DeactivatedAt = stamp()
 		}
 		desired = append(desired,
 			cond(TypeReady, cFalse, ReasonValidationSucceeded, msgDeactivated),
@@ -70,7 +71,7 @@ func (e *evaluator) evaluate(i int32) Outcome {
 		wasOrphan := prior != nil && prior.Status == cTrue && prior.Reason == ReasonOrphaned
 		switch {
 		case v.end != "":
-			st.DeactivatedAt = &now
+			st.DeactivatedAt = stamp()
 			desired = append(desired,
 				cond(TypeReady, cFalse, ReasonValidationSucceeded, msgDeactivated),
 				cond(TypeActive, cFalse, v.end, v.message))
@@ -86,7 +87,7 @@ func (e *evaluator) evaluate(i int32) Outcome {
 			}
 		default:
 			if st.ActivatedAt == nil {
-				st.ActivatedAt = &now
+				st.ActivatedAt = stamp()
 			}
 			reason, m := ReasonActivationSucceeded, msgActivated
 			if v.orphaned || wasOrphan {

@@ -1,0 +1,67 @@
+package subscription_test
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/condengine/condengine/offering"
+	"github.com/condengine/condengine/subscription"
+	st "github.com/condengine/condengine/subscription/subscriptiontest"
+)
+
+// benchSnapshot builds n Subscriptions in families of size members: each
+// family a random tree (every member's parent drawn among the earlier
+// ones), every third member bound to an Offering that requires another,
+// nine in ten active and stamped, the rest new, then one evaluation
+// applied so the benchmark measures the steady state. The seed is fixed
+// so runs compare.
+func benchSnapshot(n, members int) subscription.Snapshot {
+	r := rand.New(rand.NewPCG(1, uint64(members)))
+	now := time.Date(2026, 11, 30, 10, 0, 0, 0, time.UTC)
+	at := metav1.NewTime(now.Add(-24 * time.Hour))
+	snap := subscription.Snapshot{Now: now, Offerings: []offering.Offering{
+		st.ReadyOffering("shop", "base"),
+		st.ReadyOffering("shop", "db"),
+		st.ReadyOffering("shop", "app", offering.Reference{Namespace: "shop", Name: "db"}),
+	}}
+	offs := []subscription.Reference{{Namespace: "shop", Name: "base"}, {Namespace: "shop", Name: "db"}, {Namespace: "shop", Name: "app"}}
+	snap.Subscriptions = make([]subscription.Subscription, n)
+	for i := range snap.Subscriptions {
+		f, m := i/members, i%members
+		s := &snap.Subscriptions[i]
+		s.Namespace = fmt.Sprintf("fam-%d", f)
+		s.Name = fmt.Sprintf("m-%d", m)
+		s.UID = types.UID(fmt.Sprintf("u-%d-%d", f, m))
+		s.Generation = 1
+		s.Spec.OfferingRef = offs[m%3]
+		if m > 0 {
+			s.Spec.Parent = &subscription.Parent{SubscriptionRef: subscription.Reference{Namespace: s.Namespace, Name: fmt.Sprintf("m-%d", r.IntN(m))}}
+		}
+		if r.IntN(10) > 0 {
+			st.Active(at.Time, fmt.Sprintf("u-%d-0", f))(s)
+		}
+	}
+	// Start from the state the engine itself wrote, as a host would.
+	snap.Subscriptions = st.Apply(snap.Subscriptions, subscription.Evaluate(snap))
+	return snap
+}
+
+func BenchmarkEvaluate(b *testing.B) {
+	for _, n := range []int{10_000, 100_000} {
+		for _, members := range []int{10, 100, 1_000, 10_000} {
+			snap := benchSnapshot(n, members)
+			b.Run(fmt.Sprintf("subs=%d/family=%d", n, members), func(b *testing.B) {
+				b.ReportAllocs()
+				for b.Loop() {
+					subscription.Evaluate(snap)
+				}
+				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/sub")
+			})
+		}
+	}
+}
