@@ -55,7 +55,9 @@ func report(w io.Writer, results []scenario.Result, verbose bool) int {
 		default:
 			failed++
 			fmt.Fprintf(w, "FAIL %s: %s\n", r.Path, name)
-			fmt.Fprint(w, indent(r.Diff, "    "))
+			// go-cmp marks its output as unstable by mixing in no-break
+			// spaces at random; plain spaces read and copy the same.
+			fmt.Fprint(w, indent(strings.ReplaceAll(r.Diff, "\u00a0", " "), "    "))
 		}
 	}
 	fmt.Fprintf(w, "%d passed, %d failed\n", passed, failed)

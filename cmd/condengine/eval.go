@@ -12,6 +12,9 @@ import (
 	"strings"
 	"time"
 
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+
 	"github.com/condengine/condengine/binding"
 	"github.com/condengine/condengine/conformance"
 	"github.com/condengine/condengine/finops"
@@ -128,7 +131,7 @@ func evaluateScenario(f *scenario.File) (*world, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", f.Path, err)
 		}
-		w.bindings = evaluateBindings(snap)
+		w.bindings, w.notes = evaluateBindings(snap)
 		return w, nil
 	default:
 		others, err := runOthers(f)
@@ -182,7 +185,8 @@ func evaluateStream(s *stream, now time.Time) (*world, error) {
 	}
 	w := &world{now: now}
 	if len(objs.Bindings)+len(objs.Backends)+len(objs.Connections) > 0 {
-		w.bindings = evaluateBindings(binding.Snapshot{
+		defaultIdentity(&objs)
+		w.bindings, w.notes = evaluateBindings(binding.Snapshot{
 			Now: now,
 			Broker: binding.Broker{
 				Leader:       true,
@@ -249,13 +253,20 @@ func relocate(err error, name string, wheres []string) error {
 // carrying the conditions they have afterwards: the written ones where a
 // write is due, the current ones elsewhere (another broker's Bindings, a
 // standby, the ConfigMap route). The snapshot's slice is reused.
-func evaluateBindings(snap binding.Snapshot) []binding.Binding {
+func evaluateBindings(snap binding.Snapshot) ([]binding.Binding, []string) {
 	res := binding.Evaluate(snap)
+	var notes []string
+	for _, e := range res.Errors {
+		notes = append(notes, fmt.Sprintf("%s %s left out: %s", e.Kind, joinNS(e.Namespace, e.Name), e.Problem))
+	}
 	type key struct{ ns, name, uid string }
 	byKey := make(map[key]int, len(res.Bindings))
 	for i := range res.Bindings {
 		r := &res.Bindings[i]
 		byKey[key{r.Namespace, r.Name, string(r.UID)}] = i
+		for _, p := range r.Errors {
+			notes = append(notes, fmt.Sprintf("Binding %s: %s", joinNS(r.Namespace, r.Name), p))
+		}
 	}
 	for i := range snap.Bindings {
 		b := &snap.Bindings[i]
@@ -263,7 +274,30 @@ func evaluateBindings(snap binding.Snapshot) []binding.Binding {
 			b.Status.Conditions = res.Bindings[j].Conditions
 		}
 	}
-	return snap.Bindings
+	return snap.Bindings, notes
+}
+
+// defaultIdentity gives a hand-written manifest what the API server would
+// have given it: a uid (derived from its kind, namespace and name, so the
+// output is the same at every run) and generation 1.
+func defaultIdentity(objs *binding.Objects) {
+	fill := func(kind string, m *metav1.ObjectMeta) {
+		if m.UID == "" {
+			m.UID = types.UID("eval:" + kind + ":" + m.Namespace + "/" + m.Name)
+		}
+		if m.Generation == 0 {
+			m.Generation = 1
+		}
+	}
+	for i := range objs.Bindings {
+		fill(binding.KindBinding, &objs.Bindings[i].ObjectMeta)
+	}
+	for i := range objs.Backends {
+		fill(binding.KindAgentBackend, &objs.Backends[i].ObjectMeta)
+	}
+	for i := range objs.Connections {
+		fill(binding.KindChatConnection, &objs.Connections[i].ObjectMeta)
+	}
 }
 
 // runOthers evaluates a scenario of a system other than binding with the
