@@ -1,0 +1,54 @@
+package conformance_test
+
+import (
+	"testing"
+
+	"github.com/condengine/condengine/conformance"
+	"github.com/condengine/condengine/scenario"
+)
+
+// The whole corpus, both systems, through the same runners the command
+// uses.
+func TestCorpus(t *testing.T) {
+	conformance.Runners().Test(t, "../testdata/scenarios")
+}
+
+func TestRunners_CoverEverySystem(t *testing.T) {
+	rs := conformance.Runners()
+	for _, sys := range []string{scenario.SystemBinding, scenario.SystemFinOps} {
+		if rs[sys] == nil {
+			t.Errorf("no runner for %q", sys)
+		}
+	}
+	rs["extra"] = nil
+	if _, ok := conformance.Runners()["extra"]; ok {
+		t.Error("Runners returned a shared map")
+	}
+}
+
+// A wrong expectation fails: the corpus test is not vacuous.
+func TestRunners_DeliberatelyFailingScenarioFails(t *testing.T) {
+	results, err := conformance.Runners().RunPaths("../testdata/cli/check/deliberately-failing.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(results) != 1 || results[0].Passed() || results[0].Diff == "" {
+		t.Fatalf("results %+v", results)
+	}
+}
+
+func TestVocabularies_DistinctKindsInDocumentedOrder(t *testing.T) {
+	var kinds []string
+	for _, v := range conformance.Vocabularies() {
+		kinds = append(kinds, v.Kind())
+	}
+	want := []string{"Binding", "PriceBook", "Offering", "Subscription"}
+	if len(kinds) != len(want) {
+		t.Fatalf("kinds %v, want %v", kinds, want)
+	}
+	for i := range want {
+		if kinds[i] != want[i] {
+			t.Fatalf("kinds %v, want %v", kinds, want)
+		}
+	}
+}
