@@ -14,7 +14,7 @@ func benchText(n int, dirty bool) string {
 		"digest 0123456789abcdef0123456789abcdef key QWxhZGRpbjpvcGVuIHNlc2FtZQ0123456789abcdef; "
 	var b strings.Builder
 	for i := 0; b.Len() < n; i++ {
-		if dirty && i%4 == 3 {
+		if dirty && i%4 == 0 {
 			b.WriteString(bad)
 		} else {
 			b.WriteString(clean)

@@ -122,12 +122,25 @@ func portEnd(s string, i int) int {
 }
 
 func findIPv4(s string, out []span) []span {
-	for i := 0; i < len(s); {
-		if !isDigit(s[i]) {
-			i++
+	// Every address has a dot between digits; jump from dot to dot.
+	for from := 0; ; {
+		d := strings.IndexByte(s[from:], '.')
+		if d < 0 {
+			return out
+		}
+		d += from
+		if d == 0 || d+1 >= len(s) || !isDigit(s[d-1]) || !isDigit(s[d+1]) {
+			from = d + 1
 			continue
 		}
-		j := i
+		i := d
+		for i > from && (isDigit(s[i-1]) || s[i-1] == '.') {
+			i--
+		}
+		for !isDigit(s[i]) {
+			i++
+		}
+		j := d
 		for j < len(s) && (isDigit(s[j]) || s[j] == '.') {
 			j++
 		}
@@ -138,9 +151,8 @@ func findIPv4(s string, out []span) []span {
 			}
 			out = append(out, span{i, portEnd(s, end), kindAddress})
 		}
-		i = j
+		from = j
 	}
-	return out
 }
 
 // hasIPv4 reports whether a run of digits and dots holds four consecutive
@@ -176,12 +188,19 @@ func isOctet(p string) bool {
 }
 
 func findIPv6(s string, out []span) []span {
-	for i := 0; i < len(s); {
-		if !is(s[i], cV6) {
-			i++
-			continue
+	// Every address has a colon; grow the run of IPv6 characters around
+	// each one not yet seen.
+	for from := 0; ; {
+		c := strings.IndexByte(s[from:], ':')
+		if c < 0 {
+			return out
 		}
-		j := i
+		c += from
+		i := c
+		for i > from && is(s[i-1], cV6) {
+			i--
+		}
+		j := c
 		colons := 0
 		for j < len(s) && is(s[j], cV6) {
 			if s[j] == ':' {
@@ -189,14 +208,13 @@ func findIPv6(s string, out []span) []span {
 			}
 			j++
 		}
-		if colons >= 2 {
+		if colons >= 2 && (i == 0 || !is(s[i-1], cV6)) {
 			if sp, ok := ipv6Span(s, i, j); ok {
 				out = append(out, sp)
 			}
 		}
-		i = j
+		from = j
 	}
-	return out
 }
 
 // ipv6Span checks the run s[i:j] of hex digits, ':' and '.' for an IPv6

@@ -137,28 +137,12 @@ const (
 	minBase64Run = 40
 )
 
-func findHexRuns(s string, out []span) []span {
-	for i := 0; i < len(s); {
-		if !is(s[i], cHex) {
-			i++
-			continue
-		}
-		j := i
-		for j < len(s) && is(s[j], cHex) {
-			j++
-		}
-		if j-i >= minHexRun {
-			out = append(out, span{i, j, kindSecret})
-		}
-		i = j
-	}
-	return out
-}
-
-// findBase64Runs hides runs of the base64 or base64url alphabet that have
-// both upper- and lower-case letters: random data always has, while
-// Kubernetes names (lower case) and constants (upper case) do not.
-func findBase64Runs(s string, out []span) []span {
+// findRuns hides long hex runs and long base64 runs in one pass: the hex
+// alphabet is inside the base64 one, so each hex run lies within a base64
+// run. A base64 run counts only with both upper- and lower-case letters:
+// random data always has them, while Kubernetes names (lower case) and
+// constants (upper case) do not.
+func findRuns(s string, out []span) []span {
 	for i := 0; i < len(s); {
 		if !is(s[i], cB64) {
 			i++
@@ -166,9 +150,20 @@ func findBase64Runs(s string, out []span) []span {
 		}
 		j := i
 		var seen uint16
+		hexStart := i
 		for j < len(s) && is(s[j], cB64) {
-			seen |= class[s[j]]
+			c := class[s[j]]
+			seen |= c
+			if c&cHex == 0 {
+				if j-hexStart >= minHexRun {
+					out = append(out, span{hexStart, j, kindSecret})
+				}
+				hexStart = j + 1
+			}
 			j++
+		}
+		if j-hexStart >= minHexRun {
+			out = append(out, span{hexStart, j, kindSecret})
 		}
 		for pad := 0; pad < 2 && j < len(s) && s[j] == '='; pad++ {
 			j++

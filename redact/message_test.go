@@ -254,3 +254,17 @@ func TestMessage_MustSurvive(t *testing.T) {
 		})
 	}
 }
+
+func TestMessage_CleanInputDoesNotAllocate(t *testing.T) {
+	opts := Options{Hide: []string{"team-b", "Other Text"}}
+	for _, s := range []string{
+		"",
+		"generation 2 is invalid, serving generation 1: spec.chat.channel: \"x y\" contains white space",
+		strings.TrimSpace(strings.Repeat("AgentBackend team-a/echo v0.37.2 at 2026-11-30T10:00:00Z; ", 16)),
+	} {
+		var got string
+		allocs := testing.AllocsPerRun(100, func() { got = Message(s, opts) })
+		assert.Equal(t, s, got)
+		assert.Zero(t, allocs, "allocations for %q", s)
+	}
+}

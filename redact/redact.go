@@ -36,19 +36,21 @@ func (o Options) limit() int {
 // Message(s) for every s and opts.
 func Message(s string, opts Options) string {
 	hides := prepareHides(opts.Hide)
+	limit := opts.limit()
 	t := normalize(s)
-	// Replacing can join text into a new match only through placeholders
-	// (a Hide string spanning one); each further pass strictly reduces the
-	// text outside placeholders, so the loop ends, normally after one pass.
+	// A second pass normally finds nothing; it is the proof that the result
+	// is a fixed point. Each pass that changes something strictly reduces
+	// the text outside placeholders, so the loop ends. Once the text is over
+	// the limit, cut takes over the proof for the part it keeps.
 	for {
 		r, changed := redactOnce(t, hides)
-		if !changed {
+		t = r
+		if !changed || len(t) > limit {
 			break
 		}
-		t = r
 	}
-	if max := opts.limit(); len(t) > max {
-		return cut(t, max, hides)
+	if len(t) > limit {
+		return cut(t, limit, hides)
 	}
 	return t
 }
@@ -86,8 +88,7 @@ func scan(s string, hides []string) []span {
 	spans = findHostPorts(s, spans)
 	spans = findAuthTokens(s, spans)
 	spans = findKeyValues(s, spans)
-	spans = findHexRuns(s, spans)
-	spans = findBase64Runs(s, spans)
+	spans = findRuns(s, spans)
 	spans = findJWTs(s, spans)
 	ph := findPlaceholders(s)
 	spans = findHidden(s, hides, ph, spans)
