@@ -1,0 +1,83 @@
+package binding_test
+
+import (
+	"testing"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	k8stypes "k8s.io/apimachinery/pkg/types"
+
+	"github.com/condengine/condengine/binding"
+	bt "github.com/condengine/condengine/binding/bindingtest"
+	"github.com/condengine/condengine/conditions"
+)
+
+var now = time.Date(2026, 11, 30, 10, 0, 0, 0, time.UTC)
+
+// world is team-a with a valid AgentBackend echo and ChatConnection slack,
+// shared with a backend hub and a connection hub-slack that allow every
+// namespace, and a leading default broker whose prober has listed.
+func world(bindings ...binding.Binding) binding.Snapshot {
+	return binding.Snapshot{
+		Now:    now,
+		Broker: binding.Broker{Leader: true, ProberListed: true, StartedAt: now.Add(-time.Hour), ConfigSource: binding.ConfigSourceCRDs},
+		Backends: []binding.AgentBackend{bt.NewBackend("team-a", "echo"), bt.NewBackend("shared", "hub", "*"),
+			bt.NewBackend("shared", "private")},
+		Connections: []binding.ChatConnection{bt.NewConnection("team-a", "slack"), bt.NewConnection("shared", "hub-slack", "*"),
+			bt.NewConnection("shared", "private-slack")},
+		Bindings: bindings,
+	}
+}
+
+// evaluate runs Evaluate, checks the invariants, and indexes the results
+// by namespace/name.
+func evaluate(t *testing.T, s binding.Snapshot) (binding.Result, map[string]binding.BindingResult) {
+	t.Helper()
+	r := binding.Evaluate(s)
+	bt.CheckInvariants(t, s, r)
+	m := map[string]binding.BindingResult{}
+	for _, br := range r.Bindings {
+		m[br.Namespace+"/"+br.Name] = br
+	}
+	return r, m
+}
+
+func get(t *testing.T, m map[string]binding.BindingResult, id string) binding.BindingResult {
+	t.Helper()
+	br, ok := m[id]
+	if !ok {
+		t.Fatalf("no result for %s", id)
+	}
+	return br
+}
+
+func cond(t *testing.T, br binding.BindingResult, typ string) metav1.Condition {
+	t.Helper()
+	c := conditions.Find(br.Conditions, typ)
+	if c == nil {
+		t.Fatalf("%s/%s has no %s condition: %v", br.Namespace, br.Name, typ, br.Conditions)
+	}
+	return *c
+}
+
+func typesOf(br binding.BindingResult) []string {
+	var out []string
+	for _, c := range br.Conditions {
+		out = append(out, c.Type)
+	}
+	return out
+}
+
+func served(uid string, gen int64, ns, name string, spec binding.BindingSpec) binding.Served {
+	return binding.Served{Kind: binding.KindBinding, Namespace: ns, Name: name, UID: k8stypes.UID(uid), Generation: gen, Binding: &spec}
+}
+
+func ok4(gen int64) []metav1.Condition {
+	at := metav1.NewTime(now.Add(-time.Hour))
+	return []metav1.Condition{
+		{Type: binding.TypeAccepted, Status: metav1.ConditionTrue, Reason: "OK", ObservedGeneration: gen, LastTransitionTime: at},
+		{Type: binding.TypeBackendReachable, Status: metav1.ConditionTrue, Reason: "OK", ObservedGeneration: gen, LastTransitionTime: at},
+		{Type: binding.TypeChannelJoined, Status: metav1.ConditionTrue, Reason: "OK", ObservedGeneration: gen, LastTransitionTime: at},
+		{Type: binding.TypeReady, Status: metav1.ConditionTrue, Reason: "OK", ObservedGeneration: gen, LastTransitionTime: at},
+	}
+}
