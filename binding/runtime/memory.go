@@ -23,7 +23,9 @@ type Memory struct {
 	// success.
 	Failures int
 	// Foreign is the foreign status last counted as an edit, so the same
-	// edit is not counted at every tick; a successful write clears it.
+	// edit is not counted at every tick; nil when none is counted (an
+	// empty, non-nil list is a counted edit that cleared the status). A
+	// successful write clears it.
 	Foreign []metav1.Condition
 	// Edits are the times of the latest foreign edits, oldest first, at
 	// most Limits.FightEdits of them.

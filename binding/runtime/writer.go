@@ -124,7 +124,9 @@ func (l Limits) Decide(in WriterInput) Decision {
 	}
 
 	foreign := len(m.Written) > 0 && !equalOurs(in.Object, m.Written) && !equalOurs(in.Object, in.Computed)
-	newEdit := foreign && !equalOurs(in.Object, m.Foreign)
+	// Foreign is nil until an edit is counted, so a status someone
+	// cleared entirely still counts as an edit the first time.
+	newEdit := foreign && (m.Foreign == nil || !equalOurs(in.Object, m.Foreign))
 	if newEdit {
 		fight = l.fightNow(m, true, in.Now)
 	}

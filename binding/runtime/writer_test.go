@@ -244,3 +244,54 @@ func TestAction_String(t *testing.T) {
 	assert.Equal(t, "write", Write.String())
 	assert.Equal(t, "unknown", Action(9).String())
 }
+
+func TestDecide_ForeignEditClearingStatus_Counted(t *testing.T) {
+	l := DefaultLimits()
+	ours := status(1, "OK")
+	m := Memory{Written: ours, LastEnd: t0.Add(-time.Minute)}
+	in := WriterInput{Object: nil, Computed: ours, Memory: &m, Leader: true, Now: t0}
+	d := l.Decide(in)
+	assert.True(t, d.ForeignEdit)
+	assert.Equal(t, Write, d.Action)
+	m = l.Observe(m, d, nil, t0)
+	assert.NotNil(t, m.Foreign)
+	assert.Len(t, m.Edits, 1)
+	assert.False(t, l.Decide(in).ForeignEdit, "counted once")
+}
+
+func TestDecide_FarTimes_NoPanicAndSane(t *testing.T) {
+	l := DefaultLimits()
+	early := time.Date(1, 1, 1, 0, 0, 1, 0, time.UTC)
+	late := time.Date(9999, 12, 31, 23, 59, 59, 0, time.UTC)
+	ours := status(1, "OK")
+	changed := status(1, "Unreachable")
+	tests := []struct {
+		name    string
+		lastEnd time.Time
+		now     time.Time
+		want    Decision
+	}{
+		{"LastWriteLongAgo", early, late, Decision{Action: Write, At: late, Reason: ReasonChanged}},
+		{"LastWriteFarAhead", late, early, Decision{Action: Wait, At: early.Add(10 * time.Second), Reason: ReasonClockBehind}},
+		{"NowAtTheEndOfTime", late.Add(-5 * time.Second), late, Decision{Action: Wait, At: late.Add(5 * time.Second), Reason: ReasonGap}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			m := Memory{Written: ours, LastEnd: tc.lastEnd}
+			d := l.Decide(WriterInput{Object: ours, Computed: changed, Memory: &m, Leader: true, Now: tc.now})
+			assert.Equal(t, tc.want, d)
+		})
+	}
+}
+
+func TestNextPass_FarTimes(t *testing.T) {
+	l := DefaultLimits()
+	late := time.Date(9999, 12, 31, 23, 59, 0, 0, time.UTC)
+	s := ProberState{NotBefore: late}
+	d := l.NextPass(s, t0)
+	assert.False(t, d.Start)
+	assert.Equal(t, late, d.At, "no pass before the prober lists the Bindings")
+	s = ProberState{}.Started(t0).Finished().Trigger(TriggerConfig, late)
+	d = l.NextPass(s, t0.Add(time.Minute))
+	assert.Equal(t, PassDecision{At: t0.Add(5 * time.Minute), Cause: CausePeriodic}, d, "a trigger from the future does not hold the period back")
+}
