@@ -27,7 +27,8 @@ apiVersion: finops.stakater.com/v1alpha1
 kind: Offering
 metadata: {namespace: NS, name: platform}
 spec:
-  subscriptionFee: {priceMicros: 40000000, period: "1", tickAlignment: Month}
+  pricing:
+    subscriptionFee: {priceMicros: 40000000, period: "1", tickAlignment: Month}
 ---
 apiVersion: finops.stakater.com/v1alpha1
 kind: Subscription
