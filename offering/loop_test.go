@@ -94,8 +94,11 @@ func TestCircularDependency_LongLoopMessageShortened(t *testing.T) {
 	assert.Equal(t, "requirement loop: shop/o0 -> shop/o1 -> shop/o2 -> shop/o3 -> shop/o4 -> shop/o5 -> shop/o6 -> shop/o7 -> shop/o8 -> shop/o9 -> … (490 more) … -> shop/o0", msg)
 }
 
-func TestCircularDependency_HundredThousandChainNoRecursion(t *testing.T) {
-	const n = 100_000
+func TestCircularDependency_LongChainIntoLoop(t *testing.T) {
+	// The graph passes themselves are checked at 100k nodes in
+	// graph_internal_test.go; this runs the whole evaluation on a chain
+	// long enough to matter while keeping -race fast.
+	const n = 20_000
 	offs := make([]offering.Offering, n)
 	for i := range offs {
 		next := (i + 1) % n
@@ -107,5 +110,5 @@ func TestCircularDependency_HundredThousandChainNoRecursion(t *testing.T) {
 	r := eval(offs...)
 	reason, msg := readyOf(t, offs, r, "shop/o0")
 	assert.Equal(t, offering.ReasonCircularDependencyDetected, reason)
-	assert.True(t, strings.HasSuffix(msg, "(99990 more) … -> shop/o99997"), msg)
+	assert.True(t, strings.HasSuffix(msg, "(19990 more) … -> shop/o19997"), msg)
 }
