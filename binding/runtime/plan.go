@@ -11,6 +11,8 @@ import (
 
 // Target is one Binding a pass may probe, as the engine last evaluated it.
 type Target struct {
+	// Namespace, Name and UID identify the Binding; probe results count
+	// for the UID only.
 	Namespace string
 	Name      string
 	UID       types.UID

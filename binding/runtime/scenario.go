@@ -31,19 +31,27 @@ import (
 //	      fightSince: "2026-11-30T09:58:30Z"             # optional: a fight is on since
 //	      fightEdits: 4                 # foreign edits counted in that fight
 type WriterBlock struct {
-	Limits   *LimitsOverride `json:"limits,omitempty"`
+	// Limits changes some of the writer's limits; nil keeps the defaults.
+	Limits *LimitsOverride `json:"limits,omitempty"`
+	// Bindings holds the memory of each Binding the writer wrote before.
 	Bindings []WriterBinding `json:"bindings,omitempty"`
 }
 
 // LimitsOverride lists the writer's limits a scenario may change; a field
 // left out keeps its default.
 type LimitsOverride struct {
-	WriteGap    *metav1.Duration `json:"writeGap,omitempty"`
-	WriterTick  *metav1.Duration `json:"writerTick,omitempty"`
-	BackoffCap  *metav1.Duration `json:"backoffCap,omitempty"`
-	FightEdits  *int             `json:"fightEdits,omitempty"`
+	// WriteGap overrides Limits.WriteGap, e.g. "10s".
+	WriteGap *metav1.Duration `json:"writeGap,omitempty"`
+	// WriterTick overrides Limits.WriterTick.
+	WriterTick *metav1.Duration `json:"writerTick,omitempty"`
+	// BackoffCap overrides Limits.BackoffCap.
+	BackoffCap *metav1.Duration `json:"backoffCap,omitempty"`
+	// FightEdits overrides Limits.FightEdits.
+	FightEdits *int `json:"fightEdits,omitempty"`
+	// FightWindow overrides Limits.FightWindow.
 	FightWindow *metav1.Duration `json:"fightWindow,omitempty"`
-	Quiet       *metav1.Duration `json:"quiet,omitempty"`
+	// Quiet overrides Limits.Quiet.
+	Quiet *metav1.Duration `json:"quiet,omitempty"`
 }
 
 // WriterBinding is the writer's memory of one Binding in a scenario.
@@ -52,14 +60,23 @@ type WriterBinding struct {
 	Binding string `json:"binding"`
 	// UID is the object the memory is of; empty means the Binding's
 	// current UID.
-	UID           types.UID          `json:"uid,omitempty"`
-	LastWritten   []metav1.Condition `json:"lastWritten,omitempty"`
-	LastWriteEnd  *metav1.Time       `json:"lastWriteEnd,omitempty"`
-	Failures      int                `json:"failures,omitempty"`
-	ForeignEdits  []metav1.Time      `json:"foreignEdits,omitempty"`
+	UID types.UID `json:"uid,omitempty"`
+	// LastWritten is the status the writer last wrote; absent when it
+	// never wrote this UID.
+	LastWritten []metav1.Condition `json:"lastWritten,omitempty"`
+	// LastWriteEnd is when the last write attempt ended.
+	LastWriteEnd *metav1.Time `json:"lastWriteEnd,omitempty"`
+	// Failures counts failed attempts since the last success.
+	Failures int `json:"failures,omitempty"`
+	// ForeignEdits are the times of foreign edits already counted.
+	ForeignEdits []metav1.Time `json:"foreignEdits,omitempty"`
+	// ForeignStatus is the foreign status last counted, so that seeing it
+	// again is not a new edit.
 	ForeignStatus []metav1.Condition `json:"foreignStatus,omitempty"`
-	FightSince    *metav1.Time       `json:"fightSince,omitempty"`
-	FightEdits    int                `json:"fightEdits,omitempty"`
+	// FightSince is when the current fight began; absent when none is on.
+	FightSince *metav1.Time `json:"fightSince,omitempty"`
+	// FightEdits counts the fight's foreign edits so far.
+	FightEdits int `json:"fightEdits,omitempty"`
 }
 
 // ParseWriterBlock decodes a scenario's writer block, refusing unknown

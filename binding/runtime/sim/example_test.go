@@ -15,7 +15,7 @@ import (
 func Example() {
 	s := sim.New(sim.Options{})
 	start := s.Now()
-	s.AddBackend("team-a", "echo", sim.FastOK)
+	s.AddBackend("team-a", "echo", sim.FastOK())
 	s.AddConnection("team-a", "slack")
 	s.Create("team-a", "chat", "echo", "slack", "C1")
 	s.StartReplica("a")

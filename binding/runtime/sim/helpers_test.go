@@ -18,7 +18,7 @@ import (
 func settled(t *testing.T, o Options, names ...string) (*Sim, *Replica) {
 	t.Helper()
 	s := New(o)
-	s.AddBackend("team-a", "echo", FastOK)
+	s.AddBackend("team-a", "echo", FastOK())
 	s.AddConnection("team-a", "slack")
 	for _, n := range names {
 		s.Create("team-a", n, "echo", "slack", "C-"+n)

@@ -98,7 +98,7 @@ func TestSimulation_PeriodicPasses(t *testing.T) {
 func TestSimulation_Deterministic(t *testing.T) {
 	run := func() *Sim {
 		s := New(Options{LookPhase: 1700 * time.Millisecond})
-		s.AddBackend("team-a", "echo", FastOK)
+		s.AddBackend("team-a", "echo", FastOK())
 		s.AddBackend("team-a", "slow", BackendBehavior{Delay: 12 * time.Second})
 		s.AddConnection("team-a", "slack")
 		for i := range 6 {

@@ -90,7 +90,7 @@ func (r *Replica) startProbes(p *pass) {
 // fast and well.
 func (r *Replica) behaviors(t runtime.Target) (BackendBehavior, ChannelBehavior) {
 	s := r.sim
-	be, ch := FastOK, FastJoined
+	be, ch := FastOK(), FastJoined()
 	for i := range r.bindings {
 		b := &r.bindings[i]
 		if b.UID != t.UID {

@@ -17,6 +17,7 @@ import (
 // the objects, the memory of good generations, the last probe results and
 // the writer's memory per UID.
 type Replica struct {
+	// Name names the replica in the Writes, Passes and Fights records.
 	Name      string
 	sim       *Sim
 	startedAt time.Time

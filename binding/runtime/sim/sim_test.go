@@ -99,8 +99,8 @@ func TestSimulation_PassOverTimingOutBackends_TakesCeilHalfTimesTimeout(t *testi
 func TestSimulation_PassWithMixedBackends_WithinBound(t *testing.T) {
 	s := New(Options{})
 	s.AddBackend("team-a", "slow", BackendBehavior{Delay: time.Hour})
-	s.AddBackend("team-a", "mid", BackendBehavior{Delay: 4 * time.Second, Answer: FastOK.Answer})
-	s.AddBackend("team-a", "echo", FastOK)
+	s.AddBackend("team-a", "mid", BackendBehavior{Delay: 4 * time.Second, Answer: FastOK().Answer})
+	s.AddBackend("team-a", "echo", FastOK())
 	s.AddConnection("team-a", "slack")
 	for i, be := range []string{"echo", "slow", "mid", "slow", "echo", "mid", "mid"} {
 		s.Create("team-a", fmt.Sprintf("b%02d", i), be, "slack", fmt.Sprintf("C%02d", i))
@@ -163,7 +163,7 @@ func TestSimulation_Failover_NoPendingOverGood_WritesResumeWithinAGap(t *testing
 	for _, backendDies := range []bool{false, true} {
 		t.Run(fmt.Sprintf("backendDies=%v", backendDies), func(t *testing.T) {
 			s := New(Options{})
-			s.AddBackend("team-a", "echo", FastOK)
+			s.AddBackend("team-a", "echo", FastOK())
 			s.AddConnection("team-a", "slack")
 			uid := s.Create("team-a", "chat", "echo", "slack", "C1")
 			a := s.StartReplica("a")

@@ -69,23 +69,30 @@ type key struct{ ns, name string }
 
 // Write is one status write attempt.
 type Write struct {
-	At, End   time.Time
-	Replica   string
+	// At is when the write started, End when it ended.
+	At, End time.Time
+	// Replica is the replica that wrote.
+	Replica string
+	// Namespace, Name and UID are the object the status was computed for.
 	Namespace string
 	Name      string
 	UID       types.UID
 	// OK reports that the API server took the write.
 	OK bool
 	// PutBack reports that the write put back a foreign edit.
-	PutBack    bool
+	PutBack bool
+	// Conditions is the status written.
 	Conditions []metav1.Condition
 }
 
 // Pass is one probe pass that ran to its end.
 type Pass struct {
-	Replica    string
+	// Replica is the leader that ran the pass.
+	Replica string
+	// Start and End bound the pass.
 	Start, End time.Time
-	Cause      runtime.Cause
+	// Cause is why the pass started.
+	Cause runtime.Cause
 	// Targets are the Bindings probed, in plan order, with the generation
 	// each probe claims.
 	Targets []runtime.Target
@@ -93,15 +100,20 @@ type Pass struct {
 
 // Fight is a fight a writer reported.
 type Fight struct {
-	At        time.Time
-	Replica   string
+	// At is when the fight began.
+	At time.Time
+	// Replica is the writer that reported it.
+	Replica string
+	// Namespace and Name are the Binding fought over.
 	Namespace string
 	Name      string
 }
 
 // Status is one state of a Binding's status in the store.
 type Status struct {
-	At  time.Time
+	// At is when the status was stored.
+	At time.Time
+	// UID is the object that carried it.
 	UID types.UID
 	// By is the replica that wrote it, "foreign" for someone else, and
 	// "create" for a new object.
@@ -112,23 +124,31 @@ type Status struct {
 // BackendBehavior is how an agent answers the card fetch: after Delay
 // (a Delay at or past the probe timeout is a timeout), with Answer.
 type BackendBehavior struct {
-	Delay  time.Duration
+	// Delay is how long the fetch takes.
+	Delay time.Duration
+	// Answer is what the fetch observes when it ends in time.
 	Answer binding.BackendObservation
 }
 
 // ChannelBehavior is how the chat platform answers about a channel.
 type ChannelBehavior struct {
-	Delay  time.Duration
+	// Delay is how long the platform takes to answer.
+	Delay time.Duration
+	// Answer is what the platform says when it answers in time.
 	Answer binding.ChannelObservation
 }
 
-// Fast answers: a usable card and a joined channel, in 100 ms.
-var (
-	FastOK = BackendBehavior{Delay: 100 * time.Millisecond, Answer: binding.BackendObservation{
+// FastOK is an agent that serves a usable card in 100 ms. Each call
+// returns a new value, so a script may change it freely.
+func FastOK() BackendBehavior {
+	return BackendBehavior{Delay: 100 * time.Millisecond, Answer: binding.BackendObservation{
 		HTTPStatus: 200, Card: &binding.AgentCard{Name: "echo", Version: "1.0", URL: "https://agent.example/a2a"}}}
-	FastJoined = ChannelBehavior{Delay: 100 * time.Millisecond, Answer: binding.ChannelObservation{
-		OK: true, IsMember: true}}
-)
+}
+
+// FastJoined is a channel the bot is in, answered in 100 ms.
+func FastJoined() ChannelBehavior {
+	return ChannelBehavior{Delay: 100 * time.Millisecond, Answer: binding.ChannelObservation{OK: true, IsMember: true}}
+}
 
 // New builds an empty simulation.
 func New(o Options) *Sim {
