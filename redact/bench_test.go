@@ -56,3 +56,31 @@ func BenchmarkMessage_DefaultLimit(b *testing.B) {
 		})
 	}
 }
+
+// Shapes that would be quadratic in a careless scanner, at two sizes; the
+// ns/byte of the two must stay about equal.
+func BenchmarkMessage_Pathological(b *testing.B) {
+	shapes := map[string]func(n int) string{
+		"colons":      func(n int) string { return strings.Repeat(":", n) },
+		"dots":        func(n int) string { return strings.Repeat("1.", n/2) },
+		"ats":         func(n int) string { return strings.Repeat("a@", n/2) },
+		"keys":        func(n int) string { return strings.Repeat("token=", n/6) },
+		"hideChain":   func(n int) string { return "a://b" + strings.Repeat(" x", n/2) },
+		"hexLetters":  func(n int) string { return strings.Repeat("abcdef", n/6) },
+		"newlines":    func(n int) string { return strings.Repeat("a\n", n/2) },
+		"invalidUTF8": func(n int) string { return strings.Repeat("\xff", n) },
+	}
+	for _, name := range []string{"colons", "dots", "ats", "keys", "hideChain", "hexLetters", "newlines", "invalidUTF8"} {
+		for _, size := range []int{32 << 10, 1 << 20} {
+			s := shapes[name](size)
+			opts := Options{Hide: []string{"] x", "team-b"}}
+			b.Run(fmt.Sprintf("%s/%dB", name, size), func(b *testing.B) {
+				b.ReportAllocs()
+				b.SetBytes(int64(len(s)))
+				for b.Loop() {
+					_ = Message(s, opts)
+				}
+			})
+		}
+	}
+}

@@ -9,12 +9,12 @@ import (
 // Errors Check wraps, for errors.Is. Their texts never quote the message,
 // which may itself be what must not be shown.
 var (
-	// ErrTooLong: the message has more bytes than allowed.
+	// ErrTooLong means the message has more bytes than allowed.
 	ErrTooLong = errors.New("message too long")
-	// ErrInvalidUTF8: the message is not valid UTF-8.
+	// ErrInvalidUTF8 means the message is not valid UTF-8.
 	ErrInvalidUTF8 = errors.New("message is not valid UTF-8")
-	// ErrNotOneLine: the message holds a control character or a Unicode
-	// line or paragraph separator.
+	// ErrNotOneLine means the message holds a control character or a
+	// Unicode line or paragraph separator.
 	ErrNotOneLine = errors.New("message is not one line")
 )
 

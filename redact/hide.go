@@ -76,6 +76,12 @@ func hideAcrossPlaceholders(s string, hides []string) (string, bool) {
 	if len(ph) == 0 {
 		return s, false
 	}
+	// An occurrence can only end on the last byte of some string, so most
+	// bytes need no look at all.
+	var ends [256]bool
+	for _, h := range bh {
+		ends[h[len(h)-1]] = true
+	}
 	out := make([]byte, 0, len(s))
 	var stack []span // placeholders written to out, in order
 	changed := false
@@ -84,6 +90,8 @@ func hideAcrossPlaceholders(s string, hides []string) (string, bool) {
 		out = append(out, tok...)
 		if isPh {
 			stack = append(stack, span{base, len(out), kindHidden})
+		} else if !ends[tok[0]] {
+			return
 		}
 		for {
 			start, found := lastOccurrence(out, base, bh, stack)
