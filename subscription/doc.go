@@ -83,7 +83,11 @@
 //     to whole seconds, the precision the API server stores.
 //  10. A deactivated Subscription is re-stated, not re-validated: Ready
 //     False ValidationSucceeded and its Active condition as it was, with
-//     the current generation.
+//     the current generation. An Active condition that is not one of the
+//     terminal False pairs (hand-written or corrupt) is dropped rather
+//     than repeated, and a CostsResolved outside the vocabulary is not
+//     kept either: the engine never writes a pair it cannot validate.
+//  14. A negative metadata.generation is written as observedGeneration 0.
 //  11. The collection run reads the snapshot's statuses, like the reconcile:
 //     a Subscription activated by this evaluation is not priced until the
 //     next run, and the Deactivated release gate needs deactivatedAt in

@@ -35,7 +35,7 @@ func (e *evaluator) evaluate(i int32) Outcome {
 		CompatibilityRoot: in.CompatibilityRoot,
 		Costs:             in.Costs,
 	}
-	gen := s.Generation
+	gen := max(s.Generation, 0) // a negative generation is bad input; conditions cannot carry it
 	cond := func(typ string, status metav1.ConditionStatus, reason, message string) metav1.Condition {
 		return metav1.Condition{Type: typ, Status: status, Reason: reason, Message: message, ObservedGeneration: gen}
 	}
@@ -58,8 +58,8 @@ func (e *evaluator) evaluate(i int32) Outcome {
 		// Never re-validated: the pair stays as it was, re-stated for the
 		// current generation.
 		desired = append(desired, cond(TypeReady, cFalse, ReasonValidationSucceeded, msgDeactivated))
-		if a := conditions.Find(in.Conditions, TypeActive); a != nil {
-			desired = append(desired, cond(TypeActive, a.Status, a.Reason, a.Message))
+		if a := conditions.Find(in.Conditions, TypeActive); a != nil && a.Status == cFalse && Vocabulary.IsTerminal(*a) {
+			desired = append(desired, cond(TypeActive, a.Status, a.Reason, msg("%s", a.Message)))
 		}
 
 	default:
@@ -102,7 +102,9 @@ func (e *evaluator) evaluate(i int32) Outcome {
 	if costs != nil {
 		desired = append(desired, *costs)
 	} else if c := conditions.Find(in.Conditions, TypeCostsResolved); c != nil {
-		desired = append(desired, *c) // the collector's, kept until it writes again
+		if _, ok := Vocabulary.Lookup(c.Type, c.Status, c.Reason); ok && conditions.MessageProblem(c.Message) == "" {
+			desired = append(desired, *c) // the collector's, kept until it writes again
+		}
 	}
 
 	m := Vocabulary.Merge(in.Conditions, desired, gen, e.now)
