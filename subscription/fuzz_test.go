@@ -63,7 +63,7 @@ func fuzzSnapshot(data []byte) subscription.Snapshot {
 		if src.pick(2) == 0 {
 			m := int64(src.pick(4))
 			o.Spec.Pricing.SubscriptionFee = &offering.SubscriptionFee{PriceMicros: int64(src.next()) * 1_000_000,
-				Period: []string{"1h", "90m", "1", "0", "x", "6"}[src.pick(6)],
+				Period:        []string{"1h", "90m", "1", "0", "x", "6"}[src.pick(6)],
 				TickAlignment: []string{"ActivatedAt", "HourBoundary", "DayBoundary", "MonthBoundary", ""}[src.pick(5)], MinPeriods: &m}
 		}
 		snap.Offerings = append(snap.Offerings, o)
