@@ -37,9 +37,9 @@ type Plan struct {
 	ProbeTimeout time.Duration
 }
 
-// Plan builds the pass over targets: the served ones with a UID, each UID
-// once (the highest generation listed wins), ordered by namespace, name,
-// then UID, so the plan is the same whatever order the targets come in.
+// Plan builds the pass over targets: the served ones with a UID, each
+// (namespace, name, UID) once at the highest generation listed, ordered by
+// namespace, name, then UID, so the plan is the same whatever order the targets come in.
 // The probes of the first AtOnce Bindings start together; each later
 // Binding starts when a Binding before it has both its probes ended.
 func (l Limits) Plan(targets []Target) Plan {
