@@ -263,10 +263,12 @@ func TestSimulation_Fight_DetectedAndPutBacksSlowDown(t *testing.T) {
 		}
 	}
 	require.Greater(t, len(putBacks), 7)
+	t.Logf("fight at %s; put-backs at %v", s.Fights[0].At.Sub(start), putBacks)
 	var gaps []time.Duration
 	for i := 1; i < len(putBacks); i++ {
 		gaps = append(gaps, putBacks[i].Sub(putBacks[i-1]))
 	}
+	t.Logf("gaps %v", gaps)
 	assert.LessOrEqual(t, gaps[0], 20*time.Second, "before the fight a put-back follows within a look and a gap")
 	for i := 3; i < len(gaps); i++ {
 		assert.GreaterOrEqual(t, gaps[i], gaps[i-1], "put-backs slow down: %v", gaps)
