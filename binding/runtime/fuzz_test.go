@@ -60,3 +60,27 @@ func FuzzDecide(f *testing.F) {
 		}
 	})
 }
+
+func FuzzParseWriterBlock(f *testing.F) {
+	f.Add([]byte(`{"limits": {"writeGap": "1m", "fightEdits": 2}, "bindings": [{"binding": "a/b", "failures": 3,
+		"lastWriteEnd": "2026-11-30T09:59:00Z", "foreignEdits": ["2026-11-30T09:58:00Z"], "fightSince": "2026-11-30T09:58:00Z"}]}`))
+	f.Add([]byte(`{"bindings": [{"binding": "a/b", "lastWritten": [{"type": "Ready", "status": "True"}]}]}`))
+	f.Add([]byte(`null`))
+	f.Add([]byte(`{"limits": {"quiet": "-1s"}}`))
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		w, lim, err := ParseWriterBlock(raw)
+		if err != nil {
+			return
+		}
+		if lim.Validate() != nil {
+			t.Fatalf("accepted limits that do not validate: %v", lim.Validate())
+		}
+		for _, b := range w.Bindings {
+			m := b.Memory(lim)
+			if len(m.Edits) > lim.FightEdits {
+				t.Fatalf("memory keeps %d edits", len(m.Edits))
+			}
+			_ = lim.Decide(WriterInput{Object: b.ForeignStatus, Computed: b.LastWritten, Memory: &m, Leader: true, Now: t0})
+		}
+	})
+}
