@@ -1,0 +1,213 @@
+package subscription_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/condengine/condengine/conditions"
+	"github.com/condengine/condengine/offering"
+	"github.com/condengine/condengine/subscription"
+	st "github.com/condengine/condengine/subscription/subscriptiontest"
+)
+
+var (
+	now     = time.Date(2026, 11, 30, 10, 0, 0, 0, time.UTC)
+	earlier = time.Date(2026, 11, 1, 9, 0, 0, 0, time.UTC)
+)
+
+func outcome(t *testing.T, res subscription.Result, ns, name string) subscription.Outcome {
+	t.Helper()
+	for _, o := range res.Subscriptions {
+		if o.Namespace == ns && o.Name == name {
+			return o
+		}
+	}
+	t.Fatalf("no outcome for %s/%s", ns, name)
+	return subscription.Outcome{}
+}
+
+func reason(o subscription.Outcome, typ string) string {
+	if c := conditions.Find(o.Status.Conditions, typ); c != nil {
+		return string(c.Status) + " " + c.Reason
+	}
+	return ""
+}
+
+func TestEvaluate_EmptySnapshot(t *testing.T) {
+	res := subscription.Evaluate(subscription.Snapshot{})
+	assert.Empty(t, res.Subscriptions)
+	assert.Empty(t, res.Errors)
+}
+
+func TestEvaluate_DuplicateKeyIsSnapshotErrorAndNotEvaluated(t *testing.T) {
+	res := subscription.Evaluate(subscription.Snapshot{Now: now,
+		Offerings:     []offering.Offering{st.ReadyOffering("shop", "base")},
+		Subscriptions: []subscription.Subscription{st.New("a", "x"), st.New("a", "x", st.UID("other")), st.New("a", "y")}})
+	require.Len(t, res.Subscriptions, 1)
+	assert.Equal(t, "y", res.Subscriptions[0].Name)
+	require.Len(t, res.Errors, 1)
+	assert.Contains(t, res.Errors[0], "a/x is listed 2 times")
+}
+
+func TestEvaluate_DuplicateOfferingIsAFailedRead(t *testing.T) {
+	res := subscription.Evaluate(subscription.Snapshot{Now: now,
+		Offerings:     []offering.Offering{st.ReadyOffering("shop", "base"), st.ReadyOffering("shop", "base")},
+		Subscriptions: []subscription.Subscription{st.New("a", "x")}})
+	o := outcome(t, res, "a", "x")
+	assert.Equal(t, "False ValidationError", reason(o, "Ready"))
+	assert.True(t, o.Transient)
+	assert.NotEmpty(t, res.Errors)
+}
+
+func TestEvaluate_TransientOnlyForFailedReads(t *testing.T) {
+	snap := subscription.Snapshot{Now: now,
+		Offerings: []offering.Offering{st.ReadyOffering("shop", "base")},
+		Subscriptions: []subscription.Subscription{
+			st.New("a", "fails", st.Offering("shop", "broken")),
+			st.New("a", "missing", st.Offering("shop", "missing")),
+		},
+		Failures: []subscription.ObjectRef{{Kind: "Offering", Namespace: "shop", Name: "broken"}}}
+	res := subscription.Evaluate(snap)
+	assert.True(t, outcome(t, res, "a", "fails").Transient)
+	assert.False(t, outcome(t, res, "a", "missing").Transient, "not found waits for a watch event, not a retry")
+}
+
+func TestEvaluate_FailureWithAPIVersionMatchesOnlyThatVersion(t *testing.T) {
+	target := st.Target("apps/v1", "Deployment", "a", "web")
+	snap := subscription.Snapshot{Now: now,
+		Offerings:     []offering.Offering{st.ReadyOffering("shop", "base")},
+		Objects:       []subscription.ObjectRef{{APIVersion: "apps/v1", Kind: "Deployment", Namespace: "a", Name: "web"}},
+		Subscriptions: []subscription.Subscription{st.New("a", "x", target)},
+		Failures:      []subscription.ObjectRef{{APIVersion: "apps/v1beta2", Kind: "Deployment", Namespace: "a", Name: "web"}}}
+	assert.Equal(t, "True ActivationSucceeded", reason(outcome(t, subscription.Evaluate(snap), "a", "x"), "Ready"))
+	snap.Failures[0].APIVersion = ""
+	assert.Equal(t, "False ValidationError", reason(outcome(t, subscription.Evaluate(snap), "a", "x"), "Ready"))
+}
+
+func TestEvaluate_StaleSnapshotWritesNothing(t *testing.T) {
+	s := st.New("a", "x", st.Generation(3), st.Active(earlier, "u-a-x"))
+	s.Generation = 2 // the cache lags: our conditions describe generation 3
+	res := subscription.Evaluate(subscription.Snapshot{Now: now,
+		Offerings: []offering.Offering{st.ReadyOffering("shop", "missing-on-purpose")}, Subscriptions: []subscription.Subscription{s}})
+	o := outcome(t, res, "a", "x")
+	assert.True(t, o.Stale)
+	assert.False(t, o.Write)
+	assert.Equal(t, s.Status, o.Status)
+}
+
+func TestEvaluate_OtherWritersConditionsKeptAfterOurs(t *testing.T) {
+	s := st.New("a", "x")
+	s.Status.Conditions = []metav1.Condition{{Type: "example.com/Audited", Status: "True", Reason: "Done", LastTransitionTime: metav1.NewTime(earlier)}}
+	res := subscription.Evaluate(subscription.Snapshot{Now: now,
+		Offerings: []offering.Offering{st.ReadyOffering("shop", "base")}, Subscriptions: []subscription.Subscription{s}})
+	var types []string
+	for _, c := range outcome(t, res, "a", "x").Status.Conditions {
+		types = append(types, c.Type)
+	}
+	assert.Equal(t, []string{"Ready", "Active", "example.com/Audited"}, types)
+}
+
+func TestEvaluate_DoesNotModifyTheSnapshot(t *testing.T) {
+	snap := subscription.Snapshot{Now: now,
+		Offerings: []offering.Offering{st.ReadyOffering("shop", "base")},
+		Subscriptions: []subscription.Subscription{
+			st.New("a", "root", st.Active(earlier, "u-a-root"), st.Deleting(earlier)),
+			st.New("a", "kid", st.Parent("a", "root"), st.Active(earlier, "u-a-root")),
+		},
+		Collection: &subscription.Collection{ScheduledHour: now, Results: []subscription.CollectionResult{
+			{Subscription: subscription.Reference{Namespace: "a", Name: "kid"}, Buckets: 3, Source: subscription.SourceDB}}}}
+	before := fmt.Sprintf("%#v", snap.Subscriptions)
+	_ = subscription.Evaluate(snap)
+	assert.Equal(t, before, fmt.Sprintf("%#v", snap.Subscriptions))
+}
+
+func TestEvaluate_MessagesHideAddressesFromBadInput(t *testing.T) {
+	s := st.New("a", "x", st.Target("https://evil.example.com:8443/v1", "Thing", "a", "t"))
+	res := subscription.Evaluate(subscription.Snapshot{Now: now,
+		Offerings: []offering.Offering{st.ReadyOffering("shop", "base")}, Subscriptions: []subscription.Subscription{s}})
+	c := conditions.Find(outcome(t, res, "a", "x").Status.Conditions, "Ready")
+	require.NotNil(t, c)
+	assert.Equal(t, "TargetNotFound", c.Reason)
+	assert.NotContains(t, c.Message, "evil.example.com")
+	assert.Empty(t, conditions.MessageProblem(c.Message))
+}
+
+func TestEvaluate_NegativeGenerationWrittenAsZero(t *testing.T) {
+	s := st.New("a", "x", st.Generation(-4))
+	res := subscription.Evaluate(subscription.Snapshot{Now: now,
+		Offerings: []offering.Offering{st.ReadyOffering("shop", "base")}, Subscriptions: []subscription.Subscription{s}})
+	for _, c := range outcome(t, res, "a", "x").Status.Conditions {
+		assert.Equal(t, int64(0), c.ObservedGeneration)
+	}
+}
+
+// TestParentLoss_CascadeMovesOneLevelPerEvaluation deletes the root of a
+// chain under Deactivate: each evaluation ends one more level, and the
+// settled family is entirely deactivated.
+func TestParentLoss_CascadeMovesOneLevelPerEvaluation(t *testing.T) {
+	const depth = 6
+	subs := []subscription.Subscription{st.New("a", "l0", st.Active(earlier, "u-a-l0"), st.Deleting(now))}
+	for i := 1; i < depth; i++ {
+		subs = append(subs, st.New("a", fmt.Sprintf("l%d", i), st.Parent("a", fmt.Sprintf("l%d", i-1)), st.Active(earlier, "u-a-l0")))
+	}
+	snap := subscription.Snapshot{Now: now, Offerings: []offering.Offering{st.ReadyOffering("shop", "base")}, Subscriptions: subs}
+	for pass := 0; pass < depth; pass++ {
+		res := subscription.Evaluate(snap)
+		for i := 0; i < depth; i++ {
+			want := "True ActivationSucceeded"
+			switch {
+			case i == 0:
+				want = "False MarkedForDeletion"
+			case i <= pass:
+				want = "False ParentDeactivated"
+			}
+			assert.Equal(t, want, reason(outcome(t, res, "a", fmt.Sprintf("l%d", i)), "Active"), "pass %d level %d", pass, i)
+		}
+		snap.Subscriptions = st.Apply(snap.Subscriptions, res)
+	}
+	_, passes, ok := st.Settle(snap, 3)
+	assert.True(t, ok)
+	assert.Equal(t, 1, passes, "already settled")
+}
+
+func TestFamily_LongParentLoopDoesNotHang(t *testing.T) {
+	const n = 50_000
+	subs := make([]subscription.Subscription, n)
+	for i := range subs {
+		subs[i] = st.New("a", fmt.Sprintf("s%05d", i), st.Parent("a", fmt.Sprintf("s%05d", (i+1)%n)))
+	}
+	res := subscription.Evaluate(subscription.Snapshot{Now: now, Offerings: []offering.Offering{st.ReadyOffering("shop", "base")}, Subscriptions: subs})
+	for _, o := range res.Subscriptions {
+		if r := reason(o, "Ready"); r != "False ParentSubscriptionNotReady" {
+			t.Fatalf("%s: %s", o.Name, r)
+		}
+	}
+}
+
+func TestEvaluate_OutcomesSortedByNamespaceThenName(t *testing.T) {
+	res := subscription.Evaluate(subscription.Snapshot{Now: now, Subscriptions: []subscription.Subscription{
+		st.New("b", "a"), st.New("a", "b"), st.New("a", "a")}})
+	var got []string
+	for _, o := range res.Subscriptions {
+		got = append(got, o.Namespace+"/"+o.Name)
+	}
+	assert.Equal(t, "a/a a/b b/a", strings.Join(got, " "))
+}
+
+func TestSettle_DeletedFamilyDisappearsAfterCollection(t *testing.T) {
+	snap := subscription.Snapshot{Now: now, Offerings: []offering.Offering{st.ReadyOffering("shop", "base")},
+		Subscriptions: []subscription.Subscription{
+			st.New("a", "root", st.Active(earlier, "u-a-root"), st.Deleting(earlier)),
+			st.New("a", "kid", st.Parent("a", "root"), st.Active(earlier, "u-a-root"), st.Deleting(earlier)),
+		},
+		Collection: &subscription.Collection{ScheduledHour: now.Add(2 * time.Hour)}}
+	done, _, ok := st.Settle(snap, 5)
+	require.True(t, ok)
+	assert.Empty(t, done.Subscriptions, "both finalizers released once deactivation is recorded")
+}
