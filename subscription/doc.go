@@ -87,7 +87,6 @@
 //     terminal False pairs (hand-written or corrupt) is dropped rather
 //     than repeated, and a CostsResolved outside the vocabulary is not
 //     kept either: the engine never writes a pair it cannot validate.
-//  14. A negative metadata.generation is written as observedGeneration 0.
 //  11. The collection run reads the snapshot's statuses, like the reconcile:
 //     a Subscription activated by this evaluation is not priced until the
 //     next run, and the Deactivated release gate needs deactivatedAt in
@@ -104,4 +103,14 @@
 //  13. A deleting Subscription whose metadata.finalizers is empty is taken
 //     to hold ours (a deleting object always holds some finalizer); one
 //     that lists others but not ours has nothing for us to remove.
+//  14. A negative metadata.generation is written as observedGeneration 0.
+//  15. ParentSubscriptionDeactivated is not marked terminal: a parent
+//     deleted and created again under the same name is a new, possibly
+//     ready parent, and the waiting child then activates.
+//  16. Transient is set only for ValidationError (a failed read, retried
+//     on a growing delay); every other holding reason clears on a watch
+//     event and needs no retry.
+//  17. An active Subscription whose parent is gone and whose root was
+//     never stamped (the legacy case) is held at ValidationError and
+//     retried, staying active and outside every family.
 package subscription
