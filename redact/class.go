@@ -15,7 +15,8 @@ const (
 	cDomain                    // e-mail domain: A-Z a-z 0-9 . -
 	cV6                        // IPv6 literal characters: hex digits, ':' and '.'
 	cKey                       // key names before '=' or ':': A-Z a-z 0-9 _ . -
-	cAlnum                     // A-Z a-z 0-9 _ (a word character)
+	cWord                      // A-Z a-z 0-9 _ (zone names)
+	cLetter                    // A-Z a-z
 )
 
 var class = func() (t [256]uint16) {
@@ -42,11 +43,16 @@ var class = func() (t [256]uint16) {
 	set(alnum+".-", cDomain)
 	set(digits+"abcdefABCDEF:.", cV6)
 	set(alnum+"_.-", cKey)
-	set(alnum+"_", cAlnum)
+	set(alnum+"_", cWord)
+	set(upper+lower, cLetter)
 	return t
 }()
 
 func is(c byte, k uint16) bool { return class[c]&k != 0 }
+
+// Glue such as '_', '-', '/' or '.' next to a finding never saves it: only
+// a letter or digit can make it part of a longer word.
+func glued(c byte) bool { return is(c, cLetter|cDigit) }
 
 // lowerASCII folds an ASCII letter to lower case and leaves other bytes.
 func lowerASCII(c byte) byte {

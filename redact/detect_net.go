@@ -70,26 +70,30 @@ func trimURLTail(rest string) int {
 }
 
 func findEmails(s string, out []span) []span {
+	// The local part never holds '@' and the domain stops at one, so each
+	// byte is looked at from at most two '@'s.
+	lastEnd := 0
 	for from := 0; ; {
 		i := strings.IndexByte(s[from:], '@')
 		if i < 0 {
 			return out
 		}
 		i += from
+		from = i + 1
 		start := i
-		for start > from && is(s[start-1], cLocal) {
+		for start > lastEnd && is(s[start-1], cLocal) {
 			start--
 		}
 		end := i + 1
 		for end < len(s) && is(s[end], cDomain) {
 			end++
 		}
-		from = end
 		for end > i+1 && (s[end-1] == '.' || s[end-1] == '-') {
 			end--
 		}
 		if start < i && emailDomain(s[i+1:end]) {
 			out = append(out, span{start, end, kindEmail})
+			from, lastEnd = end, end
 		}
 	}
 }
@@ -105,8 +109,9 @@ func emailDomain(d string) bool {
 
 func isDigit(c byte) bool { return '0' <= c && c <= '9' }
 
-// portEnd returns the end of ":digits" at s[i:] (1 to 5 digits not followed
-// by a word character), or i when there is none.
+// portEnd returns the end of ":digits" at s[i:] (a run of 1 to 5 digits),
+// or i when there is none. What follows does not matter: "host:80abc"
+// still hides "host:80".
 func portEnd(s string, i int) int {
 	if i >= len(s) || s[i] != ':' {
 		return i
@@ -115,7 +120,7 @@ func portEnd(s string, i int) int {
 	for j < len(s) && isDigit(s[j]) {
 		j++
 	}
-	if n := j - i - 1; n == 0 || n > 5 || (j < len(s) && is(s[j], cAlnum)) {
+	if n := j - i - 1; n == 0 || n > 5 {
 		return i
 	}
 	return j
@@ -221,10 +226,16 @@ func findIPv6(s string, out []span) []span {
 // literal and widens it over a zone, brackets and a port.
 func ipv6Span(s string, i, j int) (span, bool) {
 	a := i
-	if s[a] == ':' && a+1 < j && s[a+1] != ':' {
+	for a < j && s[a] == '.' {
+		a++ // ".::1" is a sentence or path dot before an address
+	}
+	if a+1 < j && s[a] == ':' && s[a+1] != ':' {
 		a++ // a lone leading ':' separates, as in "addr:2001:db8::1"
-	} else if a > 0 && is(s[a-1], cAlnum) {
+	} else if a > 0 && glued(s[a-1]) {
 		return span{}, false // "Foo::Bar", "T10:00:00"
+	}
+	if j-a < 3 {
+		return span{}, false
 	}
 	b := j
 	for tries := 0; !validIPv6(s[a:b]); tries++ {
@@ -236,15 +247,15 @@ func ipv6Span(s string, i, j int) (span, bool) {
 	}
 	if b == j && b < len(s) && s[b] == '%' {
 		z := b + 1
-		for z < len(s) && (is(s[z], cAlnum) || s[z] == '.' || s[z] == '-' || s[z] == '~') {
+		for z < len(s) && (is(s[z], cWord) || s[z] == '.' || s[z] == '-' || s[z] == '~') {
 			z++
 		}
 		if z > b+1 {
 			b = z
 		}
 	}
-	if b < len(s) && is(s[b], cAlnum) {
-		return span{}, false
+	if b < len(s) && glued(s[b]) {
+		return span{}, false // "::Bar"
 	}
 	if a > 0 && s[a-1] == '[' && b < len(s) && s[b] == ']' {
 		a--
@@ -336,7 +347,7 @@ func findHostPorts(s string, out []span) []span {
 			for start > from && is(s[start-1], cHost) {
 				start--
 			}
-			for start < i && (s[start] == '.' || s[start] == '-') {
+			for start < i && (s[start] == '.' || s[start] == '-' || s[start] == '_') {
 				start++
 			}
 			if hostName(s[start:i]) {

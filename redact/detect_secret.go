@@ -7,7 +7,7 @@ import "strings"
 
 func findAuthTokens(s string, out []span) []span {
 	for i := 0; i < len(s); i++ {
-		if lowerASCII(s[i]) != 'b' || (i > 0 && is(s[i-1], cAlnum)) {
+		if lowerASCII(s[i]) != 'b' || (i > 0 && glued(s[i-1])) {
 			continue
 		}
 		var ts int
@@ -23,15 +23,15 @@ func findAuthTokens(s string, out []span) []span {
 		}
 		te := ts
 		if basic {
-			// "basic" is also an English word: only a real base64
-			// credential after it counts.
+			// "basic" is also an English word: only a credential-shaped
+			// base64 run after it counts.
 			for te < len(s) && is(s[te], cB64) && s[te] != '-' && s[te] != '_' {
 				te++
 			}
-			for pad := 0; pad < 2 && te < len(s) && s[te] == '='; pad++ {
+			for te < len(s) && s[te] == '=' {
 				te++
 			}
-			if !basicCredential(s[ts:te]) || (te < len(s) && is(s[te], cB64)) {
+			if !basicCredential(s[ts:te]) {
 				continue
 			}
 		} else {
@@ -48,10 +48,22 @@ func findAuthTokens(s string, out []span) []span {
 	return out
 }
 
-// basicCredential accepts standard base64 of at least 8 bytes whose
-// length is a multiple of 4, the shape of base64("user:password").
+// basicCredential accepts a base64 run of at least 8 bytes that does not
+// read as a word: it has a digit, '+', '/' or '=', or an upper-case letter
+// after its first byte ("dXNlcjpwYXNz", not "Authentication").
 func basicCredential(t string) bool {
-	return len(t) >= 8 && len(t)%4 == 0
+	if len(t) < 8 {
+		return false
+	}
+	if strings.ContainsAny(t, "0123456789+/=") {
+		return true
+	}
+	for i := 1; i < len(t); i++ {
+		if is(t[i], cUpper) {
+			return true
+		}
+	}
+	return false
 }
 
 // secretKeys are matched as a case-insensitive suffix of the key, so
@@ -185,7 +197,7 @@ func findJWTs(s string, out []span) []span {
 			return out
 		}
 		i += from
-		if i > 0 && is(s[i-1], cB64URL) {
+		if i > 0 && glued(s[i-1]) {
 			from = i + 3
 			continue
 		}

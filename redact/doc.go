@@ -14,7 +14,9 @@
 //	           and host:port where the host has a dot or is localhost
 //	[email]    local@domain.tld and local@localhost
 //	[secret]   the token after "Bearer " (any case) and a base64
-//	           credential after "Basic "; the value after key=, key: or
+//	           credential after "Basic " (8 or more characters with a
+//	           digit, '+', '/', '=' or an inner capital, so "basic
+//	           authentication" stays); the value after key=, key: or
 //	           "key": when the key ends in password, passwd, passphrase,
 //	           pwd, token, secret, credential(s), apikey, api_key, api-key,
 //	           access_key, accesskey, secret_key, secretkey, private_key,
@@ -24,7 +26,10 @@
 //	           JWT-shaped eyJ....x.y strings
 //	[hidden]   each Options.Hide string (exact, case-sensitive)
 //
-// Overlapping findings merge into one placeholder.
+// Overlapping findings merge into one placeholder. A finding is a word
+// only when no letter or digit touches it: punctuation around it ("_",
+// "-", "(", "@", quotes) never saves it, while "Forbearer x" or
+// "xeyJ..." are other words and stay.
 //
 // # Decisions
 //

@@ -217,6 +217,22 @@ func TestMessage_Hide(t *testing.T) {
 	})
 }
 
+// Punctuation touching a finding never saves it.
+func TestMessage_GluedPunctuation(t *testing.T) {
+	runCases(t, Options{}, []msgCase{
+		{"HostPortThenUnderscore", "x my.app:8443_ y", "x [address]_ y"},
+		{"HostPortThenLetters", "x my.app:8443abc y", "x [address]abc y"},
+		{"UnderscoreLocalhost", "x _localhost:15 y", "x _[address] y"},
+		{"DoubleAtEmail", "x @alice@corp.example.com y", "x @[email] y"},
+		{"UnderscoreBearer", "x _Bearer abc y", "x _Bearer [secret] y"},
+		{"DashJWT", "x -eyJhbGci.eyJzdWIi.c2ln y", "x -[secret] y"},
+		{"UnderscoreIPv6", "x _2001:db8::1_ y", "x _[address]_ y"},
+		{"DotBeforeIPv6", "x .2001:db8::1= y", "x .[address]= y"},
+		{"BasicThenPunctuation", "x -basic dXNlcjpwYXNz- y", "x -basic [secret]- y"},
+		{"BasicThenPlus", "x basic dXNlcjpwYXNz+ y", "x basic [secret] y"},
+	})
+}
+
 // The strings the issue and the spec say must come through untouched.
 func TestMessage_MustSurvive(t *testing.T) {
 	for _, s := range []string{

@@ -167,6 +167,11 @@ func genCanary(t *rapid.T) canary {
 
 var separators = []string{" ", "\n", "\t", ", ", " (", ") ", "; ", ": ", " \"", "\" ", " <", "> "}
 
+// glue is punctuation that may touch a finding on either side without
+// saving it; only a letter or digit joins a finding into a longer word.
+var glue = []string{"", "=", "/", "_", "-", ".", ":", ",", ";", "(", ")", "[", "]", "'", "\"", "<", ">",
+	"!", "?", "#", "%", "&", "*", "+", "|", "~", "\\", "{", "}", "é", "…", "@", "$", "^", "`", "\u2028"}
+
 // Canaries planted in safe text never come out, at any limit, whatever
 // the neighbours.
 func TestMessage_PropertyCanariesHidden(t *testing.T) {
@@ -177,6 +182,7 @@ func TestMessage_PropertyCanariesHidden(t *testing.T) {
 		for i := range rapid.IntRange(1, 6).Draw(t, "n") {
 			b.WriteString(genSafeText(t, fmt.Sprint("before", i)))
 			b.WriteString(rapid.SampledFrom(separators).Draw(t, "sep"))
+			b.WriteString(rapid.SampledFrom(glue).Draw(t, "glue"))
 			if rapid.IntRange(0, 5).Draw(t, "kind") == 0 {
 				b.WriteString(hide)
 			} else {
@@ -184,6 +190,7 @@ func TestMessage_PropertyCanariesHidden(t *testing.T) {
 				b.WriteString(c.text)
 				secrets = append(secrets, c.secret)
 			}
+			b.WriteString(rapid.SampledFrom(glue).Draw(t, "glue"))
 			b.WriteString(rapid.SampledFrom(separators).Draw(t, "sep"))
 		}
 		b.WriteString(genSafeText(t, "after"))
