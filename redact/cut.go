@@ -5,17 +5,17 @@ import (
 	"unicode/utf8"
 )
 
-// cut shortens the redacted, normalized t to at most max bytes ending in
+// cut shortens the redacted, normalized t to at most limit bytes ending in
 // the ellipsis. Cutting can create a match that the whole text did not have
 // (1.2.3.45 cut to 1.2.3.4, a Hide string ending in "…"), so the result is
 // scanned again and, while anything would change, cut back to before the
 // first span. The result is therefore a fixed point of Message; each round
 // strictly shortens it, so the loop ends.
-func cut(t string, max int, hides []string) string {
-	if max < len(ellipsis) {
+func cut(t string, limit int, hides []string) string {
+	if limit < len(ellipsis) {
 		return "" // no room even for the ellipsis
 	}
-	n := outsidePlaceholder(t, runeStart(t, max-len(ellipsis)))
+	n := outsidePlaceholder(t, runeStart(t, limit-len(ellipsis)))
 	for {
 		p := strings.TrimRight(t[:n], " ")
 		if p == "" {
@@ -33,7 +33,7 @@ func cut(t string, max int, hides []string) string {
 // outsidePlaceholder moves a cut at n back to the start of a placeholder
 // that straddles it: "[addr…" would read like leaked text.
 func outsidePlaceholder(t string, n int) int {
-	for i := n - 1; i >= 0 && i > n-len(PlaceholderAddress); i-- {
+	for i := n - 1; i >= 0 && i > n-maxPlaceholderLen; i-- {
 		if t[i] != '[' {
 			continue
 		}

@@ -284,3 +284,13 @@ func TestMessage_CleanInputDoesNotAllocate(t *testing.T) {
 		assert.Zero(t, allocs, "allocations for %q", s)
 	}
 }
+
+func TestPlaceholders_AreFixedPointsAndBounded(t *testing.T) {
+	all := strings.Join(placeholders[:], "")
+	for _, p := range append(placeholders[:], all, strings.Join(placeholders[:], " ")) {
+		assert.Equal(t, p, Message(p, Options{}), "placeholder text must survive")
+	}
+	for _, p := range placeholders {
+		assert.LessOrEqual(t, len(p), maxPlaceholderLen)
+	}
+}

@@ -34,6 +34,9 @@ const (
 	PlaceholderHidden = "[hidden]"
 )
 
+// maxPlaceholderLen is the length of the longest placeholder.
+const maxPlaceholderLen = len(PlaceholderAddress)
+
 var placeholders = [...]string{
 	kindSecret:  PlaceholderSecret,
 	kindURL:     PlaceholderURL,
