@@ -38,6 +38,7 @@ func BenchmarkMessage(b *testing.B) {
 				for b.Loop() {
 					_ = Message(s, opts)
 				}
+				reportPerByte(b, len(s))
 			})
 		}
 	}
@@ -53,6 +54,7 @@ func BenchmarkMessage_DefaultLimit(b *testing.B) {
 			for b.Loop() {
 				_ = Message(s, Options{})
 			}
+			reportPerByte(b, len(s))
 		})
 	}
 }
@@ -80,7 +82,13 @@ func BenchmarkMessage_Pathological(b *testing.B) {
 				for b.Loop() {
 					_ = Message(s, opts)
 				}
+				reportPerByte(b, len(s))
 			})
 		}
 	}
+}
+
+// reportPerByte adds ns/byte, the figure that must stay flat across sizes.
+func reportPerByte(b *testing.B, n int) {
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(max(n, 1)), "ns/byte")
 }

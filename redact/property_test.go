@@ -2,6 +2,7 @@ package redact
 
 import (
 	"fmt"
+	"net/netip"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -126,8 +127,23 @@ func genCanary(t *rapid.T) canary {
 			groups[i] = fmt.Sprintf("%x", rapid.IntRange(0, 0xffff).Draw(t, "g"))
 		}
 		ip := strings.Join(groups, ":")
-		if rapid.Bool().Draw(t, "compress") {
+		switch rapid.IntRange(0, 2).Draw(t, "form") {
+		case 1:
 			ip = groups[0] + "::" + groups[7]
+		case 2:
+			// The canonical text of a random address, as Go prints it:
+			// compressed, or IPv4-mapped.
+			var b [16]byte
+			for i := range b {
+				b[i] = byte(rapid.IntRange(0, 3).Draw(t, "byte") * rapid.IntRange(0, 85).Draw(t, "scale"))
+			}
+			if rapid.Bool().Draw(t, "mapped") {
+				b = [16]byte{10: 0xff, 11: 0xff, 12: b[12], 13: b[13], 14: b[14], 15: b[15]}
+			}
+			ip = netip.AddrFrom16(b).String()
+			if ip == "::" {
+				ip = "::1"
+			}
 		}
 		if rapid.Bool().Draw(t, "bracket") {
 			return canary{"[" + ip + "]:443", ip}
