@@ -95,7 +95,28 @@ func findEmails(s string, out []span) []span {
 			out = append(out, span{start, end, kindEmail})
 			from, lastEnd = end, end
 		}
+		out = appendUserInfo(s, i, out)
 	}
+}
+
+// appendUserInfo hides "user:password" before the '@' at i, as in a
+// connection string without a scheme ("sa:pw@tcp(db:3306)/x"); the word
+// runs back to white space, a quote, '/' or '@'.
+func appendUserInfo(s string, i int, out []span) []span {
+	start := i
+	colon := false
+	for start > 0 {
+		c := s[start-1]
+		if c == ' ' || c == '/' || c == '@' || c == '"' || c == '\'' || c == '(' || c == '<' {
+			break
+		}
+		colon = colon || c == ':'
+		start--
+	}
+	if colon && start < i {
+		out = append(out, span{start, i, kindSecret})
+	}
+	return out
 }
 
 // emailDomain accepts a dotted name (a.b) or localhost.

@@ -73,7 +73,7 @@ var secretKeys = [...]string{
 	"token", "secret", "credential", "credentials",
 	"apikey", "api_key", "api-key",
 	"access_key", "accesskey", "secret_key", "secretkey",
-	"private_key", "privatekey", "client_secret", "auth",
+	"private_key", "privatekey", "client_secret", "auth", "cookie",
 }
 
 func secretKey(k string) bool {

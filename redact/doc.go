@@ -20,10 +20,11 @@
 //	           "key": when the key ends in password, passwd, passphrase,
 //	           pwd, token, secret, credential(s), apikey, api_key, api-key,
 //	           access_key, accesskey, secret_key, secretkey, private_key,
-//	           privatekey, client_secret or auth (any case); runs of 32 or
-//	           more hex digits; runs of 40 or more base64/base64url
-//	           characters holding both upper- and lower-case letters; and
-//	           JWT-shaped eyJ....x.y strings
+//	           privatekey, client_secret, auth or cookie (any case);
+//	           "user:password" before an '@' (connection strings without
+//	           a scheme); runs of 32 or more hex digits; runs of 40 or
+//	           more base64/base64url characters holding both upper- and
+//	           lower-case letters; and JWT-shaped eyJ....x.y strings
 //	[hidden]   each Options.Hide string (exact, case-sensitive)
 //
 // Overlapping findings merge into one placeholder. A finding is a word

@@ -131,6 +131,9 @@ func TestMessage_Email(t *testing.T) {
 		{"NoDotSurvives", "a@b", "a@b"},
 		{"AtAloneSurvives", "x @ y", "x @ y"},
 		{"InAngles", "<bob@corp.io>", "<[email]>"},
+		{"UserInfoWithoutScheme", "dsn sa:pw@tcp(db:3306)/x", "dsn [secret]@tcp(db:3306)/x"},
+		{"UserInfoBeforeEmailDomain", "admin:hunter2@db.example.com", "[secret]"},
+		{"ImageDigestHidesTag", "image nginx@sha256:0a1b", "image nginx@sha256:0a1b"},
 	})
 }
 
@@ -157,6 +160,7 @@ func TestMessage_KeyValueSecrets(t *testing.T) {
 		{"APIKeyVariants", "apikey=a api_key=b api-key=c", "apikey=[secret] api_key=[secret] api-key=[secret]"},
 		{"AccessKey", "access_key=a private_key=b client_secret=c", "access_key=[secret] private_key=[secret] client_secret=[secret]"},
 		{"Auth", "auth=xyz", "auth=[secret]"},
+		{"Cookie", "Cookie: sid=abc", "Cookie: [secret]"},
 		{"SuffixKey", "db_password=x X-Api-Key: y refresh_token=z", "db_password=[secret] X-Api-Key: [secret] refresh_token=[secret]"},
 		{"JSON", `{"token":"abc def","x":1}`, `{"token":"[secret]","x":1}`},
 		{"SingleQuoted", "password='a b'", "password='[secret]'"},
