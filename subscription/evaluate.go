@@ -32,7 +32,7 @@ type evaluator struct {
 	dupKeys    map[Reference]bool // Subscriptions listed twice
 	objects    map[ObjectRef]struct{}
 	failures   map[ObjectRef]struct{}
-	uidCount   map[types.UID]int
+	uidCount   map[types.UID]int // built on first use: only stamping needs it
 	providers  map[providerKey][]int32
 	collection *Collection
 	results    map[Reference]CollectionResult
@@ -69,7 +69,6 @@ func newEvaluator(snap Snapshot) *evaluator {
 		badOffer:   map[Reference]bool{},
 		objects:    make(map[ObjectRef]struct{}, len(snap.Objects)),
 		failures:   make(map[ObjectRef]struct{}, len(snap.Failures)),
-		uidCount:   make(map[types.UID]int, len(snap.Subscriptions)),
 		collection: snap.Collection,
 	}
 
@@ -103,7 +102,6 @@ func newEvaluator(snap Snapshot) *evaluator {
 			s := &snap.Subscriptions[order[k].idx]
 			e.byKey[key] = int32(len(e.nodes))
 			e.nodes = append(e.nodes, node{sub: s, parent: -1})
-			e.uidCount[s.UID]++
 		}
 		k = j
 	}
@@ -165,6 +163,19 @@ func (e *evaluator) fails(apiVersion, kind, namespace, name string) bool {
 	}
 	_, ok := e.failures[ObjectRef{APIVersion: apiVersion, Kind: kind, Namespace: namespace, Name: name}]
 	return ok
+}
+
+// uidShared reports whether more than one Subscription carries uid. The
+// count is built the first time a root is stamped, so a settled snapshot,
+// which stamps nothing, never pays for it.
+func (e *evaluator) uidShared(uid types.UID) bool {
+	if e.uidCount == nil {
+		e.uidCount = make(map[types.UID]int, len(e.nodes))
+		for i := range e.nodes {
+			e.uidCount[e.nodes[i].sub.UID]++
+		}
+	}
+	return e.uidCount[uid] > 1
 }
 
 // exists reports whether the named object is in the snapshot.

@@ -1,6 +1,8 @@
 package subscription
 
 import (
+	"k8s.io/apimachinery/pkg/types"
+
 	"github.com/condengine/condengine/offering"
 )
 
@@ -112,7 +114,7 @@ func (e *evaluator) gates(i int32) verdict {
 		case n.root == "":
 			return e.keep(v, hold(ReasonValidationError,
 				"compatibility gate: the family root has no metadata.uid; retrying"))
-		case e.uidCount[typesUID(n.root)] > 1:
+		case e.uidShared(types.UID(n.root)):
 			return e.keep(v, hold(ReasonValidationError,
 				"compatibility gate: the family root's metadata.uid %s is shared by several Subscriptions; retrying", n.root))
 		}

@@ -5,7 +5,6 @@ import (
 	"slices"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/condengine/condengine/billing"
 	"github.com/condengine/condengine/conditions"
@@ -138,8 +137,6 @@ func bucketsEqual(a, b []billing.CostBucket) bool {
 			x.Current == y.Current && x.Projected == y.Projected && slices.Equal(x.Breakdown, y.Breakdown)
 	})
 }
-
-func typesUID(s string) types.UID { return types.UID(s) }
 
 // msg formats a condition message through the house message rule: one
 // line, valid UTF-8, bounded, nothing that looks like an address or a
