@@ -1,0 +1,185 @@
+package scenario
+
+import (
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+const sample = `
+name: the younger Binding loses the channel
+system: binding
+now: "2026-11-30T10:00:00Z"
+broker: {leader: true}
+objects:
+  - apiVersion: agentkourier.dev/v1alpha1
+    kind: Binding
+    metadata: {namespace: team-a, name: late}
+probes:
+  - binding: team-a/first
+    generation: 1
+    backend: {http: 200, card: {name: echo}}
+    channel: {ok: true, isMember: true, isArchived: false}
+expect:
+  - kind: Binding
+    namespace: team-a
+    name: late
+    write: true
+    conditions:
+      - type: Accepted
+        status: "False"
+        reason: ChannelConflict
+        observedGeneration: 1
+        messageContains: ["C1"]
+        messageExcludes: ["team-b"]
+        messageMaxBytes: 60
+    status: {channel: C1, nested: {a: 1}, gone: null}
+`
+
+func TestParse_Sample(t *testing.T) {
+	f, err := Parse([]byte(sample))
+	require.NoError(t, err)
+	assert.Equal(t, SystemBinding, f.System)
+	assert.True(t, f.Now.Time.Equal(time.Date(2026, 11, 30, 10, 0, 0, 0, time.UTC)))
+	require.Len(t, f.Objects, 1)
+	m, err := Identify(f.Objects[0])
+	require.NoError(t, err)
+	assert.Equal(t, "Binding", m.Kind)
+	assert.Equal(t, "team-a", m.Metadata.Namespace)
+	require.Len(t, f.Probes, 1)
+	assert.Equal(t, 200, f.Probes[0].Backend.HTTP)
+	assert.True(t, *f.Probes[0].Channel.IsMember)
+	require.Len(t, f.Expect, 1)
+	assert.Len(t, *f.Expect[0].Conditions, 1)
+}
+
+func TestParse_Refuses(t *testing.T) {
+	cases := map[string]string{
+		"unknown key":      "name: x\nsystem: binding\nnow: \"2026-11-30T10:00:00Z\"\nexpcet: []\n",
+		"no name":          "system: binding\nnow: \"2026-11-30T10:00:00Z\"\n",
+		"two-line name":    "name: \"a\\nb\"\nsystem: binding\nnow: \"2026-11-30T10:00:00Z\"\n",
+		"unknown system":   "name: x\nsystem: cooking\nnow: \"2026-11-30T10:00:00Z\"\n",
+		"no now":           "name: x\nsystem: finops\n",
+		"bad now":          "name: x\nsystem: finops\nnow: yesterday\n",
+		"nameless expect":  "name: x\nsystem: finops\nnow: \"2026-11-30T10:00:00Z\"\nexpect: [{kind: Offering}]\n",
+		"not yaml":         "name: [unclosed\n",
+		"wrong type":       "name: x\nsystem: finops\nnow: \"2026-11-30T10:00:00Z\"\nprobes: 3\n",
+		"misspelt in cond": "name: x\nsystem: finops\nnow: \"2026-11-30T10:00:00Z\"\nexpect: [{kind: A, name: b, conditions: [{type: Ready, stauts: \"True\"}]}]\n",
+	}
+	for name, text := range cases {
+		t.Run(name, func(t *testing.T) {
+			_, err := Parse([]byte(text))
+			assert.Error(t, err)
+		})
+	}
+	_, err := Parse(make([]byte, MaxFileBytes+1))
+	assert.Error(t, err, "oversized")
+}
+
+func TestIdentify_NeedsKind(t *testing.T) {
+	_, err := Identify(json.RawMessage(`{"metadata":{"name":"x"}}`))
+	assert.Error(t, err)
+	_, err = Identify(json.RawMessage(`[1,2]`))
+	assert.Error(t, err)
+}
+
+func outcome() Outcome {
+	return Outcome{
+		Kind: "Binding", Namespace: "team-a", Name: "late", Write: true,
+		Conditions: []metav1.Condition{{Type: "Accepted", Status: "False", Reason: "ChannelConflict", ObservedGeneration: 1,
+			Message: "spec.chat.channel: channel C1 is already bound by a Binding in another namespace"}},
+		Status: json.RawMessage(`{"channel":"C1","nested":{"a":1,"b":2},"extra":true}`),
+	}
+}
+
+func TestCheck_Passes(t *testing.T) {
+	f, err := Parse([]byte(strings.Replace(sample, "messageMaxBytes: 60", "messageMaxBytes: 100", 1)))
+	require.NoError(t, err)
+	assert.Empty(t, f.Check([]Outcome{outcome()}))
+}
+
+func TestCheck_ReportsEachMismatch(t *testing.T) {
+	f, err := Parse([]byte(sample))
+	require.NoError(t, err)
+	cases := map[string]struct {
+		mutate func(*Outcome)
+		shows  string
+	}{
+		"message too long":      {func(o *Outcome) {}, "more than 60"},
+		"reason":                {func(o *Outcome) { o.Conditions[0].Reason = "InvalidSpec" }, "InvalidSpec"},
+		"generation":            {func(o *Outcome) { o.Conditions[0].ObservedGeneration = 2 }, "ObservedGeneration"},
+		"missing text":          {func(o *Outcome) { o.Conditions[0].Message = "C2" }, `lacks "C1"`},
+		"excluded text":         {func(o *Outcome) { o.Conditions[0].Message = "C1 team-b" }, `contains "team-b"`},
+		"extra condition":       {func(o *Outcome) { o.Conditions = append(o.Conditions, metav1.Condition{Type: "Ready"}) }, "Ready"},
+		"missing condition":     {func(o *Outcome) { o.Conditions = nil }, "ChannelConflict"},
+		"write":                 {func(o *Outcome) { o.Write = false }, "Write"},
+		"status scalar":         {func(o *Outcome) { o.Status = json.RawMessage(`{"channel":"C9","nested":{"a":1}}`) }, "C9"},
+		"status nested":         {func(o *Outcome) { o.Status = json.RawMessage(`{"channel":"C1","nested":{"a":2}}`) }, "nested"},
+		"status must be absent": {func(o *Outcome) { o.Status = json.RawMessage(`{"channel":"C1","nested":{"a":1},"gone":"here"}`) }, "here"},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			o := outcome()
+			tc.mutate(&o)
+			d := f.Check([]Outcome{o})
+			assert.Contains(t, d, "Binding team-a/late (-want +got)")
+			assert.Contains(t, d, tc.shows)
+		})
+	}
+	assert.Contains(t, f.Check(nil), "not evaluated")
+}
+
+func TestCheck_EmptyConditionsMeansNone(t *testing.T) {
+	f, err := Parse([]byte("name: x\nsystem: finops\nnow: \"2026-11-30T10:00:00Z\"\nexpect: [{kind: FinOpsProvider, name: default, conditions: []}]\n"))
+	require.NoError(t, err)
+	o := Outcome{Kind: "FinOpsProvider", Name: "default"}
+	assert.Empty(t, f.Check([]Outcome{o}))
+	o.Conditions = []metav1.Condition{{Type: "Ready"}}
+	assert.NotEmpty(t, f.Check([]Outcome{o}))
+}
+
+func TestCheck_WriterVerdict(t *testing.T) {
+	f, err := Parse([]byte("name: x\nsystem: binding\nnow: \"2026-11-30T10:00:00Z\"\nexpect: [{kind: Binding, namespace: a, name: b, decision: wait, waitUntil: \"2026-11-30T10:00:10Z\", fight: true}]\n"))
+	require.NoError(t, err)
+	o := Outcome{Kind: "Binding", Namespace: "a", Name: "b", Decision: "wait", Fight: true,
+		WaitUntil: metav1.NewTime(time.Date(2026, 11, 30, 10, 0, 10, 0, time.UTC))}
+	assert.Empty(t, f.Check([]Outcome{o}))
+	o.WaitUntil = metav1.NewTime(o.WaitUntil.Add(time.Second))
+	assert.Contains(t, f.Check([]Outcome{o}), "10:00:11")
+}
+
+func TestRunners(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) {
+		require.NoError(t, os.WriteFile(filepath.Join(dir, name), []byte(text), 0o600))
+	}
+	write("a.yaml", "name: passes\nsystem: finops\nnow: \"2026-11-30T10:00:00Z\"\nexpect: [{kind: K, name: obj, write: false}]\n")
+	write("b.yml", "name: fails\nsystem: finops\nnow: \"2026-11-30T10:00:00Z\"\nexpect: [{kind: K, name: obj, write: true}]\n")
+	write("c.yaml", "name: broken\n")
+	write("d.yaml", "name: no runner\nsystem: binding\nnow: \"2026-11-30T10:00:00Z\"\nexpect: []\n")
+	write("notes.txt", "ignored")
+	rs := Runners{SystemFinOps: func(*File) ([]Outcome, error) { return []Outcome{{Kind: "K", Name: "obj"}}, nil }}
+	results, err := rs.RunPaths(dir)
+	require.NoError(t, err)
+	require.Len(t, results, 4)
+	assert.True(t, results[0].Passed())
+	assert.False(t, results[1].Passed())
+	assert.Error(t, results[2].Err)
+	assert.Error(t, results[3].Err)
+
+	rs[SystemFinOps] = func(*File) ([]Outcome, error) { return nil, errors.New("bad manifest") }
+	results, err = rs.RunPaths(filepath.Join(dir, "a.yaml"))
+	require.NoError(t, err)
+	assert.EqualError(t, results[0].Err, "bad manifest")
+
+	_, err = rs.RunPaths(filepath.Join(dir, "missing"))
+	assert.Error(t, err)
+}
