@@ -1,6 +1,7 @@
 // Package costjob models the FinOps operator's CostJob: its types, the
-// mapping from spec.interval to the CronJob schedule, and the fold of a
-// finished run into status.
+// mapping from spec.interval to the CronJob schedule, the run's timeouts
+// and sharding with their defaults, and the fold of a finished run into
+// status.
 //
 // A CostJob carries no conditions, and the reconciler never writes its
 // status: a ResourceCostCollection run records itself (Record), and a
@@ -19,4 +20,6 @@
 //     failure often quotes a database connection string or host.
 //  4. Record on a SubscriptionChargeCollection job returns the status as
 //     it is, with no write due, whatever the record says.
+//  5. Timeouts keeps a field's default when its value does not parse or
+//     is not positive, as the run does with a bad environment value.
 package costjob

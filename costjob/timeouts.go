@@ -1,0 +1,70 @@
+package costjob
+
+import "time"
+
+// Timeouts are the durations a ResourceCostCollection run works with,
+// defaults applied. A SubscriptionChargeCollection run reads none of them.
+type Timeouts struct {
+	DatabaseInit        time.Duration
+	KubernetesOperation time.Duration
+	OpenCostFetch       time.Duration
+	DatabaseInsert      time.Duration
+	StatusUpdate        time.Duration
+	// HTTPClient is parsed and passed on, but nothing reads it.
+	HTTPClient time.Duration
+}
+
+// DefaultTimeouts are the durations of a CostJob that sets none.
+var DefaultTimeouts = Timeouts{
+	DatabaseInit:        2 * time.Minute,
+	KubernetesOperation: time.Minute,
+	OpenCostFetch:       2 * time.Minute,
+	DatabaseInsert:      3 * time.Minute,
+	StatusUpdate:        time.Minute,
+	HTTPClient:          90 * time.Second,
+}
+
+// Sharding defaults of a ResourceCostCollection that opts in.
+const (
+	DefaultNamespacesPerShard = 25
+	DefaultShardConcurrency   = 4
+)
+
+// Timeouts returns the spec's durations with defaults applied. A value
+// that does not parse, or is not positive, keeps its default: the run
+// logs such a value and goes on, it does not fail.
+func (s Spec) Timeouts() Timeouts {
+	t := DefaultTimeouts
+	for _, f := range []struct {
+		in  string
+		out *time.Duration
+	}{
+		{s.DatabaseInitTimeout, &t.DatabaseInit},
+		{s.KubernetesOperationTimeout, &t.KubernetesOperation},
+		{s.OpenCostFetchTimeout, &t.OpenCostFetch},
+		{s.DatabaseInsertTimeout, &t.DatabaseInsert},
+		{s.StatusUpdateTimeout, &t.StatusUpdate},
+		{s.HTTPClientTimeout, &t.HTTPClient},
+	} {
+		if d, err := time.ParseDuration(f.in); err == nil && d > 0 {
+			*f.out = d
+		}
+	}
+	return t
+}
+
+// Shards returns the sharding settings with defaults applied, and false
+// when the CostJob did not opt in.
+func (s Spec) Shards() (namespacesPerShard, concurrency int32, enabled bool) {
+	if s.Sharding == nil {
+		return 0, 0, false
+	}
+	namespacesPerShard, concurrency = s.Sharding.NamespacesPerShard, s.Sharding.Concurrency
+	if namespacesPerShard <= 0 {
+		namespacesPerShard = DefaultNamespacesPerShard
+	}
+	if concurrency <= 0 {
+		concurrency = DefaultShardConcurrency
+	}
+	return namespacesPerShard, concurrency, true
+}
