@@ -99,7 +99,9 @@ type Outcome struct {
 	// for.
 	Generation int64
 	// Status is the complete status after this evaluation: what to write
-	// when Write is true, the unchanged status otherwise.
+	// when Write is true, the unchanged status otherwise. Parts left
+	// unchanged share memory with the snapshot (no copy is made for a
+	// Subscription that needs no write); treat it as read-only.
 	Status Status
 	// Write reports that Status differs from the status in the snapshot.
 	Write bool

@@ -15,6 +15,8 @@ import (
 const (
 	msgActivated   = "all four gates passed"
 	msgOrphaned    = "all gates passed; the parent is gone and the Orphan policy keeps billing open"
+	msgOpen        = "billing is open"
+	msgOpenOrphan  = "billing is open; the parent is gone and the Orphan policy keeps it so"
 	msgDeactivated = "deactivated; the cause is on the Active condition"
 	msgDeleting    = "the Subscription is being deleted"
 	msgWaiting     = "waiting for a SubscriptionChargeCollection run to release the finalizer"
@@ -79,20 +81,20 @@ func (e *evaluator) evaluate(i int32) Outcome {
 			desired = append(desired, cond(TypeReady, cFalse, v.reason, v.message))
 			if s.IsActive() {
 				if v.orphaned || wasOrphan {
-					desired = append(desired, cond(TypeActive, cTrue, ReasonOrphaned, msgOrphaned))
+					desired = append(desired, cond(TypeActive, cTrue, ReasonOrphaned, msgOpenOrphan))
 				} else {
-					desired = append(desired, cond(TypeActive, cTrue, ReasonActivationSucceeded, msgActivated))
+					desired = append(desired, cond(TypeActive, cTrue, ReasonActivationSucceeded, msgOpen))
 				}
 			}
 		default:
 			if st.ActivatedAt == nil {
 				st.ActivatedAt = stamp()
 			}
-			reason, m := ReasonActivationSucceeded, msgActivated
+			reason, m, open := ReasonActivationSucceeded, msgActivated, msgOpen
 			if v.orphaned || wasOrphan {
-				reason, m = ReasonOrphaned, msgOrphaned
+				reason, m, open = ReasonOrphaned, msgOrphaned, msgOpenOrphan
 			}
-			desired = append(desired, cond(TypeReady, cTrue, reason, m), cond(TypeActive, cTrue, reason, m))
+			desired = append(desired, cond(TypeReady, cTrue, reason, m), cond(TypeActive, cTrue, reason, open))
 		}
 	}
 
