@@ -224,3 +224,26 @@ func TestMessage_PropertyCanariesHidden(t *testing.T) {
 		}
 	})
 }
+
+// Cutting text with nothing to hide keeps a prefix: the result is the text
+// itself or a prefix of it (without a trailing space) followed by "…".
+func TestMessage_PropertyCutKeepsPrefix(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		s := genSafeText(t, "words")
+		limit := rapid.IntRange(3, 400).Draw(t, "limit")
+		out := Message(s, Options{MaxBytes: limit})
+		if out == s {
+			if len(s) > limit {
+				t.Fatalf("over-long text %d > %d returned whole", len(s), limit)
+			}
+			return
+		}
+		kept, ok := strings.CutSuffix(out, ellipsis)
+		if !ok || !strings.HasPrefix(s, kept) || strings.HasSuffix(kept, " ") {
+			t.Fatalf("%q is not a cut of %q", out, s)
+		}
+		if len(s) <= limit {
+			t.Fatalf("text within the limit was cut: %q", out)
+		}
+	})
+}
