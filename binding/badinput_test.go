@@ -23,7 +23,10 @@ func TestBadInput(t *testing.T) {
 		check func(t *testing.T, r binding.Result)
 	}{
 		{"Binding without a name is left out with an error", func(s *binding.Snapshot) { s.Bindings[0].Name = "" },
-			func(t *testing.T, r binding.Result) { assert.Empty(t, r.Bindings); requireError(t, r, "metadata.name is required") }},
+			func(t *testing.T, r binding.Result) {
+				assert.Empty(t, r.Bindings)
+				requireError(t, r, "metadata.name is required")
+			}},
 		{"Binding without a namespace", func(s *binding.Snapshot) { s.Bindings[0].Namespace = "" },
 			func(t *testing.T, r binding.Result) { requireError(t, r, "metadata.namespace is required") }},
 		{"Binding without a uid", func(s *binding.Snapshot) { s.Bindings[0].UID = "" },

@@ -134,13 +134,18 @@ func buildIndex(s *Snapshot) *index {
 	ix.memory = buildMemory(s, ix)
 
 	ix.bindingOK = ok[:len(s.Bindings)]
+	// One slice per kind holds the infos, so indexing costs two
+	// allocations, not one per object.
+	backends := make([]backendInfo, len(s.Backends))
+	conns := make([]connInfo, len(s.Connections))
 	off := len(s.Bindings)
 	for i := range s.Backends {
 		if !ok[off+i] {
 			continue
 		}
 		o := &s.Backends[i]
-		info := &backendInfo{obj: o, problems: checkBackend(&o.Spec)}
+		info := &backends[i]
+		*info = backendInfo{obj: o, problems: checkBackend(&o.Spec)}
 		if info.problems == nil {
 			info.running, info.runningGen = &o.Spec, o.Generation
 		} else if m := ix.memory[o.UID]; m != nil && m.Kind == KindAgentBackend && m.Backend != nil && m.Generation <= o.Generation {
@@ -154,7 +159,8 @@ func buildIndex(s *Snapshot) *index {
 			continue
 		}
 		o := &s.Connections[i]
-		info := &connInfo{obj: o, problems: checkConnection(&o.Spec)}
+		info := &conns[i]
+		*info = connInfo{obj: o, problems: checkConnection(&o.Spec)}
 		if info.problems == nil {
 			info.running, info.runningGen = &o.Spec, o.Generation
 		} else if m := ix.memory[o.UID]; m != nil && m.Kind == KindChatConnection && m.Connection != nil && m.Generation <= o.Generation {

@@ -8,11 +8,12 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 )
 
-// probeIndex orders the probe results so each Binding finds its own in
-// one short run: by UID, then newest generation first, then by content so
-// that even duplicates have one order.
+// probeIndex groups the probe results by UID, so each Binding finds its
+// own in one short run; within a run the newest generation comes first,
+// then an order on the content, so that even duplicates have one order.
+// Grouping is a counting pass, linear in the number of results.
 type probeIndex struct {
-	order []int             // positions in Snapshot.Probes
+	order []int             // positions in Snapshot.Probes, grouped by UID
 	start map[types.UID]int // first position in order for a UID
 	used  []bool            // by position in Snapshot.Probes
 	why   []string          // why an unused result was ignored, when known
@@ -25,12 +26,33 @@ func indexProbes(s *Snapshot) *probeIndex {
 		used:  make([]bool, len(s.Probes)),
 		why:   make([]string, len(s.Probes)),
 	}
-	for i := range p.order {
-		p.order[i] = i
+	// Count each UID's results, turn the counts into group offsets, then
+	// place each result in its group.
+	for i := range s.Probes {
+		p.start[s.Probes[i].UID]++
 	}
-	slices.SortFunc(p.order, func(a, b int) int { return compareProbes(&s.Probes[a], &s.Probes[b]) })
-	for k := len(p.order) - 1; k >= 0; k-- {
-		p.start[s.Probes[p.order[k]].UID] = k
+	next := 0
+	for i := range s.Probes {
+		uid := s.Probes[i].UID
+		if n := p.start[uid]; n > 0 {
+			p.start[uid] = -(next + 1) // placed: store offset, negated
+			next += n
+		}
+	}
+	fill := make(map[types.UID]int, len(p.start))
+	for i := range s.Probes {
+		uid := s.Probes[i].UID
+		off := -p.start[uid] - 1
+		p.order[off+fill[uid]] = i
+		fill[uid]++
+	}
+	for uid, n := range fill {
+		off := -p.start[uid] - 1
+		p.start[uid] = off
+		if n > 1 {
+			group := p.order[off : off+n]
+			slices.SortFunc(group, func(a, b int) int { return compareProbes(&s.Probes[a], &s.Probes[b]) })
+		}
 	}
 	return p
 }
@@ -104,15 +126,19 @@ func (p *probeIndex) ignored(s *Snapshot) []IgnoredProbe {
 // a newer one.
 const whyUnused = "a newer result of the same Binding counts instead"
 
+// compareProbes orders two results of one UID: newest generation first,
+// then by content. Each step runs only when the ones before tie.
 func compareProbes(a, b *ProbeResult) int {
-	return cmp.Or(
-		cmp.Compare(a.UID, b.UID),
-		cmp.Compare(b.Generation, a.Generation),
-		compareBackendObs(a.Backend, b.Backend),
-		compareChannelObs(a.Channel, b.Channel),
-		cmp.Compare(a.Namespace, b.Namespace),
-		cmp.Compare(a.Name, b.Name),
-	)
+	if c := cmp.Compare(b.Generation, a.Generation); c != 0 {
+		return c
+	}
+	if c := compareBackendObs(a.Backend, b.Backend); c != 0 {
+		return c
+	}
+	if c := compareChannelObs(a.Channel, b.Channel); c != 0 {
+		return c
+	}
+	return cmp.Or(cmp.Compare(a.Namespace, b.Namespace), cmp.Compare(a.Name, b.Name))
 }
 
 func compareBool(a, b bool) int {

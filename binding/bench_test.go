@@ -1,0 +1,149 @@
+package binding_test
+
+import (
+	"strconv"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/condengine/condengine/binding"
+	bt "github.com/condengine/condengine/binding/bindingtest"
+)
+
+// benchWorld builds n Bindings over 1,000 AgentBackends and 1,000
+// ChatConnections in 100 namespaces. Every seventh Binding names objects
+// of another namespace; every twentieth competes for the channel of the
+// one before it; one in ten probes fails. With healthy set, every Binding
+// is valid, alone on its channel and probed fine.
+func benchWorld(n int, healthy bool) binding.Snapshot {
+	const namespaces, perNS = 100, 10
+	s := binding.Snapshot{
+		Now:    now,
+		Broker: binding.Broker{Leader: true, ProberListed: true, StartedAt: now.Add(-time.Hour), ConfigSource: binding.ConfigSourceCRDs},
+	}
+	ns := func(i int) string { return "ns-" + strconv.Itoa(i%namespaces) }
+	for i := range namespaces * perNS {
+		s.Backends = append(s.Backends, bt.NewBackend(ns(i), "b-"+strconv.Itoa(i/namespaces), "*"))
+		s.Connections = append(s.Connections, bt.NewConnection(ns(i), "c-"+strconv.Itoa(i/namespaces), "*"))
+	}
+	for i := range n {
+		b := bt.NewBinding(ns(i), "chat-"+strconv.Itoa(i),
+			bt.Backend("", "b-"+strconv.Itoa((i/namespaces)%perNS)),
+			bt.Connection("", "c-"+strconv.Itoa((i/namespaces)%perNS)),
+			bt.Channel("C"+strconv.Itoa(i/(namespaces*perNS))),
+			bt.Created(bt.Epoch().Add(time.Duration(i)*time.Second)))
+		if !healthy && i%7 == 3 {
+			b.Spec.Agent.BackendRef = binding.Ref{Namespace: ns(i + 1), Name: "b-0"}
+		}
+		if !healthy && i%20 == 19 {
+			prev := s.Bindings[i-1]
+			b.Namespace, b.UID = prev.Namespace, "u-rival-"+prev.UID
+			b.Spec = prev.Spec
+		}
+		s.Bindings = append(s.Bindings, b)
+		be, ch := bt.CardOK(), bt.Joined()
+		if !healthy && i%10 == 5 {
+			be, ch = bt.HTTP(503), bt.ChannelState(false, false)
+		}
+		s.Probes = append(s.Probes, bt.Probe(b, 1, be, ch))
+		spec := b.Spec
+		s.Served.Served = append(s.Served.Served, binding.Served{Kind: binding.KindBinding, Namespace: b.Namespace, Name: b.Name, UID: b.UID, Generation: 1, Binding: &spec})
+	}
+	return s
+}
+
+func benchSizes() []int { return []int{1_000, 10_000, 100_000} }
+
+// cpuNow is the process's CPU time (user and system). The benchmark
+// machines are shared, so wall time per Binding swings with other load;
+// CPU time per Binding is the figure to compare across sizes.
+func cpuNow() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// runPerBinding runs Evaluate in the benchmark loop and reports wall and
+// CPU nanoseconds per Binding.
+func runPerBinding(b *testing.B, s binding.Snapshot) {
+	b.ReportAllocs()
+	n := len(s.Bindings)
+	cpu := cpuNow()
+	for b.Loop() {
+		_ = binding.Evaluate(s)
+	}
+	used := cpuNow() - cpu
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/Binding")
+	b.ReportMetric(float64(used.Nanoseconds())/float64(b.N)/float64(n), "cpu-ns/Binding")
+}
+
+// BenchmarkEvaluate measures a mixed world where most Bindings need a
+// write (no status yet). Compare ns/Binding across sizes: it must stay
+// flat.
+func BenchmarkEvaluate(b *testing.B) {
+	for _, n := range benchSizes() {
+		s := benchWorld(n, false)
+		b.Run(strconv.Itoa(n), func(b *testing.B) {
+			runPerBinding(b, s)
+		})
+	}
+}
+
+// BenchmarkEvaluateSteady measures the same mixed world once its status
+// is written: the usual state of a running broker.
+func BenchmarkEvaluateSteady(b *testing.B) {
+	for _, n := range benchSizes() {
+		s := benchWorld(n, false)
+		s = bt.Apply(s, binding.Evaluate(s))
+		b.Run(strconv.Itoa(n), func(b *testing.B) {
+			runPerBinding(b, s)
+		})
+	}
+}
+
+// BenchmarkEvaluateUnchanged measures healthy Bindings whose status is
+// already right: apart from the result and the per-evaluation indexes,
+// nothing may be allocated per Binding (allocs/Binding near 0).
+func BenchmarkEvaluateUnchanged(b *testing.B) {
+	for _, n := range benchSizes() {
+		s := benchWorld(n, true)
+		s = bt.Apply(s, binding.Evaluate(s))
+		if r := binding.Evaluate(s); countWrites(r) != 0 {
+			b.Fatalf("%d writes in the unchanged world", countWrites(r))
+		}
+		b.Run(strconv.Itoa(n), func(b *testing.B) {
+			runPerBinding(b, s)
+		})
+	}
+}
+
+func countWrites(r binding.Result) int {
+	k := 0
+	for _, br := range r.Bindings {
+		if br.Write {
+			k++
+		}
+	}
+	return k
+}
+
+// TestEvaluate_UnchangedBindingAllocatesNothingOfItsOwn checks the
+// allocation rule without a benchmark run: ten times the Bindings may cost
+// bigger allocations, not more of them, apart from the extra tables of
+// the per-evaluation hash maps (one per about a thousand entries).
+func TestEvaluate_UnchangedBindingAllocatesNothingOfItsOwn(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds two worlds")
+	}
+	allocs := func(n int) float64 {
+		s := benchWorld(n, true)
+		s = bt.Apply(s, binding.Evaluate(s))
+		return testing.AllocsPerRun(3, func() { _ = binding.Evaluate(s) })
+	}
+	small, large := allocs(200), allocs(2_000)
+	if perBinding := (large - small) / 1800; perBinding > 0.05 {
+		t.Fatalf("allocations grow with the Bindings: %v for 200, %v for 2000", small, large)
+	}
+}
