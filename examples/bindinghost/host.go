@@ -1,0 +1,166 @@
+package bindinghost
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/go-logr/logr"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	k8sruntime "k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/condengine/condengine/binding"
+	"github.com/condengine/condengine/binding/runtime"
+)
+
+// FieldManager is the field manager of every status write, as the broker
+// documents it.
+const FieldManager = "agent-kourier"
+
+// The kinds the host reads.
+var (
+	BindingGVK        = schema.GroupVersionKind{Group: binding.Group, Version: binding.Version, Kind: binding.KindBinding}
+	AgentBackendGVK   = schema.GroupVersionKind{Group: binding.Group, Version: binding.Version, Kind: binding.KindAgentBackend}
+	ChatConnectionGVK = schema.GroupVersionKind{Group: binding.Group, Version: binding.Version, Kind: binding.KindChatConnection}
+)
+
+// Host evaluates and writes Binding status for one broker. It is safe for
+// concurrent use; RunOnce calls are serialised.
+type Host struct {
+	client client.Client
+	limits runtime.Limits
+	broker string
+	log    logr.Logger
+
+	mu           sync.Mutex
+	leader       bool
+	startedAt    time.Time
+	proberListed bool
+	served       binding.Memory
+	probes       map[types.UID]binding.ProbeResult
+	writers      map[types.UID]runtime.Memory
+	// pending maps a UID to the resourceVersion its last successful write
+	// started from, and the conditions written (see the package doc).
+	pending map[types.UID]ownWrite
+}
+
+type ownWrite struct {
+	from       string
+	conditions []metav1.Condition
+}
+
+// New returns a host for the broker named brokerName ("" is the default
+// broker) that reads and writes through c. It fails when limits do not
+// validate. The host starts as the leader: run under a manager, it only
+// runs on the leader; use SetLeader for a standby that computes but never
+// writes.
+func New(c client.Client, limits runtime.Limits, brokerName string) (*Host, error) {
+	if c == nil {
+		return nil, errors.New("bindinghost: nil client")
+	}
+	if err := limits.Validate(); err != nil {
+		return nil, fmt.Errorf("bindinghost: %w", err)
+	}
+	return &Host{
+		client:  c,
+		limits:  limits,
+		broker:  brokerName,
+		log:     logr.Discard(),
+		leader:  true,
+		probes:  map[types.UID]binding.ProbeResult{},
+		writers: map[types.UID]runtime.Memory{},
+		pending: map[types.UID]ownWrite{},
+	}, nil
+}
+
+// WithLogger sets the logger that receives the causes behind conditions,
+// fights and failed writes; it returns h.
+func (h *Host) WithLogger(l logr.Logger) *Host {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.log = l
+	return h
+}
+
+// SetLeader says whether this replica writes. A standby still evaluates.
+func (h *Host) SetLeader(leader bool) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.leader = leader
+}
+
+// SetStartedAt sets when this broker process started; by default it is
+// the instant of the first RunOnce. Until Limits.StartupList after it, and
+// unless SetProberListed was called, Ready reads the bare Pending.
+func (h *Host) SetStartedAt(t time.Time) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.startedAt = t
+}
+
+// SetProberListed records that the prober has listed the Bindings.
+func (h *Host) SetProberListed() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.proberListed = true
+}
+
+// RecordProbe keeps a finished probe result; it replaces the previous one
+// of the same Binding UID.
+func (h *Host) RecordProbe(p binding.ProbeResult) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.probes[p.UID] = p
+}
+
+// Served returns the broker's memory of good generations after the last
+// RunOnce.
+func (h *Host) Served() binding.Memory {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.served
+}
+
+// NeedLeaderElection makes a manager run the host only on the leader.
+func (h *Host) NeedLeaderElection() bool { return true }
+
+// Start runs RunOnce every Limits.WriterTick until ctx ends; it is the
+// manager.Runnable form of the host.
+func (h *Host) Start(ctx context.Context) error {
+	t := time.NewTicker(h.limits.WriterTick)
+	defer t.Stop()
+	for {
+		if _, err := h.RunOnce(ctx, time.Now()); err != nil && ctx.Err() == nil {
+			h.log.Error(err, "binding status pass failed")
+		}
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-t.C:
+		}
+	}
+}
+
+// list reads every object of one kind, typed through its JSON form.
+func list[T any](ctx context.Context, c client.Client, gvk schema.GroupVersionKind) ([]T, error) {
+	var ul unstructured.UnstructuredList
+	ul.SetGroupVersionKind(gvk.GroupVersion().WithKind(gvk.Kind + "List"))
+	if err := c.List(ctx, &ul); err != nil {
+		return nil, fmt.Errorf("list %s: %w", gvk.Kind, err)
+	}
+	out := make([]T, 0, len(ul.Items))
+	for i := range ul.Items {
+		var obj T
+		if err := k8sruntime.DefaultUnstructuredConverter.FromUnstructured(ul.Items[i].Object, &obj); err != nil {
+			return nil, fmt.Errorf("%s %s/%s: %w", gvk.Kind, ul.Items[i].GetNamespace(), ul.Items[i].GetName(), err)
+		}
+		out = append(out, obj)
+	}
+	return out, nil
+}

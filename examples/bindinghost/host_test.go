@@ -1,0 +1,357 @@
+package bindinghost
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	k8sruntime "k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/types"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/client/fake"
+	"sigs.k8s.io/controller-runtime/pkg/client/interceptor"
+	"sigs.k8s.io/yaml"
+
+	"github.com/condengine/condengine/binding"
+	"github.com/condengine/condengine/binding/runtime"
+)
+
+var t0 = time.Date(2026, 11, 30, 10, 0, 0, 0, time.UTC)
+
+const world = `
+apiVersion: agentkourier.dev/v1alpha1
+kind: ChatConnection
+metadata: {namespace: team-a, name: slack, uid: u-slack, generation: 1, creationTimestamp: "2026-11-30T08:00:00Z"}
+spec: {platform: slack, tokenSecretRef: {name: slack-bot-token, key: token}}
+---
+apiVersion: agentkourier.dev/v1alpha1
+kind: AgentBackend
+metadata: {namespace: team-a, name: echo, uid: u-echo, generation: 1, creationTimestamp: "2026-11-30T08:00:00Z"}
+spec: {url: "https://echo.team-a.svc"}
+---
+apiVersion: agentkourier.dev/v1alpha1
+kind: Binding
+metadata: {namespace: team-a, name: team-a-chat, uid: u-chat-1, generation: 1, creationTimestamp: "2026-11-30T09:56:00Z"}
+spec:
+  agent: {backendRef: {name: echo}}
+  chat: {connectionRef: {name: slack}, channel: C2}
+`
+
+func objects(t *testing.T, docs string) []client.Object {
+	t.Helper()
+	var out []client.Object
+	for _, d := range strings.Split(docs, "\n---\n") {
+		u := &unstructured.Unstructured{}
+		if err := yaml.Unmarshal([]byte(d), &u.Object); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, u)
+	}
+	return out
+}
+
+func newScheme() *k8sruntime.Scheme {
+	s := k8sruntime.NewScheme()
+	gv := BindingGVK.GroupVersion()
+	for _, kind := range []string{binding.KindBinding, binding.KindAgentBackend, binding.KindChatConnection} {
+		s.AddKnownTypeWithName(gv.WithKind(kind), &unstructured.Unstructured{})
+		s.AddKnownTypeWithName(gv.WithKind(kind+"List"), &unstructured.UnstructuredList{})
+	}
+	metav1.AddToGroupVersion(s, BindingGVK.GroupVersion())
+	return s
+}
+
+// applies records every status apply the host makes.
+type applies struct {
+	mu    sync.Mutex
+	calls []*unstructured.Unstructured
+}
+
+func (a *applies) count() int {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return len(a.calls)
+}
+
+func newClient(t *testing.T, rec *applies, objs ...client.Object) client.WithWatch {
+	t.Helper()
+	statusObj := &unstructured.Unstructured{}
+	statusObj.SetGroupVersionKind(BindingGVK)
+	return fake.NewClientBuilder().
+		WithScheme(newScheme()).
+		WithObjects(objs...).
+		WithStatusSubresource(statusObj).
+		WithReturnManagedFields().
+		WithInterceptorFuncs(interceptor.Funcs{
+			SubResourceApply: func(ctx context.Context, c client.Client, sub string, obj k8sruntime.ApplyConfiguration, opts ...client.SubResourceApplyOption) error {
+				data, err := yaml.Marshal(obj)
+				if err != nil {
+					return err
+				}
+				u := &unstructured.Unstructured{}
+				if err := yaml.Unmarshal(data, &u.Object); err != nil {
+					return err
+				}
+				rec.mu.Lock()
+				rec.calls = append(rec.calls, u)
+				rec.mu.Unlock()
+				return c.SubResource(sub).Apply(ctx, obj, opts...)
+			},
+		}).
+		Build()
+}
+
+// okProbe is a finished pass that found the agent and the channel well.
+func okProbe(uid types.UID, gen int64) binding.ProbeResult {
+	return binding.ProbeResult{
+		UID: uid, Generation: gen,
+		Backend: &binding.BackendObservation{HTTPStatus: 200,
+			Body: []byte(`{"name":"echo","version":"1.0","supportedInterfaces":[{"url":"https://echo/a2a","protocolBinding":"JSONRPC"}]}`)},
+		Channel: &binding.ChannelObservation{OK: true, IsMember: true},
+	}
+}
+
+func newHost(t *testing.T, c client.Client) *Host {
+	t.Helper()
+	h, err := New(c, runtime.DefaultLimits(), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.SetStartedAt(t0.Add(-time.Hour))
+	h.SetProberListed()
+	return h
+}
+
+func getBinding(t *testing.T, c client.Client, name string) *unstructured.Unstructured {
+	t.Helper()
+	u := &unstructured.Unstructured{}
+	u.SetGroupVersionKind(BindingGVK)
+	if err := c.Get(context.Background(), types.NamespacedName{Namespace: "team-a", Name: name}, u); err != nil {
+		t.Fatal(err)
+	}
+	return u
+}
+
+func conditionsOf(t *testing.T, u *unstructured.Unstructured) []metav1.Condition {
+	t.Helper()
+	var b binding.Binding
+	if err := k8sruntime.DefaultUnstructuredConverter.FromUnstructured(u.Object, &b); err != nil {
+		t.Fatal(err)
+	}
+	return b.Status.Conditions
+}
+
+// summary is "Type=Status/Reason" per condition, in order.
+func summary(conds []metav1.Condition) string {
+	var parts []string
+	for _, c := range conds {
+		parts = append(parts, c.Type+"="+string(c.Status)+"/"+c.Reason)
+	}
+	return strings.Join(parts, " ")
+}
+
+func statusManagers(u *unstructured.Unstructured) []string {
+	var out []string
+	for _, m := range u.GetManagedFields() {
+		if m.FieldsV1 != nil && strings.Contains(string(m.FieldsV1.Raw), `"f:conditions"`) {
+			out = append(out, m.Manager+"/"+string(m.Operation))
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+const allOK = "Accepted=True/OK BackendReachable=True/OK ChannelJoined=True/OK Ready=True/OK"
+
+func TestRunOnce_StatusLandsUnderTheFieldManager(t *testing.T) {
+	var rec applies
+	c := newClient(t, &rec, objects(t, world)...)
+	h := newHost(t, c)
+	h.RecordProbe(okProbe("u-chat-1", 1))
+
+	rep, err := h.RunOnce(context.Background(), t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Written) != 1 || rep.Written[0].Name != "team-a-chat" {
+		t.Fatalf("written %v", rep.Written)
+	}
+	got := getBinding(t, c, "team-a-chat")
+	if s := summary(conditionsOf(t, got)); s != allOK {
+		t.Errorf("status %s", s)
+	}
+	if m := statusManagers(got); !slices.Equal(m, []string{FieldManager + "/Apply"}) {
+		t.Errorf("status.conditions managed by %v, want only %s with Apply", m, FieldManager)
+	}
+	// The apply carries only status and the identity, with the UID as a
+	// precondition.
+	applied := rec.calls[0]
+	if applied.GetUID() != "u-chat-1" || applied.Object["spec"] != nil {
+		t.Errorf("apply configuration %v", applied.Object)
+	}
+
+	// Nothing changed: nothing is written again.
+	rep, err = h.RunOnce(context.Background(), t0.Add(time.Minute))
+	if err != nil || len(rep.Written) != 0 || rec.count() != 1 {
+		t.Fatalf("second pass wrote %v (applies %d, err %v)", rep.Written, rec.count(), err)
+	}
+}
+
+func TestRunOnce_ForeignEditIsPutBackOnce(t *testing.T) {
+	var rec applies
+	c := newClient(t, &rec, objects(t, world)...)
+	h := newHost(t, c)
+	h.RecordProbe(okProbe("u-chat-1", 1))
+	ctx := context.Background()
+	if _, err := h.RunOnce(ctx, t0); err != nil {
+		t.Fatal(err)
+	}
+
+	// Someone else rewrites Ready with their own field manager.
+	edit := &unstructured.Unstructured{Object: map[string]any{"status": map[string]any{"conditions": []any{
+		map[string]any{"type": "Ready", "status": "False", "reason": "Broken", "message": "edited by hand",
+			"lastTransitionTime": "2026-11-30T10:00:02Z", "observedGeneration": int64(1)},
+	}}}}
+	edit.SetGroupVersionKind(BindingGVK)
+	edit.SetNamespace("team-a")
+	edit.SetName("team-a-chat")
+	if err := c.Status().Apply(ctx, client.ApplyConfigurationFromUnstructured(edit), client.FieldOwner("someone-else"), client.ForceOwnership); err != nil {
+		t.Fatal(err)
+	}
+	before := rec.count()
+
+	// Within the write gap the put-back waits, and the edit is counted once.
+	rep, err := h.RunOnce(ctx, t0.Add(3*time.Second))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.PutBack) != 1 || len(rep.Written) != 0 || !rep.NextWrite.Equal(t0.Add(10*time.Second)) {
+		t.Fatalf("within the gap: put back %v, written %v, next %v", rep.PutBack, rep.Written, rep.NextWrite)
+	}
+	rep, err = h.RunOnce(ctx, t0.Add(10*time.Second))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Written) != 1 || len(rep.PutBack) != 0 {
+		t.Fatalf("after the gap: written %v, put back %v", rep.Written, rep.PutBack)
+	}
+	for _, at := range []time.Duration{20 * time.Second, time.Minute, 10 * time.Minute} {
+		if _, err := h.RunOnce(ctx, t0.Add(at)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := rec.count() - before; n != 1 {
+		t.Errorf("%d writes after the foreign edit, want exactly 1", n)
+	}
+	got := getBinding(t, c, "team-a-chat")
+	if s := summary(conditionsOf(t, got)); s != allOK {
+		t.Errorf("status after the put-back: %s", s)
+	}
+	if m := statusManagers(got); !slices.Contains(m, FieldManager+"/Apply") {
+		t.Errorf("status.conditions managed by %v after the put-back", m)
+	}
+}
+
+func TestRunOnce_RecreatedBindingGetsNoOldStatus(t *testing.T) {
+	var rec applies
+	c := newClient(t, &rec, objects(t, world)...)
+	h := newHost(t, c)
+	h.RecordProbe(okProbe("u-chat-1", 1))
+	ctx := context.Background()
+	if _, err := h.RunOnce(ctx, t0); err != nil {
+		t.Fatal(err)
+	}
+
+	old := getBinding(t, c, "team-a-chat")
+	if err := c.Delete(ctx, old); err != nil {
+		t.Fatal(err)
+	}
+	again := objects(t, world)[2].(*unstructured.Unstructured)
+	again.SetUID("u-chat-2")
+	again.SetCreationTimestamp(metav1.NewTime(t0.Add(30 * time.Second)))
+	if err := c.Create(ctx, again); err != nil {
+		t.Fatal(err)
+	}
+	if got := conditionsOf(t, getBinding(t, c, "team-a-chat")); len(got) != 0 {
+		t.Fatalf("the new object starts with status %s", summary(got))
+	}
+
+	now := t0.Add(40 * time.Second)
+	rep, err := h.RunOnce(ctx, now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Written) != 1 {
+		t.Fatalf("written %v", rep.Written)
+	}
+	got := conditionsOf(t, getBinding(t, c, "team-a-chat"))
+	want := "Accepted=True/OK BackendReachable=Unknown/Pending ChannelJoined=Unknown/Pending Ready=Unknown/BackendReachable:Pending"
+	if s := summary(got); s != want {
+		t.Errorf("status of the new object %s, want %s", s, want)
+	}
+	for _, cond := range got {
+		if !cond.LastTransitionTime.Time.Equal(now) {
+			t.Errorf("%s carries lastTransitionTime %v from before the object existed", cond.Type, cond.LastTransitionTime)
+		}
+	}
+	if last := rec.calls[len(rec.calls)-1]; last.GetUID() != "u-chat-2" {
+		t.Errorf("the write was computed for uid %q", last.GetUID())
+	}
+	if _, kept := h.writers["u-chat-1"]; kept {
+		t.Error("the writer still remembers the deleted object")
+	}
+}
+
+func TestRunOnce_StandbyComputesButNeverWrites(t *testing.T) {
+	var rec applies
+	c := newClient(t, &rec, objects(t, world)...)
+	h := newHost(t, c)
+	h.SetLeader(false)
+	rep, err := h.RunOnce(context.Background(), t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Evaluated != 1 || len(rep.Written) != 0 || rec.count() != 0 {
+		t.Fatalf("evaluated %d, written %v, applies %d", rep.Evaluated, rep.Written, rec.count())
+	}
+}
+
+func TestRunOnce_FailedWriteBacksOff(t *testing.T) {
+	var rec applies
+	c := newClient(t, &rec, objects(t, world)...)
+	failing := interceptor.NewClient(c, interceptor.Funcs{
+		SubResourceApply: func(context.Context, client.Client, string, k8sruntime.ApplyConfiguration, ...client.SubResourceApplyOption) error {
+			return context.DeadlineExceeded
+		},
+	})
+	h := newHost(t, failing)
+	rep, err := h.RunOnce(context.Background(), t0)
+	if err != nil || len(rep.Failed) != 1 {
+		t.Fatalf("failed %v, err %v", rep.Failed, err)
+	}
+	rep, _ = h.RunOnce(context.Background(), t0.Add(time.Second))
+	if len(rep.Failed) != 0 || !rep.NextWrite.Equal(t0.Add(10*time.Second)) {
+		t.Fatalf("retry not held for one gap: failed %v, next %v", rep.Failed, rep.NextWrite)
+	}
+}
+
+func TestNew_RejectsBadLimitsAndNilClient(t *testing.T) {
+	if _, err := New(nil, runtime.DefaultLimits(), ""); err == nil {
+		t.Error("nil client accepted")
+	}
+	l := runtime.DefaultLimits()
+	l.WriteGap = -time.Second
+	c := newClient(t, &applies{})
+	if _, err := New(c, l, ""); err == nil {
+		t.Error("negative write gap accepted")
+	}
+	h, _ := New(c, runtime.DefaultLimits(), "")
+	if !h.NeedLeaderElection() {
+		t.Error("the host must run only on the leader")
+	}
+}

@@ -1,0 +1,205 @@
+package bindinghost
+
+import (
+	"context"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/types"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/condengine/condengine/binding"
+	"github.com/condengine/condengine/binding/runtime"
+)
+
+// Report says what one RunOnce did, for logs, metrics and tests.
+type Report struct {
+	// Evaluated counts the Bindings this broker answers for.
+	Evaluated int
+	// Written lists the Bindings whose status was written.
+	Written []types.NamespacedName
+	// Failed lists the Bindings whose write failed, with the error.
+	Failed map[types.NamespacedName]error
+	// PutBack lists the Bindings whose status someone else had edited and
+	// that this pass counted as a new foreign edit.
+	PutBack []types.NamespacedName
+	// FightsBegun lists the Bindings whose status became a fight.
+	FightsBegun []types.NamespacedName
+	// NextWrite is the earliest instant a waiting write is due; zero when
+	// nothing waits.
+	NextWrite time.Time
+	// ObjectErrors are objects the engine had to leave out.
+	ObjectErrors []binding.ObjectError
+}
+
+// RunOnce lists the three kinds, evaluates every Binding at now and writes
+// the status of each Binding the writer policy says to write now. An
+// error from listing stops the pass; failed writes are in the report and
+// retried on the writer's backoff.
+func (h *Host) RunOnce(ctx context.Context, now time.Time) (Report, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	var rep Report
+	bindings, err := list[binding.Binding](ctx, h.client, BindingGVK)
+	if err != nil {
+		return rep, err
+	}
+	backends, err := list[binding.AgentBackend](ctx, h.client, AgentBackendGVK)
+	if err != nil {
+		return rep, err
+	}
+	connections, err := list[binding.ChatConnection](ctx, h.client, ChatConnectionGVK)
+	if err != nil {
+		return rep, err
+	}
+	if h.startedAt.IsZero() {
+		h.startedAt = now
+	}
+
+	live := make(map[types.UID]*binding.Binding, len(bindings))
+	for i := range bindings {
+		b := &bindings[i]
+		live[b.UID] = b
+		// A cached read from before our own write: it carries what we
+		// wrote.
+		if w, ok := h.pending[b.UID]; ok {
+			if b.ResourceVersion == w.from {
+				b.Status.Conditions = w.conditions
+			} else {
+				delete(h.pending, b.UID)
+			}
+		}
+	}
+	h.forget(live)
+
+	probes := make([]binding.ProbeResult, 0, len(h.probes))
+	for _, p := range h.probes {
+		probes = append(probes, p)
+	}
+	res := binding.Evaluate(binding.Snapshot{
+		Now: now,
+		Broker: binding.Broker{
+			Name:         h.broker,
+			Leader:       h.leader,
+			StartedAt:    h.startedAt,
+			ConfigSource: binding.ConfigSourceCRDs,
+			ProberListed: h.proberListed || !now.Before(h.startedAt.Add(h.limits.StartupList)),
+		},
+		Bindings:    bindings,
+		Backends:    backends,
+		Connections: connections,
+		Served:      h.served,
+		Probes:      probes,
+	})
+	h.served = res.Memory
+	rep.ObjectErrors = res.Errors
+	rep.Evaluated = len(res.Bindings)
+
+	for i := range res.Bindings {
+		r := &res.Bindings[i]
+		obj := live[r.UID]
+		if obj == nil || r.Stale {
+			continue
+		}
+		for _, c := range r.Causes {
+			h.log.V(1).Info("condition cause", "binding", r.Namespace+"/"+r.Name, "type", c.Type, "reason", c.Reason, "cause", c.Detail)
+		}
+		h.decideAndWrite(ctx, now, obj, r, &rep)
+	}
+	return rep, nil
+}
+
+// forget drops everything kept for UIDs that no longer exist.
+func (h *Host) forget(live map[types.UID]*binding.Binding) {
+	for uid := range h.writers {
+		if live[uid] == nil {
+			delete(h.writers, uid)
+		}
+	}
+	for uid := range h.probes {
+		if live[uid] == nil {
+			delete(h.probes, uid)
+		}
+	}
+	for uid := range h.pending {
+		if live[uid] == nil {
+			delete(h.pending, uid)
+		}
+	}
+}
+
+func (h *Host) decideAndWrite(ctx context.Context, now time.Time, obj *binding.Binding, r *binding.BindingResult, rep *Report) {
+	key := types.NamespacedName{Namespace: r.Namespace, Name: r.Name}
+	mem, seen := h.writers[r.UID]
+	var memPtr *runtime.Memory
+	if seen {
+		memPtr = &mem
+	}
+	d := h.limits.Decide(runtime.WriterInput{
+		Object:   obj.Status.Conditions,
+		Computed: r.Conditions,
+		Memory:   memPtr,
+		Leader:   h.leader,
+		Now:      now,
+	})
+	mem = h.limits.Observe(mem, d, obj.Status.Conditions, now)
+	if d.ForeignEdit {
+		rep.PutBack = append(rep.PutBack, key)
+	}
+	if d.FightBegins {
+		rep.FightsBegun = append(rep.FightsBegun, key)
+		h.log.Info("status of a Binding is being fought over", "binding", key.String())
+	}
+	switch d.Action {
+	case runtime.Wait:
+		if rep.NextWrite.IsZero() || d.At.Before(rep.NextWrite) {
+			rep.NextWrite = d.At
+		}
+	case runtime.Write:
+		if err := h.apply(ctx, obj, r.Conditions); err != nil {
+			mem = mem.Failed(now)
+			if rep.Failed == nil {
+				rep.Failed = map[types.NamespacedName]error{}
+			}
+			rep.Failed[key] = err
+			h.log.Error(err, "status write failed", "binding", key.String())
+		} else {
+			mem = mem.Wrote(r.Conditions, now)
+			h.pending[r.UID] = ownWrite{from: obj.ResourceVersion, conditions: r.Conditions}
+			rep.Written = append(rep.Written, key)
+		}
+	}
+	if d.Action != runtime.None || seen || d.ForeignEdit {
+		h.writers[r.UID] = mem
+	}
+}
+
+// apply writes the Binding's own conditions with a server-side apply on
+// the status subresource. The UID makes the API server refuse the write
+// if the object was deleted and made again since it was listed.
+func (h *Host) apply(ctx context.Context, obj *binding.Binding, conds []metav1.Condition) error {
+	ours := make([]any, 0, len(conds))
+	for _, c := range conds {
+		if !binding.Vocabulary.Has(c.Type) {
+			continue
+		}
+		ours = append(ours, map[string]any{
+			"type":               c.Type,
+			"status":             string(c.Status),
+			"reason":             c.Reason,
+			"message":            c.Message,
+			"observedGeneration": c.ObservedGeneration,
+			"lastTransitionTime": c.LastTransitionTime.UTC().Format(time.RFC3339),
+		})
+	}
+	u := &unstructured.Unstructured{Object: map[string]any{
+		"status": map[string]any{"conditions": ours},
+	}}
+	u.SetGroupVersionKind(BindingGVK)
+	u.SetNamespace(obj.Namespace)
+	u.SetName(obj.Name)
+	u.SetUID(obj.UID)
+	return h.client.Status().Apply(ctx, client.ApplyConfigurationFromUnstructured(u),
+		client.FieldOwner(FieldManager), client.ForceOwnership)
+}
