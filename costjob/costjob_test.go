@@ -1,6 +1,7 @@
 package costjob
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -199,4 +200,24 @@ func TestShards_OptInWithDefaults(t *testing.T) {
 	assert.True(t, on)
 	assert.Equal(t, int32(25), n)
 	assert.Equal(t, int32(8), c)
+}
+
+// TestCron_AnySpellingOfAKnownDuration writes each table entry in seconds,
+// minutes, nanoseconds or Go's canonical form: the schedule never changes.
+func TestCron_AnySpellingOfAKnownDuration(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		e := rapid.SampledFrom(schedules).Draw(t, "entry")
+		spell := rapid.SampledFrom([]func(time.Duration) string{
+			func(d time.Duration) string { return d.String() },
+			func(d time.Duration) string { return fmt.Sprintf("%ds", int64(d/time.Second)) },
+			func(d time.Duration) string { return fmt.Sprintf("%dm", int64(d/time.Minute)) },
+			func(d time.Duration) string { return fmt.Sprintf("%dns", d.Nanoseconds()) },
+			func(d time.Duration) string { return fmt.Sprintf("%gh", d.Hours()) },
+		}).Draw(t, "spelling")
+		in := spell(e.every)
+		cron, known := Cron(in)
+		if !known || cron != e.cron {
+			t.Fatalf("%q (%v): got %q known=%v, want %q", in, e.every, cron, known, e.cron)
+		}
+	})
 }
