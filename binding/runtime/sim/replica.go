@@ -23,6 +23,7 @@ type Replica struct {
 	startedAt time.Time
 	alive     bool
 	leader    bool
+	diedAt    time.Time
 
 	looked      bool
 	bindings    []binding.Binding
@@ -77,7 +78,7 @@ func (r *Replica) Leader() bool { return r.alive && r.leader }
 func (r *Replica) Crash() {
 	s := r.sim
 	wasLeader := r.leader
-	r.alive, r.leader, r.pass = false, false, nil
+	r.alive, r.leader, r.pass, r.diedAt = false, false, nil, s.now
 	if !wasLeader {
 		return
 	}

@@ -79,6 +79,9 @@ type Write struct {
 	UID       types.UID
 	// OK reports that the API server took the write.
 	OK bool
+	// Generation is the object's metadata.generation when the write
+	// landed; 0 when it did not.
+	Generation int64
 	// PutBack reports that the write put back a foreign edit.
 	PutBack bool
 	// Conditions is the status written.
@@ -295,6 +298,6 @@ func (s *Sim) store(w *Write) {
 	nb := *b
 	nb.Status.Conditions = w.Conditions
 	s.bindings[k] = &nb
-	w.OK = true
+	w.OK, w.Generation = true, nb.Generation
 	s.history[k] = append(s.history[k], Status{At: s.now, UID: w.UID, By: w.Replica, Conditions: w.Conditions})
 }
