@@ -77,6 +77,9 @@
 //     10 s, 20 s, 40 s, … up to the cap. Writes of the engine's own changes
 //     keep the normal gap. Fight stays true on every decision of the UID
 //     until Quiet passes after the last foreign edit.
+//   - An edit counts toward a fight while it is less than FightWindow
+//     old, and a fight ends once a full Quiet has passed since the last
+//     foreign edit: three edits exactly ten minutes apart are no fight.
 //   - A last write that ends after now, or a last pass that starts after
 //     now (a clock stepped back), counts from now: the step neither allows
 //     a write within a gap nor stalls the writer for its size. Foreign edit
@@ -97,6 +100,8 @@
 //     probes end; its result is then dropped (the engine ignores results
 //     for UIDs it does not see, and hosts drop memory for gone UIDs).
 //   - Limits.Validate refuses zero, negative and over-a-year durations.
+//   - A scenario Binding the engine does not answer for (another
+//     broker's) gets the decision "none".
 //   - In a scenario's writer block the leader comes from broker.leader,
 //     and memory listed under another UID than the Binding's is not used:
 //     a Binding made again starts with nothing.
