@@ -212,7 +212,9 @@ func TestCron_AnySpellingOfAKnownDuration(t *testing.T) {
 			func(d time.Duration) string { return fmt.Sprintf("%ds", int64(d/time.Second)) },
 			func(d time.Duration) string { return fmt.Sprintf("%dm", int64(d/time.Minute)) },
 			func(d time.Duration) string { return fmt.Sprintf("%dns", d.Nanoseconds()) },
-			func(d time.Duration) string { return fmt.Sprintf("%dh%dm", int64(d/time.Hour), int64(d%time.Hour/time.Minute)) },
+			func(d time.Duration) string {
+				return fmt.Sprintf("%dh%dm", int64(d/time.Hour), int64(d%time.Hour/time.Minute))
+			},
 		}).Draw(t, "spelling")
 		in := spell(e.every)
 		cron, known := Cron(in)
