@@ -352,7 +352,8 @@ func isIPv4Exact(s string) bool {
 	return n == 4
 }
 
-// findHostPorts hides "name:port" where the name has a dot or is localhost.
+// findHostPorts hides "name:port" where the name has a dot or is localhost,
+// and a bare ":port".
 // A dotted name alone (my.app, spec.chat.channel) is left: it is far more
 // often a Kubernetes name or a field path than a host.
 func findHostPorts(s string, out []span) []span {
@@ -371,12 +372,30 @@ func findHostPorts(s string, out []span) []span {
 			for start < i && (s[start] == '.' || s[start] == '-' || s[start] == '_') {
 				start++
 			}
-			if hostName(s[start:i]) {
+			if hostName(s[start:i]) || (start == i && barePortContext(s, i)) {
 				out = append(out, span{start, end, kindAddress})
 			}
 		}
 		from = i + 1
 	}
+}
+
+// barePortContext reports whether a ":port" at i stands alone, as in "listen
+// tcp :8080": at the start or after white space, an opening quote, '(', ','
+// or '='. After a digit or letter it is a time (10:00) or a name
+// (echo:8080) instead.
+func barePortContext(s string, i int) bool {
+	if i == 0 {
+		return true
+	}
+	switch s[i-1] {
+	case ' ', '(', '=', ',':
+		return true
+	case '"', '\'':
+		// An opening quote (addr=":9090"), not a closing one ("x":1).
+		return i == 1 || strings.IndexByte(" =(,[{:", s[i-2]) >= 0
+	}
+	return false
 }
 
 func hostName(h string) bool {

@@ -11,7 +11,8 @@
 //
 //	[url]      scheme://anything up to white space or a quote
 //	[address]  IPv4 and IPv6 literals (bracketed, with zone, with port),
-//	           and host:port where the host has a dot or is localhost
+//	           host:port where the host has a dot or is localhost, and a
+//	           bare :port after white space, '(', '=', ',' or a quote
 //	[email]    local@domain.tld and local@localhost
 //	[secret]   the token after "Bearer " (any case) and a base64
 //	           credential after "Basic " (8 or more characters with a

@@ -120,6 +120,10 @@ func TestMessage_HostPort(t *testing.T) {
 		{"UndottedNameSurvives", "echo:8080", "echo:8080"},
 		{"SixDigitsIsNoPort", "a.b:123456", "a.b:123456"},
 		{"LocalhostWithoutPortSurvives", "localhost", "localhost"},
+		{"BarePort", "listen tcp :8080: bind: address already in use", "listen tcp [address]: bind: address already in use"},
+		{"BarePortQuoted", `addr=":9090"`, `addr="[address]"`},
+		{"RatioSurvives", "ratio 3:2", "ratio 3:2"},
+		{"GenerationColonSurvives", "serving generation 1: spec.x", "serving generation 1: spec.x"},
 	})
 }
 
