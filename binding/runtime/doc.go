@@ -79,7 +79,7 @@
 //     until Quiet passes after the last foreign edit.
 //   - An edit counts toward a fight while it is less than FightWindow
 //     old, and a fight ends once a full Quiet has passed since the last
-//     foreign edit: three edits exactly ten minutes apart are no fight.
+//     foreign edit. An edit exactly FightWindow old no longer counts.
 //   - A last write that ends after now, or a last pass that starts after
 //     now (a clock stepped back), counts from now: the step neither allows
 //     a write within a gap nor stalls the writer for its size. Foreign edit

@@ -295,3 +295,20 @@ func TestNextPass_FarTimes(t *testing.T) {
 	d = l.NextPass(s, t0.Add(time.Minute))
 	assert.Equal(t, PassDecision{At: t0.Add(5 * time.Minute), Cause: CausePeriodic}, d, "a trigger from the future does not hold the period back")
 }
+
+func TestDecide_FightWindowEdge(t *testing.T) {
+	l := DefaultLimits()
+	for _, tc := range []struct {
+		third time.Duration
+		fight bool
+	}{{10*time.Minute - time.Second, true}, {10 * time.Minute, false}} {
+		m := Memory{Written: status(1, "Unreachable"), LastEnd: t0.Add(-time.Hour),
+			Edits: []time.Time{t0, t0.Add(5 * time.Minute)}, LastForeign: t0.Add(5 * time.Minute),
+			Foreign: status(1, "AgentNotFound")}
+		d := l.Decide(WriterInput{Object: status(1, "OK"), Computed: status(1, "Unreachable"), Memory: &m,
+			Leader: true, Now: t0.Add(tc.third)})
+		assert.True(t, d.ForeignEdit)
+		assert.Equal(t, tc.fight, d.Fight, "third edit %s after the first", tc.third)
+		assert.Equal(t, tc.fight, d.FightBegins)
+	}
+}
