@@ -1,0 +1,55 @@
+package binding_test
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/condengine/condengine/binding"
+	"github.com/condengine/condengine/binding/bindingtest"
+)
+
+// A broker evaluates two Bindings that want the same channel: the older
+// one holds it and, once its probes have finished, is Ready; the younger
+// one reads ChannelConflict and is not served.
+func ExampleEvaluate() {
+	now := time.Date(2026, 11, 30, 10, 0, 0, 0, time.UTC)
+	first := bindingtest.NewBinding("team-a", "first")
+	late := bindingtest.NewBinding("team-a", "late", bindingtest.Created(bindingtest.Epoch().Add(time.Hour)))
+
+	r := binding.Evaluate(binding.Snapshot{
+		Now:         now,
+		Broker:      binding.Broker{Leader: true, ProberListed: true, ConfigSource: binding.ConfigSourceCRDs},
+		Bindings:    []binding.Binding{late, first},
+		Backends:    []binding.AgentBackend{bindingtest.NewBackend("team-a", "echo")},
+		Connections: []binding.ChatConnection{bindingtest.NewConnection("team-a", "slack")},
+		Probes:      []binding.ProbeResult{bindingtest.Probe(first, 1, bindingtest.CardOK(), bindingtest.Joined())},
+	})
+	for _, br := range r.Bindings {
+		fmt.Printf("%s/%s write=%v served=%v\n", br.Namespace, br.Name, br.Write, br.Served)
+		for _, c := range br.Conditions {
+			fmt.Printf("  %s=%s %s %q\n", c.Type, c.Status, c.Reason, c.Message)
+		}
+	}
+	// Output:
+	// team-a/first write=true served=true
+	//   Accepted=True OK ""
+	//   BackendReachable=True OK ""
+	//   ChannelJoined=True OK ""
+	//   Ready=True OK ""
+	// team-a/late write=true served=false
+	//   Accepted=False ChannelConflict "spec.chat.channel: channel C1 is already bound by Binding team-a/first"
+	//   Ready=False Accepted:ChannelConflict "spec.chat.channel: channel C1 is already bound by Binding team-a/first"
+}
+
+// On the ConfigMap route a Binding file may not carry a status.
+func ExampleValidateConfigMapFile() {
+	err := binding.ValidateConfigMapFile([]byte(`apiVersion: agentkourier.dev/v1alpha1
+kind: Binding
+metadata: {namespace: team-a, name: chat}
+spec: {agent: {backendRef: {name: echo}}, chat: {connectionRef: {name: slack}, channel: C1}}
+status: {conditions: []}
+`))
+	fmt.Println(err)
+	// Output:
+	// document 0 (Binding team-a/chat): status: a file may not set it, remove it
+}
