@@ -114,18 +114,20 @@ func (r *Replica) look() {
 	if !r.alive {
 		return
 	}
-	r.bindings = r.bindings[:0]
+	// Fresh slices each read: the engine's memory may point into the
+	// specs of the snapshot it was computed from.
+	r.bindings = make([]binding.Binding, 0, len(s.bindings))
 	var fp []ident
 	for _, b := range s.bindings {
 		r.bindings = append(r.bindings, *b)
 		fp = append(fp, ident{binding.KindBinding, b.Namespace, b.Name, b.UID, b.Generation})
 	}
-	r.backends = r.backends[:0]
+	r.backends = make([]binding.AgentBackend, 0, len(s.backends))
 	for _, b := range s.backends {
 		r.backends = append(r.backends, *b)
 		fp = append(fp, ident{binding.KindAgentBackend, b.Namespace, b.Name, b.UID, b.Generation})
 	}
-	r.connections = r.connections[:0]
+	r.connections = make([]binding.ChatConnection, 0, len(s.connections))
 	for _, c := range s.connections {
 		r.connections = append(r.connections, *c)
 		fp = append(fp, ident{binding.KindChatConnection, c.Namespace, c.Name, c.UID, c.Generation})
