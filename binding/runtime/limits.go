@@ -82,9 +82,8 @@ func DefaultLimits() Limits {
 	}
 }
 
-// maxLimit bounds every duration so that adding one to any sane instant
-// cannot overflow time arithmetic, and a typo of hours for seconds is
-// caught rather than obeyed.
+// maxLimit bounds every duration: no broker delay is meant to last a
+// year, and the bound keeps sums of limits far from overflowing.
 const maxLimit = 365 * 24 * time.Hour
 
 // Validate reports every field that makes the schedule meaningless, each
