@@ -103,7 +103,7 @@ func (e *evaluator) evaluate(i int32) Outcome {
 	if costs != nil {
 		desired = append(desired, *costs)
 	} else if c := conditions.Find(in.Conditions, TypeCostsResolved); c != nil {
-		if _, ok := Vocabulary.Lookup(c.Type, c.Status, c.Reason); ok && conditions.MessageProblem(c.Message) == "" {
+		if _, ok := Vocabulary.Lookup(c.Type, c.Status, c.Reason); ok && c.ObservedGeneration >= 0 && conditions.MessageProblem(c.Message) == "" {
 			desired = append(desired, *c) // the collector's, kept until it writes again
 		}
 	}
