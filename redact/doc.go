@@ -43,6 +43,13 @@
 //     ':' has no dot) and not IPv6 (it is glued to a letter and has too few
 //     groups). Version strings (1.0, v0.37.2) survive; a four-part version
 //     such as 1.2.3.4 cannot be told from an IPv4 address and is hidden.
+//   - A base64 run needs both upper- and lower-case letters to count:
+//     long Kubernetes names (lower case, digits, dashes) are 40 characters
+//     often enough, while random base64 of that length lacks one of the
+//     two cases less than once in 500 million. Hex runs need no such
+//     rule; 32 digits in a row, decimal ones included, are hidden.
+//   - Any token after "Bearer" is hidden, however short; after "Basic"
+//     only one shaped like a credential, since "basic" is an English word.
 //   - A secret key with a ':' hides even an innocent value: "token:
 //     required" becomes "token: [secret]". Erring towards hiding is the
 //     point of the package.
