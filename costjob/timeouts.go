@@ -5,11 +5,16 @@ import "time"
 // Timeouts are the durations a ResourceCostCollection run works with,
 // defaults applied. A SubscriptionChargeCollection run reads none of them.
 type Timeouts struct {
-	DatabaseInit        time.Duration
+	// DatabaseInit bounds the database connect.
+	DatabaseInit time.Duration
+	// KubernetesOperation bounds reading the CostJob back.
 	KubernetesOperation time.Duration
-	OpenCostFetch       time.Duration
-	DatabaseInsert      time.Duration
-	StatusUpdate        time.Duration
+	// OpenCostFetch bounds each hour's OpenCost fetch.
+	OpenCostFetch time.Duration
+	// DatabaseInsert bounds finalizing leftover allocation rows.
+	DatabaseInsert time.Duration
+	// StatusUpdate bounds writing the execution record.
+	StatusUpdate time.Duration
 	// HTTPClient is parsed and passed on, but nothing reads it.
 	HTTPClient time.Duration
 }

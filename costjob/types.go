@@ -60,12 +60,18 @@ type Spec struct {
 	// Interval defaults to 24h and maps to a cron schedule (see Cron).
 	Interval string `json:"interval,omitempty"`
 
-	DatabaseInitTimeout        string `json:"databaseInitTimeout,omitempty"`
+	// DatabaseInitTimeout bounds the database connect (default 2m).
+	DatabaseInitTimeout string `json:"databaseInitTimeout,omitempty"`
+	// KubernetesOperationTimeout bounds reading the CostJob back (1m).
 	KubernetesOperationTimeout string `json:"kubernetesOperationTimeout,omitempty"`
-	OpenCostFetchTimeout       string `json:"openCostFetchTimeout,omitempty"`
-	DatabaseInsertTimeout      string `json:"databaseInsertTimeout,omitempty"`
-	StatusUpdateTimeout        string `json:"statusUpdateTimeout,omitempty"`
-	HTTPClientTimeout          string `json:"httpClientTimeout,omitempty"`
+	// OpenCostFetchTimeout bounds each hour's OpenCost fetch (2m).
+	OpenCostFetchTimeout string `json:"openCostFetchTimeout,omitempty"`
+	// DatabaseInsertTimeout bounds finalizing leftover rows (3m).
+	DatabaseInsertTimeout string `json:"databaseInsertTimeout,omitempty"`
+	// StatusUpdateTimeout bounds writing the execution record (1m).
+	StatusUpdateTimeout string `json:"statusUpdateTimeout,omitempty"`
+	// HTTPClientTimeout is parsed and read by nothing (90s).
+	HTTPClientTimeout string `json:"httpClientTimeout,omitempty"`
 	// DatabaseViewsRefreshTimeout is accepted and ignored (the view it
 	// bounded no longer exists).
 	DatabaseViewsRefreshTimeout string `json:"databaseViewsRefreshTimeout,omitempty"`
@@ -100,8 +106,10 @@ type Status struct {
 
 // ExecutionRecord is one run's outcome.
 type ExecutionRecord struct {
-	ExecutionTime metav1.Time     `json:"executionTime"`
-	Status        ExecutionStatus `json:"status"`
+	// ExecutionTime is when the run happened.
+	ExecutionTime metav1.Time `json:"executionTime"`
+	// Status is Success or Failed.
+	Status ExecutionStatus `json:"status"`
 	// Duration is the run's length as the run wrote it.
 	Duration string `json:"duration,omitempty"`
 	// Error is the failure text of a Failed run.

@@ -30,9 +30,13 @@ type FinOpsProvider struct {
 
 // Spec holds exactly one provider option block.
 type Spec struct {
-	AWSOptions    *CloudOptions  `json:"awsoptions,omitempty"`
-	GCPOptions    *CloudOptions  `json:"gcpoptions,omitempty"`
-	AzureOptions  *CloudOptions  `json:"azureoptions,omitempty"`
+	// AWSOptions selects AWS.
+	AWSOptions *CloudOptions `json:"awsoptions,omitempty"`
+	// GCPOptions selects Google Cloud.
+	GCPOptions *CloudOptions `json:"gcpoptions,omitempty"`
+	// AzureOptions selects Azure.
+	AzureOptions *CloudOptions `json:"azureoptions,omitempty"`
+	// OnPremOptions selects on-premises pricing.
 	OnPremOptions *OnPremOptions `json:"onpremoptions,omitempty"`
 }
 
@@ -48,12 +52,17 @@ type CloudOptions struct {
 
 // OnPremOptions is the on-premises block.
 type OnPremOptions struct {
+	// PricingModelSource is read but changes nothing: on-premises always
+	// turns custom pricing on.
 	PricingModelSource string `json:"pricingModelSource,omitempty"`
 }
 
 // Status is what the CRD declares; no field is ever written.
 type Status struct {
-	LastSyncTime       *metav1.Time       `json:"lastSyncTime,omitempty"`
-	ObservedGeneration int64              `json:"observedGeneration,omitempty"`
-	Conditions         []metav1.Condition `json:"conditions,omitempty"`
+	// LastSyncTime is declared and never written.
+	LastSyncTime *metav1.Time `json:"lastSyncTime,omitempty"`
+	// ObservedGeneration is declared and never written.
+	ObservedGeneration int64 `json:"observedGeneration,omitempty"`
+	// Conditions is declared and never written.
+	Conditions []metav1.Condition `json:"conditions,omitempty"`
 }

@@ -36,10 +36,14 @@ type Snapshot struct {
 // ObjectRef identifies an object of any kind. Namespace is empty for a
 // cluster-scoped object.
 type ObjectRef struct {
+	// APIVersion is the group/version; in Failures, empty matches any.
 	APIVersion string `json:"apiVersion,omitempty"`
-	Kind       string `json:"kind"`
-	Namespace  string `json:"namespace,omitempty"`
-	Name       string `json:"name"`
+	// Kind is the object's kind.
+	Kind string `json:"kind"`
+	// Namespace is empty for a cluster-scoped object.
+	Namespace string `json:"namespace,omitempty"`
+	// Name is the object's name.
+	Name string `json:"name"`
 }
 
 // Collection is one SubscriptionChargeCollection run.
@@ -92,6 +96,7 @@ type Result struct {
 
 // Outcome is the evaluation of one Subscription.
 type Outcome struct {
+	// Namespace, Name and UID identify the Subscription.
 	Namespace string
 	Name      string
 	UID       types.UID

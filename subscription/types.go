@@ -50,7 +50,9 @@ type Spec struct {
 // Reference names a namespaced object of a known kind. Namespace is
 // required and never defaulted from the referrer.
 type Reference struct {
-	Name      string `json:"name"`
+	// Name is the object's name.
+	Name string `json:"name"`
+	// Namespace is the object's namespace; required, never defaulted.
 	Namespace string `json:"namespace"`
 }
 
@@ -59,6 +61,7 @@ func (r Reference) String() string { return r.Namespace + "/" + r.Name }
 
 // Parent holds the reference to the parent Subscription.
 type Parent struct {
+	// SubscriptionRef names the parent Subscription.
 	SubscriptionRef Reference `json:"subscriptionRef"`
 }
 
@@ -67,8 +70,11 @@ type UsageSource struct {
 	// ResourceType is a workload kind: Deployment, StatefulSet, Pod,
 	// DaemonSet, Job, CronJob or ReplicaSet.
 	ResourceType string `json:"resourceType,omitempty"`
-	Name         string `json:"name,omitempty"`
-	Namespace    string `json:"namespace,omitempty"`
+	// Name matches the workload's name (a pod name when ResourceType is
+	// Pod).
+	Name string `json:"name,omitempty"`
+	// Namespace matches everything measured in that namespace.
+	Namespace string `json:"namespace,omitempty"`
 }
 
 // Lifecycle is the Subscription's own lifecycle block. Its presence alone
@@ -86,10 +92,14 @@ type Lifecycle struct {
 // TargetRef names an object of any kind. Namespace is empty only for a
 // cluster-scoped target.
 type TargetRef struct {
+	// APIVersion is the target's group/version, e.g. "apps/v1".
 	APIVersion string `json:"apiVersion"`
-	Kind       string `json:"kind"`
-	Name       string `json:"name"`
-	Namespace  string `json:"namespace,omitempty"`
+	// Kind is the target's kind, e.g. "Deployment".
+	Kind string `json:"kind"`
+	// Name is the target's name.
+	Name string `json:"name"`
+	// Namespace is the target's namespace; empty when cluster-scoped.
+	Namespace string `json:"namespace,omitempty"`
 }
 
 // Status is what the engine writes on a Subscription.
