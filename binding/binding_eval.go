@@ -95,6 +95,7 @@ func evaluateBinding(s *Snapshot, ix *index, st []bstate, holders map[chanKey]in
 		br.Errors = append(br.Errors, "the memory serves generation "+strconv.FormatInt(b.old.Generation, 10)+
 			", above metadata.generation "+strconv.FormatInt(o.Generation, 10))
 		mem, remember = *b.old, true
+		mem.Namespace, mem.Name = o.Namespace, o.Name
 	case servedSpec != nil:
 		mem = Served{Kind: KindBinding, Namespace: o.Namespace, Name: o.Name, UID: o.UID, Generation: servedGen, Binding: servedSpec}
 		remember = true

@@ -83,12 +83,29 @@ func evaluate(s *Snapshot) Result {
 
 	probes := indexProbes(s)
 	res := Result{Bindings: make([]BindingResult, 0, len(s.Bindings))}
+	// The memory comes out sorted by kind (AgentBackend, Binding,
+	// ChatConnection), then namespace, name and UID, and the results by
+	// namespace, name and UID: walking positions sorted that way builds
+	// both in order, sorting small integers rather than large values.
 	mem := make([]Served, 0, len(s.Bindings)+len(s.Backends)+len(s.Connections))
-	for i := range s.Bindings {
+	for _, i := range sortedPositions(len(s.Backends), func(i int) (string, string, string) {
+		o := &s.Backends[i]
+		return o.Namespace, o.Name, string(o.UID)
+	}) {
+		if info := &ix.backendList[i]; info.obj != nil && info.running != nil {
+			o := info.obj
+			mem = append(mem, Served{Kind: KindAgentBackend, Namespace: o.Namespace, Name: o.Name, UID: o.UID,
+				Generation: info.runningGen, Backend: info.running})
+		}
+	}
+	for _, i := range sortedPositions(len(s.Bindings), func(i int) (string, string, string) {
+		o := &s.Bindings[i]
+		return o.Namespace, o.Name, string(o.UID)
+	}) {
 		if !ix.bindingOK[i] {
 			continue
 		}
-		br, served, remember, owned := evaluateBinding(s, ix, st, holders, probes, i)
+		br, served, remember, owned := evaluateBinding(s, ix, st, holders, probes, int(i))
 		if !owned {
 			continue
 		}
@@ -97,15 +114,11 @@ func evaluate(s *Snapshot) Result {
 			mem = append(mem, served)
 		}
 	}
-	for _, info := range ix.backends {
-		if info.running != nil {
-			o := info.obj
-			mem = append(mem, Served{Kind: KindAgentBackend, Namespace: o.Namespace, Name: o.Name, UID: o.UID,
-				Generation: info.runningGen, Backend: info.running})
-		}
-	}
-	for _, info := range ix.connections {
-		if info.running != nil {
+	for _, i := range sortedPositions(len(s.Connections), func(i int) (string, string, string) {
+		o := &s.Connections[i]
+		return o.Namespace, o.Name, string(o.UID)
+	}) {
+		if info := &ix.connList[i]; info.obj != nil && info.running != nil {
 			o := info.obj
 			mem = append(mem, Served{Kind: KindChatConnection, Namespace: o.Namespace, Name: o.Name, UID: o.UID,
 				Generation: info.runningGen, Connection: info.running})
@@ -116,6 +129,21 @@ func evaluate(s *Snapshot) Result {
 	res.Errors = ix.errors
 	sortResult(&res)
 	return res
+}
+
+// sortedPositions returns 0..n-1 ordered by the (namespace, name, uid)
+// that id gives for each position.
+func sortedPositions(n int, id func(int) (string, string, string)) []int32 {
+	out := make([]int32, n)
+	for i := range out {
+		out[i] = int32(i)
+	}
+	slices.SortFunc(out, func(a, b int32) int {
+		ans, an, au := id(int(a))
+		bns, bn, bu := id(int(b))
+		return cmp.Or(cmp.Compare(ans, bns), cmp.Compare(an, bn), cmp.Compare(au, bu))
+	})
+	return out
 }
 
 // resolveBinding runs the checks on one Binding's current generation and
@@ -161,13 +189,8 @@ func resolveBinding(s *Snapshot, ix *index, i int, b *bstate) {
 	}
 }
 
+// sortResult orders the lists evaluate does not build in order.
 func sortResult(r *Result) {
-	slices.SortFunc(r.Bindings, func(a, b BindingResult) int {
-		return cmp.Or(cmp.Compare(a.Namespace, b.Namespace), cmp.Compare(a.Name, b.Name), cmp.Compare(a.UID, b.UID))
-	})
-	slices.SortFunc(r.Memory.Served, func(a, b Served) int {
-		return cmp.Or(cmp.Compare(a.Kind, b.Kind), cmp.Compare(a.Namespace, b.Namespace), cmp.Compare(a.Name, b.Name), cmp.Compare(a.UID, b.UID))
-	})
 	slices.SortFunc(r.IgnoredProbes, func(a, b IgnoredProbe) int {
 		return cmp.Or(cmp.Compare(a.UID, b.UID), cmp.Compare(a.Generation, b.Generation),
 			cmp.Compare(a.Namespace, b.Namespace), cmp.Compare(a.Name, b.Name), cmp.Compare(a.Why, b.Why))

@@ -55,6 +55,10 @@ func (c *connInfo) allowed() []string {
 type index struct {
 	backends    map[objKey]*backendInfo
 	connections map[objKey]*connInfo
+	// backendList and connList hold the infos by position in the
+	// snapshot; obj is nil for an object left out.
+	backendList []backendInfo
+	connList    []connInfo
 	memory      map[types.UID]*Served
 	// bindingOK marks, by position, the Bindings that take part; the
 	// others have an identity problem in errors.
@@ -138,6 +142,7 @@ func buildIndex(s *Snapshot) *index {
 	// allocations, not one per object.
 	backends := make([]backendInfo, len(s.Backends))
 	conns := make([]connInfo, len(s.Connections))
+	ix.backendList, ix.connList = backends, conns
 	off := len(s.Bindings)
 	for i := range s.Backends {
 		if !ok[off+i] {
