@@ -49,6 +49,14 @@
 // shapes, and parent loops of any length end the walk instead of hanging
 // it.
 //
+// # Admission
+//
+// Validate, ValidateCreate and ValidateUpdate check what the API server
+// and the operator's create-only webhook refuse, with the CRD's messages
+// word for word, so a host or a test can reject a manifest before it is
+// evaluated. Evaluate never rejects: what slips past admission is held
+// at a condition instead.
+//
 // # Decisions
 //
 // Where the operator's documentation is silent, this package decides:
@@ -113,4 +121,6 @@
 //  17. An active Subscription whose parent is gone and whose root was
 //     never stamped (the legacy case) is held at ValidationError and
 //     retried, staying active and outside every family.
+//  18. The webhook's wording for its two rejections is not documented;
+//     ValidateCreate names the reason and says why in a few words.
 package subscription
