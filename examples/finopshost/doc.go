@@ -1,0 +1,29 @@
+// Package finopshost is an example host for the FinOps operator's status
+// logic, built on controller-runtime: each pass lists PriceBooks,
+// Offerings and Subscriptions (and the objects their targetRefs name),
+// reconciles them all at once with finops.Evaluate, and writes what
+// changed: statuses with a server-side apply on the status subresource
+// under the field manager finops-operator, finalizers with an optimistic
+// merge patch, and the OpenCost pricing ConfigMap when the elected
+// PriceBook's document changed.
+//
+// Use it with a manager (mgr.Add(h); it runs only on the leader) or
+// without one:
+//
+//	h, _ := finopshost.New(c, "finops-operator-system")
+//	report, err := h.RunOnce(ctx, time.Now())
+//
+// One pass is one reconcile of every object, as in the operator: a change
+// travels one level of a Subscription family per pass, and passes repeat
+// until nothing changes (Report.Changed).
+//
+// # Decisions
+//
+//   - A targetRef whose read fails for another reason than NotFound is
+//     passed to the engine as a failed read, so it reads ValidationError
+//     and is retried, never TargetNotFound (which would end the
+//     Subscription for good).
+//   - CostJobs, FinOpsProviders and the SubscriptionChargeCollection run
+//     are out of this example's scope: it never removes a Subscription's
+//     finalizer, which only a collection run may do.
+package finopshost

@@ -1,0 +1,51 @@
+package finopshost_test
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	k8sruntime "k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
+	"sigs.k8s.io/controller-runtime/pkg/client/fake"
+
+	"github.com/condengine/condengine/examples/finopshost"
+)
+
+// One pass over a cluster with a single PriceBook: the election makes it
+// active and its status is written.
+func ExampleHost_RunOnce() {
+	scheme := k8sruntime.NewScheme()
+	_ = clientgoscheme.AddToScheme(scheme)
+	gv := finopshost.PriceBookGVK.GroupVersion()
+	for _, gvk := range []schema.GroupVersionKind{finopshost.PriceBookGVK, finopshost.OfferingGVK, finopshost.SubscriptionGVK} {
+		scheme.AddKnownTypeWithName(gvk, &unstructured.Unstructured{})
+		scheme.AddKnownTypeWithName(gv.WithKind(gvk.Kind+"List"), &unstructured.UnstructuredList{})
+	}
+	metav1.AddToGroupVersion(scheme, gv)
+
+	book := &unstructured.Unstructured{Object: map[string]any{
+		"spec": map[string]any{"currency": "EUR", "valuationMode": "currency", "rates": map[string]any{"cpuHour": "0.03"}},
+	}}
+	book.SetGroupVersionKind(finopshost.PriceBookGVK)
+	book.SetNamespace("finops")
+	book.SetName("standard")
+	book.SetGeneration(1)
+	c := fake.NewClientBuilder().WithScheme(scheme).WithObjects(book).WithStatusSubresource(book.DeepCopy()).Build()
+
+	h, _ := finopshost.New(c, "finops")
+	report, err := h.RunOnce(context.Background(), time.Date(2026, 11, 30, 10, 0, 0, 0, time.UTC))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, w := range report.Written {
+		fmt.Println(w)
+	}
+	// Output:
+	// PriceBook finops/standard
+	// ConfigMap finops/finops-operator-custom-pricing-configs
+}

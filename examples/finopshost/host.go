@@ -1,0 +1,257 @@
+package finopshost
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"sync"
+	"time"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	k8sruntime "k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/condengine/condengine/finops"
+	"github.com/condengine/condengine/offering"
+	"github.com/condengine/condengine/pricebook"
+	"github.com/condengine/condengine/subscription"
+)
+
+// FieldManager owns every status this host writes.
+const FieldManager = "finops-operator"
+
+// The kinds the host reads and writes.
+var (
+	PriceBookGVK    = schema.FromAPIVersionAndKind(finops.Group, pricebook.Kind)
+	OfferingGVK     = schema.FromAPIVersionAndKind(finops.Group, offering.Kind)
+	SubscriptionGVK = schema.FromAPIVersionAndKind(finops.Group, subscription.Kind)
+	configMapGVK    = schema.GroupVersionKind{Version: "v1", Kind: "ConfigMap"}
+)
+
+// Host reconciles the FinOps kinds of one cluster.
+type Host struct {
+	client    client.Client
+	namespace string
+	// Interval is the time between passes under Start; default 10 s.
+	Interval time.Duration
+	mu       sync.Mutex
+}
+
+// New returns a host writing through c; operatorNamespace is where the
+// OpenCost pricing ConfigMap lives.
+func New(c client.Client, operatorNamespace string) (*Host, error) {
+	if c == nil {
+		return nil, errors.New("finopshost: nil client")
+	}
+	if operatorNamespace == "" {
+		return nil, errors.New("finopshost: the operator namespace is required")
+	}
+	return &Host{client: c, namespace: operatorNamespace, Interval: 10 * time.Second}, nil
+}
+
+// NeedLeaderElection makes a manager run the host only on the leader.
+func (h *Host) NeedLeaderElection() bool { return true }
+
+// Start runs RunOnce every Interval until ctx ends.
+func (h *Host) Start(ctx context.Context) error {
+	t := time.NewTicker(h.Interval)
+	defer t.Stop()
+	for {
+		_, _ = h.RunOnce(ctx, time.Now())
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-t.C:
+		}
+	}
+}
+
+// Report says what one pass did.
+type Report struct {
+	// Written lists "Kind namespace/name" of every status written, and
+	// "ConfigMap namespace/name" when the pricing document was.
+	Written []string
+	// Finalizers lists "Kind namespace/name +finalizer" or "-finalizer".
+	Finalizers []string
+	// Errors are failed writes, by object.
+	Errors map[string]error
+	// Retry reports a transient outcome (a failed read): pass again soon.
+	Retry bool
+}
+
+// Changed reports whether the pass wrote anything; a family has settled
+// when a pass changes nothing.
+func (r Report) Changed() bool { return len(r.Written)+len(r.Finalizers) > 0 }
+
+func list[T any](ctx context.Context, c client.Client, gvk schema.GroupVersionKind) ([]T, error) {
+	var ul unstructured.UnstructuredList
+	ul.SetGroupVersionKind(gvk.GroupVersion().WithKind(gvk.Kind + "List"))
+	if err := c.List(ctx, &ul); err != nil {
+		return nil, fmt.Errorf("list %s: %w", gvk.Kind, err)
+	}
+	out := make([]T, 0, len(ul.Items))
+	for i := range ul.Items {
+		var obj T
+		if err := k8sruntime.DefaultUnstructuredConverter.FromUnstructured(ul.Items[i].Object, &obj); err != nil {
+			return nil, fmt.Errorf("%s %s/%s: %w", gvk.Kind, ul.Items[i].GetNamespace(), ul.Items[i].GetName(), err)
+		}
+		out = append(out, obj)
+	}
+	return out, nil
+}
+
+// snapshot reads everything one pass evaluates.
+func (h *Host) snapshot(ctx context.Context, now time.Time) (finops.Snapshot, error) {
+	s := finops.Snapshot{Now: now}
+	var err error
+	if s.PriceBooks, err = list[pricebook.PriceBook](ctx, h.client, PriceBookGVK); err != nil {
+		return s, err
+	}
+	if s.Offerings, err = list[offering.Offering](ctx, h.client, OfferingGVK); err != nil {
+		return s, err
+	}
+	if s.Subscriptions, err = list[subscription.Subscription](ctx, h.client, SubscriptionGVK); err != nil {
+		return s, err
+	}
+	for i := range s.Subscriptions {
+		x := &s.Subscriptions[i]
+		if x.Spec.Lifecycle == nil || x.Spec.Lifecycle.TargetRef == nil {
+			continue
+		}
+		ref := x.Spec.Lifecycle.TargetRef
+		obj := finops.Object{APIVersion: ref.APIVersion, Kind: ref.Kind, Namespace: ref.Namespace, Name: ref.Name}
+		u := &unstructured.Unstructured{}
+		u.SetGroupVersionKind(schema.FromAPIVersionAndKind(ref.APIVersion, ref.Kind))
+		switch err := h.client.Get(ctx, types.NamespacedName{Namespace: ref.Namespace, Name: ref.Name}, u); {
+		case err == nil:
+			s.Others = append(s.Others, obj)
+		case apierrors.IsNotFound(err):
+		default:
+			s.Failures = append(s.Failures, finops.Failure{APIVersion: ref.APIVersion, Kind: ref.Kind, Namespace: ref.Namespace, Name: ref.Name})
+		}
+	}
+	cm := &unstructured.Unstructured{}
+	cm.SetGroupVersionKind(configMapGVK)
+	switch err := h.client.Get(ctx, types.NamespacedName{Namespace: h.namespace, Name: finops.PricingConfigMap}, cm); {
+	case err == nil:
+		if doc, ok, _ := unstructured.NestedString(cm.Object, "data", finops.PricingKey); ok {
+			if err := json.Unmarshal([]byte(doc), &s.PricingDocument); err != nil {
+				return s, fmt.Errorf("ConfigMap %s/%s: data[%q]: %w", h.namespace, finops.PricingConfigMap, finops.PricingKey, err)
+			}
+		}
+	case apierrors.IsNotFound(err):
+	default:
+		return s, err
+	}
+	return s, nil
+}
+
+// RunOnce reconciles every object once at now and writes what changed.
+func (h *Host) RunOnce(ctx context.Context, now time.Time) (Report, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	var rep Report
+	s, err := h.snapshot(ctx, now)
+	if err != nil {
+		return rep, err
+	}
+	r := finops.Evaluate(s)
+	fail := func(what string, err error) {
+		if rep.Errors == nil {
+			rep.Errors = map[string]error{}
+		}
+		rep.Errors[what] = err
+	}
+	for i, o := range r.PriceBooks.Books {
+		b := &s.PriceBooks[i]
+		if o.Changed && !o.Stale {
+			h.writeStatus(ctx, PriceBookGVK, b.Namespace, b.Name, b.UID, o.Status, &rep, fail)
+		}
+	}
+	if r.PriceBooks.DocumentChanged && r.PriceBooks.Document != nil {
+		h.writeDocument(ctx, r.PriceBooks.Document, &rep, fail)
+	}
+	for i, o := range r.Offerings.Offerings {
+		x := &s.Offerings[i]
+		if o.Changed && !o.Stale {
+			h.writeStatus(ctx, OfferingGVK, x.Namespace, x.Name, x.UID, o.Status, &rep, fail)
+		}
+		switch {
+		case o.AddFinalizer:
+			h.patchFinalizers(ctx, OfferingGVK, x.Namespace, x.Name, append(slices.Clone(x.Finalizers), offering.Finalizer), "+", &rep, fail)
+		case o.FinalizerRemoved:
+			h.patchFinalizers(ctx, OfferingGVK, x.Namespace, x.Name, slices.DeleteFunc(slices.Clone(x.Finalizers), func(f string) bool { return f == offering.Finalizer }), "-", &rep, fail)
+		}
+		rep.Retry = rep.Retry || o.Retry
+	}
+	for _, o := range r.Subscriptions.Subscriptions {
+		if o.Write && !o.Stale {
+			h.writeStatus(ctx, SubscriptionGVK, o.Namespace, o.Name, o.UID, o.Status, &rep, fail)
+		}
+		rep.Retry = rep.Retry || o.Transient
+	}
+	return rep, nil
+}
+
+func (h *Host) writeStatus(ctx context.Context, gvk schema.GroupVersionKind, ns, name string, uid types.UID, status any, rep *Report, fail func(string, error)) {
+	what := gvk.Kind + " " + ns + "/" + name
+	var st map[string]any
+	data, err := json.Marshal(status)
+	if err == nil {
+		err = json.Unmarshal(data, &st)
+	}
+	if err != nil {
+		fail(what, err)
+		return
+	}
+	u := &unstructured.Unstructured{Object: map[string]any{"status": st}}
+	u.SetGroupVersionKind(gvk)
+	u.SetNamespace(ns)
+	u.SetName(name)
+	u.SetUID(uid)
+	if err := h.client.Status().Apply(ctx, client.ApplyConfigurationFromUnstructured(u), client.FieldOwner(FieldManager), client.ForceOwnership); err != nil {
+		fail(what, err)
+		return
+	}
+	rep.Written = append(rep.Written, what)
+}
+
+func (h *Host) writeDocument(ctx context.Context, doc map[string]string, rep *Report, fail func(string, error)) {
+	what := "ConfigMap " + h.namespace + "/" + finops.PricingConfigMap
+	data, err := json.Marshal(doc)
+	if err != nil {
+		fail(what, err)
+		return
+	}
+	u := &unstructured.Unstructured{Object: map[string]any{"data": map[string]any{finops.PricingKey: string(data)}}}
+	u.SetGroupVersionKind(configMapGVK)
+	u.SetNamespace(h.namespace)
+	u.SetName(finops.PricingConfigMap)
+	if err := h.client.Apply(ctx, client.ApplyConfigurationFromUnstructured(u), client.FieldOwner(FieldManager), client.ForceOwnership); err != nil {
+		fail(what, err)
+		return
+	}
+	rep.Written = append(rep.Written, what)
+}
+
+func (h *Host) patchFinalizers(ctx context.Context, gvk schema.GroupVersionKind, ns, name string, finalizers []string, sign string, rep *Report, fail func(string, error)) {
+	what := gvk.Kind + " " + ns + "/" + name
+	u := &unstructured.Unstructured{}
+	u.SetGroupVersionKind(gvk)
+	if err := h.client.Get(ctx, types.NamespacedName{Namespace: ns, Name: name}, u); err != nil {
+		fail(what, err)
+		return
+	}
+	base := u.DeepCopy()
+	u.SetFinalizers(finalizers)
+	if err := h.client.Patch(ctx, u, client.MergeFromWithOptions(base, client.MergeFromWithOptimisticLock{})); err != nil {
+		fail(what, err)
+		return
+	}
+	rep.Finalizers = append(rep.Finalizers, what+" "+sign+"finalizer")
+}
