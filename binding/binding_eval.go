@@ -85,7 +85,8 @@ func evaluateBinding(s *Snapshot, ix *index, st []bstate, holders map[chanKey]in
 		Served:     servedSpec != nil, ServedGeneration: servedGen,
 		Causes: causes,
 	}
-	br.Write = m.Changed && !br.Stale && s.Broker.Leader && s.Broker.ConfigSource != ConfigSourceConfigMap
+	br.Changed = m.Changed && !br.Stale
+	br.Write = br.Changed && s.Broker.Leader && s.Broker.ConfigSource != ConfigSourceConfigMap
 	if br.Stale {
 		br.Conditions = o.Status.Conditions
 	}

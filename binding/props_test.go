@@ -21,6 +21,14 @@ func resultJSON(t interface{ Fatalf(string, ...any) }, r binding.Result) string 
 	return string(b)
 }
 
+func memoryJSON(t interface{ Fatalf(string, ...any) }, m binding.Memory) string {
+	b, err := json.Marshal(m)
+	if err != nil {
+		t.Fatalf("marshal: %v", err)
+	}
+	return string(b)
+}
+
 func shuffle[T any](t *rapid.T, label string, xs []T) []T {
 	return rapid.Permutation(xs).Draw(t, label)
 }
@@ -61,6 +69,33 @@ func TestProperty_Idempotence(t *testing.T) {
 				t.Fatalf("%s/%s: conditions moved:\n%s\nthen\n%s", b.Namespace, b.Name, bindingtest.Describe(r1), bindingtest.Describe(r2))
 			}
 		}
+	})
+}
+
+// TestProperty_Settles plays each result back as the objects' status and
+// the broker's memory, and checks that the world stops changing: a claim
+// dropped or a generation newly served may move other Bindings once, but
+// never for ever.
+func TestProperty_Settles(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		s := bindingtest.SnapshotGen().Draw(t, "snapshot")
+		var r binding.Result
+		for round := range len(s.Bindings) + 3 {
+			r = binding.Evaluate(s)
+			writes := 0
+			for _, br := range r.Bindings {
+				if br.Changed {
+					writes++
+				}
+			}
+			if writes == 0 && round > 0 && memoryJSON(t, r.Memory) == memoryJSON(t, s.Served) {
+				return
+			}
+			s = bindingtest.Apply(s, r)
+			s.Served = r.Memory
+			s.Now = s.Now.Add(time.Minute)
+		}
+		t.Fatalf("still changing after %d rounds:\n%s", len(s.Bindings)+3, bindingtest.Describe(r))
 	})
 }
 

@@ -35,6 +35,9 @@ type BindingResult struct {
 	// differ from the object's, the broker leads, the route is crds and
 	// the snapshot is not stale.
 	Write bool
+	// Changed reports that Conditions differ from the object's, whether
+	// or not this broker may write them (a standby, the ConfigMap route).
+	Changed bool
 	// Stale reports that the object's status describes a newer generation
 	// than the snapshot has: nothing is written until the snapshot catches
 	// up.
