@@ -1,7 +1,9 @@
 package subscription_test
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 	"math/rand/v2"
 	"testing"
 	"time"
@@ -92,4 +94,19 @@ func measure(b *testing.B, snap subscription.Snapshot) {
 	cpu = cpuTime() - cpu
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/n, "ns/sub")
 	b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N)/n, "cpu-ns/sub")
+}
+
+// BenchmarkEvaluateListOrder is the steady state with the Subscriptions
+// in the API server's list order (namespace, then name), which skips the
+// sort.
+func BenchmarkEvaluateListOrder(b *testing.B) {
+	for _, n := range []int{10_000, 100_000} {
+		snap := benchSnapshot(n, 1_000)
+		slices.SortFunc(snap.Subscriptions, func(x, y subscription.Subscription) int {
+			return cmp.Or(cmp.Compare(x.Namespace, y.Namespace), cmp.Compare(x.Name, y.Name))
+		})
+		b.Run(fmt.Sprintf("subs=%d/family=1000", n), func(b *testing.B) {
+			measure(b, snap)
+		})
+	}
 }

@@ -84,7 +84,12 @@ func newEvaluator(snap Snapshot) *evaluator {
 	for i := range snap.Subscriptions {
 		order[i] = keyed{snap.Subscriptions[i].Key(), int32(i)}
 	}
-	slices.SortFunc(order, func(a, b keyed) int { return keyCompare(a.key, b.key) })
+	byKeyOrder := func(a, b keyed) int { return keyCompare(a.key, b.key) }
+	// The API server lists objects in key order, so the sort is usually
+	// a linear check.
+	if !slices.IsSortedFunc(order, byKeyOrder) {
+		slices.SortFunc(order, byKeyOrder)
+	}
 	e.nodes = make([]node, 0, len(order))
 	for k := 0; k < len(order); {
 		key := order[k].key
