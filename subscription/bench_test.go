@@ -3,8 +3,8 @@ package subscription_test
 import (
 	"cmp"
 	"fmt"
-	"slices"
 	"math/rand/v2"
+	"slices"
 	"testing"
 	"time"
 
