@@ -18,15 +18,15 @@ func evaluateBinding(s *Snapshot, ix *index, st []bstate, holders map[chanKey]in
 	// Where the Binding is served after this evaluation.
 	var servedGen int64
 	var servedSpec *BindingSpec
-	ownerConn := b.conn
 	switch {
 	case b.passes && b.hasCur && holders[b.curKey] == i:
 		servedGen, servedSpec = o.Generation, &o.Spec
 	case b.hasOld && holders[b.oldKey] == i:
 		servedGen, servedSpec = b.old.Generation, b.old.Binding
-		ownerConn = b.oldConn
 	}
-	if ownerConn != nil && ownerConn.broker() != s.Broker.Name {
+	// The ChatConnection the Binding names now decides its owner; with
+	// none to be found, every broker's leader answers for it.
+	if b.conn != nil && b.conn.broker() != s.Broker.Name {
 		probes.mark(s, o.UID, "the Binding belongs to another broker")
 		return BindingResult{}, Served{}, false, false
 	}

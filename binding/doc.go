@@ -83,9 +83,15 @@
 //     backend, say): the Binding keeps serving it and keeps its channel,
 //     as after a refused edit, but without the "generation N is invalid"
 //     prefix, since no newer generation was refused.
-//   - A remembered generation runs only while the ChatConnection it names
-//     exists. Without one no broker owns the Binding, and every broker
-//     must write the same status, which only "not served" guarantees.
+//   - The ChatConnection the Binding's current spec names decides its
+//     owner. When that reference is invalid or names no ChatConnection,
+//     the seed says no broker owns the Binding and every leader writes
+//     it; every broker must then write the same status, which only "not
+//     served" guarantees. So such a Binding is not served even when the
+//     memory holds a good generation: for ConnectionNotFound the seed's
+//     "no broker owns it" outranks the decisions' "a refused edit of any
+//     reason keeps the good generation". A remembered generation also
+//     stops running when the ChatConnection it ran on is gone.
 //   - A Binding whose current generation fails a check other than the
 //     channel does not compete for its current channel, but its Accepted
 //     still lists ChannelConflict when an older competitor holds that

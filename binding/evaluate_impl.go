@@ -24,7 +24,6 @@ type bstate struct {
 	// The generation the memory served before this evaluation.
 	old     *Served
 	oldKey  chanKey
-	oldConn *connInfo
 	hasOld  bool
 	// staleMemory: the memory describes a newer generation than the
 	// snapshot's object.
@@ -178,12 +177,12 @@ func resolveBinding(s *Snapshot, ix *index, i int, b *bstate) {
 	}
 	b.old = m
 	b.staleMemory = m.Generation > o.Generation
-	// A remembered generation runs only while its connection exists:
-	// without one there is no broker to run it, and every broker would
-	// judge the Binding alike only if none of them serves it.
+	// A remembered generation runs only while the Binding has an owner
+	// (its current connection reference resolves) and the connection it
+	// ran on exists. A Binding no broker owns is written by every broker,
+	// which agree only if none of them serves it.
 	ck := resolve(m.Binding.Chat.ConnectionRef, o.Namespace)
-	if c := ix.connections[ck]; c != nil && m.Binding.Chat.Channel != "" {
-		b.oldConn = c
+	if c := ix.connections[ck]; c != nil && b.conn != nil && m.Binding.Chat.Channel != "" {
 		b.oldKey = chanKey{ck.ns, ck.name, m.Binding.Chat.Channel}
 		b.hasOld = true
 	}

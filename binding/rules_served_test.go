@@ -49,13 +49,16 @@ func TestServed_RefusedEditOfAnyReasonKeepsGoodGeneration(t *testing.T) {
 	cases := map[string]binding.Binding{
 		binding.ReasonInvalidSpec:         bt.NewBinding("team-a", "chat", bt.Generation(2), bt.Channel("")),
 		binding.ReasonBackendNotFound:     bt.NewBinding("team-a", "chat", bt.Generation(2), bt.Backend("", "ghost")),
-		binding.ReasonConnectionNotFound:  bt.NewBinding("team-a", "chat", bt.Generation(2), bt.Connection("", "ghost")),
+		binding.ReasonConnectionRejected:  bt.NewBinding("team-a", "chat", bt.Generation(2), bt.Connection("", "broken")),
 		binding.ReasonNamespaceNotAllowed: bt.NewBinding("team-a", "chat", bt.Generation(2), bt.Backend("shared", "private")),
 		binding.ReasonChannelConflict:     bt.NewBinding("team-a", "chat", bt.Generation(2), bt.Channel("C9")),
 	}
+	broken := bt.NewConnection("team-a", "broken")
+	broken.Spec.TokenSecretRef = nil
 	for reason, edited := range cases {
 		t.Run(reason, func(t *testing.T) {
 			s := world(edited, holder)
+			s.Connections = append(s.Connections, broken)
 			s.Served.Served = []binding.Served{served(string(good.UID), 1, "team-a", "chat", good.Spec)}
 			_, m := evaluate(t, s)
 			br := get(t, m, "team-a/chat")
@@ -65,6 +68,24 @@ func TestServed_RefusedEditOfAnyReasonKeepsGoodGeneration(t *testing.T) {
 			assert.EqualValues(t, 1, br.ServedGeneration)
 			assert.Len(t, br.Conditions, 4)
 		})
+	}
+}
+
+// The seed says no broker owns a Binding whose connectionRef names no
+// ChatConnection; so none serves it, even one that served a good
+// generation, and every broker's leader writes the same two conditions.
+func TestServed_ConnectionNotFoundMeansNoOwnerAndNothingServed(t *testing.T) {
+	good := bt.NewBinding("team-a", "chat")
+	for _, broker := range []string{"", "broker-b"} {
+		s := world(bt.NewBinding("team-a", "chat", bt.Generation(2), bt.Connection("", "ghost")))
+		s.Broker.Name = broker
+		s.Served.Served = []binding.Served{served(string(good.UID), 1, "team-a", "chat", good.Spec)}
+		r, m := evaluate(t, s)
+		br := get(t, m, "team-a/chat")
+		assert.True(t, br.Write, broker)
+		assert.False(t, br.Served, broker)
+		assert.Equal(t, "spec.chat.connectionRef: ChatConnection team-a/ghost not found", cond(t, br, binding.TypeAccepted).Message)
+		assert.Nil(t, memoryOf(r, string(good.UID)))
 	}
 }
 
