@@ -22,9 +22,9 @@ type bstate struct {
 	curKey chanKey
 	hasCur bool
 	// The generation the memory served before this evaluation.
-	old     *Served
-	oldKey  chanKey
-	hasOld  bool
+	old    *Served
+	oldKey chanKey
+	hasOld bool
 	// staleMemory: the memory describes a newer generation than the
 	// snapshot's object.
 	staleMemory bool
