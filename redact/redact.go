@@ -16,8 +16,9 @@ type Options struct {
 	MaxBytes int
 	// Hide lists strings the result must not contain, such as another
 	// namespace's names and texts. Matching is exact and case-sensitive,
-	// after the same line and UTF-8 cleanup the message gets. Strings
-	// shorter than 3 bytes and the ellipsis "…" itself are ignored.
+	// after the same line and UTF-8 cleanup the message gets (strings
+	// that need it cost an allocation per call). Strings shorter than 3
+	// bytes and the ellipsis "…" itself are ignored.
 	Hide []string
 }
 
