@@ -28,7 +28,7 @@ kind: Offering
 metadata: {namespace: NS, name: platform}
 spec:
   pricing:
-    subscriptionFee: {priceMicros: 40000000, period: "1", tickAlignment: Month}
+    subscriptionFee: {priceMicros: 40000000, period: "1", tickAlignment: MonthBoundary}
 ---
 apiVersion: finops.stakater.com/v1alpha1
 kind: Subscription

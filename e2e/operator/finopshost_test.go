@@ -1,0 +1,145 @@
+package operator_test
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/stretchr/testify/require"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
+	"github.com/condengine/condengine/e2e/internal/kube"
+	"github.com/condengine/condengine/examples/finopshost"
+)
+
+const operatorNS = "finops-operator-system"
+
+// finopsFamily is one Offering with a parent Subscription and a child whose
+// parent-loss policy is policy, in namespace ns.
+func finopsFamily(ns, policy string) string {
+	return strings.ReplaceAll(strings.ReplaceAll(`
+apiVersion: v1
+kind: Namespace
+metadata: {name: NS}
+---
+apiVersion: finops.stakater.com/v1alpha1
+kind: Offering
+metadata: {namespace: NS, name: platform}
+spec:
+  pricing:
+    subscriptionFee: {priceMicros: 40000000, period: "1", tickAlignment: MonthBoundary}
+---
+apiVersion: finops.stakater.com/v1alpha1
+kind: Subscription
+metadata: {namespace: NS, name: acme-platform-base}
+spec:
+  offeringRef: {namespace: NS, name: platform}
+---
+apiVersion: finops.stakater.com/v1alpha1
+kind: Subscription
+metadata: {namespace: NS, name: acme-platform-addon}
+spec:
+  offeringRef: {namespace: NS, name: platform}
+  parent: {subscriptionRef: {namespace: NS, name: acme-platform-base}}
+  lifecycle: {onParentDeactivate: POLICY}
+`, "NS", ns), "POLICY", policy)
+}
+
+// settle runs passes of h until one changes nothing, as the operator's
+// reconciles would, one level of a family per pass.
+func (e *env) settle(h *finopshost.Host, now time.Time) {
+	e.t.Helper()
+	for pass := range 12 {
+		rep, err := h.RunOnce(e.ctx, now.Add(time.Duration(pass)*time.Second))
+		require.NoError(e.t, err)
+		require.Empty(e.t, rep.Errors)
+		if !rep.Changed() {
+			return
+		}
+	}
+	e.t.Fatal("the FinOps objects did not settle in 12 passes")
+}
+
+// conditionOf returns "Status Reason" of one condition of a Subscription.
+func (e *env) conditionOf(ns, name, typ string) string {
+	e.t.Helper()
+	obj, err := e.dyn.Resource(kube.Subscriptions).Namespace(ns).Get(e.ctx, name, metav1.GetOptions{})
+	require.NoError(e.t, err)
+	conds, _, _ := unstructured.NestedSlice(obj.Object, "status", "conditions")
+	for _, c := range conds {
+		m := c.(map[string]any)
+		if m["type"] == typ {
+			return m["status"].(string) + " " + m["reason"].(string)
+		}
+	}
+	return ""
+}
+
+// TestFinOpsHost_ElectionOfferingAndFamiliesAsKubectlShowsThem runs the
+// example FinOps host on the real server: a PriceBook election (the newest
+// book wins when none is annotated or already active), an Offering, and two
+// parent and child families; then each parent is deleted, under each
+// parent-loss policy, and kubectl shows what became of the child.
+func TestFinOpsHost_ElectionOfferingAndFamiliesAsKubectlShowsThem(t *testing.T) {
+	e := newEnv(t)
+	e.kubectl(`
+apiVersion: v1
+kind: Namespace
+metadata: {name: `+operatorNS+`}
+---
+apiVersion: finops.stakater.com/v1alpha1
+kind: PriceBook
+metadata: {namespace: `+operatorNS+`, name: standard}
+spec: {currency: USD, valuationMode: currency, rates: {cpuHour: "0.031", ramGbHour: "0.004"}}
+`, "apply", "-f", "-")
+	time.Sleep(time.Second) // a newer book, by whole-second creation time
+	e.kubectl(`
+apiVersion: finops.stakater.com/v1alpha1
+kind: PriceBook
+metadata: {namespace: `+operatorNS+`, name: discount}
+spec: {currency: USD, valuationMode: currency, rates: {cpuHour: "0.021"}}
+`, "apply", "-f", "-")
+	e.kubectl(finopsFamily("fam-deactivate", "Deactivate"), "apply", "-f", "-")
+	e.kubectl(finopsFamily("fam-orphan", "Orphan"), "apply", "-f", "-")
+
+	h, err := finopshost.New(e.cl, operatorNS)
+	require.NoError(t, err)
+	t0 := time.Now()
+	e.settle(h, t0)
+
+	books := e.table("pricebooks", "-n", operatorNS)
+	if diff := cmp.Diff([][]string{{"discount", "true", "True"}, {"standard", "false", "True"}}, books.Without("AGE")); diff != "" {
+		t.Errorf("kubectl get pricebooks (-want +got):\n%s", diff)
+	}
+	for _, ns := range []string{"fam-deactivate", "fam-orphan"} {
+		require.Equal(t, [][]string{{"platform", "True"}}, e.table("offerings", "-n", ns).Without("AGE"), ns)
+		if diff := cmp.Diff([][]string{{"acme-platform-addon", "True"}, {"acme-platform-base", "True"}},
+			e.table("subscriptions", "-n", ns).Without("AGE")); diff != "" {
+			t.Errorf("%s: kubectl get subscriptions before the parent goes (-want +got):\n%s", ns, diff)
+		}
+	}
+	// The elected book's document reached the OpenCost pricing ConfigMap.
+	cm := e.kubectl("", "get", "configmap", "-n", operatorNS, "-o", "jsonpath={.items[*].metadata.name}")
+	require.NotEmpty(t, strings.TrimSpace(cm))
+
+	for _, ns := range []string{"fam-deactivate", "fam-orphan"} {
+		e.kubectl("", "delete", "subscription", "acme-platform-base", "-n", ns, "--wait=false")
+	}
+	e.settle(h, t0.Add(time.Minute))
+
+	require.Equal(t, "False", e.subscriptionReady("fam-deactivate", "acme-platform-addon"))
+	require.Equal(t, "False ParentDeactivated", e.conditionOf("fam-deactivate", "acme-platform-addon", "Active"))
+	require.Equal(t, "True", e.subscriptionReady("fam-orphan", "acme-platform-addon"))
+	require.Equal(t, "True Orphaned", e.conditionOf("fam-orphan", "acme-platform-addon", "Active"))
+	require.Equal(t, "True Orphaned", e.conditionOf("fam-orphan", "acme-platform-addon", "Ready"))
+}
+
+// subscriptionReady is the READY cell kubectl prints for one Subscription.
+func (e *env) subscriptionReady(ns, name string) string {
+	e.t.Helper()
+	tbl := e.table("subscriptions", name, "-n", ns)
+	require.Len(e.t, tbl.Rows, 1)
+	return tbl.Column("READY")[0]
+}
