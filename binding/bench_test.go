@@ -147,3 +147,25 @@ func TestEvaluate_UnchangedBindingAllocatesNothingOfItsOwn(t *testing.T) {
 		t.Fatalf("allocations grow with the Bindings: %v for 200, %v for 2000", small, large)
 	}
 }
+
+// BenchmarkEvaluateFlatness reports, in one run, the CPU time per Binding
+// at 100k Bindings divided by that at 1k (unchanged healthy worlds): the
+// figure the performance rule asks to keep near 1.
+func BenchmarkEvaluateFlatness(b *testing.B) {
+	perBinding := func(n int) float64 {
+		s := benchWorld(n, true)
+		s = bt.Apply(s, binding.Evaluate(s))
+		reps := max(1, 200_000/n)
+		start := cpuNow()
+		for range reps {
+			_ = binding.Evaluate(s)
+		}
+		return float64((cpuNow() - start).Nanoseconds()) / float64(reps*n)
+	}
+	for b.Loop() {
+		small, large := perBinding(1_000), perBinding(100_000)
+		b.ReportMetric(small, "cpu-ns/Binding@1k")
+		b.ReportMetric(large, "cpu-ns/Binding@100k")
+		b.ReportMetric(large/small, "ratio-100k/1k")
+	}
+}

@@ -97,22 +97,47 @@ func evaluate(s *Snapshot) Result {
 				Generation: info.runningGen, Backend: info.running})
 		}
 	}
-	for _, i := range sortedPositions(len(s.Bindings), func(i int) (string, string, string) {
+	// Bindings are evaluated in input order (their data is read
+	// sequentially) and each result lands at its sorted rank; holes left
+	// by Bindings of other brokers are closed afterwards.
+	order := sortedPositions(len(s.Bindings), func(i int) (string, string, string) {
 		o := &s.Bindings[i]
 		return o.Namespace, o.Name, string(o.UID)
-	}) {
+	})
+	rank := make([]int32, len(s.Bindings))
+	for r, i := range order {
+		rank[i] = int32(r)
+	}
+	res.Bindings = res.Bindings[:len(s.Bindings)]
+	kept := make([]bool, len(s.Bindings))
+	bmem := make([]Served, len(s.Bindings))
+	remembered := make([]bool, len(s.Bindings))
+	for i := range s.Bindings {
 		if !ix.bindingOK[i] {
 			continue
 		}
-		br, served, remember, owned := evaluateBinding(s, ix, st, holders, probes, int(i))
+		br, served, remember, owned := evaluateBinding(s, ix, st, holders, probes, i)
 		if !owned {
 			continue
 		}
-		res.Bindings = append(res.Bindings, br)
+		r := rank[i]
+		res.Bindings[r], kept[r] = br, true
 		if remember {
-			mem = append(mem, served)
+			bmem[r], remembered[r] = served, true
 		}
 	}
+	n := 0
+	for r := range res.Bindings {
+		if kept[r] {
+			res.Bindings[n] = res.Bindings[r]
+			n++
+		}
+		if remembered[r] {
+			mem = append(mem, bmem[r])
+		}
+	}
+	clear(res.Bindings[n:])
+	res.Bindings = res.Bindings[:n]
 	for _, i := range sortedPositions(len(s.Connections), func(i int) (string, string, string) {
 		o := &s.Connections[i]
 		return o.Namespace, o.Name, string(o.UID)
