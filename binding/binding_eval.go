@@ -136,6 +136,9 @@ func keepGood(o *Binding, typ string, servedGen int64) (metav1.Condition, bool) 
 		if _, ok := Vocabulary.Lookup(typ, c.Status, c.Reason); !ok {
 			return metav1.Condition{}, false
 		}
+		// The result is kept, in our own words: a message someone else
+		// wrote there is not carried on.
+		c.Message = probeMessage(typ, c.Reason)
 		return c, true
 	}
 	return metav1.Condition{}, false

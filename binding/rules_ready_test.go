@@ -148,3 +148,14 @@ func TestTransitionTime_MovesOnlyWithStatus(t *testing.T) {
 	assert.Equal(t, s.Now.Truncate(time.Second), be.LastTransitionTime.Time.UTC(), "moved, in whole seconds")
 	assert.Equal(t, ok4(1)[0].LastTransitionTime, cond(t, br, binding.TypeAccepted).LastTransitionTime, "Accepted did not move")
 }
+
+func TestFailover_KeptConditionSpeaksInOurWords(t *testing.T) {
+	status := ok4(1)
+	status[1].Message = "edited by someone: https://10.0.0.1:8443"
+	_, m := evaluate(t, world(bt.NewBinding("team-a", "chat", bt.Conditions(status...))))
+	br := get(t, m, "team-a/chat")
+	be := cond(t, br, binding.TypeBackendReachable)
+	assert.Equal(t, binding.ReasonOK, be.Reason)
+	assert.Empty(t, be.Message)
+	assert.True(t, br.Write, "the foreign words are put back")
+}
