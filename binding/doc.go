@@ -96,6 +96,9 @@
 //     channel does not compete for its current channel, but its Accepted
 //     still lists ChannelConflict when an older competitor holds that
 //     channel, so fixing the other problem holds no surprise.
+//   - A condition the failover rule keeps keeps its status, reason and
+//     generation, but carries our fixed sentence for that reason: words
+//     someone else put there are not carried on.
 //   - A condition whose lastTransitionTime is before the Binding's
 //     creationTimestamp was made for an earlier object of the same name:
 //     the failover rule does not keep it.
