@@ -104,7 +104,9 @@ spec: {url: "https://echo.perf.svc.cluster.local"}
 	deadline := time.Now().Add(2 * time.Minute)
 	seen := map[string]int{}
 	for {
-		out, err := c.Kubectl(ctx, "", "get", "akbinding", "-n", ns)
+		// One chunk: kubectl aligns each chunk of a chunked list (500 by
+		// default) on its own, so a single header does not fit them all.
+		out, err := c.Kubectl(ctx, "", "get", "akbinding", "-n", ns, "--chunk-size=0")
 		require.NoError(t, err)
 		tbl, err := kube.ParseTable(out)
 		require.NoError(t, err)
