@@ -1,6 +1,8 @@
 package binding_test
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -8,6 +10,7 @@ import (
 
 	"github.com/condengine/condengine/binding"
 	"github.com/condengine/condengine/binding/bindingtest"
+	"github.com/condengine/condengine/scenario"
 )
 
 func FuzzDecode(f *testing.F) {
@@ -57,5 +60,23 @@ func FuzzParseCard(f *testing.F) {
 		if c != nil {
 			_ = c.Problem()
 		}
+	})
+}
+
+// FuzzRunScenario feeds scenario files (the corpus as seeds) through the
+// runner: a bad file is an error, never a panic.
+func FuzzRunScenario(f *testing.F) {
+	paths, _ := filepath.Glob(filepath.Join(scenarioDir, "*.yaml"))
+	for _, p := range paths {
+		if data, err := os.ReadFile(p); err == nil {
+			f.Add(data)
+		}
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		sf, err := scenario.Parse(data)
+		if err != nil || sf.System != scenario.SystemBinding {
+			return
+		}
+		_, _ = binding.RunScenario(sf)
 	})
 }
