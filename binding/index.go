@@ -98,7 +98,11 @@ func buildIndex(s *Snapshot) *index {
 	}
 	n := len(s.Bindings) + len(s.Backends) + len(s.Connections)
 	uids := make(map[types.UID]int, n)
-	names := make(map[[2]objKey]int, n)
+	type nameKey struct {
+		kind     string
+		ns, name string
+	}
+	names := make(map[nameKey]int, n)
 	ids := make([]identity, 0, n)
 	for i := range s.Bindings {
 		o := &s.Bindings[i]
@@ -116,7 +120,7 @@ func buildIndex(s *Snapshot) *index {
 		if id.uid != "" {
 			uids[id.uid]++
 		}
-		names[[2]objKey{{id.kind, ""}, {id.ns, id.name}}]++
+		names[nameKey{id.kind, id.ns, id.name}]++
 	}
 	ok := make([]bool, len(ids))
 	for i, id := range ids {
@@ -125,7 +129,7 @@ func buildIndex(s *Snapshot) *index {
 		case p != "":
 		case uids[id.uid] > 1:
 			p = "metadata.uid is shared with another object"
-		case names[[2]objKey{{id.kind, ""}, {id.ns, id.name}}] > 1:
+		case names[nameKey{id.kind, id.ns, id.name}] > 1:
 			p = "another " + id.kind + " has the same namespace and name"
 		}
 		if p != "" {
