@@ -96,7 +96,7 @@ func TestStatus_OwnedByAgentKourierOnTheStatusSubresource(t *testing.T) {
 	got := e.getBinding(ns, "b")
 	require.ElementsMatch(t, []string{"e2e-user/Update/", "agent-kourier/Apply/status"}, managers(got))
 	for _, mf := range got.GetManagedFields() {
-		fields := string(mf.FieldsV1.Raw)
+		fields := mf.FieldsV1.GetRawString()
 		if mf.Manager == "agent-kourier" {
 			require.Contains(t, fields, `"f:status":{"f:conditions":{`)
 			require.Contains(t, fields, `"k:{\"type\":\"Ready\"}"`, "conditions are a map keyed by type")

@@ -155,7 +155,7 @@ func managers(e *env, ns, name string) []string {
 	require.NoError(e.t, err)
 	var out []string
 	for _, mf := range obj.GetManagedFields() {
-		if strings.Contains(string(mf.FieldsV1.Raw), `"f:status"`) {
+		if strings.Contains(mf.FieldsV1.GetRawString(), `"f:status"`) {
 			out = append(out, mf.Manager+"/"+string(mf.Operation)+"/"+mf.Subresource)
 		}
 	}
