@@ -32,9 +32,11 @@
 // the latest probe result per Binding UID, and the writer's memory per
 // UID. All three are keyed by UID, so a Binding deleted and created again
 // under the same name starts from nothing. Each write also carries the
-// UID it was computed for; the API server refuses an apply whose UID does
-// not match the object, so a write computed for a deleted Binding can
-// never land on its successor.
+// resourceVersion of the object it was computed from, and the API server
+// refuses it if the object has changed since, so a write computed for a
+// deleted Binding can never land on its successor. (A UID would not do:
+// the status subresource takes metadata.uid from the stored object and
+// ignores the one sent; the e2e suite shows both on a real API server.)
 //
 // # Decisions
 //

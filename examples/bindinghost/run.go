@@ -176,8 +176,11 @@ func (h *Host) decideAndWrite(ctx context.Context, now time.Time, obj *binding.B
 }
 
 // apply writes the Binding's own conditions with a server-side apply on
-// the status subresource. The UID makes the API server refuse the write
-// if the object was deleted and made again since it was listed.
+// the status subresource. The resourceVersion makes the API server refuse
+// the write if the object changed since it was listed, deleted and made
+// again included; the UID alone would not, as the status subresource
+// ignores it. A refused write is retried on the writer's backoff, from a
+// fresh list.
 func (h *Host) apply(ctx context.Context, obj *binding.Binding, conds []metav1.Condition) error {
 	ours := make([]any, 0, len(conds))
 	for _, c := range conds {
@@ -200,6 +203,7 @@ func (h *Host) apply(ctx context.Context, obj *binding.Binding, conds []metav1.C
 	u.SetNamespace(obj.Namespace)
 	u.SetName(obj.Name)
 	u.SetUID(obj.UID)
+	u.SetResourceVersion(obj.ResourceVersion)
 	return h.client.Status().Apply(ctx, client.ApplyConfigurationFromUnstructured(u),
 		client.FieldOwner(FieldManager), client.ForceOwnership)
 }
