@@ -54,6 +54,9 @@ func runEval(e env, args []string) int {
 		}
 		defer f.Close()
 		name, in = *file, f
+		if info, err := f.Stat(); err == nil && info.Mode().IsRegular() {
+			defer limitMemory(info.Size())()
+		}
 	}
 	w, err := evaluateInput(name, in, now)
 	if err != nil {
@@ -148,6 +151,8 @@ func evaluateScenario(f *scenario.File) (*world, error) {
 // raw text), and the FinOps manifests as JSON for their runner.
 func evaluateStream(s *stream, now time.Time) (*world, error) {
 	var objs binding.Objects
+	var chunks bindingChunks
+	in := interner{}
 	finops := &scenario.File{Path: s.name, Name: s.name, System: scenario.SystemFinOps}
 	finops.Now.Time = now
 	var foreign []json.RawMessage
@@ -167,7 +172,10 @@ func evaluateStream(s *stream, now time.Time) (*world, error) {
 			if err != nil {
 				return nil, documentError(d.where, err)
 			}
-			objs.Bindings = append(objs.Bindings, one.Bindings...)
+			for i := range one.Bindings {
+				in.binding(&one.Bindings[i])
+				chunks.add(one.Bindings[i])
+			}
 			objs.Backends = append(objs.Backends, one.Backends...)
 			objs.Connections = append(objs.Connections, one.Connections...)
 		case finopsGroup:
@@ -183,6 +191,8 @@ func evaluateStream(s *stream, now time.Time) (*world, error) {
 			skipped++
 		}
 	}
+	objs.Bindings = chunks.slice()
+	in = nil
 	w := &world{now: now}
 	if len(objs.Bindings)+len(objs.Backends)+len(objs.Connections) > 0 {
 		defaultIdentity(&objs)

@@ -280,6 +280,11 @@ func items(w *world, fn func(item) error) error {
 			return err
 		}
 	}
+	return otherItems(w, fn)
+}
+
+// otherItems calls fn for every object but the Bindings, in table order.
+func otherItems(w *world, fn func(item) error) error {
 	for _, v := range finopsViews {
 		for _, ev := range objectsOf(w.others, v.kind) {
 			if err := fn(otherItem(ev)); err != nil {
@@ -322,13 +327,16 @@ func otherItem(ev *evaluated) item {
 
 // renderYAML prints a v1 List, as kubectl get -o yaml does, one item at a
 // time.
-func renderYAML(out io.Writer, w *world) error {
+func renderYAML(out *bufio.Writer, w *world) error {
 	if len(w.bindings)+len(w.others) == 0 {
-		io.WriteString(out, "apiVersion: v1\nitems: []\nkind: List\nmetadata: {}\n")
+		out.WriteString("apiVersion: v1\nitems: []\nkind: List\nmetadata: {}\n")
 		return nil
 	}
-	io.WriteString(out, "apiVersion: v1\nitems:\n")
-	err := items(w, func(it item) error {
+	out.WriteString("apiVersion: v1\nitems:\n")
+	for _, b := range sortedBindings(w.bindings) {
+		writeBindingYAML(out, b)
+	}
+	err := otherItems(w, func(it item) error {
 		b, err := yaml.Marshal(it)
 		if err != nil {
 			return err
@@ -336,24 +344,24 @@ func renderYAML(out io.Writer, w *world) error {
 		lines := strings.SplitAfter(strings.TrimRight(string(b), "\n"), "\n")
 		for i, l := range lines {
 			if i == 0 {
-				io.WriteString(out, "- ")
+				out.WriteString("- ")
 			} else {
-				io.WriteString(out, "  ")
+				out.WriteString("  ")
 			}
-			io.WriteString(out, l)
+			out.WriteString(l)
 		}
-		io.WriteString(out, "\n")
+		out.WriteString("\n")
 		return nil
 	})
 	if err != nil {
 		return err
 	}
-	io.WriteString(out, "kind: List\nmetadata: {}\n")
+	out.WriteString("kind: List\nmetadata: {}\n")
 	return nil
 }
 
 // renderJSON prints a v1 List as indented JSON, one item at a time.
-func renderJSON(out io.Writer, w *world) error {
+func renderJSON(out *bufio.Writer, w *world) error {
 	io.WriteString(out, "{\n  \"apiVersion\": \"v1\",\n  \"kind\": \"List\",\n  \"metadata\": {},\n  \"items\": [")
 	n := 0
 	err := items(w, func(it item) error {

@@ -1,0 +1,30 @@
+// Command genstream prints a manifest stream for measuring
+// `condengine eval` on large inputs (see package genstream):
+//
+//	go run ./cmd/condengine/internal/genstream/genstream -n 100000 > /tmp/bindings.yaml
+//	/usr/bin/time -v condengine eval -f /tmp/bindings.yaml -o yaml > /dev/null
+package main
+
+import (
+	"bufio"
+	"flag"
+	"fmt"
+	"os"
+
+	"github.com/condengine/condengine/cmd/condengine/internal/genstream"
+)
+
+func main() {
+	n := flag.Int("n", 100000, "how many Bindings")
+	namespaces := flag.Int("namespaces", 1000, "how many namespaces (each with one ChatConnection and one AgentBackend)")
+	flag.Parse()
+	w := bufio.NewWriterSize(os.Stdout, 1<<20)
+	if err := genstream.Write(w, *n, *namespaces); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	if err := w.Flush(); err != nil {
+		fmt.Fprintln(os.Stderr, "genstream:", err)
+		os.Exit(1)
+	}
+}

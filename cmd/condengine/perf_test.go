@@ -1,0 +1,99 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/condengine/condengine/cmd/condengine/internal/genstream"
+)
+
+// TestEval_LargeStream_PeakMemoryUnderFourTimesTheInput runs the built
+// command on a stream of 100k Bindings (about 53 MB) and reads the child's
+// peak resident set from the kernel. It takes about 20 s on two cores, so
+// it runs only with CONDENGINE_PERF=1 (CONDENGINE_PERF_N changes the
+// size).
+func TestEval_LargeStream_PeakMemoryUnderFourTimesTheInput(t *testing.T) {
+	if os.Getenv("CONDENGINE_PERF") == "" {
+		t.Skip("set CONDENGINE_PERF=1 to measure eval on 100k Bindings")
+	}
+	n := 100000
+	if s := os.Getenv("CONDENGINE_PERF_N"); s != "" {
+		var err error
+		if n, err = strconv.Atoi(s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	dir := t.TempDir()
+	input := filepath.Join(dir, "bindings.yaml")
+	f, err := os.Create(input)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := bufio.NewWriterSize(f, 1<<20)
+	if err := genstream.Write(w, n, max(1, n/100)); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	info, _ := f.Stat()
+	f.Close()
+
+	bin := filepath.Join(dir, "condengine")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	for _, format := range []string{"yaml", "table"} {
+		cmd := exec.Command(bin, "eval", "-f", input, "-o", format, "-now", fixedNow)
+		cmd.Stdout = io.Discard
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		start := time.Now()
+		if err := cmd.Run(); err != nil {
+			t.Fatalf("%v: %s", err, stderr.String())
+		}
+		wall := time.Since(start)
+		ru := cmd.ProcessState.SysUsage().(*syscall.Rusage)
+		peak := ru.Maxrss * 1024 // kilobytes on Linux
+		ratio := float64(peak) / float64(info.Size())
+		t.Logf("-o %s: %d Bindings, input %.1f MB, wall %v, user %v, peak RSS %.1f MB (%.2fx the input)",
+			format, n, float64(info.Size())/1e6, wall.Round(time.Millisecond),
+			time.Duration(ru.Utime.Nano()).Round(time.Millisecond), float64(peak)/1e6, ratio)
+		if ratio >= 4 {
+			t.Errorf("-o %s: peak memory %.2fx the input, want under 4x", format, ratio)
+		}
+	}
+}
+
+func benchmarkEval(b *testing.B, n int) {
+	var buf bytes.Buffer
+	if err := genstream.Write(&buf, n, max(1, n/100)); err != nil {
+		b.Fatal(err)
+	}
+	data := buf.Bytes()
+	now, _ := time.Parse(time.RFC3339, fixedNow)
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	b.ResetTimer()
+	for range b.N {
+		w, err := evaluateInput("bench", bytes.NewReader(data), now)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := render(io.Discard, "yaml", w); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/binding")
+}
+
+func BenchmarkEval_1k(b *testing.B)  { benchmarkEval(b, 1000) }
+func BenchmarkEval_10k(b *testing.B) { benchmarkEval(b, 10000) }
