@@ -1,6 +1,3 @@
-// Command condengine shows what the Agent Kourier broker and the FinOps
-// operator would write into the status of their objects, runs scenario
-// files, and prints the condition vocabularies. See doc.go.
 package main
 
 import "os"

@@ -158,7 +158,7 @@ func summary(conds []metav1.Condition) string {
 func statusManagers(u *unstructured.Unstructured) []string {
 	var out []string
 	for _, m := range u.GetManagedFields() {
-		if m.FieldsV1 != nil && strings.Contains(string(m.FieldsV1.Raw), `"f:conditions"`) {
+		if m.FieldsV1 != nil && strings.Contains(m.FieldsV1.GetRawString(), `"f:conditions"`) {
 			out = append(out, m.Manager+"/"+string(m.Operation))
 		}
 	}

@@ -1,0 +1,56 @@
+// Command condengine shows what the Agent Kourier broker and the FinOps
+// operator would write into the status of their objects, computed by this
+// module's engines on data you give it.
+//
+//	condengine demo
+//	condengine eval [-f FILE|-] [-o table|yaml|json] [-now RFC3339]
+//	condengine check [-v] DIR|FILE...
+//	condengine vocab [KIND] [-o markdown|json] [-out DIR]
+//
+// demo prints, from built-in scenario files (demo/*.yaml, which `check`
+// also verifies), the `kubectl get akbinding -A` view of the seed and a
+// FinOps family, each table followed by every object's full conditions.
+//
+// eval reads one scenario file (docs: the scenario format) or a stream of
+// manifests: YAML documents, JSON, and Lists as `kubectl get -o yaml`
+// prints them. It prints the tables and conditions, or a v1 List of every
+// object with its computed status (-o yaml, -o json).
+//
+// check runs scenario files with the runners of package conformance and
+// prints a FAIL block with a -want +got diff per failing file, then the
+// line "N passed, M failed".
+//
+// vocab prints the reason tables of each kind's condition vocabulary, the
+// same tables the validator enforces; `go generate ./cmd/condengine`
+// writes them to docs/vocabulary, and a test fails when those files are
+// stale.
+//
+// Exit codes: 0 success; 1 a failed scenario, an unreadable or invalid
+// input, a missing path; 2 a command line that cannot be understood.
+// Errors name the file, the document (counted from 1, with items[i] for a
+// List entry), the object and the field.
+//
+// # Decisions
+//
+//   - A manifest stream is evaluated as a broker that has led for an
+//     hour, reads custom resources, and whose prober has listed the
+//     Bindings but has no results yet: served Bindings read Pending.
+//     -now sets the instant (default: the current time); a scenario file
+//     brings its own instant, broker, memory and probes.
+//   - Hand-written manifests without metadata.uid get one derived from
+//     kind, namespace and name, and generation 0 becomes 1, as the API
+//     server would have set them; output is the same at every run.
+//   - Manifests of other API groups are skipped with a note on stderr
+//     when there is nothing of FinOps to evaluate; with FinOps objects
+//     they are kept, because a Subscription's targetRef may name any kind.
+//   - A Binding another broker owns, or one a standby would not write,
+//     is shown with the status it already has.
+//   - The first document decides the input's form: a document with
+//     system and no kind is a scenario file, which must be alone.
+//   - check on a path that does not exist, or on a directory without
+//     scenario files, exits 1: it is input that cannot be checked, not a
+//     command line that cannot be parsed.
+//   - With -f FILE, eval sets the garbage collector's budget from the
+//     file's size, so a 50 MB stream of 100k Bindings peaks under four
+//     times its size; stdin has no size to budget from.
+package main
