@@ -43,6 +43,11 @@
 //   - Only the Binding's own condition types are in the apply
 //     configuration: another controller's conditions on the same object
 //     stay owned by that controller.
+//   - The writer policy sees the Binding's own conditions only. The API
+//     server merges a map-list in its own order (an existing condition of
+//     another controller stays before ours), which the engine's merge,
+//     putting ours first, would otherwise read as a change to write at
+//     every gap, forever.
 //   - The apply forces ownership, so a status someone else edited is put
 //     back (once per edit, spaced during a fight, as the writer policy
 //     says) rather than failing with a conflict.

@@ -12,6 +12,9 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	k8sruntime "k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/util/managedfields"
+	clientgoapplyconfigurations "k8s.io/client-go/applyconfigurations"
+	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/client/fake"
 	"sigs.k8s.io/controller-runtime/pkg/client/interceptor"
@@ -87,6 +90,7 @@ func newClient(t *testing.T, rec *applies, objs ...client.Object) client.WithWat
 		WithObjects(objs...).
 		WithStatusSubresource(statusObj).
 		WithReturnManagedFields().
+		WithTypeConverters(newBindingTypeConverter(), clientgoapplyconfigurations.NewTypeConverter(clientgoscheme.Scheme), managedfields.NewDeducedTypeConverter()).
 		WithInterceptorFuncs(interceptor.Funcs{
 			SubResourceApply: func(ctx context.Context, c client.Client, sub string, obj k8sruntime.ApplyConfiguration, opts ...client.SubResourceApplyOption) error {
 				data, err := yaml.Marshal(obj)
@@ -353,5 +357,68 @@ func TestNew_RejectsBadLimitsAndNilClient(t *testing.T) {
 	h, _ := New(c, runtime.DefaultLimits(), "")
 	if !h.NeedLeaderElection() {
 		t.Error("the host must run only on the leader")
+	}
+}
+
+// Another controller's condition on the same Binding is neither taken
+// over nor removed: the apply names only the Binding's own types, and the
+// API server (and here the fake, told the CRD's listType=map) tracks each
+// condition's owner apart.
+func TestRunOnce_OtherControllersConditionStaysTheirs(t *testing.T) {
+	var rec applies
+	c := newClient(t, &rec, objects(t, world)...)
+	ctx := context.Background()
+	other := &unstructured.Unstructured{Object: map[string]any{"status": map[string]any{"conditions": []any{
+		map[string]any{"type": "example.com/Audited", "status": "True", "reason": "Checked", "message": "",
+			"lastTransitionTime": "2026-11-30T09:00:00Z", "observedGeneration": int64(1)},
+	}}}}
+	other.SetGroupVersionKind(BindingGVK)
+	other.SetNamespace("team-a")
+	other.SetName("team-a-chat")
+	if err := c.Status().Apply(ctx, client.ApplyConfigurationFromUnstructured(other), client.FieldOwner("auditor")); err != nil {
+		t.Fatal(err)
+	}
+	rec.calls = nil
+	h := newHost(t, c)
+	h.RecordProbe(okProbe("u-chat-1", 1))
+	if _, err := h.RunOnce(ctx, t0); err != nil {
+		t.Fatal(err)
+	}
+	got := getBinding(t, c, "team-a-chat")
+	// The API server keeps the existing entry first; our four follow.
+	if s := summary(conditionsOf(t, got)); s != "example.com/Audited=True/Checked "+allOK {
+		t.Errorf("status %s", s)
+	}
+	// That order is not ours to change: no write follows for it.
+	for _, at := range []time.Duration{time.Minute, 10 * time.Minute} {
+		if rep, err := h.RunOnce(ctx, t0.Add(at)); err != nil || len(rep.Written)+len(rep.PutBack) != 0 {
+			t.Fatalf("at +%v: written %v, put back %v, err %v", at, rep.Written, rep.PutBack, err)
+		}
+	}
+	if n := rec.count(); n != 1 {
+		t.Errorf("%d applies, want 1", n)
+	}
+	for _, a := range rec.calls {
+		conds, _, _ := unstructured.NestedSlice(a.Object, "status", "conditions")
+		for _, x := range conds {
+			if typ := x.(map[string]any)["type"]; typ == "example.com/Audited" {
+				t.Errorf("the host applied another controller's condition %v", typ)
+			}
+		}
+	}
+	owners := map[string]string{}
+	for _, m := range got.GetManagedFields() {
+		raw := m.FieldsV1.GetRawString()
+		for _, typ := range []string{"Accepted", "Ready", "example.com/Audited"} {
+			if strings.Contains(raw, `"k:{\"type\":\"`+typ+`\"}"`) {
+				owners[typ] = m.Manager
+			}
+		}
+	}
+	want := map[string]string{"Accepted": FieldManager, "Ready": FieldManager, "example.com/Audited": "auditor"}
+	for typ, w := range want {
+		if owners[typ] != w {
+			t.Errorf("condition %s is owned by %q, want %q (managed fields %v)", typ, owners[typ], w, got.GetManagedFields())
+		}
 	}
 }

@@ -136,14 +136,19 @@ func (h *Host) decideAndWrite(ctx context.Context, now time.Time, obj *binding.B
 	if seen {
 		memPtr = &mem
 	}
+	// The writer looks at the Binding's own types only: the API server
+	// keeps another controller's conditions where it likes in the list
+	// (before ours, after a merge), and an order it will not change must
+	// not count as a change to write.
+	object, computed := ours(obj.Status.Conditions), ours(r.Conditions)
 	d := h.limits.Decide(runtime.WriterInput{
-		Object:   obj.Status.Conditions,
-		Computed: r.Conditions,
+		Object:   object,
+		Computed: computed,
 		Memory:   memPtr,
 		Leader:   h.leader,
 		Now:      now,
 	})
-	mem = h.limits.Observe(mem, d, obj.Status.Conditions, now)
+	mem = h.limits.Observe(mem, d, object, now)
 	if d.ForeignEdit {
 		rep.PutBack = append(rep.PutBack, key)
 	}
@@ -157,7 +162,7 @@ func (h *Host) decideAndWrite(ctx context.Context, now time.Time, obj *binding.B
 			rep.NextWrite = d.At
 		}
 	case runtime.Write:
-		if err := h.apply(ctx, obj, r.Conditions); err != nil {
+		if err := h.apply(ctx, obj, computed); err != nil {
 			mem = mem.Failed(now)
 			if rep.Failed == nil {
 				rep.Failed = map[types.NamespacedName]error{}
@@ -165,14 +170,47 @@ func (h *Host) decideAndWrite(ctx context.Context, now time.Time, obj *binding.B
 			rep.Failed[key] = err
 			h.log.Error(err, "status write failed", "binding", key.String())
 		} else {
-			mem = mem.Wrote(r.Conditions, now)
-			h.pending[r.UID] = ownWrite{from: obj.ResourceVersion, conditions: r.Conditions}
+			mem = mem.Wrote(computed, now)
+			h.pending[r.UID] = ownWrite{from: obj.ResourceVersion, conditions: withOthers(computed, obj.Status.Conditions)}
 			rep.Written = append(rep.Written, key)
 		}
 	}
 	if d.Action != runtime.None || seen || d.ForeignEdit {
 		h.writers[r.UID] = mem
 	}
+}
+
+// ours returns the conditions of the Binding's own types, in order; the
+// slice itself when there are no others.
+func ours(conds []metav1.Condition) []metav1.Condition {
+	n := 0
+	for i := range conds {
+		if binding.Vocabulary.Has(conds[i].Type) {
+			n++
+		}
+	}
+	if n == len(conds) {
+		return conds
+	}
+	out := make([]metav1.Condition, 0, n)
+	for _, c := range conds {
+		if binding.Vocabulary.Has(c.Type) {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// withOthers is what the object carries after a write of ours: our
+// conditions and, untouched, every other controller's.
+func withOthers(ours, current []metav1.Condition) []metav1.Condition {
+	out := append([]metav1.Condition(nil), ours...)
+	for _, c := range current {
+		if !binding.Vocabulary.Has(c.Type) {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // apply writes the Binding's own conditions with a server-side apply on
@@ -182,12 +220,12 @@ func (h *Host) decideAndWrite(ctx context.Context, now time.Time, obj *binding.B
 // ignores it. A refused write is retried on the writer's backoff, from a
 // fresh list.
 func (h *Host) apply(ctx context.Context, obj *binding.Binding, conds []metav1.Condition) error {
-	ours := make([]any, 0, len(conds))
+	list := make([]any, 0, len(conds))
 	for _, c := range conds {
 		if !binding.Vocabulary.Has(c.Type) {
 			continue
 		}
-		ours = append(ours, map[string]any{
+		list = append(list, map[string]any{
 			"type":               c.Type,
 			"status":             string(c.Status),
 			"reason":             c.Reason,
@@ -197,7 +235,7 @@ func (h *Host) apply(ctx context.Context, obj *binding.Binding, conds []metav1.C
 		})
 	}
 	u := &unstructured.Unstructured{Object: map[string]any{
-		"status": map[string]any{"conditions": ours},
+		"status": map[string]any{"conditions": list},
 	}}
 	u.SetGroupVersionKind(BindingGVK)
 	u.SetNamespace(obj.Namespace)

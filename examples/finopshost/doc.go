@@ -19,6 +19,9 @@
 //
 // # Decisions
 //
+//   - A status is applied with the kind's own condition types only, and
+//     not at all when it differs from the object's only by where the API
+//     server keeps another controller's conditions.
 //   - A targetRef whose read fails for another reason than NotFound is
 //     passed to the engine as a failed read, so it reads ValidationError
 //     and is retried, never TargetNotFound (which would end the

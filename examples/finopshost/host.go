@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 	"slices"
 	"sync"
 	"time"
@@ -16,6 +17,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	"github.com/condengine/condengine/conditions"
 	"github.com/condengine/condengine/finops"
 	"github.com/condengine/condengine/offering"
 	"github.com/condengine/condengine/pricebook"
@@ -170,7 +172,7 @@ func (h *Host) RunOnce(ctx context.Context, now time.Time) (Report, error) {
 	for i, o := range r.PriceBooks.Books {
 		b := &s.PriceBooks[i]
 		if o.Changed && !o.Stale {
-			h.writeStatus(ctx, PriceBookGVK, b.Namespace, b.Name, b.UID, o.Status, &rep, fail)
+			h.writeStatus(ctx, PriceBookGVK, pricebook.Vocabulary, b.Namespace, b.Name, b.UID, b.Status, o.Status, &rep, fail)
 		}
 	}
 	if r.PriceBooks.DocumentChanged && r.PriceBooks.Document != nil {
@@ -179,7 +181,7 @@ func (h *Host) RunOnce(ctx context.Context, now time.Time) (Report, error) {
 	for i, o := range r.Offerings.Offerings {
 		x := &s.Offerings[i]
 		if o.Changed && !o.Stale {
-			h.writeStatus(ctx, OfferingGVK, x.Namespace, x.Name, x.UID, o.Status, &rep, fail)
+			h.writeStatus(ctx, OfferingGVK, offering.Vocabulary, x.Namespace, x.Name, x.UID, x.Status, o.Status, &rep, fail)
 		}
 		switch {
 		case o.AddFinalizer:
@@ -189,24 +191,31 @@ func (h *Host) RunOnce(ctx context.Context, now time.Time) (Report, error) {
 		}
 		rep.Retry = rep.Retry || o.Retry
 	}
+	current := make(map[types.UID]subscription.Status, len(s.Subscriptions))
+	for i := range s.Subscriptions {
+		current[s.Subscriptions[i].UID] = s.Subscriptions[i].Status
+	}
 	for _, o := range r.Subscriptions.Subscriptions {
 		if o.Write && !o.Stale {
-			h.writeStatus(ctx, SubscriptionGVK, o.Namespace, o.Name, o.UID, o.Status, &rep, fail)
+			h.writeStatus(ctx, SubscriptionGVK, subscription.Vocabulary, o.Namespace, o.Name, o.UID, current[o.UID], o.Status, &rep, fail)
 		}
 		rep.Retry = rep.Retry || o.Transient
 	}
 	return rep, nil
 }
 
-func (h *Host) writeStatus(ctx context.Context, gvk schema.GroupVersionKind, ns, name string, uid types.UID, status any, rep *Report, fail func(string, error)) {
+// writeStatus applies next as the object's status, with only the kind's
+// own condition types: another controller's conditions stay its own. A
+// status that differs from current only in where the API server put
+// another controller's conditions is not written.
+func (h *Host) writeStatus(ctx context.Context, gvk schema.GroupVersionKind, v *conditions.Vocabulary, ns, name string, uid types.UID, current, next any, rep *Report, fail func(string, error)) {
 	what := gvk.Kind + " " + ns + "/" + name
-	var st map[string]any
-	data, err := json.Marshal(status)
-	if err == nil {
-		err = json.Unmarshal(data, &st)
-	}
+	st, err := ownStatus(next, v)
 	if err != nil {
 		fail(what, err)
+		return
+	}
+	if cur, err := ownStatus(current, v); err == nil && reflect.DeepEqual(cur, st) {
 		return
 	}
 	u := &unstructured.Unstructured{Object: map[string]any{"status": st}}
@@ -219,6 +228,31 @@ func (h *Host) writeStatus(ctx context.Context, gvk schema.GroupVersionKind, ns,
 		return
 	}
 	rep.Written = append(rep.Written, what)
+}
+
+// ownStatus is a status as JSON-like values, its conditions cut down to
+// the vocabulary's types.
+func ownStatus(status any, v *conditions.Vocabulary) (map[string]any, error) {
+	var st map[string]any
+	data, err := json.Marshal(status)
+	if err == nil {
+		err = json.Unmarshal(data, &st)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if list, ok := st["conditions"].([]any); ok {
+		kept := make([]any, 0, len(list))
+		for _, c := range list {
+			if m, ok := c.(map[string]any); ok {
+				if t, _ := m["type"].(string); v.Has(t) {
+					kept = append(kept, c)
+				}
+			}
+		}
+		st["conditions"] = kept
+	}
+	return st, nil
 }
 
 func (h *Host) writeDocument(ctx context.Context, doc map[string]string, rep *Report, fail func(string, error)) {
