@@ -42,8 +42,11 @@ type MergeResult struct {
 //  5. Types outside the vocabulary in current belong to another writer:
 //     they are kept untouched, in their order, after ours.
 //  6. Ours come in the vocabulary's order, whatever the order of desired.
-//  7. Changed is true when the result differs from current in any field
-//     or in order; an observedGeneration-only change counts.
+//  7. Changed is true when our conditions differ from current in any
+//     field, in number or in order; an observedGeneration-only change
+//     counts. Where another writer's conditions sit among ours is not a
+//     change: a host that writes with server-side apply cannot choose
+//     it, and counting it would make such a host write forever.
 //
 // Merge is pure and does not modify its arguments. When nothing changes
 // it does not allocate.
@@ -95,25 +98,39 @@ func (v *Vocabulary) Merge(current, desired []metav1.Condition, generation int64
 		return c
 	}
 
-	// First pass: compare the result with current without building it.
+	// First pass: compare our conditions in current, in their order, with
+	// the wanted ones, without building anything. Another writer's
+	// conditions are carried untouched, so only where they sit can differ.
 	changed := false
-	k := 0
-	for t := range v.types {
-		if dPos[t] < 0 {
+	canonical := true // ours all come before every foreign condition
+	seenForeign := false
+	next := 0 // next vocabulary index with a desired condition
+	for i := range current {
+		if !v.Has(current[i].Type) {
+			seenForeign = true
 			continue
 		}
-		if k >= len(current) || !Equal(current[k], want(t)) {
+		if seenForeign {
+			canonical = false
+		}
+		for next < len(v.types) && dPos[next] < 0 {
+			next++
+		}
+		if next == len(v.types) || !Equal(current[i], want(next)) {
 			changed = true
 			break
 		}
-		k++
-	}
-	// Ours matched a prefix of current; unchanged also needs no other
-	// condition of ours (a duplicate, or one desired lacks) after it.
-	if !changed && ours != k {
-		changed = true
+		next++
 	}
 	if !changed {
+		for ; next < len(v.types); next++ {
+			if dPos[next] >= 0 {
+				changed = true // a wanted condition is missing from current
+				break
+			}
+		}
+	}
+	if !changed && canonical {
 		return MergeResult{Conditions: current, Ignored: ignored}
 	}
 
@@ -128,7 +145,7 @@ func (v *Vocabulary) Merge(current, desired []metav1.Condition, generation int64
 			out = append(out, current[i])
 		}
 	}
-	return MergeResult{Conditions: out, Changed: true, Ignored: ignored}
+	return MergeResult{Conditions: out, Changed: changed, Ignored: ignored}
 }
 
 // Equal reports whether two conditions agree in every field a status

@@ -180,3 +180,21 @@ func types(cs []metav1.Condition) []string {
 	}
 	return out
 }
+
+func TestMerge_ForeignPlacementAloneIsNoChange(t *testing.T) {
+	v := testVocab(t)
+	foreign := cond("Audited", "True", "ByOtherTool", 1, t0)
+	// As a server-side apply may leave it: another writer's condition first.
+	current := []metav1.Condition{foreign, cond("Accepted", "True", "OK", 1, t0), cond("Ready", "True", "OK", 1, t0)}
+	desired := []metav1.Condition{want("Accepted", "True", "OK", 1), want("Ready", "True", "OK", 1)}
+	r := v.Merge(current, desired, 1, now)
+	assert.False(t, r.Changed, "only where the foreign condition sits differs")
+	assert.Equal(t, []string{"Accepted", "Ready", "Audited"}, types(r.Conditions), "the result is still in canonical order")
+	assert.Equal(t, foreign, r.Conditions[2])
+
+	// A real change among ours is still a change.
+	desired[1].ObservedGeneration = 0
+	assert.True(t, v.Merge(current, desired, 1, now).Changed)
+	// So is a missing condition of ours.
+	assert.True(t, v.Merge(current[:2], desired, 1, now).Changed)
+}
