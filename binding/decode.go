@@ -1,15 +1,13 @@
 package binding
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"strings"
 
-	"k8s.io/apimachinery/pkg/util/yaml"
+	"github.com/condengine/condengine/manifest"
 )
 
 // Objects are decoded manifests, by kind, in the order they were read.
@@ -38,7 +36,7 @@ func (e *DocumentError) Error() string {
 	if e.Kind != "" {
 		b.WriteString(" (" + e.Kind)
 		if e.Name != "" {
-			b.WriteString(" " + joinNS(e.Namespace, e.Name))
+			b.WriteString(" " + manifest.JoinName(e.Namespace, e.Name))
 		}
 		b.WriteString(")")
 	}
@@ -49,13 +47,6 @@ func (e *DocumentError) Error() string {
 // Unwrap gives the cause, so errors.Is finds ErrStatusInFile.
 func (e *DocumentError) Unwrap() error { return e.Err }
 
-func joinNS(ns, name string) string {
-	if ns == "" {
-		return name
-	}
-	return ns + "/" + name
-}
-
 // ErrStatusInFile refuses a Binding file on the ConfigMap route that sets
 // status: only the broker may say what became of a Binding.
 var ErrStatusInFile = errors.New("status: a file may not set it, remove it")
@@ -65,7 +56,7 @@ var ErrStatusInFile = errors.New("status: a file may not set it, remove it")
 // Agent Kourier document of an unknown kind or version, or with a field of
 // the wrong type, is an error that names the document and the field.
 func Decode(raw []byte) (Objects, error) {
-	docs, err := splitDocuments(raw)
+	docs, err := manifest.Split(raw)
 	if err != nil {
 		return Objects{}, err
 	}
@@ -85,66 +76,8 @@ func DecodeObjects(raws []json.RawMessage) (Objects, error) {
 	return out, errors.Join(errs...)
 }
 
-// splitDocuments cuts a YAML stream into JSON documents, dropping empty
-// ones.
-func splitDocuments(raw []byte) ([]json.RawMessage, error) {
-	r := yaml.NewYAMLReader(bufio.NewReader(bytes.NewReader(raw)))
-	var out []json.RawMessage
-	for i := 0; ; i++ {
-		doc, err := r.Read()
-		if errors.Is(err, io.EOF) {
-			return out, nil
-		}
-		if err != nil {
-			return nil, &DocumentError{Index: i, Err: err}
-		}
-		js, err := yaml.ToJSON(doc)
-		if err != nil {
-			return nil, &DocumentError{Index: i, Err: err}
-		}
-		if t := bytes.TrimSpace(js); len(t) == 0 || bytes.Equal(t, []byte("null")) {
-			continue
-		}
-		out = append(out, js)
-	}
-}
-
-type header struct {
-	APIVersion string `json:"apiVersion"`
-	Kind       string `json:"kind"`
-	Metadata   struct {
-		Namespace string `json:"namespace"`
-		Name      string `json:"name"`
-	} `json:"metadata"`
-}
-
-// readHeader reads a document's identity, tolerating a metadata of the
-// wrong shape so the real error can be reported by the full decode.
-func readHeader(raw json.RawMessage) (header, error) {
-	var h header
-	if len(bytes.TrimSpace(raw)) == 0 || bytes.TrimSpace(raw)[0] != '{' {
-		return h, errors.New("a manifest must be an object")
-	}
-	var top struct {
-		APIVersion json.RawMessage `json:"apiVersion"`
-		Kind       json.RawMessage `json:"kind"`
-		Metadata   json.RawMessage `json:"metadata"`
-	}
-	if err := json.Unmarshal(raw, &top); err != nil {
-		return h, fieldError(err)
-	}
-	if len(top.APIVersion) > 0 && json.Unmarshal(top.APIVersion, &h.APIVersion) != nil {
-		return h, errors.New("apiVersion: must be a string")
-	}
-	if len(top.Kind) > 0 && json.Unmarshal(top.Kind, &h.Kind) != nil {
-		return h, errors.New("kind: must be a string")
-	}
-	_ = json.Unmarshal(top.Metadata, &h.Metadata)
-	return h, nil
-}
-
 func decodeOne(out *Objects, i int, raw json.RawMessage) error {
-	h, err := readHeader(raw)
+	h, err := manifest.ReadHeader(raw)
 	if err != nil {
 		return &DocumentError{Index: i, Err: err}
 	}
@@ -169,19 +102,19 @@ func decodeOne(out *Objects, i int, raw json.RawMessage) error {
 	case KindBinding:
 		var o Binding
 		if err := json.Unmarshal(raw, &o); err != nil {
-			return fail(fieldError(err))
+			return fail(manifest.FieldError(err))
 		}
 		out.Bindings = append(out.Bindings, o)
 	case KindAgentBackend:
 		var o AgentBackend
 		if err := json.Unmarshal(raw, &o); err != nil {
-			return fail(fieldError(err))
+			return fail(manifest.FieldError(err))
 		}
 		out.Backends = append(out.Backends, o)
 	case KindChatConnection:
 		var o ChatConnection
 		if err := json.Unmarshal(raw, &o); err != nil {
-			return fail(fieldError(err))
+			return fail(manifest.FieldError(err))
 		}
 		out.Connections = append(out.Connections, o)
 	default:
@@ -191,32 +124,18 @@ func decodeOne(out *Objects, i int, raw json.RawMessage) error {
 	return nil
 }
 
-// fieldError rewrites a JSON type error as "path: what was found", the
-// form every other problem takes.
-func fieldError(err error) error {
-	var te *json.UnmarshalTypeError
-	if errors.As(err, &te) {
-		path := te.Field
-		if path == "" {
-			path = "(document)"
-		}
-		return fmt.Errorf("%s: a JSON %s cannot be a %s", path, te.Value, te.Type)
-	}
-	return err
-}
-
 // ValidateConfigMapFile checks a Binding file for the ConfigMap route:
 // besides decoding, no Binding may set status. Every bad document is
 // reported; errors.Is(err, ErrStatusInFile) tells the status refusal.
 func ValidateConfigMapFile(raw []byte) error {
-	docs, err := splitDocuments(raw)
+	docs, err := manifest.Split(raw)
 	if err != nil {
 		return err
 	}
 	_, decodeErr := DecodeObjects(docs)
 	errs := []error{decodeErr}
 	for i, d := range docs {
-		h, err := readHeader(d)
+		h, err := manifest.ReadHeader(d)
 		if err != nil || h.Kind != KindBinding || !strings.HasPrefix(h.APIVersion, Group+"/") {
 			continue
 		}

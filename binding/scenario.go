@@ -6,6 +6,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/condengine/condengine/manifest"
+
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/condengine/condengine/scenario"
@@ -127,7 +129,7 @@ func servedFromScenario(e scenario.Served) (Served, error) {
 		return sv, fmt.Errorf("kind: %q is not %s, %s or %s", e.Kind, KindBinding, KindAgentBackend, KindChatConnection)
 	}
 	if err != nil {
-		return sv, fmt.Errorf("spec: %w", fieldError(err))
+		return sv, fmt.Errorf("spec: %w", manifest.FieldError(err))
 	}
 	return sv, nil
 }

@@ -3,14 +3,10 @@ package finops
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
-	"strings"
-
-	"k8s.io/apimachinery/pkg/util/yaml"
 
 	"github.com/condengine/condengine/costjob"
+	"github.com/condengine/condengine/manifest"
 	"github.com/condengine/condengine/offering"
 	"github.com/condengine/condengine/pricebook"
 	"github.com/condengine/condengine/provider"
@@ -33,18 +29,9 @@ const (
 // document (counting from 0), the list item when there is one, and the
 // field.
 func Decode(data []byte) (Snapshot, error) {
-	d := yaml.NewYAMLOrJSONDecoder(bytes.NewReader(data), 4096)
-	var raws []json.RawMessage
-	for doc := 0; ; doc++ {
-		var raw json.RawMessage
-		err := d.Decode(&raw)
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			return Snapshot{}, fmt.Errorf("document %d: %w", doc, err)
-		}
-		raws = append(raws, raw)
+	raws, err := manifest.Split(data)
+	if err != nil {
+		return Snapshot{}, err
 	}
 	return DecodeObjects(raws)
 }
@@ -61,23 +48,21 @@ func DecodeObjects(raws []json.RawMessage) (Snapshot, error) {
 			return nil // an empty document, e.g. after a trailing ---
 		}
 		var head struct {
-			APIVersion string `json:"apiVersion"`
-			Kind       string `json:"kind"`
-			Metadata   struct {
-				Namespace string `json:"namespace"`
-				Name      string `json:"name"`
-			} `json:"metadata"`
-			Items []json.RawMessage `json:"items"`
-			Data  map[string]string `json:"data"`
+			manifest.Header
+			Data map[string]string `json:"data"`
 		}
 		if err := json.Unmarshal(t, &head); err != nil {
-			return fmt.Errorf("%s: %w", where, fieldError(err))
+			return fmt.Errorf("%s: %w", where, manifest.FieldError(err))
 		}
 		if head.Kind == "" {
 			return fmt.Errorf("%s: field kind: missing", where)
 		}
-		if strings.HasSuffix(head.Kind, "List") && head.Metadata.Name == "" {
-			for i, item := range head.Items {
+		if head.IsList() {
+			items, err := manifest.Items(t)
+			if err != nil {
+				return fmt.Errorf("%s: %w", where, err)
+			}
+			for i, item := range items {
 				if err := add(fmt.Sprintf("%s item %d", where, i), item); err != nil {
 					return err
 				}
@@ -88,7 +73,7 @@ func DecodeObjects(raws []json.RawMessage) (Snapshot, error) {
 			return fmt.Errorf("%s: %s: field metadata.name: missing", where, head.Kind)
 		}
 		id := Object{APIVersion: head.APIVersion, Kind: head.Kind, Namespace: head.Metadata.Namespace, Name: head.Metadata.Name}
-		label := head.Kind + " " + joinName(id.Namespace, id.Name)
+		label := head.String()
 		if first, dup := seen[id]; dup {
 			return fmt.Errorf("%s: %s is listed again (first in %s)", where, label, first)
 		}
@@ -131,7 +116,7 @@ func DecodeObjects(raws []json.RawMessage) (Snapshot, error) {
 			s.Others = append(s.Others, id)
 		}
 		if err != nil {
-			return fmt.Errorf("%s: %s: %w", where, label, fieldError(err))
+			return fmt.Errorf("%s: %s: %w", where, label, manifest.FieldError(err))
 		}
 		return nil
 	}
@@ -141,21 +126,4 @@ func DecodeObjects(raws []json.RawMessage) (Snapshot, error) {
 		}
 	}
 	return s, nil
-}
-
-// fieldError rewrites a JSON type error so that it leads with the field
-// path, which is what a reader of a manifest needs first.
-func fieldError(err error) error {
-	var te *json.UnmarshalTypeError
-	if errors.As(err, &te) && te.Field != "" {
-		return fmt.Errorf("field %s: cannot hold a JSON %s (want %s)", te.Field, te.Value, te.Type)
-	}
-	return err
-}
-
-func joinName(ns, name string) string {
-	if ns == "" {
-		return name
-	}
-	return ns + "/" + name
 }

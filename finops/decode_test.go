@@ -58,9 +58,9 @@ apiVersion: finops.stakater.com/v1alpha1
 kind: PriceBook
 metadata: {namespace: finops, name: b}
 spec: {rates: {cpuHour: 0.5}}
-`, "document 1: PriceBook finops/b: field spec.rates.cpuHour: cannot hold a JSON number (want string)"},
+`, "document 1: PriceBook finops/b: spec.rates.cpuHour: a JSON number cannot be a string"},
 		{"ListItem", `{"kind": "List", "items": [{"apiVersion": "finops.stakater.com/v1alpha1", "kind": "Offering", "metadata": {"name": "x"}, "spec": {"pricing": {"subscriptionFee": {"priceMicros": "ten"}}}}]}`,
-			"document 0 item 0: Offering x: field spec.pricing.subscriptionFee.priceMicros"},
+			"document 0 item 0: Offering x: spec.pricing.subscriptionFee.priceMicros: a JSON string cannot be a int64"},
 		{"MissingKind", `{"metadata": {"name": "x"}}`, "document 0: field kind: missing"},
 		{"MissingName", `{"kind": "Offering", "apiVersion": "finops.stakater.com/v1alpha1"}`, "document 0: Offering: field metadata.name: missing"},
 		{"Duplicate", "kind: Secret\nmetadata: {name: s}\n---\nkind: Secret\nmetadata: {name: s}\n",

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/condengine/condengine/costjob"
+	"github.com/condengine/condengine/manifest"
 	"github.com/condengine/condengine/offering"
 	"github.com/condengine/condengine/pricebook"
 	"github.com/condengine/condengine/provider"
@@ -70,7 +71,7 @@ func RunScenario(f *scenario.File) ([]scenario.Outcome, error) {
 	add := func(kind, ns, name string, status any, o scenario.Outcome) error {
 		st, err := json.Marshal(status)
 		if err != nil {
-			return fmt.Errorf("%s %s: %w", kind, joinName(ns, name), err)
+			return fmt.Errorf("%s %s: %w", kind, manifest.JoinName(ns, name), err)
 		}
 		o.Kind, o.Namespace, o.Name, o.Status = kind, ns, name, st
 		out = append(out, o)

@@ -99,26 +99,3 @@ func Paths(args ...string) ([]string, error) {
 	}
 	return out, nil
 }
-
-// Meta is the identity of a raw manifest, read without knowing its kind.
-type Meta struct {
-	APIVersion string `json:"apiVersion"`
-	Kind       string `json:"kind"`
-	Metadata   struct {
-		Namespace string `json:"namespace"`
-		Name      string `json:"name"`
-	} `json:"metadata"`
-}
-
-// Identify reads the apiVersion, kind, namespace and name of a raw
-// manifest.
-func Identify(raw json.RawMessage) (Meta, error) {
-	var m Meta
-	if err := json.Unmarshal(raw, &m); err != nil {
-		return m, err
-	}
-	if m.Kind == "" {
-		return m, errors.New("kind is missing")
-	}
-	return m, nil
-}

@@ -18,6 +18,7 @@ import (
 	"github.com/condengine/condengine/binding"
 	"github.com/condengine/condengine/conformance"
 	"github.com/condengine/condengine/finops"
+	"github.com/condengine/condengine/manifest"
 	"github.com/condengine/condengine/scenario"
 )
 
@@ -99,7 +100,7 @@ type evaluated struct {
 // every object in it.
 func evaluateInput(name string, r io.Reader, now time.Time) (*world, error) {
 	s := newStream(name, r)
-	first, _, err := s.rawDocument()
+	first, firstN, err := s.rawDocument()
 	if errors.Is(err, io.EOF) {
 		return nil, fmt.Errorf("%s: no documents", name)
 	}
@@ -120,7 +121,7 @@ func evaluateInput(name string, r io.Reader, now time.Time) (*world, error) {
 		f.Path = name
 		return evaluateScenario(f)
 	}
-	s.unread(first)
+	s.unread(first, firstN)
 	return evaluateStream(s, now)
 }
 
@@ -166,7 +167,7 @@ func evaluateStream(s *stream, now time.Time) (*world, error) {
 		if err != nil {
 			return nil, err
 		}
-		switch d.ident.group() {
+		switch d.ident.Group() {
 		case binding.Group:
 			one, err := binding.DecodeObjects([]json.RawMessage{d.raw})
 			if err != nil {
@@ -327,7 +328,7 @@ func runOthers(f *scenario.File) ([]evaluated, error) {
 	for i, raw := range f.Objects {
 		var m map[string]any
 		if err := json.Unmarshal(raw, &m); err != nil {
-			return nil, fmt.Errorf("%s: objects[%d]: %w", f.Path, i, jsonProblem(err))
+			return nil, fmt.Errorf("%s: objects[%d]: %w", f.Path, i, manifest.FieldError(err))
 		}
 		md, _ := m["metadata"].(map[string]any)
 		ns, _ := md["namespace"].(string)

@@ -2,10 +2,12 @@ package subscriptiontest
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 
 	"github.com/condengine/condengine/costjob"
+	"github.com/condengine/condengine/manifest"
 	"github.com/condengine/condengine/offering"
 	"github.com/condengine/condengine/provider"
 	"github.com/condengine/condengine/scenario"
@@ -23,7 +25,10 @@ const group = "finops.stakater.com/"
 func FromScenario(f *scenario.File) (subscription.Snapshot, error) {
 	snap := subscription.Snapshot{Now: f.Now.Time}
 	for i, raw := range f.Objects {
-		m, err := scenario.Identify(raw)
+		m, err := manifest.ReadHeader(raw)
+		if err == nil && m.Kind == "" {
+			err = errors.New("kind: required")
+		}
 		if err != nil {
 			return snap, fmt.Errorf("objects[%d]: %w", i, err)
 		}
@@ -103,7 +108,7 @@ func Run(f *scenario.File) ([]scenario.Outcome, error) {
 		return nil, err
 	}
 	for i, raw := range f.Objects {
-		m, _ := scenario.Identify(raw)
+		m, _ := manifest.ReadHeader(raw)
 		if !strings.HasPrefix(m.APIVersion, group) {
 			continue
 		}

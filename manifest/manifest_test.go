@@ -1,0 +1,114 @@
+package manifest
+
+import (
+	"encoding/json"
+	"errors"
+	"io"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestSplit_YAMLJSONAndEmptyDocuments(t *testing.T) {
+	in := "# leading comment only\n---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n---\n---\nnull\n---\n{\"apiVersion\":\"v1\",\"kind\":\"Secret\",\"metadata\":{\"name\":\"b\"}}\n"
+	docs, err := Split([]byte(in))
+	require.NoError(t, err)
+	require.Len(t, docs, 2)
+	assert.JSONEq(t, `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"a"}}`, string(docs[0]))
+	assert.JSONEq(t, `{"apiVersion":"v1","kind":"Secret","metadata":{"name":"b"}}`, string(docs[1]))
+}
+
+func TestReader_IndexCountsEveryDocument(t *testing.T) {
+	r := NewReader(strings.NewReader("kind: A\n---\n\n---\nkind: B\n"))
+	_, i, err := r.Next()
+	require.NoError(t, err)
+	assert.Equal(t, 0, i)
+	_, i, err = r.Next()
+	require.NoError(t, err)
+	assert.Equal(t, 2, i, "the empty document between them still has its number")
+	_, _, err = r.Next()
+	assert.ErrorIs(t, err, io.EOF)
+}
+
+func TestReader_BadYAMLNamesTheDocument(t *testing.T) {
+	_, err := Split([]byte("kind: A\n---\nkind: [unclosed\n"))
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "document 1:")
+}
+
+func TestReadHeader(t *testing.T) {
+	h, err := ReadHeader(json.RawMessage(`{"apiVersion":"finops.stakater.com/v1alpha1","kind":"Offering","metadata":{"namespace":"shop","name":"base"}}`))
+	require.NoError(t, err)
+	assert.Equal(t, "finops.stakater.com", h.Group())
+	assert.Equal(t, "Offering shop/base", h.String())
+	assert.False(t, h.IsList())
+
+	h, err = ReadHeader(json.RawMessage(`{"apiVersion":"v1","kind":"Pod","metadata":"oops"}`))
+	require.NoError(t, err, "a metadata of the wrong shape is left to the kind's decoder")
+	assert.Equal(t, "", h.Group(), "core group")
+
+	for _, bad := range []string{`[1]`, `"text"`, ``, `{"kind":3}`, `{"apiVersion":true}`, `{`} {
+		_, err := ReadHeader(json.RawMessage(bad))
+		assert.Error(t, err, bad)
+	}
+}
+
+func TestIsList(t *testing.T) {
+	var h Header
+	h.Kind = "List"
+	assert.True(t, h.IsList())
+	h.Kind = "BindingList"
+	assert.True(t, h.IsList())
+	h.Metadata.Name = "named"
+	assert.False(t, h.IsList(), "a named object whose kind ends in List is an object")
+}
+
+func TestItems(t *testing.T) {
+	items, err := Items(json.RawMessage(`{"kind":"List","items":[{"kind":"A"},{"kind":"B"}]}`))
+	require.NoError(t, err)
+	assert.Len(t, items, 2)
+	_, err = Items(json.RawMessage(`{"kind":"List","items":3}`))
+	assert.EqualError(t, err, "items: a JSON number cannot be a []json.RawMessage")
+}
+
+func TestFieldError(t *testing.T) {
+	var v struct {
+		Spec struct {
+			Channel string `json:"channel"`
+		} `json:"spec"`
+	}
+	err := json.Unmarshal([]byte(`{"spec":{"channel":[1]}}`), &v)
+	assert.EqualError(t, FieldError(err), "spec.channel: a JSON array cannot be a string")
+	err = json.Unmarshal([]byte(`{`), &v)
+	assert.Contains(t, FieldError(err).Error(), "invalid JSON")
+	wrapped := errors.New("data[\"x\"]: keep me")
+	assert.Equal(t, wrapped, FieldError(wrapped))
+}
+
+func FuzzSplit(f *testing.F) {
+	f.Add([]byte("kind: A\n---\nkind: B\n"))
+	f.Add([]byte("{\"kind\":\"List\",\"items\":[{}]}"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		docs, err := Split(data)
+		if err != nil {
+			return
+		}
+		for _, d := range docs {
+			if !json.Valid(d) {
+				t.Fatalf("not JSON: %q", d)
+			}
+			if h, err := ReadHeader(d); err == nil && h.IsList() {
+				_, _ = Items(d)
+			}
+		}
+	})
+}
+
+func TestSplit_YAMLFlowMappingIsConverted(t *testing.T) {
+	docs, err := Split([]byte("{apiVersion: v1, kind: ConfigMap, metadata: {name: a}}\n"))
+	require.NoError(t, err)
+	require.Len(t, docs, 1)
+	assert.JSONEq(t, `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"a"}}`, string(docs[0]))
+}
