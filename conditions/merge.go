@@ -51,44 +51,49 @@ type MergeResult struct {
 // Merge is pure and does not modify its arguments. When nothing changes
 // it does not allocate.
 func (v *Vocabulary) Merge(current, desired []metav1.Condition, generation int64, now time.Time) MergeResult {
-	for i := range current {
-		if current[i].ObservedGeneration > generation && v.Has(current[i].Type) {
-			return MergeResult{Conditions: current, Stale: true}
-		}
-	}
-	stamp := metav1.NewTime(now.UTC().Truncate(time.Second))
-
-	var dBuf, cBuf [64]int
-	dPos, cPos := dBuf[:0], cBuf[:0]
+	// Positions live in stack buffers, so the unchanged path allocates
+	// nothing for the vocabularies and lists real objects carry.
+	var dBuf, cBuf [32]int
+	var kBuf [64]int
+	dPos, cPos, kind := dBuf[:0], cBuf[:0], kBuf[:0]
 	if len(v.types) > len(dBuf) {
 		dPos, cPos = make([]int, 0, len(v.types)), make([]int, 0, len(v.types))
+	}
+	if len(current) > len(kBuf) {
+		kind = make([]int, 0, len(current))
 	}
 	for range v.types {
 		dPos = append(dPos, -1)
 		cPos = append(cPos, -1)
 	}
-	var ignored []string
-	for i := range desired {
-		t, ok := v.order[desired[i].Type]
-		switch {
-		case !ok:
-			ignored = append(ignored, desired[i].Type)
-		case dPos[t] >= 0:
-			ignored = append(ignored, desired[i].Type)
-		default:
-			dPos[t] = i
-		}
-	}
+	// kind[i] is the vocabulary index of current[i], -1 for another
+	// writer's condition.
 	ours := 0
 	for i := range current {
-		if t, ok := v.order[current[i].Type]; ok {
-			ours++
-			if cPos[t] < 0 {
-				cPos[t] = i
-			}
+		t := v.Index(current[i].Type)
+		kind = append(kind, t)
+		if t < 0 {
+			continue
+		}
+		if current[i].ObservedGeneration > generation {
+			return MergeResult{Conditions: current, Stale: true}
+		}
+		ours++
+		if cPos[t] < 0 {
+			cPos[t] = i
 		}
 	}
+	var ignored []string
+	for i := range desired {
+		t := v.Index(desired[i].Type)
+		if t < 0 || dPos[t] >= 0 {
+			ignored = append(ignored, desired[i].Type)
+			continue
+		}
+		dPos[t] = i
+	}
 
+	stamp := metav1.NewTime(now.UTC().Truncate(time.Second))
 	want := func(t int) metav1.Condition {
 		c := desired[dPos[t]]
 		c.LastTransitionTime = stamp
@@ -106,7 +111,7 @@ func (v *Vocabulary) Merge(current, desired []metav1.Condition, generation int64
 	seenForeign := false
 	next := 0 // next vocabulary index with a desired condition
 	for i := range current {
-		if !v.Has(current[i].Type) {
+		if kind[i] < 0 {
 			seenForeign = true
 			continue
 		}
@@ -141,7 +146,7 @@ func (v *Vocabulary) Merge(current, desired []metav1.Condition, generation int64
 		}
 	}
 	for i := range current {
-		if !v.Has(current[i].Type) {
+		if kind[i] < 0 {
 			out = append(out, current[i])
 		}
 	}

@@ -142,13 +142,21 @@ func (v *Vocabulary) Types() []Type {
 
 // Has reports whether typ is one of this kind's condition types.
 func (v *Vocabulary) Has(typ string) bool {
-	_, ok := v.order[typ]
-	return ok
+	return v.Index(typ) >= 0
 }
 
 // Index is the position of typ in the fixed order, or -1 when typ is not
 // one of this kind's types.
 func (v *Vocabulary) Index(typ string) int {
+	// A kind has a handful of types: comparing them beats hashing.
+	if len(v.types) <= 8 {
+		for i := range v.types {
+			if v.types[i].Name == typ {
+				return i
+			}
+		}
+		return -1
+	}
 	if i, ok := v.order[typ]; ok {
 		return i
 	}
