@@ -10,6 +10,8 @@ import (
 	"sync"
 	"time"
 
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	k8sruntime "k8s.io/apimachinery/pkg/runtime"
@@ -172,7 +174,7 @@ func (h *Host) RunOnce(ctx context.Context, now time.Time) (Report, error) {
 	for i, o := range r.PriceBooks.Books {
 		b := &s.PriceBooks[i]
 		if o.Changed && !o.Stale {
-			h.writeStatus(ctx, PriceBookGVK, pricebook.Vocabulary, b.Namespace, b.Name, b.UID, b.Status, o.Status, &rep, fail)
+			h.writeStatus(ctx, PriceBookGVK, pricebook.Vocabulary, b.ObjectMeta, b.Status, o.Status, &rep, fail)
 		}
 	}
 	if r.PriceBooks.DocumentChanged && r.PriceBooks.Document != nil {
@@ -181,7 +183,7 @@ func (h *Host) RunOnce(ctx context.Context, now time.Time) (Report, error) {
 	for i, o := range r.Offerings.Offerings {
 		x := &s.Offerings[i]
 		if o.Changed && !o.Stale {
-			h.writeStatus(ctx, OfferingGVK, offering.Vocabulary, x.Namespace, x.Name, x.UID, x.Status, o.Status, &rep, fail)
+			h.writeStatus(ctx, OfferingGVK, offering.Vocabulary, x.ObjectMeta, x.Status, o.Status, &rep, fail)
 		}
 		switch {
 		case o.AddFinalizer:
@@ -191,13 +193,13 @@ func (h *Host) RunOnce(ctx context.Context, now time.Time) (Report, error) {
 		}
 		rep.Retry = rep.Retry || o.Retry
 	}
-	current := make(map[types.UID]subscription.Status, len(s.Subscriptions))
+	listed := make(map[types.UID]*subscription.Subscription, len(s.Subscriptions))
 	for i := range s.Subscriptions {
-		current[s.Subscriptions[i].UID] = s.Subscriptions[i].Status
+		listed[s.Subscriptions[i].UID] = &s.Subscriptions[i]
 	}
 	for _, o := range r.Subscriptions.Subscriptions {
-		if o.Write && !o.Stale {
-			h.writeStatus(ctx, SubscriptionGVK, subscription.Vocabulary, o.Namespace, o.Name, o.UID, current[o.UID], o.Status, &rep, fail)
+		if x := listed[o.UID]; x != nil && o.Write && !o.Stale {
+			h.writeStatus(ctx, SubscriptionGVK, subscription.Vocabulary, x.ObjectMeta, x.Status, o.Status, &rep, fail)
 		}
 		rep.Retry = rep.Retry || o.Transient
 	}
@@ -207,9 +209,12 @@ func (h *Host) RunOnce(ctx context.Context, now time.Time) (Report, error) {
 // writeStatus applies next as the object's status, with only the kind's
 // own condition types: another controller's conditions stay its own. A
 // status that differs from current only in where the API server put
-// another controller's conditions is not written.
-func (h *Host) writeStatus(ctx context.Context, gvk schema.GroupVersionKind, v *conditions.Vocabulary, ns, name string, uid types.UID, current, next any, rep *Report, fail func(string, error)) {
-	what := gvk.Kind + " " + ns + "/" + name
+// another controller's conditions is not written. The apply carries the
+// resourceVersion the status was computed from: the status subresource
+// ignores a UID, so without it a status computed for a deleted object
+// could land on one created again under the same name.
+func (h *Host) writeStatus(ctx context.Context, gvk schema.GroupVersionKind, v *conditions.Vocabulary, obj metav1.ObjectMeta, current, next any, rep *Report, fail func(string, error)) {
+	what := gvk.Kind + " " + obj.Namespace + "/" + obj.Name
 	st, err := ownStatus(next, v)
 	if err != nil {
 		fail(what, err)
@@ -220,9 +225,10 @@ func (h *Host) writeStatus(ctx context.Context, gvk schema.GroupVersionKind, v *
 	}
 	u := &unstructured.Unstructured{Object: map[string]any{"status": st}}
 	u.SetGroupVersionKind(gvk)
-	u.SetNamespace(ns)
-	u.SetName(name)
-	u.SetUID(uid)
+	u.SetNamespace(obj.Namespace)
+	u.SetName(obj.Name)
+	u.SetUID(obj.UID)
+	u.SetResourceVersion(obj.ResourceVersion)
 	if err := h.client.Status().Apply(ctx, client.ApplyConfigurationFromUnstructured(u), client.FieldOwner(FieldManager), client.ForceOwnership); err != nil {
 		fail(what, err)
 		return
