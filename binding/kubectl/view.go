@@ -81,19 +81,28 @@ func Age(created, now time.Time) string {
 	return duration.HumanDuration(now.Sub(created))
 }
 
+// ChunkSize is kubectl's default --chunk-size: it lists that many objects
+// per request and aligns the columns of each chunk on their own.
+const ChunkSize = 500
+
 // Table prints rows as kubectl does: a header line, then one line per row,
-// columns separated by at least three spaces. Cells are made one line so
-// a hostile value cannot forge another row.
+// columns separated by at least three spaces, each chunk of ChunkSize rows
+// aligned on its own (so past 500 rows a wider cell in a later chunk does
+// not move the columns above it). Cells are made one line so a hostile
+// value cannot forge another row.
 func Table(rows []Row) string {
 	var b strings.Builder
 	// kubectl's own tab writer settings: minimum width 6, tab width 4,
 	// padding 3, padded with spaces.
 	w := tabwriter.NewWriter(&b, 6, 4, 3, ' ', 0)
 	writeLine(w, header)
-	for _, r := range rows {
+	for i, r := range rows {
+		if i > 0 && i%ChunkSize == 0 {
+			_ = w.Flush() // a strings.Builder does not fail
+		}
 		writeLine(w, []string{r.Namespace, r.Name, r.Ready, r.Reason, r.Channel, r.Age})
 	}
-	_ = w.Flush() // a strings.Builder does not fail
+	_ = w.Flush()
 	return b.String()
 }
 

@@ -128,3 +128,24 @@ func TestPrinterColumns_MatchTheCRD(t *testing.T) {
 		assert.Equal(t, header[i+2], strings.ToUpper(c.Name))
 	}
 }
+
+// kubectl aligns each chunk of 500 rows on its own: a wide cell in the
+// second chunk must not widen the columns of the first.
+func TestTable_EachChunkIsAlignedOnItsOwn(t *testing.T) {
+	rows := make([]Row, ChunkSize+1)
+	for i := range rows {
+		rows[i] = Row{Namespace: "ns", Name: "b", Ready: "True", Reason: "OK", Channel: "C1", Age: "4m"}
+	}
+	rows[ChunkSize].Name = "a-much-longer-binding-name"
+	lines := strings.Split(strings.TrimSuffix(Table(rows), "\n"), "\n")
+	if len(lines) != ChunkSize+2 {
+		t.Fatalf("%d lines, want %d", len(lines), ChunkSize+2)
+	}
+	first, last := lines[1], lines[len(lines)-1]
+	if strings.Index(first, "True") >= strings.Index(last, "True") {
+		t.Fatalf("the first chunk was aligned with the second:\n%s\n%s", first, last)
+	}
+	if strings.Index(lines[0], "READY") != strings.Index(first, "True") {
+		t.Fatalf("header and first chunk disagree:\n%s\n%s", lines[0], first)
+	}
+}
