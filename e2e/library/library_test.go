@@ -218,5 +218,6 @@ func TestSeed_KubectlPrintsWhatTheEngineComputed(t *testing.T) {
 	again, _, err := host.Step(e.ctx, time.Now().Add(time.Minute))
 	require.NoError(t, err)
 	require.Zero(t, again, "an unchanged world must cause no write")
-	require.Equal(t, out, e.requireSameTable())
+	// The ages have moved on by now; everything else must be as it was.
+	require.Equal(t, stripLastColumn(out), stripLastColumn(e.requireSameTable()))
 }
