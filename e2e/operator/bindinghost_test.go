@@ -13,62 +13,20 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client/interceptor"
 
 	"github.com/condengine/condengine/binding/runtime"
+	"github.com/condengine/condengine/e2e/internal/seed"
 	"github.com/condengine/condengine/examples/bindinghost"
 )
-
-const seedObjects = `
-apiVersion: v1
-kind: Namespace
-metadata: {name: team-a}
----
-apiVersion: v1
-kind: Namespace
-metadata: {name: team-b}
----
-apiVersion: agentkourier.dev/v1alpha1
-kind: ChatConnection
-metadata: {namespace: team-a, name: slack}
-spec:
-  platform: slack
-  tokenSecretRef: {name: slack-bot-token, key: token}
-  allowedNamespaces: [team-b]
----
-apiVersion: agentkourier.dev/v1alpha1
-kind: AgentBackend
-metadata: {namespace: team-a, name: echo}
-spec: {url: "https://echo.team-a.svc.cluster.local:8443"}
----
-apiVersion: agentkourier.dev/v1alpha1
-kind: AgentBackend
-metadata: {namespace: team-b, name: helpdesk}
-spec: {url: "https://helpdesk.team-b.svc.cluster.local"}
-`
-
-func bindingYAML(ns, name, backend, connNS, channel string) string {
-	conn := "{name: slack}"
-	if connNS != "" {
-		conn = "{name: slack, namespace: " + connNS + "}"
-	}
-	return "apiVersion: agentkourier.dev/v1alpha1\nkind: Binding\nmetadata: {namespace: " + ns + ", name: " + name + "}\n" +
-		"spec:\n  agent: {backendRef: {name: " + backend + "}}\n  chat: {connectionRef: " + conn + ", channel: " + channel + "}\n"
-}
 
 // seed creates the seed's objects, one second apart so that their
 // creationTimestamps, which are whole seconds, order them.
 func (e *env) seed() {
 	e.t.Helper()
-	e.kubectl(seedObjects, "apply", "-f", "-")
-	e.kubectl(bindingYAML("team-b", "support", "helpdesk", "team-a", "C1"), "apply", "-f", "-")
+	e.kubectl(seed.Objects, "apply", "-f", "-")
+	e.kubectl(seed.BindingYAML("team-b", "support", "helpdesk", "team-a", "C1"), "apply", "-f", "-")
 	time.Sleep(time.Second)
-	e.kubectl(bindingYAML("team-a", "team-a-chat", "echo", "", "C2"), "apply", "-f", "-")
+	e.kubectl(seed.BindingYAML("team-a", "team-a-chat", "echo", "", "C2"), "apply", "-f", "-")
 	time.Sleep(time.Second)
-	e.kubectl(bindingYAML("team-a", "late", "echo", "", "C1"), "apply", "-f", "-")
-}
-
-var seedRows = [][]string{
-	{"team-a", "late", "False", "Accepted:ChannelConflict", "C1"},
-	{"team-a", "team-a-chat", "True", "OK", "C2"},
-	{"team-b", "support", "True", "OK", "C1"},
+	e.kubectl(seed.BindingYAML("team-a", "late", "echo", "", "C1"), "apply", "-f", "-")
 }
 
 // TestBindingHost_SeedTable: the example host, run against the real server,
@@ -88,7 +46,7 @@ func TestBindingHost_SeedTable(t *testing.T) {
 	require.ElementsMatch(t, rep.Written, []any{key("team-a", "late"), key("team-a", "team-a-chat"), key("team-b", "support")})
 
 	after := e.table("akbinding", "-A")
-	if diff := cmp.Diff(seedRows, after.Without("AGE")); diff != "" {
+	if diff := cmp.Diff(seed.Rows, after.Without("AGE")); diff != "" {
 		t.Errorf("the seed's table (-want +got):\n%s", diff)
 	}
 	for _, name := range []string{"team-a/late", "team-a/team-a-chat", "team-b/support"} {
@@ -96,10 +54,10 @@ func TestBindingHost_SeedTable(t *testing.T) {
 		require.Equal(t, []string{"agent-kourier/Apply/status"}, managers(e, ns, n), name)
 	}
 	// A status: in an applied manifest does not reach the status.
-	e.kubectl(bindingYAML("team-a", "late", "echo", "", "C1")+
+	e.kubectl(seed.BindingYAML("team-a", "late", "echo", "", "C1")+
 		"status:\n  conditions:\n  - {type: Ready, status: \"True\", reason: OK, message: \"\", observedGeneration: 1, lastTransitionTime: \"2026-01-01T00:00:00Z\"}\n",
 		"apply", "--server-side", "--force-conflicts", "-f", "-")
-	if diff := cmp.Diff(seedRows, e.table("akbinding", "-A").Without("AGE")); diff != "" {
+	if diff := cmp.Diff(seed.Rows, e.table("akbinding", "-A").Without("AGE")); diff != "" {
 		t.Errorf("after applying a manifest with a status (-want +got):\n%s", diff)
 	}
 	// Nothing changed: the next pass, past the gap, writes nothing.
@@ -202,7 +160,7 @@ func TestBindingHost_RecreatedBindingNeverShowsTheOldStatus(t *testing.T) {
 	require.Equal(t, "True OK", readyOf(e.bindings()["team-a/team-a-chat"]))
 
 	e.kubectl("", "delete", "akbinding", "team-a-chat", "-n", "team-a", "--wait=true")
-	e.kubectl(bindingYAML("team-a", "team-a-chat", "echo", "", "C2"), "apply", "-f", "-")
+	e.kubectl(seed.BindingYAML("team-a", "team-a-chat", "echo", "", "C2"), "apply", "-f", "-")
 	require.Equal(t, []string{"team-a-chat", "", "", "C2"}, e.table("akbinding", "team-a-chat", "-n", "team-a").Without("AGE")[0])
 
 	e.run(h, t0.Add(time.Second))
@@ -226,7 +184,7 @@ func TestBindingHost_WriteRacingARecreationDoesNotLandOnTheNewObject(t *testing.
 			if u, ok := obj.(interface{ GetName() string }); ok && !raced && u.GetName() == "team-a-chat" {
 				raced = true
 				e.kubectl("", "delete", "akbinding", "team-a-chat", "-n", "team-a", "--wait=true")
-				e.kubectl(bindingYAML("team-a", "team-a-chat", "echo", "", "C2"), "apply", "-f", "-")
+				e.kubectl(seed.BindingYAML("team-a", "team-a-chat", "echo", "", "C2"), "apply", "-f", "-")
 			}
 			return c.SubResource(sub).Apply(ctx, obj, opts...)
 		},
