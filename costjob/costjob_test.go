@@ -185,7 +185,7 @@ func TestRecord_FoldProperties(t *testing.T) {
 }
 
 func TestTimeouts_DefaultsAndBadValuesKeepDefaults(t *testing.T) {
-	assert.Equal(t, DefaultTimeouts, Spec{}.Timeouts())
+	assert.Equal(t, DefaultTimeouts(), Spec{}.Timeouts())
 	got := Spec{DatabaseInitTimeout: "30s", OpenCostFetchTimeout: "soon", StatusUpdateTimeout: "-1m", HTTPClientTimeout: "2m"}.Timeouts()
 	assert.Equal(t, 30*time.Second, got.DatabaseInit)
 	assert.Equal(t, 2*time.Minute, got.OpenCostFetch, "unparseable keeps the default")

@@ -19,14 +19,17 @@ type Timeouts struct {
 	HTTPClient time.Duration
 }
 
-// DefaultTimeouts are the durations of a CostJob that sets none.
-var DefaultTimeouts = Timeouts{
-	DatabaseInit:        2 * time.Minute,
-	KubernetesOperation: time.Minute,
-	OpenCostFetch:       2 * time.Minute,
-	DatabaseInsert:      3 * time.Minute,
-	StatusUpdate:        time.Minute,
-	HTTPClient:          90 * time.Second,
+// DefaultTimeouts are the durations of a CostJob that sets none. It is a
+// function so no caller can change the defaults another one sees.
+func DefaultTimeouts() Timeouts {
+	return Timeouts{
+		DatabaseInit:        2 * time.Minute,
+		KubernetesOperation: time.Minute,
+		OpenCostFetch:       2 * time.Minute,
+		DatabaseInsert:      3 * time.Minute,
+		StatusUpdate:        time.Minute,
+		HTTPClient:          90 * time.Second,
+	}
 }
 
 // Sharding defaults of a ResourceCostCollection that opts in.
@@ -39,7 +42,7 @@ const (
 // that does not parse, or is not positive, keeps its default: the run
 // logs such a value and goes on, it does not fail.
 func (s Spec) Timeouts() Timeouts {
-	t := DefaultTimeouts
+	t := DefaultTimeouts()
 	for _, f := range []struct {
 		in  string
 		out *time.Duration
