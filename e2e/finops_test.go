@@ -10,9 +10,11 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/condengine/condengine/e2e/internal/kube"
+	"github.com/condengine/condengine/e2e/internal/seed"
 )
 
-const finopsManifest = `
+// finopsBooks are two currency PriceBooks in namespace NS.
+const finopsBooks = `
 apiVersion: finops.stakater.com/v1alpha1
 kind: PriceBook
 metadata: {namespace: NS, name: standard}
@@ -23,26 +25,6 @@ kind: PriceBook
 metadata: {namespace: NS, name: discount}
 spec: {currency: USD, valuationMode: currency, rates: {cpuHour: "0.021"}}
 ---
-apiVersion: finops.stakater.com/v1alpha1
-kind: Offering
-metadata: {namespace: NS, name: platform}
-spec:
-  pricing:
-    subscriptionFee: {priceMicros: 40000000, period: "1", tickAlignment: MonthBoundary}
----
-apiVersion: finops.stakater.com/v1alpha1
-kind: Subscription
-metadata: {namespace: NS, name: acme-platform-base}
-spec:
-  offeringRef: {namespace: NS, name: platform}
----
-apiVersion: finops.stakater.com/v1alpha1
-kind: Subscription
-metadata: {namespace: NS, name: acme-platform-addon}
-spec:
-  offeringRef: {namespace: NS, name: platform}
-  parent: {subscriptionRef: {namespace: NS, name: acme-platform-base}}
-  lifecycle: {onParentDeactivate: Deactivate}
 `
 
 // TestKubectlGet_FinOpsColumns shows the FinOps READY and ACTIVE columns:
@@ -50,7 +32,7 @@ spec:
 func TestKubectlGet_FinOpsColumns(t *testing.T) {
 	e := newEnv(t)
 	ns := e.namespace("finops-columns")
-	e.kubectl(replaceNS(finopsManifest, ns), "apply", "-f", "-")
+	e.kubectl(replaceNS(finopsBooks, ns)+seed.FinOpsFamily(ns, "Deactivate"), "apply", "-f", "-")
 
 	empty := e.table("pricebooks", "-n", ns)
 	require.Equal(t, []string{"NAME", "ACTIVE", "READY", "AGE"}, empty.Header)

@@ -11,40 +11,16 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	"github.com/condengine/condengine/e2e/internal/kube"
+	"github.com/condengine/condengine/e2e/internal/seed"
 	"github.com/condengine/condengine/examples/finopshost"
 )
 
 const operatorNS = "finops-operator-system"
 
-// finopsFamily is one Offering with a parent Subscription and a child whose
-// parent-loss policy is policy, in namespace ns.
+// finopsFamily is the namespace ns and, in it, the seed's FinOps family
+// with the child's parent-loss policy.
 func finopsFamily(ns, policy string) string {
-	return strings.ReplaceAll(strings.ReplaceAll(`
-apiVersion: v1
-kind: Namespace
-metadata: {name: NS}
----
-apiVersion: finops.stakater.com/v1alpha1
-kind: Offering
-metadata: {namespace: NS, name: platform}
-spec:
-  pricing:
-    subscriptionFee: {priceMicros: 40000000, period: "1", tickAlignment: MonthBoundary}
----
-apiVersion: finops.stakater.com/v1alpha1
-kind: Subscription
-metadata: {namespace: NS, name: acme-platform-base}
-spec:
-  offeringRef: {namespace: NS, name: platform}
----
-apiVersion: finops.stakater.com/v1alpha1
-kind: Subscription
-metadata: {namespace: NS, name: acme-platform-addon}
-spec:
-  offeringRef: {namespace: NS, name: platform}
-  parent: {subscriptionRef: {namespace: NS, name: acme-platform-base}}
-  lifecycle: {onParentDeactivate: POLICY}
-`, "NS", ns), "POLICY", policy)
+	return "apiVersion: v1\nkind: Namespace\nmetadata: {name: " + ns + "}\n---\n" + seed.FinOpsFamily(ns, policy)
 }
 
 // settle runs passes of h until one changes nothing, as the operator's

@@ -5,6 +5,8 @@
 // C1 after both.
 package seed
 
+import "strings"
+
 // Objects are the namespaces, the ChatConnection and the AgentBackends
 // the seed's Bindings refer to, as a user applies them (no status).
 const Objects = `
@@ -52,4 +54,32 @@ var Rows = [][]string{
 	{"team-a", "late", "False", "Accepted:ChannelConflict", "C1"},
 	{"team-a", "team-a-chat", "True", "OK", "C2"},
 	{"team-b", "support", "True", "OK", "C1"},
+}
+
+// FinOpsFamily is one Offering with a parent Subscription and a child
+// whose parent-loss policy is policy, all in namespace ns (which the
+// caller creates).
+func FinOpsFamily(ns, policy string) string {
+	return strings.NewReplacer("NS", ns, "POLICY", policy).Replace(`
+apiVersion: finops.stakater.com/v1alpha1
+kind: Offering
+metadata: {namespace: NS, name: platform}
+spec:
+  pricing:
+    subscriptionFee: {priceMicros: 40000000, period: "1", tickAlignment: MonthBoundary}
+---
+apiVersion: finops.stakater.com/v1alpha1
+kind: Subscription
+metadata: {namespace: NS, name: acme-platform-base}
+spec:
+  offeringRef: {namespace: NS, name: platform}
+---
+apiVersion: finops.stakater.com/v1alpha1
+kind: Subscription
+metadata: {namespace: NS, name: acme-platform-addon}
+spec:
+  offeringRef: {namespace: NS, name: platform}
+  parent: {subscriptionRef: {namespace: NS, name: acme-platform-base}}
+  lifecycle: {onParentDeactivate: POLICY}
+`)
 }
