@@ -9,8 +9,6 @@ import (
 
 	"github.com/go-logr/logr"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	k8sruntime "k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -145,22 +143,4 @@ func (h *Host) Start(ctx context.Context) error {
 		case <-t.C:
 		}
 	}
-}
-
-// list reads every object of one kind, typed through its JSON form.
-func list[T any](ctx context.Context, c client.Client, gvk schema.GroupVersionKind) ([]T, error) {
-	var ul unstructured.UnstructuredList
-	ul.SetGroupVersionKind(gvk.GroupVersion().WithKind(gvk.Kind + "List"))
-	if err := c.List(ctx, &ul); err != nil {
-		return nil, fmt.Errorf("list %s: %w", gvk.Kind, err)
-	}
-	out := make([]T, 0, len(ul.Items))
-	for i := range ul.Items {
-		var obj T
-		if err := k8sruntime.DefaultUnstructuredConverter.FromUnstructured(ul.Items[i].Object, &obj); err != nil {
-			return nil, fmt.Errorf("%s %s/%s: %w", gvk.Kind, ul.Items[i].GetNamespace(), ul.Items[i].GetName(), err)
-		}
-		out = append(out, obj)
-	}
-	return out, nil
 }

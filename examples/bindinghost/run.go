@@ -4,6 +4,8 @@ import (
 	"context"
 	"time"
 
+	"github.com/condengine/condengine/examples/internal/typedlist"
+
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/types"
@@ -41,15 +43,15 @@ func (h *Host) RunOnce(ctx context.Context, now time.Time) (Report, error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	var rep Report
-	bindings, err := list[binding.Binding](ctx, h.client, BindingGVK)
+	bindings, err := typedlist.List[binding.Binding](ctx, h.client, BindingGVK)
 	if err != nil {
 		return rep, err
 	}
-	backends, err := list[binding.AgentBackend](ctx, h.client, AgentBackendGVK)
+	backends, err := typedlist.List[binding.AgentBackend](ctx, h.client, AgentBackendGVK)
 	if err != nil {
 		return rep, err
 	}
-	connections, err := list[binding.ChatConnection](ctx, h.client, ChatConnectionGVK)
+	connections, err := typedlist.List[binding.ChatConnection](ctx, h.client, ChatConnectionGVK)
 	if err != nil {
 		return rep, err
 	}

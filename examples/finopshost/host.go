@@ -10,11 +10,12 @@ import (
 	"sync"
 	"time"
 
+	"github.com/condengine/condengine/examples/internal/typedlist"
+
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	k8sruntime "k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -92,34 +93,17 @@ type Report struct {
 // when a pass changes nothing.
 func (r Report) Changed() bool { return len(r.Written)+len(r.Finalizers) > 0 }
 
-func list[T any](ctx context.Context, c client.Client, gvk schema.GroupVersionKind) ([]T, error) {
-	var ul unstructured.UnstructuredList
-	ul.SetGroupVersionKind(gvk.GroupVersion().WithKind(gvk.Kind + "List"))
-	if err := c.List(ctx, &ul); err != nil {
-		return nil, fmt.Errorf("list %s: %w", gvk.Kind, err)
-	}
-	out := make([]T, 0, len(ul.Items))
-	for i := range ul.Items {
-		var obj T
-		if err := k8sruntime.DefaultUnstructuredConverter.FromUnstructured(ul.Items[i].Object, &obj); err != nil {
-			return nil, fmt.Errorf("%s %s/%s: %w", gvk.Kind, ul.Items[i].GetNamespace(), ul.Items[i].GetName(), err)
-		}
-		out = append(out, obj)
-	}
-	return out, nil
-}
-
 // snapshot reads everything one pass evaluates.
 func (h *Host) snapshot(ctx context.Context, now time.Time) (finops.Snapshot, error) {
 	s := finops.Snapshot{Now: now}
 	var err error
-	if s.PriceBooks, err = list[pricebook.PriceBook](ctx, h.client, PriceBookGVK); err != nil {
+	if s.PriceBooks, err = typedlist.List[pricebook.PriceBook](ctx, h.client, PriceBookGVK); err != nil {
 		return s, err
 	}
-	if s.Offerings, err = list[offering.Offering](ctx, h.client, OfferingGVK); err != nil {
+	if s.Offerings, err = typedlist.List[offering.Offering](ctx, h.client, OfferingGVK); err != nil {
 		return s, err
 	}
-	if s.Subscriptions, err = list[subscription.Subscription](ctx, h.client, SubscriptionGVK); err != nil {
+	if s.Subscriptions, err = typedlist.List[subscription.Subscription](ctx, h.client, SubscriptionGVK); err != nil {
 		return s, err
 	}
 	for i := range s.Subscriptions {
