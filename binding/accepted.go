@@ -99,40 +99,20 @@ func collectFindings(o *Binding, b *bstate, conflictHolder *Binding) ([]finding,
 		fs = append(fs, finding{ReasonInvalidSpec, p})
 	}
 	if b.spec.backendOK {
-		switch {
-		case b.backend == nil:
-			fs = append(fs, finding{ReasonBackendNotFound,
-				"spec.agent.backendRef: AgentBackend " + b.backendKey.ns + "/" + b.backendKey.name + " not found"})
-		case b.backendDenied:
-			fs = append(fs, finding{ReasonNamespaceNotAllowed,
-				"AgentBackend " + b.backendKey.ns + "/" + b.backendKey.name + " does not allow namespace " + o.Namespace})
-		case b.backend.problems != nil:
-			same := b.backendKey.ns == o.Namespace
-			fs = append(fs, finding{ReasonBackendRejected, rejectedPhrase(KindAgentBackend, b.backendKey,
-				b.backend.obj.Generation, b.backend.runningGen, b.backend.running != nil, b.backend.problems, same)})
-			if !same {
-				causes = append(causes, Cause{TypeAccepted, ReasonBackendRejected, capCause("AgentBackend " +
-					b.backendKey.ns + "/" + b.backendKey.name + ": " + strings.Join(b.backend.problems, ", "))})
-			}
+		ref := referenced{kind: KindAgentBackend, path: "spec.agent.backendRef", key: b.backendKey, denied: b.backendDenied,
+			notFound: ReasonBackendNotFound, rejected: ReasonBackendRejected}
+		if x := b.backend; x != nil {
+			ref.found, ref.problems, ref.gen, ref.runningGen, ref.running = true, x.problems, x.obj.Generation, x.runningGen, x.running != nil
 		}
+		fs, causes = ref.check(o.Namespace, fs, causes)
 	}
 	if b.spec.connOK {
-		switch {
-		case b.conn == nil:
-			fs = append(fs, finding{ReasonConnectionNotFound,
-				"spec.chat.connectionRef: ChatConnection " + b.connKey.ns + "/" + b.connKey.name + " not found"})
-		case b.connDenied:
-			fs = append(fs, finding{ReasonNamespaceNotAllowed,
-				"ChatConnection " + b.connKey.ns + "/" + b.connKey.name + " does not allow namespace " + o.Namespace})
-		case b.conn.problems != nil:
-			same := b.connKey.ns == o.Namespace
-			fs = append(fs, finding{ReasonConnectionRejected, rejectedPhrase(KindChatConnection, b.connKey,
-				b.conn.obj.Generation, b.conn.runningGen, b.conn.running != nil, b.conn.problems, same)})
-			if !same {
-				causes = append(causes, Cause{TypeAccepted, ReasonConnectionRejected, capCause("ChatConnection " +
-					b.connKey.ns + "/" + b.connKey.name + ": " + strings.Join(b.conn.problems, ", "))})
-			}
+		ref := referenced{kind: KindChatConnection, path: "spec.chat.connectionRef", key: b.connKey, denied: b.connDenied,
+			notFound: ReasonConnectionNotFound, rejected: ReasonConnectionRejected}
+		if x := b.conn; x != nil {
+			ref.found, ref.problems, ref.gen, ref.runningGen, ref.running = true, x.problems, x.obj.Generation, x.runningGen, x.running != nil
 		}
+		fs, causes = ref.check(o.Namespace, fs, causes)
 	}
 	if conflictHolder != nil {
 		ch := o.Spec.Chat.Channel
@@ -145,6 +125,39 @@ func collectFindings(o *Binding, b *bstate, conflictHolder *Binding) ([]finding,
 			causes = append(causes, Cause{TypeAccepted, ReasonChannelConflict, capCause("channel " + ch +
 				" on ChatConnection " + b.connKey.ns + "/" + b.connKey.name + " is held by Binding " +
 				conflictHolder.Namespace + "/" + conflictHolder.Name)})
+		}
+	}
+	return fs, causes
+}
+
+// referenced is what Accepted needs to know of the AgentBackend or the
+// ChatConnection a Binding names; both are judged by the same steps.
+type referenced struct {
+	kind, path         string // the object's kind; the Binding's field naming it
+	key                objKey
+	found, denied      bool
+	problems           problems // of the object's current generation
+	gen, runningGen    int64
+	running            bool   // a good generation of the object runs
+	notFound, rejected string // the reasons for this reference
+}
+
+// check adds the reference's finding, if any, and the log's cause when
+// the finding must not quote another namespace's object. A disallowed
+// object is NamespaceNotAllowed whatever its validity, so nothing about
+// it shows.
+func (r referenced) check(ns string, fs []finding, causes []Cause) ([]finding, []Cause) {
+	name := r.key.ns + "/" + r.key.name
+	switch {
+	case !r.found:
+		fs = append(fs, finding{r.notFound, r.path + ": " + r.kind + " " + name + " not found"})
+	case r.denied:
+		fs = append(fs, finding{ReasonNamespaceNotAllowed, r.kind + " " + name + " does not allow namespace " + ns})
+	case r.problems != nil:
+		same := r.key.ns == ns
+		fs = append(fs, finding{r.rejected, rejectedPhrase(r.kind, r.key, r.gen, r.runningGen, r.running, r.problems, same)})
+		if !same {
+			causes = append(causes, Cause{TypeAccepted, r.rejected, capCause(r.kind + " " + name + ": " + strings.Join(r.problems, ", "))})
 		}
 	}
 	return fs, causes
