@@ -32,9 +32,9 @@ spec: {currency: USD, valuationMode: currency, rates: {cpuHour: "0.021"}}
 func TestKubectlGet_FinOpsColumns(t *testing.T) {
 	e := newEnv(t)
 	ns := e.namespace("finops-columns")
-	e.kubectl(replaceNS(finopsBooks, ns)+seed.FinOpsFamily(ns, "Deactivate"), "apply", "-f", "-")
+	e.Kubectl(replaceNS(finopsBooks, ns)+seed.FinOpsFamily(ns, "Deactivate"), "apply", "-f", "-")
 
-	empty := e.table("pricebooks", "-n", ns)
+	empty := e.Table("pricebooks", "-n", ns)
 	require.Equal(t, []string{"NAME", "ACTIVE", "READY", "AGE"}, empty.Header)
 	if diff := cmp.Diff([][]string{{"discount", "", ""}, {"standard", "", ""}}, empty.Without("AGE")); diff != "" {
 		t.Errorf("pricebooks before any status (-want +got):\n%s", diff)
@@ -45,7 +45,7 @@ func TestKubectlGet_FinOpsColumns(t *testing.T) {
 	}
 	write := func(gvr schema.GroupVersionResource, kind, name string, status map[string]any) {
 		t.Helper()
-		_, err := kube.ApplyStatus(e.ctx, e.dyn, gvr, kind, ns, name, "", status, "finops-operator", true)
+		_, err := kube.ApplyStatus(e.Ctx, e.Dyn, gvr, kind, ns, name, "", status, "finops-operator", true)
 		require.NoError(t, err)
 	}
 	with := func(status map[string]any, fields map[string]any) map[string]any {
@@ -80,7 +80,7 @@ func TestKubectlGet_FinOpsColumns(t *testing.T) {
 		{"subscriptions", []string{"NAME", "READY", "AGE"}, [][]string{{"acme-platform-addon", "False"}, {"acme-platform-base", "True"}}},
 	}
 	for _, c := range checks {
-		tbl := e.table(c.resource, "-n", ns)
+		tbl := e.Table(c.resource, "-n", ns)
 		require.Equal(t, c.header, tbl.Header, c.resource)
 		if diff := cmp.Diff(c.rows, tbl.Without("AGE")); diff != "" {
 			t.Errorf("%s (-want +got):\n%s", c.resource, diff)
@@ -103,12 +103,12 @@ func TestFinOpsProvider_SingletonRulesHeldByTheAPIServer(t *testing.T) {
 	}
 	for _, c := range cases {
 		manifest := "apiVersion: finops.stakater.com/v1alpha1\nkind: FinOpsProvider\nmetadata: {name: " + c.name + "}\nspec: " + c.spec + "\n"
-		_, err := e.c.Kubectl(e.ctx, manifest, "create", "-f", "-")
+		_, err := e.C.Kubectl(e.Ctx, manifest, "create", "-f", "-")
 		require.Error(t, err, c.spec)
 		require.Contains(t, err.Error(), c.want)
 	}
-	e.kubectl("apiVersion: finops.stakater.com/v1alpha1\nkind: FinOpsProvider\nmetadata: {name: default}\nspec: {onpremoptions: {pricingModelSource: custom}}\n", "create", "-f", "-")
-	got, err := e.dyn.Resource(kube.FinOpsProviders).Get(e.ctx, "default", metav1.GetOptions{})
+	e.Kubectl("apiVersion: finops.stakater.com/v1alpha1\nkind: FinOpsProvider\nmetadata: {name: default}\nspec: {onpremoptions: {pricingModelSource: custom}}\n", "create", "-f", "-")
+	got, err := e.Dyn.Resource(kube.FinOpsProviders).Get(e.Ctx, "default", metav1.GetOptions{})
 	require.NoError(t, err)
 	require.Empty(t, got.GetNamespace(), "cluster-scoped")
 }

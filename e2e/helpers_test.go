@@ -1,7 +1,6 @@
 package e2e_test
 
 import (
-	"context"
 	"strings"
 	"testing"
 	"time"
@@ -9,66 +8,43 @@ import (
 	"github.com/stretchr/testify/require"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/client-go/dynamic"
 
-	"github.com/condengine/condengine/e2e/internal/cluster"
 	"github.com/condengine/condengine/e2e/internal/harness"
 	"github.com/condengine/condengine/e2e/internal/kube"
 )
 
 // env is one test's view of the shared control plane.
-type env struct {
-	t   *testing.T
-	ctx context.Context
-	c   *cluster.Cluster
-	dyn dynamic.Interface
-}
+type env struct{ *harness.Env }
 
-func newEnv(t *testing.T) *env {
-	t.Helper()
-	c := harness.Need(t)
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	t.Cleanup(cancel)
-	dyn, err := dynamic.NewForConfig(c.RESTConfig())
-	require.NoError(t, err)
-	return &env{t: t, ctx: ctx, c: c, dyn: dyn}
-}
-
-// kubectl runs kubectl and fails the test on error.
-func (e *env) kubectl(stdin string, args ...string) string {
-	e.t.Helper()
-	out, err := e.c.Kubectl(e.ctx, stdin, args...)
-	require.NoError(e.t, err)
-	return out
-}
+func newEnv(t *testing.T) *env { return &env{harness.NewEnv(t, 2*time.Minute)} }
 
 // namespace creates a namespace that no other test uses. Nothing deletes it:
 // without a controller manager a namespace never finishes terminating.
 func (e *env) namespace(name string) string {
-	e.t.Helper()
-	e.kubectl("", "create", "namespace", name)
+	e.T.Helper()
+	e.Kubectl("", "create", "namespace", name)
 	return name
 }
 
 // createBinding creates a Binding on the slack connection, answered by
 // echo, and returns it as the server stored it.
 func (e *env) createBinding(ns, name, channel string) *unstructured.Unstructured {
-	e.t.Helper()
+	e.T.Helper()
 	return e.create(kube.Binding(ns, name, "echo", "slack", channel))
 }
 
 // create creates a Binding as the user e2e-user.
 func (e *env) create(obj *unstructured.Unstructured) *unstructured.Unstructured {
-	e.t.Helper()
-	got, err := e.dyn.Resource(kube.Bindings).Namespace(obj.GetNamespace()).Create(e.ctx, obj, metav1.CreateOptions{FieldManager: "e2e-user"})
-	require.NoError(e.t, err)
+	e.T.Helper()
+	got, err := e.Dyn.Resource(kube.Bindings).Namespace(obj.GetNamespace()).Create(e.Ctx, obj, metav1.CreateOptions{FieldManager: "e2e-user"})
+	require.NoError(e.T, err)
 	return got
 }
 
 func (e *env) getBinding(ns, name string) *unstructured.Unstructured {
-	e.t.Helper()
-	got, err := e.dyn.Resource(kube.Bindings).Namespace(ns).Get(e.ctx, name, metav1.GetOptions{})
-	require.NoError(e.t, err)
+	e.T.Helper()
+	got, err := e.Dyn.Resource(kube.Bindings).Namespace(ns).Get(e.Ctx, name, metav1.GetOptions{})
+	require.NoError(e.T, err)
 	return got
 }
 
@@ -76,20 +52,11 @@ func (e *env) getBinding(ns, name string) *unstructured.Unstructured {
 // status subresource, forcing ownership back from anyone who edited the
 // fields meanwhile.
 func (e *env) applyStatus(obj *unstructured.Unstructured, conds ...kube.Cond) *unstructured.Unstructured {
-	e.t.Helper()
-	got, err := kube.ApplyStatus(e.ctx, e.dyn, kube.Bindings, "Binding", obj.GetNamespace(), obj.GetName(), "",
+	e.T.Helper()
+	got, err := kube.ApplyStatus(e.Ctx, e.Dyn, kube.Bindings, "Binding", obj.GetNamespace(), obj.GetName(), "",
 		kube.ConditionsStatus(conds...), kube.FieldManager, true)
-	require.NoError(e.t, err)
+	require.NoError(e.T, err)
 	return got
-}
-
-// table runs `kubectl get` and cuts its output into cells.
-func (e *env) table(args ...string) kube.Table {
-	e.t.Helper()
-	out := e.kubectl("", append([]string{"get"}, args...)...)
-	tbl, err := kube.ParseTable(out)
-	require.NoError(e.t, err, out)
-	return tbl
 }
 
 // conditions reads status.conditions as type -> condition.

@@ -21,7 +21,7 @@ import (
 // and a younger one refused on C1, from statuses written as agent-kourier.
 func TestKubectlGet_SeedTable(t *testing.T) {
 	e := newEnv(t)
-	e.kubectl(seed.Objects, "apply", "-f", "-")
+	e.Kubectl(seed.Objects, "apply", "-f", "-")
 	// Creation times are whole seconds: a second apart, the ages are a fact
 	// and not a tie.
 	supportObj := kube.Binding("team-b", "support", "helpdesk", "slack", "C1")
@@ -32,7 +32,7 @@ func TestKubectlGet_SeedTable(t *testing.T) {
 	time.Sleep(time.Second)
 	late := e.createBinding("team-a", "late", "C1")
 
-	before := e.table("akbinding", "-A")
+	before := e.Table("akbinding", "-A")
 	require.Equal(t, []string{"NAMESPACE", "NAME", "READY", "REASON", "CHANNEL", "AGE"}, before.Header)
 	if diff := cmp.Diff([][]string{
 		{"team-a", "late", "", "", "C1"},
@@ -47,14 +47,14 @@ func TestKubectlGet_SeedTable(t *testing.T) {
 	e.applyStatus(chat, readyOK(1)...)
 	e.applyStatus(late, channelConflict(1, "C1")...)
 
-	after := e.table("akbinding", "-A")
+	after := e.Table("akbinding", "-A")
 	if diff := cmp.Diff(seed.Rows, after.Without("AGE")); diff != "" {
 		t.Errorf("after the status writes (-want +got):\n%s", diff)
 	}
 	ageLike(t, after.Column("AGE"))
 	// The same view by the short name's alternatives: the resource name and
 	// the category all print the same columns.
-	require.Equal(t, after.Header, e.table("bindings.agentkourier.dev", "-A").Header)
+	require.Equal(t, after.Header, e.Table("bindings.agentkourier.dev", "-A").Header)
 }
 
 // TestStatus_OwnedByAgentKourierOnTheStatusSubresource reads managedFields:
@@ -79,7 +79,7 @@ func TestStatus_OwnedByAgentKourierOnTheStatusSubresource(t *testing.T) {
 		}
 	}
 	// kubectl shows the same owner to a user who asks.
-	out := e.kubectl("", "get", "akbinding", "b", "-n", ns, "--show-managed-fields", "-o",
+	out := e.Kubectl("", "get", "akbinding", "b", "-n", ns, "--show-managed-fields", "-o",
 		`jsonpath={range .metadata.managedFields[*]}{.manager}{" "}{.operation}{" "}{.subresource}{"\n"}{end}`)
 	require.ElementsMatch(t, []string{"e2e-user Update ", "agent-kourier Apply status"}, strings.Split(strings.TrimSuffix(out, "\n"), "\n"))
 }
@@ -104,9 +104,9 @@ status:
 `
 	}
 	// On create, by each route: no status at all.
-	e.kubectl(forged("created"), "create", "-f", "-")
-	e.kubectl(forged("client-side"), "apply", "-f", "-")
-	e.kubectl(forged("server-side"), "apply", "--server-side", "-f", "-")
+	e.Kubectl(forged("created"), "create", "-f", "-")
+	e.Kubectl(forged("client-side"), "apply", "-f", "-")
+	e.Kubectl(forged("server-side"), "apply", "--server-side", "-f", "-")
 	for _, name := range []string{"created", "client-side", "server-side"} {
 		_, found, err := unstructured.NestedFieldNoCopy(e.getBinding(ns, name).Object, "status")
 		require.NoError(t, err)
@@ -116,13 +116,13 @@ status:
 	// On an object whose status agent-kourier wrote: the status stays its own.
 	b := e.getBinding(ns, "server-side")
 	e.applyStatus(b, channelConflict(1, "C9")...)
-	e.kubectl(forged("server-side"), "apply", "--server-side", "-f", "-")
-	e.kubectl(forged("server-side"), "apply", "--server-side", "--force-conflicts", "-f", "-")
-	e.kubectl(strings.Replace(forged("server-side"), "C9", "C8", 1), "replace", "-f", "-")
+	e.Kubectl(forged("server-side"), "apply", "--server-side", "-f", "-")
+	e.Kubectl(forged("server-side"), "apply", "--server-side", "--force-conflicts", "-f", "-")
+	e.Kubectl(strings.Replace(forged("server-side"), "C9", "C8", 1), "replace", "-f", "-")
 	got := conditions(t, e.getBinding(ns, "server-side"))
 	require.Equal(t, "Accepted:ChannelConflict", got["Ready"]["reason"])
 	require.Len(t, got, 2)
-	require.Equal(t, "C8", e.table("akbinding", "server-side", "-n", ns).Column("CHANNEL")[0])
+	require.Equal(t, "C8", e.Table("akbinding", "server-side", "-n", ns).Column("CHANNEL")[0])
 }
 
 // TestKubectlGet_EmptyReadyAndReasonUntilTheFirstWrite_AfterRecreation deletes a
@@ -134,14 +134,14 @@ func TestKubectlGet_EmptyReadyAndReasonUntilTheFirstWrite_AfterRecreation(t *tes
 	ns := e.namespace("recreated")
 	old := e.createBinding(ns, "again", "C1")
 	e.applyStatus(old, readyOK(1)...)
-	require.Equal(t, []string{"True"}, e.table("akbinding", "-n", ns).Column("READY"))
+	require.Equal(t, []string{"True"}, e.Table("akbinding", "-n", ns).Column("READY"))
 
-	e.kubectl("", "delete", "akbinding", "again", "-n", ns, "--wait=true")
+	e.Kubectl("", "delete", "akbinding", "again", "-n", ns, "--wait=true")
 	fresh := e.createBinding(ns, "again", "C1")
 	require.NotEqual(t, old.GetUID(), fresh.GetUID())
 	require.Equal(t, int64(1), fresh.GetGeneration())
 
-	tbl := e.table("akbinding", "-n", ns)
+	tbl := e.Table("akbinding", "-n", ns)
 	if diff := cmp.Diff([][]string{{"again", "", "", "C1"}}, tbl.Without("AGE")); diff != "" {
 		t.Errorf("re-created Binding (-want +got):\n%s", diff)
 	}
@@ -157,14 +157,14 @@ func TestStatusWrite_ResourceVersionAndNotUIDGuardsAgainstARecreatedObject(t *te
 	e := newEnv(t)
 	ns := e.namespace("recreated-guard")
 	old := e.createBinding(ns, "again", "C1")
-	e.kubectl("", "delete", "akbinding", "again", "-n", ns, "--wait=true")
+	e.Kubectl("", "delete", "akbinding", "again", "-n", ns, "--wait=true")
 	fresh := e.createBinding(ns, "again", "C1")
 
-	_, err := kube.ApplyStatus(e.ctx, e.dyn, kube.Bindings, "Binding", ns, "again", old.GetResourceVersion(),
+	_, err := kube.ApplyStatus(e.Ctx, e.Dyn, kube.Bindings, "Binding", ns, "again", old.GetResourceVersion(),
 		kube.ConditionsStatus(readyOK(1)...), kube.FieldManager, true)
 	require.Error(t, err)
 	require.True(t, apierrors.IsConflict(err), "want a conflict, got %v", err)
-	require.Equal(t, []string{""}, e.table("akbinding", "-n", ns).Column("READY"))
+	require.Equal(t, []string{""}, e.Table("akbinding", "-n", ns).Column("READY"))
 
 	stale := kube.ConditionsStatus(readyOK(1)...)
 	obj := &unstructured.Unstructured{Object: map[string]any{
@@ -172,11 +172,11 @@ func TestStatusWrite_ResourceVersionAndNotUIDGuardsAgainstARecreatedObject(t *te
 		"metadata": map[string]any{"namespace": ns, "name": "again", "uid": string(old.GetUID())},
 		"status":   stale,
 	}}
-	got, err := e.dyn.Resource(kube.Bindings).Namespace(ns).ApplyStatus(e.ctx, "again", obj,
+	got, err := e.Dyn.Resource(kube.Bindings).Namespace(ns).ApplyStatus(e.Ctx, "again", obj,
 		metav1.ApplyOptions{FieldManager: kube.FieldManager, Force: true})
 	require.NoError(t, err, "the status subresource ignores metadata.uid: if this now fails, the API server has started checking it")
 	require.Equal(t, fresh.GetUID(), got.GetUID())
-	require.Equal(t, []string{"True"}, e.table("akbinding", "-n", ns).Column("READY"))
+	require.Equal(t, []string{"True"}, e.Table("akbinding", "-n", ns).Column("READY"))
 }
 
 // TestKubectlWait_HonoursObservedGeneration: after a spec edit the old
@@ -187,18 +187,18 @@ func TestKubectlWait_HonoursObservedGeneration(t *testing.T) {
 	ns := e.namespace("wait-generation")
 	b := e.createBinding(ns, "w", "C1")
 	e.applyStatus(b, readyOK(1)...)
-	e.kubectl("", "wait", "--for=condition=Ready", "--timeout=10s", "akbinding/w", "-n", ns)
+	e.Kubectl("", "wait", "--for=condition=Ready", "--timeout=10s", "akbinding/w", "-n", ns)
 
-	e.kubectl(`{"spec":{"chat":{"channel":"C2"}}}`, "patch", "akbinding", "w", "-n", ns, "--type=merge", "--patch-file=/dev/stdin")
+	e.Kubectl(`{"spec":{"chat":{"channel":"C2"}}}`, "patch", "akbinding", "w", "-n", ns, "--type=merge", "--patch-file=/dev/stdin")
 	b = e.getBinding(ns, "w")
 	require.Equal(t, int64(2), b.GetGeneration())
 
 	// The old True does not satisfy the wait.
-	_, err := e.c.Kubectl(e.ctx, "", "wait", "--for=condition=Ready", "--timeout=3s", "akbinding/w", "-n", ns)
+	_, err := e.C.Kubectl(e.Ctx, "", "wait", "--for=condition=Ready", "--timeout=3s", "akbinding/w", "-n", ns)
 	require.Error(t, err, "kubectl wait returned on a Ready of generation 1")
 	require.Contains(t, err.Error(), "timed out")
 
-	cmd := e.c.KubectlCmd(e.ctx, "wait", "--for=condition=Ready", "--timeout=60s", "akbinding/w", "-n", ns)
+	cmd := e.C.KubectlCmd(e.Ctx, "wait", "--for=condition=Ready", "--timeout=60s", "akbinding/w", "-n", ns)
 	var out strings.Builder
 	cmd.Stdout, cmd.Stderr = &out, &out
 	require.NoError(t, cmd.Start())

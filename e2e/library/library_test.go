@@ -1,7 +1,6 @@
 package library_test
 
 import (
-	"context"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -12,11 +11,9 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/stretchr/testify/require"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/client-go/dynamic"
 
 	"github.com/condengine/condengine/binding"
 	bkubectl "github.com/condengine/condengine/binding/kubectl"
-	"github.com/condengine/condengine/e2e/internal/cluster"
 	"github.com/condengine/condengine/e2e/internal/harness"
 	"github.com/condengine/condengine/e2e/internal/kube"
 	"github.com/condengine/condengine/e2e/internal/libhost"
@@ -37,41 +34,28 @@ func goodProbes(b *binding.Binding) *binding.ProbeResult {
 	}
 }
 
-type env struct {
-	t   *testing.T
-	ctx context.Context
-	c   *cluster.Cluster
-	dyn dynamic.Interface
-}
+type env struct{ *harness.Env }
 
-func newEnv(t *testing.T) *env {
-	c := harness.Need(t)
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	t.Cleanup(cancel)
-	dyn, err := dynamic.NewForConfig(c.RESTConfig())
-	require.NoError(t, err)
-	return &env{t: t, ctx: ctx, c: c, dyn: dyn}
-}
+func newEnv(t *testing.T) *env { return &env{harness.NewEnv(t, 2*time.Minute)} }
 
 func (e *env) apply(manifest string) {
-	e.t.Helper()
-	_, err := e.c.Kubectl(e.ctx, manifest, "apply", "-f", "-")
-	require.NoError(e.t, err)
+	e.T.Helper()
+	e.Kubectl(manifest, "apply", "-f", "-")
 }
 
 // bindings lists the Bindings as the library's type.
 func (e *env) bindings() []binding.Binding {
-	e.t.Helper()
-	list, err := e.dyn.Resource(kube.Bindings).List(e.ctx, metav1.ListOptions{})
-	require.NoError(e.t, err)
+	e.T.Helper()
+	list, err := e.Dyn.Resource(kube.Bindings).List(e.Ctx, metav1.ListOptions{})
+	require.NoError(e.T, err)
 	var raws []json.RawMessage
 	for i := range list.Items {
 		raw, err := list.Items[i].MarshalJSON()
-		require.NoError(e.t, err)
+		require.NoError(e.T, err)
 		raws = append(raws, raw)
 	}
 	objs, err := binding.DecodeObjects(raws)
-	require.NoError(e.t, err)
+	require.NoError(e.T, err)
 	return objs.Bindings
 }
 
@@ -80,11 +64,11 @@ func (e *env) bindings() []binding.Binding {
 // AGE, the last column, is rendered at the instants just before and just
 // after kubectl ran, and must equal one of them.
 func (e *env) requireSameTable() string {
-	e.t.Helper()
+	e.T.Helper()
 	objs := e.bindings()
 	before := time.Now()
-	out, err := e.c.Kubectl(e.ctx, "", "get", "akbinding", "-A")
-	require.NoError(e.t, err)
+	out, err := e.C.Kubectl(e.Ctx, "", "get", "akbinding", "-A")
+	require.NoError(e.T, err)
 	after := time.Now()
 	if out == bkubectl.Get(objs, before) || out == bkubectl.Get(objs, after) {
 		return out
@@ -92,18 +76,18 @@ func (e *env) requireSameTable() string {
 	// A second boundary may fall between rows: compare without AGE, and
 	// each AGE against both instants.
 	got, err := kube.ParseTable(out)
-	require.NoError(e.t, err)
+	require.NoError(e.T, err)
 	want, err := kube.ParseTable(bkubectl.Get(objs, before))
-	require.NoError(e.t, err)
+	require.NoError(e.T, err)
 	if diff := cmp.Diff(want.Without("AGE"), got.Without("AGE")); diff != "" {
-		e.t.Fatalf("kubectl and binding/kubectl disagree (-library +kubectl):\n%s\nkubectl printed:\n%s", diff, out)
+		e.T.Fatalf("kubectl and binding/kubectl disagree (-library +kubectl):\n%s\nkubectl printed:\n%s", diff, out)
 	}
 	late, _ := kube.ParseTable(bkubectl.Get(objs, after))
 	for i, age := range got.Column("AGE") {
-		require.Contains(e.t, []string{want.Column("AGE")[i], late.Column("AGE")[i]}, age)
+		require.Contains(e.T, []string{want.Column("AGE")[i], late.Column("AGE")[i]}, age)
 	}
 	// With the ages equal, the layout must be too.
-	require.Equal(e.t, stripLastColumn(bkubectl.Get(objs, before)), stripLastColumn(out))
+	require.Equal(e.T, stripLastColumn(bkubectl.Get(objs, before)), stripLastColumn(out))
 	return out
 }
 
@@ -138,9 +122,9 @@ func TestSeed_KubectlPrintsWhatTheEngineComputed(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, []string{"", "", ""}, tbl.Column("READY"), "no status before the first write")
 
-	host := &libhost.Host{Dyn: e.dyn, Probes: goodProbes,
+	host := &libhost.Host{Dyn: e.Dyn, Probes: goodProbes,
 		Broker: binding.Broker{Leader: true, ProberListed: true, StartedAt: time.Now().Add(-time.Hour)}}
-	wrote, res, err := host.Step(e.ctx, time.Now())
+	wrote, res, err := host.Step(e.Ctx, time.Now())
 	require.NoError(t, err)
 	require.Equal(t, 3, wrote)
 
@@ -170,7 +154,7 @@ func TestSeed_KubectlPrintsWhatTheEngineComputed(t *testing.T) {
 		}
 	}
 
-	again, _, err := host.Step(e.ctx, time.Now().Add(time.Minute))
+	again, _, err := host.Step(e.Ctx, time.Now().Add(time.Minute))
 	require.NoError(t, err)
 	require.Zero(t, again, "an unchanged world must cause no write")
 	// The ages have moved on by now; everything else must be as it was.

@@ -20,13 +20,13 @@ import (
 // seed creates the seed's objects, one second apart so that their
 // creationTimestamps, which are whole seconds, order them.
 func (e *env) seed() {
-	e.t.Helper()
-	e.kubectl(seed.Objects, "apply", "-f", "-")
-	e.kubectl(seed.BindingYAML("team-b", "support", "helpdesk", "team-a", "C1"), "apply", "-f", "-")
+	e.T.Helper()
+	e.Kubectl(seed.Objects, "apply", "-f", "-")
+	e.Kubectl(seed.BindingYAML("team-b", "support", "helpdesk", "team-a", "C1"), "apply", "-f", "-")
 	time.Sleep(time.Second)
-	e.kubectl(seed.BindingYAML("team-a", "team-a-chat", "echo", "", "C2"), "apply", "-f", "-")
+	e.Kubectl(seed.BindingYAML("team-a", "team-a-chat", "echo", "", "C2"), "apply", "-f", "-")
 	time.Sleep(time.Second)
-	e.kubectl(seed.BindingYAML("team-a", "late", "echo", "", "C1"), "apply", "-f", "-")
+	e.Kubectl(seed.BindingYAML("team-a", "late", "echo", "", "C1"), "apply", "-f", "-")
 }
 
 // TestBindingHost_SeedTable: the example host, run against the real server,
@@ -35,7 +35,7 @@ func (e *env) seed() {
 func TestBindingHost_SeedTable(t *testing.T) {
 	e := newEnv(t)
 	e.seed()
-	before := e.table("akbinding", "-A")
+	before := e.Table("akbinding", "-A")
 	require.Equal(t, []string{"NAMESPACE", "NAME", "READY", "REASON", "CHANNEL", "AGE"}, before.Header)
 	require.Equal(t, []string{"", "", ""}, before.Column("READY"))
 	require.Equal(t, []string{"", "", ""}, before.Column("REASON"))
@@ -45,7 +45,7 @@ func TestBindingHost_SeedTable(t *testing.T) {
 	rep := e.run(h, time.Now())
 	require.ElementsMatch(t, rep.Written, []any{key("team-a", "late"), key("team-a", "team-a-chat"), key("team-b", "support")})
 
-	after := e.table("akbinding", "-A")
+	after := e.Table("akbinding", "-A")
 	if diff := cmp.Diff(seed.Rows, after.Without("AGE")); diff != "" {
 		t.Errorf("the seed's table (-want +got):\n%s", diff)
 	}
@@ -54,10 +54,10 @@ func TestBindingHost_SeedTable(t *testing.T) {
 		require.Equal(t, []string{"agent-kourier/Apply/status"}, managers(e, ns, n), name)
 	}
 	// A status: in an applied manifest does not reach the status.
-	e.kubectl(seed.BindingYAML("team-a", "late", "echo", "", "C1")+
+	e.Kubectl(seed.BindingYAML("team-a", "late", "echo", "", "C1")+
 		"status:\n  conditions:\n  - {type: Ready, status: \"True\", reason: OK, message: \"\", observedGeneration: 1, lastTransitionTime: \"2026-01-01T00:00:00Z\"}\n",
 		"apply", "--server-side", "--force-conflicts", "-f", "-")
-	if diff := cmp.Diff(seed.Rows, e.table("akbinding", "-A").Without("AGE")); diff != "" {
+	if diff := cmp.Diff(seed.Rows, e.Table("akbinding", "-A").Without("AGE")); diff != "" {
 		t.Errorf("after applying a manifest with a status (-want +got):\n%s", diff)
 	}
 	// Nothing changed: the next pass, past the gap, writes nothing.
@@ -113,9 +113,9 @@ func TestBindingHost_KubectlWaitWaitsForTheNewGeneration(t *testing.T) {
 	e.probeAll(h)
 	t0 := time.Now()
 	e.run(h, t0)
-	e.kubectl("", "wait", "--for=condition=Ready", "--timeout=10s", "akbinding/team-a-chat", "-n", "team-a")
+	e.Kubectl("", "wait", "--for=condition=Ready", "--timeout=10s", "akbinding/team-a-chat", "-n", "team-a")
 
-	e.kubectl(`{"spec":{"chat":{"channel":"C3"}}}`, "patch", "akbinding", "team-a-chat", "-n", "team-a", "--type=merge", "--patch-file=/dev/stdin")
+	e.Kubectl(`{"spec":{"chat":{"channel":"C3"}}}`, "patch", "akbinding", "team-a-chat", "-n", "team-a", "--type=merge", "--patch-file=/dev/stdin")
 	e.run(h, t0.Add(11*time.Second))
 	b := e.bindings()["team-a/team-a-chat"]
 	require.Equal(t, int64(2), b.Generation)
@@ -125,12 +125,12 @@ func TestBindingHost_KubectlWaitWaitsForTheNewGeneration(t *testing.T) {
 	}
 	require.Equal(t, int64(2), gens["Accepted"], "Accepted reaches the new generation first")
 	require.Equal(t, int64(1), gens["Ready"], "Ready says nothing newer than its probes")
-	require.Equal(t, "True", e.table("akbinding", "team-a-chat", "-n", "team-a").Column("READY")[0], "the READY column still says True")
+	require.Equal(t, "True", e.Table("akbinding", "team-a-chat", "-n", "team-a").Column("READY")[0], "the READY column still says True")
 
-	_, err := e.c.Kubectl(e.ctx, "", "wait", "--for=condition=Ready", "--timeout=3s", "akbinding/team-a-chat", "-n", "team-a")
+	_, err := e.C.Kubectl(e.Ctx, "", "wait", "--for=condition=Ready", "--timeout=3s", "akbinding/team-a-chat", "-n", "team-a")
 	require.Error(t, err, "kubectl wait returned on the old generation's True")
 
-	cmd := e.c.KubectlCmd(e.ctx, "wait", "--for=condition=Ready", "--timeout=60s", "akbinding/team-a-chat", "-n", "team-a")
+	cmd := e.C.KubectlCmd(e.Ctx, "wait", "--for=condition=Ready", "--timeout=60s", "akbinding/team-a-chat", "-n", "team-a")
 	var out strings.Builder
 	cmd.Stdout, cmd.Stderr = &out, &out
 	require.NoError(t, cmd.Start())
@@ -159,9 +159,9 @@ func TestBindingHost_RecreatedBindingNeverShowsTheOldStatus(t *testing.T) {
 	e.run(h, t0)
 	require.Equal(t, "True OK", readyOf(e.bindings()["team-a/team-a-chat"]))
 
-	e.kubectl("", "delete", "akbinding", "team-a-chat", "-n", "team-a", "--wait=true")
-	e.kubectl(seed.BindingYAML("team-a", "team-a-chat", "echo", "", "C2"), "apply", "-f", "-")
-	require.Equal(t, []string{"team-a-chat", "", "", "C2"}, e.table("akbinding", "team-a-chat", "-n", "team-a").Without("AGE")[0])
+	e.Kubectl("", "delete", "akbinding", "team-a-chat", "-n", "team-a", "--wait=true")
+	e.Kubectl(seed.BindingYAML("team-a", "team-a-chat", "echo", "", "C2"), "apply", "-f", "-")
+	require.Equal(t, []string{"team-a-chat", "", "", "C2"}, e.Table("akbinding", "team-a-chat", "-n", "team-a").Without("AGE")[0])
 
 	e.run(h, t0.Add(time.Second))
 	got := e.bindings()["team-a/team-a-chat"]
@@ -183,8 +183,8 @@ func TestBindingHost_WriteRacingARecreationDoesNotLandOnTheNewObject(t *testing.
 		SubResourceApply: func(ctx context.Context, c client.Client, sub string, obj k8sruntime.ApplyConfiguration, opts ...client.SubResourceApplyOption) error {
 			if u, ok := obj.(interface{ GetName() string }); ok && !raced && u.GetName() == "team-a-chat" {
 				raced = true
-				e.kubectl("", "delete", "akbinding", "team-a-chat", "-n", "team-a", "--wait=true")
-				e.kubectl(seed.BindingYAML("team-a", "team-a-chat", "echo", "", "C2"), "apply", "-f", "-")
+				e.Kubectl("", "delete", "akbinding", "team-a-chat", "-n", "team-a", "--wait=true")
+				e.Kubectl(seed.BindingYAML("team-a", "team-a-chat", "echo", "", "C2"), "apply", "-f", "-")
 			}
 			return c.SubResource(sub).Apply(ctx, obj, opts...)
 		},
@@ -193,7 +193,7 @@ func TestBindingHost_WriteRacingARecreationDoesNotLandOnTheNewObject(t *testing.
 	require.NoError(t, err)
 	h.SetProberListed()
 	e.probeAll(h)
-	_, err = h.RunOnce(e.ctx, time.Now())
+	_, err = h.RunOnce(e.Ctx, time.Now())
 	require.NoError(t, err)
 	require.True(t, raced, "the race was not staged: no status apply for team-a-chat")
 

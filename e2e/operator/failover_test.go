@@ -30,8 +30,8 @@ type replica struct {
 // elect starts r's elector. A short lease keeps the test short; stopping
 // does not release the Lease, as when a process is killed.
 func (e *env) elect(r *replica, cs kubernetes.Interface) {
-	e.t.Helper()
-	ctx, cancel := context.WithCancel(e.ctx)
+	e.T.Helper()
+	ctx, cancel := context.WithCancel(e.Ctx)
 	r.stop = cancel
 	lock := &resourcelock.LeaseLock{
 		LeaseMeta:  metav1.ObjectMeta{Namespace: "ak-system", Name: "agent-kourier"},
@@ -50,18 +50,18 @@ func (e *env) elect(r *replica, cs kubernetes.Interface) {
 			OnStoppedLeading: func() { r.host.SetLeader(false); r.leading.Store(false) },
 		},
 	})
-	require.NoError(e.t, err)
+	require.NoError(e.T, err)
 	r.done.Go(func() { le.Run(ctx) })
-	e.t.Cleanup(func() { cancel(); r.done.Wait() })
+	e.T.Cleanup(func() { cancel(); r.done.Wait() })
 }
 
 func (e *env) waitLeading(r *replica, within time.Duration) {
-	e.t.Helper()
-	require.Eventually(e.t, r.leading.Load, within, 100*time.Millisecond, "%s did not become the leader", r.id)
+	e.T.Helper()
+	require.Eventually(e.T, r.leading.Load, within, 100*time.Millisecond, "%s did not become the leader", r.id)
 }
 
 func (e *env) resourceVersions() map[string]string {
-	e.t.Helper()
+	e.T.Helper()
 	out := map[string]string{}
 	for k, b := range e.bindings() {
 		out[k] = b.ResourceVersion
@@ -76,9 +76,9 @@ func (e *env) resourceVersions() map[string]string {
 // do not write Pending over the good statuses the old leader wrote.
 func TestBindingHost_StandbyComputesButNeverWrites_FailoverKeepsTheGoodStatus(t *testing.T) {
 	e := newEnv(t)
-	e.kubectl("", "create", "namespace", "ak-system")
+	e.Kubectl("", "create", "namespace", "ak-system")
 	e.seed()
-	cs, err := kubernetes.NewForConfig(e.c.RESTConfig())
+	cs, err := kubernetes.NewForConfig(e.C.RESTConfig())
 	require.NoError(t, err)
 
 	a := &replica{id: "broker-a", host: e.host()}
@@ -103,7 +103,7 @@ func TestBindingHost_StandbyComputesButNeverWrites_FailoverKeepsTheGoodStatus(t 
 
 	a.stop() // the leader dies without handing the Lease back
 	e.waitLeading(b, 20*time.Second)
-	holder := e.kubectl("", "get", "lease", "agent-kourier", "-n", "ak-system", "-o", "jsonpath={.spec.holderIdentity}")
+	holder := e.Kubectl("", "get", "lease", "agent-kourier", "-n", "ak-system", "-o", "jsonpath={.spec.holderIdentity}")
 	require.Equal(t, "broker-b", strings.TrimSpace(holder))
 
 	// The new leader has no probe results yet: its probed conditions are

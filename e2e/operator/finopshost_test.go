@@ -26,23 +26,23 @@ func finopsFamily(ns, policy string) string {
 // settle runs passes of h until one changes nothing, as the operator's
 // reconciles would, one level of a family per pass.
 func (e *env) settle(h *finopshost.Host, now time.Time) {
-	e.t.Helper()
+	e.T.Helper()
 	for pass := range 12 {
-		rep, err := h.RunOnce(e.ctx, now.Add(time.Duration(pass)*time.Second))
-		require.NoError(e.t, err)
-		require.Empty(e.t, rep.Errors)
+		rep, err := h.RunOnce(e.Ctx, now.Add(time.Duration(pass)*time.Second))
+		require.NoError(e.T, err)
+		require.Empty(e.T, rep.Errors)
 		if !rep.Changed() {
 			return
 		}
 	}
-	e.t.Fatal("the FinOps objects did not settle in 12 passes")
+	e.T.Fatal("the FinOps objects did not settle in 12 passes")
 }
 
 // conditionOf returns "Status Reason" of one condition of a Subscription.
 func (e *env) conditionOf(ns, name, typ string) string {
-	e.t.Helper()
-	obj, err := e.dyn.Resource(kube.Subscriptions).Namespace(ns).Get(e.ctx, name, metav1.GetOptions{})
-	require.NoError(e.t, err)
+	e.T.Helper()
+	obj, err := e.Dyn.Resource(kube.Subscriptions).Namespace(ns).Get(e.Ctx, name, metav1.GetOptions{})
+	require.NoError(e.T, err)
 	conds, _, _ := unstructured.NestedSlice(obj.Object, "status", "conditions")
 	for _, c := range conds {
 		m := c.(map[string]any)
@@ -60,7 +60,7 @@ func (e *env) conditionOf(ns, name, typ string) string {
 // parent-loss policy, and kubectl shows what became of the child.
 func TestFinOpsHost_ElectionOfferingAndFamiliesAsKubectlShowsThem(t *testing.T) {
 	e := newEnv(t)
-	e.kubectl(`
+	e.Kubectl(`
 apiVersion: v1
 kind: Namespace
 metadata: {name: `+operatorNS+`}
@@ -71,37 +71,37 @@ metadata: {namespace: `+operatorNS+`, name: standard}
 spec: {currency: USD, valuationMode: currency, rates: {cpuHour: "0.031", ramGbHour: "0.004"}}
 `, "apply", "-f", "-")
 	time.Sleep(time.Second) // a newer book, by whole-second creation time
-	e.kubectl(`
+	e.Kubectl(`
 apiVersion: finops.stakater.com/v1alpha1
 kind: PriceBook
 metadata: {namespace: `+operatorNS+`, name: discount}
 spec: {currency: USD, valuationMode: currency, rates: {cpuHour: "0.021"}}
 `, "apply", "-f", "-")
-	e.kubectl(finopsFamily("fam-deactivate", "Deactivate"), "apply", "-f", "-")
-	e.kubectl(finopsFamily("fam-orphan", "Orphan"), "apply", "-f", "-")
+	e.Kubectl(finopsFamily("fam-deactivate", "Deactivate"), "apply", "-f", "-")
+	e.Kubectl(finopsFamily("fam-orphan", "Orphan"), "apply", "-f", "-")
 
 	h, err := finopshost.New(e.cl, operatorNS)
 	require.NoError(t, err)
 	t0 := time.Now()
 	e.settle(h, t0)
 
-	books := e.table("pricebooks", "-n", operatorNS)
+	books := e.Table("pricebooks", "-n", operatorNS)
 	if diff := cmp.Diff([][]string{{"discount", "true", "True"}, {"standard", "false", "True"}}, books.Without("AGE")); diff != "" {
 		t.Errorf("kubectl get pricebooks (-want +got):\n%s", diff)
 	}
 	for _, ns := range []string{"fam-deactivate", "fam-orphan"} {
-		require.Equal(t, [][]string{{"platform", "True"}}, e.table("offerings", "-n", ns).Without("AGE"), ns)
+		require.Equal(t, [][]string{{"platform", "True"}}, e.Table("offerings", "-n", ns).Without("AGE"), ns)
 		if diff := cmp.Diff([][]string{{"acme-platform-addon", "True"}, {"acme-platform-base", "True"}},
-			e.table("subscriptions", "-n", ns).Without("AGE")); diff != "" {
+			e.Table("subscriptions", "-n", ns).Without("AGE")); diff != "" {
 			t.Errorf("%s: kubectl get subscriptions before the parent goes (-want +got):\n%s", ns, diff)
 		}
 	}
 	// The elected book's document reached the OpenCost pricing ConfigMap.
-	cm := e.kubectl("", "get", "configmap", "-n", operatorNS, "-o", "jsonpath={.items[*].metadata.name}")
+	cm := e.Kubectl("", "get", "configmap", "-n", operatorNS, "-o", "jsonpath={.items[*].metadata.name}")
 	require.NotEmpty(t, strings.TrimSpace(cm))
 
 	for _, ns := range []string{"fam-deactivate", "fam-orphan"} {
-		e.kubectl("", "delete", "subscription", "acme-platform-base", "-n", ns, "--wait=false")
+		e.Kubectl("", "delete", "subscription", "acme-platform-base", "-n", ns, "--wait=false")
 	}
 	e.settle(h, t0.Add(time.Minute))
 
@@ -114,8 +114,8 @@ spec: {currency: USD, valuationMode: currency, rates: {cpuHour: "0.021"}}
 
 // subscriptionReady is the READY cell kubectl prints for one Subscription.
 func (e *env) subscriptionReady(ns, name string) string {
-	e.t.Helper()
-	tbl := e.table("subscriptions", name, "-n", ns)
-	require.Len(e.t, tbl.Rows, 1)
+	e.T.Helper()
+	tbl := e.Table("subscriptions", name, "-n", ns)
+	require.Len(e.T, tbl.Rows, 1)
 	return tbl.Column("READY")[0]
 }

@@ -10,36 +10,27 @@ import (
 	"github.com/stretchr/testify/require"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
-	"k8s.io/client-go/dynamic"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/condengine/condengine/binding"
 	"github.com/condengine/condengine/binding/runtime"
-	"github.com/condengine/condengine/e2e/internal/cluster"
 	"github.com/condengine/condengine/e2e/internal/harness"
 	"github.com/condengine/condengine/e2e/internal/kube"
 	"github.com/condengine/condengine/examples/bindinghost"
 )
 
 type env struct {
-	t   *testing.T
-	ctx context.Context
-	c   *cluster.Cluster
-	dyn dynamic.Interface
-	cl  client.WithWatch
+	*harness.Env
+	cl client.WithWatch
 }
 
 func newEnv(t *testing.T) *env {
 	t.Helper()
-	c := harness.Need(t)
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	t.Cleanup(cancel)
-	cfg := c.RESTConfig()
-	dyn, err := dynamic.NewForConfig(cfg)
+	base := harness.NewEnv(t, 3*time.Minute)
+	c := base.C
+	cl, err := client.NewWithWatch(c.RESTConfig(), client.Options{})
 	require.NoError(t, err)
-	cl, err := client.NewWithWatch(cfg, client.Options{})
-	require.NoError(t, err)
-	e := &env{t: t, ctx: ctx, c: c, dyn: dyn, cl: cl}
+	e := &env{Env: base, cl: cl}
 	// The hosts list Bindings in every namespace: each test leaves none
 	// behind for the next one's host to find.
 	t.Cleanup(func() {
@@ -50,27 +41,12 @@ func newEnv(t *testing.T) *env {
 	return e
 }
 
-func (e *env) kubectl(stdin string, args ...string) string {
-	e.t.Helper()
-	out, err := e.c.Kubectl(e.ctx, stdin, args...)
-	require.NoError(e.t, err)
-	return out
-}
-
-func (e *env) table(args ...string) kube.Table {
-	e.t.Helper()
-	out := e.kubectl("", append([]string{"get"}, args...)...)
-	tbl, err := kube.ParseTable(out)
-	require.NoError(e.t, err, out)
-	return tbl
-}
-
 // host is an example Binding host of the default broker with the default
 // limits, as a broker that has run long enough for its prober to list.
 func (e *env) host() *bindinghost.Host {
-	e.t.Helper()
+	e.T.Helper()
 	h, err := bindinghost.New(e.cl, runtime.DefaultLimits(), "")
-	require.NoError(e.t, err)
+	require.NoError(e.T, err)
 	h.SetProberListed()
 	return h
 }
@@ -78,24 +54,24 @@ func (e *env) host() *bindinghost.Host {
 // run runs one pass of h at now and fails the test on a listing error or
 // a failed write.
 func (e *env) run(h *bindinghost.Host, now time.Time) bindinghost.Report {
-	e.t.Helper()
-	rep, err := h.RunOnce(e.ctx, now)
-	require.NoError(e.t, err)
-	require.Empty(e.t, rep.Failed)
+	e.T.Helper()
+	rep, err := h.RunOnce(e.Ctx, now)
+	require.NoError(e.T, err)
+	require.Empty(e.T, rep.Failed)
 	return rep
 }
 
 // bindings lists the Bindings as the library's type, by namespace/name.
 func (e *env) bindings() map[string]binding.Binding {
-	e.t.Helper()
-	list, err := e.dyn.Resource(kube.Bindings).List(e.ctx, metav1.ListOptions{})
-	require.NoError(e.t, err)
+	e.T.Helper()
+	list, err := e.Dyn.Resource(kube.Bindings).List(e.Ctx, metav1.ListOptions{})
+	require.NoError(e.T, err)
 	out := map[string]binding.Binding{}
 	for i := range list.Items {
 		raw, err := list.Items[i].MarshalJSON()
-		require.NoError(e.t, err)
+		require.NoError(e.T, err)
 		objs, err := binding.DecodeObjects([]json.RawMessage{raw})
-		require.NoError(e.t, err)
+		require.NoError(e.T, err)
 		b := objs.Bindings[0]
 		out[b.Namespace+"/"+b.Name] = b
 	}
@@ -115,7 +91,7 @@ func probeOK(b binding.Binding) binding.ProbeResult {
 
 // probeAll records a clean probe for every Binding now on the server.
 func (e *env) probeAll(h *bindinghost.Host) {
-	e.t.Helper()
+	e.T.Helper()
 	for _, b := range e.bindings() {
 		h.RecordProbe(probeOK(b))
 	}
@@ -124,7 +100,7 @@ func (e *env) probeAll(h *bindinghost.Host) {
 // foreignEdit writes Ready as someone else would: a merge patch of the
 // status subresource by another field manager.
 func (e *env) foreignEdit(ns, name, reason string) {
-	e.t.Helper()
+	e.T.Helper()
 	b := e.bindings()[ns+"/"+name]
 	conds := make([]any, 0, len(b.Status.Conditions))
 	for _, c := range b.Status.Conditions {
@@ -134,10 +110,10 @@ func (e *env) foreignEdit(ns, name, reason string) {
 		conds = append(conds, c)
 	}
 	patch, err := json.Marshal(map[string]any{"status": map[string]any{"conditions": conds}})
-	require.NoError(e.t, err)
-	_, err = e.dyn.Resource(kube.Bindings).Namespace(ns).Patch(e.ctx, name, types.MergePatchType, patch,
+	require.NoError(e.T, err)
+	_, err = e.Dyn.Resource(kube.Bindings).Namespace(ns).Patch(e.Ctx, name, types.MergePatchType, patch,
 		metav1.PatchOptions{FieldManager: "someone-else"}, "status")
-	require.NoError(e.t, err)
+	require.NoError(e.T, err)
 }
 
 func readyOf(b binding.Binding) string {
@@ -150,9 +126,9 @@ func readyOf(b binding.Binding) string {
 }
 
 func managers(e *env, ns, name string) []string {
-	e.t.Helper()
-	obj, err := e.dyn.Resource(kube.Bindings).Namespace(ns).Get(e.ctx, name, metav1.GetOptions{})
-	require.NoError(e.t, err)
+	e.T.Helper()
+	obj, err := e.Dyn.Resource(kube.Bindings).Namespace(ns).Get(e.Ctx, name, metav1.GetOptions{})
+	require.NoError(e.T, err)
 	var out []string
 	for _, mf := range obj.GetManagedFields() {
 		if strings.Contains(mf.FieldsV1.GetRawString(), `"f:status"`) {
