@@ -34,12 +34,17 @@ func genValidSet(t *rapid.T, v *Vocabulary, gen int64, label string, foreign boo
 	return perm
 }
 
+// drawMerge draws a generation, the conditions on the object (with other
+// writers' conditions when foreign is set) and the ones an evaluator wants.
+func drawMerge(t *rapid.T, v *Vocabulary, foreign bool) (gen int64, current, desired []metav1.Condition) {
+	gen = rapid.Int64Range(0, 5).Draw(t, "generation")
+	return gen, genValidSet(t, v, gen, "current", foreign), genValidSet(t, v, gen, "desired", false)
+}
+
 func TestProperty_MergeIsIdempotent(t *testing.T) {
 	v := testVocab(t)
 	rapid.Check(t, func(t *rapid.T) {
-		gen := rapid.Int64Range(0, 5).Draw(t, "generation")
-		current := genValidSet(t, v, gen, "current", true)
-		desired := genValidSet(t, v, gen, "desired", false)
+		gen, current, desired := drawMerge(t, v, true)
 		first := v.Merge(current, desired, gen, now)
 		later := now.Add(time.Duration(rapid.IntRange(1, 1e6).Draw(t, "later")) * time.Second)
 		second := v.Merge(first.Conditions, desired, gen, later)
@@ -52,9 +57,7 @@ func TestProperty_MergeIsIdempotent(t *testing.T) {
 func TestProperty_MergeOutputIgnoresDesiredOrder(t *testing.T) {
 	v := testVocab(t)
 	rapid.Check(t, func(t *rapid.T) {
-		gen := rapid.Int64Range(0, 5).Draw(t, "generation")
-		current := genValidSet(t, v, gen, "current", true)
-		desired := genValidSet(t, v, gen, "desired", false)
+		gen, current, desired := drawMerge(t, v, true)
 		shuffled := rapid.Permutation(desired).Draw(t, "shuffled")
 		a, b := v.Merge(current, desired, gen, now), v.Merge(current, shuffled, gen, now)
 		if !EqualSets(a.Conditions, b.Conditions) || a.Changed != b.Changed {
@@ -66,9 +69,7 @@ func TestProperty_MergeOutputIgnoresDesiredOrder(t *testing.T) {
 func TestProperty_TransitionTimeMovesIffStatusMoves(t *testing.T) {
 	v := testVocab(t)
 	rapid.Check(t, func(t *rapid.T) {
-		gen := rapid.Int64Range(0, 5).Draw(t, "generation")
-		current := genValidSet(t, v, gen, "current", false)
-		desired := genValidSet(t, v, gen, "desired", false)
+		gen, current, desired := drawMerge(t, v, false)
 		r := v.Merge(current, desired, gen, now)
 		if r.Stale {
 			return
