@@ -2,7 +2,6 @@ package scenario
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
@@ -89,12 +88,12 @@ func diffExpectation(e Expectation, o *Outcome) string {
 	}
 	if len(e.Status) > 0 && !bytes.Equal(bytes.TrimSpace(e.Status), []byte("null")) {
 		var w map[string]any
-		if err := json.Unmarshal(e.Status, &w); err != nil {
+		if err := decodeExact(e.Status, &w); err != nil {
 			return fmt.Sprintf("  expect.status is not a map: %v\n", err)
 		}
 		var g map[string]any
 		if len(o.Status) > 0 {
-			if err := json.Unmarshal(o.Status, &g); err != nil {
+			if err := decodeExact(o.Status, &g); err != nil {
 				return fmt.Sprintf("  computed status is not a map: %v\n", err)
 			}
 		}
@@ -116,7 +115,7 @@ func diffExpectation(e Expectation, o *Outcome) string {
 	if e.Fight != nil {
 		want.Fight, got.Fight = e.Fight, &o.Fight
 	}
-	return cmp.Diff(want, got)
+	return cmp.Diff(want, got, exactNumbers)
 }
 
 func formatTime(t time.Time) string {
