@@ -77,7 +77,7 @@ func evaluateBinding(s *Snapshot, ix *index, st []bstate, holders map[chanKey]in
 	desired[n] = readyCondition(s, o, desired[:n])
 	n++
 
-	m := Vocabulary.Merge(o.Status.Conditions, desired[:n], o.Generation, s.Now)
+	m := Vocabulary.MergeObject(o, o.Status.Conditions, desired[:n], s.Now)
 	br = BindingResult{
 		Namespace: o.Namespace, Name: o.Name, UID: o.UID, Generation: o.Generation,
 		Conditions: m.Conditions,

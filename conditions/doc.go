@@ -20,6 +20,27 @@
 // vocabulary's order. It reports whether a write is due and does not
 // allocate when none is.
 //
+// Every kind merges through Vocabulary.MergeObject, which reads the
+// object's generation and creationTimestamp itself and then applies
+// Merge's rules.
+//
+// # Decisions
+//
+// An object made again (binding-decisions §11.1, finops-decisions 18):
+// a condition of ours whose lastTransitionTime is before the object's
+// creationTimestamp was written for an earlier object of the same name.
+// The rule lives here, in MergeObject and Vocabulary.Held, so that no
+// kind can forget it: such a condition is read as absent before any of
+// Merge's rules run, so it is never kept, never lends its time and never
+// makes a snapshot stale; its removal counts as a change. It is a step
+// of its own in front of Merge, so Merge keeps its signature and its
+// unchanged path. Evaluators that read a condition of their own to
+// decide something (a kept Active, a kept CostsResolved) read it through
+// Held too. Two limits, chosen on purpose: another writer's conditions
+// are never dropped by this rule (their lifetime is not ours to judge),
+// and a condition without a lastTransitionTime stays (it carries no
+// evidence of the object it was written for).
+//
 // # Validate
 //
 // Vocabulary.Validate runs apimachinery's ValidateConditions and then the

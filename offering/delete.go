@@ -61,7 +61,7 @@ func (e *evaluator) deletion(i int32) Outcome {
 	default:
 		del.Status, del.Reason = metav1.ConditionTrue, ReasonDeletionAllowed
 	}
-	desired := append(keep(o.Status.Conditions, TypeReady, TypePricingResolved), del)
+	desired := append(keep(Vocabulary.Held(o.Status.Conditions, o.CreationTimestamp.Time), TypeReady, TypePricingResolved), del)
 	out := e.write(o, desired)
 	if out.Stale {
 		return out

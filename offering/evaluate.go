@@ -204,7 +204,7 @@ func (e *evaluator) readiness(i int32) Outcome {
 // write merges desired into the Offering's conditions; the rest of the
 // status is carried over for the caller to adjust.
 func (e *evaluator) write(o *Offering, desired []metav1.Condition) Outcome {
-	m := Vocabulary.Merge(o.Status.Conditions, desired, o.Generation, e.s.Now)
+	m := Vocabulary.MergeObject(o, o.Status.Conditions, desired, e.s.Now)
 	if m.Stale {
 		return Outcome{Status: o.Status, Stale: true}
 	}

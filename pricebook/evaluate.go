@@ -85,11 +85,11 @@ func evaluateBook(b *PriceBook, won bool, now time.Time) Outcome {
 		// No transition: the condition stays exactly as it is, its
 		// observedGeneration included, and stays absent on a book that
 		// never held the slot.
-		if c := conditions.Find(cur.Conditions, TypeActive); c != nil {
+		if c := conditions.Find(Vocabulary.Held(cur.Conditions, b.CreationTimestamp.Time), TypeActive); c != nil {
 			desired = append(desired, *c)
 		}
 	}
-	m := Vocabulary.Merge(cur.Conditions, desired, b.Generation, now)
+	m := Vocabulary.MergeObject(b, cur.Conditions, desired, now)
 	if m.Stale {
 		return Outcome{Status: cur, Stale: true}
 	}

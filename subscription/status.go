@@ -37,6 +37,9 @@ func (e *evaluator) evaluate(i int32) Outcome {
 		Costs:             in.Costs,
 	}
 	gen := max(s.Generation, 0) // a negative generation is bad input; conditions cannot carry it
+	// Conditions left from an earlier Subscription of the same name are
+	// read as absent by every rule below.
+	held := Vocabulary.Held(in.Conditions, s.CreationTimestamp.Time)
 	cond := func(typ string, status metav1.ConditionStatus, reason, message string) metav1.Condition {
 		return metav1.Condition{Type: typ, Status: status, Reason: reason, Message: message, ObservedGeneration: gen}
 	}
@@ -59,7 +62,7 @@ func (e *evaluator) evaluate(i int32) Outcome {
 		// Never re-validated: the pair stays as it was, re-stated for the
 		// current generation.
 		desired = append(desired, cond(TypeReady, cFalse, ReasonValidationSucceeded, msgDeactivated))
-		if a := conditions.Find(in.Conditions, TypeActive); a != nil && a.Status == cFalse && Vocabulary.IsTerminal(*a) {
+		if a := conditions.Find(held, TypeActive); a != nil && a.Status == cFalse && Vocabulary.IsTerminal(*a) {
 			desired = append(desired, cond(TypeActive, a.Status, a.Reason, msg("%s", a.Message)))
 		}
 
@@ -68,7 +71,7 @@ func (e *evaluator) evaluate(i int32) Outcome {
 		if v.stamp != "" && st.CompatibilityRoot == "" {
 			st.CompatibilityRoot = v.stamp
 		}
-		prior := conditions.Find(in.Conditions, TypeActive)
+		prior := conditions.Find(held, TypeActive)
 		wasOrphan := prior != nil && prior.Status == cTrue && prior.Reason == ReasonOrphaned
 		switch {
 		case v.end != "":
@@ -102,13 +105,13 @@ func (e *evaluator) evaluate(i int32) Outcome {
 	costs := e.collect(i, &out, &st)
 	if costs != nil {
 		desired = append(desired, *costs)
-	} else if c := conditions.Find(in.Conditions, TypeCostsResolved); c != nil {
+	} else if c := conditions.Find(held, TypeCostsResolved); c != nil {
 		if _, ok := Vocabulary.Lookup(c.Type, c.Status, c.Reason); ok && c.ObservedGeneration >= 0 && conditions.MessageProblem(c.Message) == "" {
 			desired = append(desired, *c) // the collector's, kept until it writes again
 		}
 	}
 
-	m := Vocabulary.Merge(in.Conditions, desired, gen, e.now)
+	m := Vocabulary.MergeObject(atGeneration{s, gen}, in.Conditions, desired, e.now)
 	if m.Stale {
 		out.Status = *in
 		out.Stale = true
@@ -146,3 +149,12 @@ func bucketsEqual(a, b []billing.CostBucket) bool {
 func msg(format string, args ...any) string {
 	return redact.Message(fmt.Sprintf(format, args...), redact.Options{})
 }
+
+// atGeneration is a Subscription as MergeObject sees it, with its
+// generation clamped as the conditions carry it.
+type atGeneration struct {
+	*Subscription
+	gen int64
+}
+
+func (a atGeneration) GetGeneration() int64 { return a.gen }

@@ -1,0 +1,67 @@
+package conditions
+
+import (
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+// Object is what MergeObject reads of the object it merges for: its
+// generation and its creationTimestamp. Every Kubernetes object
+// (metav1.Object) has both.
+type Object interface {
+	GetGeneration() int64
+	GetCreationTimestamp() metav1.Time
+}
+
+// Held returns the conditions of current that were written for this
+// object: a condition of the vocabulary's types whose lastTransitionTime
+// is set and before created was written for an earlier object of the
+// same name (deleted and made again) and is left out, as if absent.
+// Another writer's conditions are never left out: their lifetime is
+// theirs to judge. A condition without a lastTransitionTime carries no
+// evidence of its object and stays.
+//
+// When nothing is left out, Held returns current itself and allocates
+// nothing.
+func (v *Vocabulary) Held(current []metav1.Condition, created time.Time) []metav1.Condition {
+	first := -1
+	for i := range current {
+		if v.madeBefore(current[i], created) {
+			first = i
+			break
+		}
+	}
+	if first < 0 {
+		return current
+	}
+	out := make([]metav1.Condition, first, len(current)-1)
+	copy(out, current[:first])
+	for _, c := range current[first+1:] {
+		if !v.madeBefore(c, created) {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+func (v *Vocabulary) madeBefore(c metav1.Condition, created time.Time) bool {
+	return !c.LastTransitionTime.IsZero() && c.LastTransitionTime.Time.Before(created) && v.Index(c.Type) >= 0
+}
+
+// MergeObject is Merge for one object: the step every kind calls. Before
+// Merge's rules run, the conditions left over from an earlier object of
+// the same name (see Held) are read as absent, so none of them is kept,
+// none lends its lastTransitionTime, and none makes the snapshot stale.
+// Dropping one is a change: the object holds it and the result does not.
+func (v *Vocabulary) MergeObject(obj Object, current, desired []metav1.Condition, now time.Time) MergeResult {
+	held := v.Held(current, obj.GetCreationTimestamp().Time)
+	m := v.Merge(held, desired, obj.GetGeneration(), now)
+	switch {
+	case m.Stale:
+		m.Conditions = current // nothing is written: the object as it is
+	case len(held) != len(current):
+		m.Changed = true
+	}
+	return m
+}

@@ -1,0 +1,87 @@
+package conditions
+
+import (
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+// madeAt is an object created at the given instant, at generation gen.
+func madeAt(at time.Time, gen int64) *metav1.ObjectMeta {
+	return &metav1.ObjectMeta{Generation: gen, CreationTimestamp: metav1.NewTime(at)}
+}
+
+func TestHeld_LeavesOutOursFromAnEarlierObject(t *testing.T) {
+	v := testVocab(t)
+	created := t0.Add(time.Hour)
+	current := []metav1.Condition{
+		cond("Accepted", "True", "OK", 1, t0),            // before creation: the old object's
+		cond("Foreign", "True", "Whatever", 1, t0),       // another writer's: kept
+		cond("Ready", "True", "OK", 1, created),          // at creation: this object's
+		{Type: "Accepted", Status: "True", Reason: "OK"}, // no time: no evidence, kept
+	}
+	got := v.Held(current, created)
+	require.Len(t, got, 3)
+	assert.Equal(t, []string{"Foreign", "Ready", "Accepted"}, []string{got[0].Type, got[1].Type, got[2].Type})
+	assert.Equal(t, "Accepted", current[0].Type, "the argument is not modified")
+}
+
+func TestHeld_NothingLeftOutIsTheSameSlice(t *testing.T) {
+	v := testVocab(t)
+	current := []metav1.Condition{cond("Accepted", "True", "OK", 1, t0)}
+	assert.Same(t, &current[0], &v.Held(current, t0)[0])
+	assert.Zero(t, testing.AllocsPerRun(100, func() { _ = v.Held(current, t0) }))
+}
+
+func TestMergeObject_MadeAgainTimeIsNotCarriedOver(t *testing.T) {
+	v := testVocab(t)
+	created := t0.Add(time.Hour)
+	current := []metav1.Condition{cond("Accepted", "True", "OK", 1, t0)}
+	r := v.MergeObject(madeAt(created, 1), current, []metav1.Condition{want("Accepted", "True", "OK", 1)}, now)
+	require.True(t, r.Changed, "the same status, but written for another object")
+	require.Len(t, r.Conditions, 1)
+	assert.True(t, r.Conditions[0].LastTransitionTime.Time.Equal(now.Truncate(time.Second)))
+	assert.False(t, r.Conditions[0].LastTransitionTime.Time.Before(created))
+
+	// Merge alone, which does not know the object, would carry it over.
+	assert.True(t, v.Merge(current, []metav1.Condition{want("Accepted", "True", "OK", 1)}, 1, now).Conditions[0].LastTransitionTime.Time.Equal(t0))
+}
+
+func TestMergeObject_MadeAgainDroppedIsAChange(t *testing.T) {
+	v := testVocab(t)
+	created := t0.Add(time.Hour)
+	at := created.Add(time.Minute)
+	current := []metav1.Condition{cond("Accepted", "True", "OK", 1, at), cond("Ready", "True", "OK", 1, t0)}
+	// The evaluator no longer wants Ready; Merge on the filtered list alone
+	// would see nothing to do.
+	r := v.MergeObject(madeAt(created, 1), current, []metav1.Condition{want("Accepted", "True", "OK", 1)}, now)
+	assert.True(t, r.Changed)
+	require.Len(t, r.Conditions, 1)
+	assert.True(t, r.Conditions[0].LastTransitionTime.Time.Equal(at))
+}
+
+func TestMergeObject_MadeAgainIsNotStale(t *testing.T) {
+	v := testVocab(t)
+	created := t0.Add(time.Hour)
+	current := []metav1.Condition{cond("Accepted", "True", "OK", 7, t0)}
+	r := v.MergeObject(madeAt(created, 1), current, []metav1.Condition{want("Accepted", "True", "OK", 1)}, now)
+	assert.False(t, r.Stale, "generation 7 was the earlier object's")
+	assert.True(t, r.Changed)
+
+	fresh := []metav1.Condition{cond("Accepted", "True", "OK", 7, created)}
+	r = v.MergeObject(madeAt(created, 1), fresh, []metav1.Condition{want("Accepted", "True", "OK", 1)}, now)
+	assert.True(t, r.Stale)
+	assert.Same(t, &fresh[0], &r.Conditions[0])
+}
+
+func TestMergeObject_ForeignKeptWhateverItsTime(t *testing.T) {
+	v := testVocab(t)
+	created := t0.Add(time.Hour)
+	current := []metav1.Condition{cond("Accepted", "True", "OK", 1, created), cond("Foreign", "True", "Whatever", 1, t0)}
+	r := v.MergeObject(madeAt(created, 1), current, []metav1.Condition{want("Accepted", "True", "OK", 1)}, now)
+	assert.False(t, r.Changed)
+	assert.Equal(t, current, r.Conditions)
+}
