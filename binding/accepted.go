@@ -3,6 +3,8 @@ package binding
 import (
 	"strconv"
 	"strings"
+
+	"github.com/condengine/condengine/redact"
 )
 
 // acceptedOrder is the order in which Accepted lists its reasons'
@@ -84,8 +86,10 @@ func rejectedPhrase(kind string, key objKey, gen int64, runningGen int64, runnin
 		b.WriteString(" is invalid")
 	}
 	if sameNS {
+		// The object's problems quote its own values: text from
+		// elsewhere, so they are redacted, apart from the Binding's own.
 		b.WriteString(": ")
-		b.WriteString(strings.Join(probs, ", "))
+		b.WriteString(redact.Message(strings.Join(probs, ", "), redact.Options{}))
 	}
 	return b.String()
 }
@@ -118,7 +122,7 @@ func collectFindings(o *Binding, b *bstate, conflictHolder *Binding) ([]finding,
 		ch := o.Spec.Chat.Channel
 		if conflictHolder.Namespace == o.Namespace {
 			fs = append(fs, finding{ReasonChannelConflict, "spec.chat.channel: channel " + ch +
-				" is already bound by Binding " + conflictHolder.Namespace + "/" + conflictHolder.Name})
+				" is already bound by Binding " + conflictHolder.Namespace + "/" + redact.Message(conflictHolder.Name, redact.Options{})})
 		} else {
 			fs = append(fs, finding{ReasonChannelConflict, "spec.chat.channel: channel " + ch +
 				" is already bound by a Binding in another namespace"})

@@ -46,7 +46,10 @@ func evaluateBinding(s *Snapshot, ix *index, st []bstate, holders map[chanKey]in
 	acc := metav1.Condition{Type: TypeAccepted, Status: sTrue, Reason: reason, ObservedGeneration: o.Generation}
 	if reason != ReasonOK {
 		acc.Status = sFalse
-		acc.Message = redact.Message(msg, redact.Options{})
+		// The message is the Binding's own text with the parts from
+		// elsewhere already redacted one by one (collectFindings): only
+		// the line and length rule applies to the whole (§11.3).
+		acc.Message = redact.Fit(msg, redact.DefaultMaxBytes)
 	}
 	desired[0] = acc
 	n := 1

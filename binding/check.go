@@ -7,23 +7,14 @@ import (
 	"unicode/utf8"
 )
 
-// maxQuoted bounds how much of an offending value a problem phrase
-// quotes, so a huge field cannot crowd out the other problems.
-const maxQuoted = 64
-
 // maxChannelBytes is the longest channel identifier the broker accepts.
 const maxChannelBytes = 80
 
-// quote renders a Binding's own value for a problem phrase: Go-quoted, so
-// control characters stay visible and the phrase stays on one line.
+// quote renders an object's own value for a problem phrase: Go-quoted, so
+// control characters stay visible and the phrase stays on one line, and
+// whole (binding-decisions §11.3): the only cut is the message's own
+// 1024-byte rule.
 func quote(s string) string {
-	if len(s) > maxQuoted {
-		cut := maxQuoted
-		for cut > 0 && !utf8.RuneStart(s[cut]) {
-			cut--
-		}
-		return strconv.Quote(s[:cut]) + "…"
-	}
 	return strconv.Quote(s)
 }
 

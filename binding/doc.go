@@ -132,8 +132,13 @@
 //     likewise.
 //   - Only a Binding document's status is refused on the ConfigMap route;
 //     status: null sets nothing and is accepted.
-//   - Problem phrases quote at most 64 bytes of the offending value; a
-//     backend's URL is never quoted, being an address. A rejected object's
+//   - Problem phrases quote the offending value whole when it is the
+//     Binding's own (§11.3); a backend's URL is never quoted, being an
+//     address. Accepted's message is assembled from the Binding's own text,
+//     shown byte for byte, and parts from elsewhere (a referenced object's
+//     problems, the name of the Binding holding a channel), each passed
+//     through redact.Message on its own; the whole then only gets the line
+//     and 1024-byte rule (redact.Fit). A rejected object's
 //     own problems are joined by ", " inside their phrase, to keep them
 //     apart from the "; " between reasons.
 //   - Causes are cut to MaxCauseBytes, so a 10 MiB error cannot flood the

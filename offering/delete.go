@@ -98,7 +98,7 @@ func dependentsMessage(lead, ns string, refs []Reference) string {
 		if k > 0 {
 			b.WriteString(", ")
 		}
-		b.WriteString(r.String())
+		b.WriteString(foreign(r.String()))
 	}
 	if other := len(refs) - countIn(refs, ns); other > 0 {
 		if len(own) > 0 {

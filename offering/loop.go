@@ -111,8 +111,11 @@ func (l loops) loopMessage(offs []Offering, v int32) string {
 	total := l.dist[v] + l.size[e] + 1 // the re-entered Offering is shown twice
 	show := func(prev, u int32) string {
 		o := &offs[u]
+		if u == v {
+			return o.Namespace + "/" + o.Name // the Offering's own name
+		}
 		if o.Namespace == ns || prev >= 0 && offs[prev].Namespace == ns {
-			return o.Namespace + "/" + o.Name
+			return foreign(o.Namespace + "/" + o.Name)
 		}
 		return hiddenOffering
 	}

@@ -1,6 +1,7 @@
 package offering
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"math/bits"
@@ -35,7 +36,7 @@ func resolveMeters(spec []ResourcePricing, book *pricebook.PriceBook) ([]Resolve
 		if f, ok := meterField[m.Name]; ok {
 			r, err := pricebook.ParseField(book.Spec.Rates, f)
 			if err != nil {
-				return nil, fmt.Errorf("meter %q: %w", m.Name, err)
+				return nil, fmt.Errorf("meter %q: %w", m.Name, foreignRate(err))
 			}
 			rate = r
 		} else if m.Name != MeterSubscription {
@@ -95,4 +96,16 @@ func ApplyMargins(rate int64, m *Margins) (int64, error) {
 
 func factorOverflow(rate, f int64) error {
 	return fmt.Errorf("rate %d micros times factorMilli %d / 1000 is too large for int64 micro-units", rate, f)
+}
+
+// foreignRate redacts the value a rate error quotes: on an Offering it is
+// the PriceBook's text, not the Offering's own.
+func foreignRate(err error) error {
+	var re *pricebook.RateError
+	if !errors.As(err, &re) {
+		return err
+	}
+	c := *re
+	c.Value = foreign(c.Value)
+	return &c
 }

@@ -83,28 +83,14 @@ type RateError struct {
 	Problem string
 }
 
-// maxQuotedValue bounds how much of a bad value a message echoes, so a
-// megabyte of digits cannot push the message past its size limit.
-const maxQuotedValue = 64
-
+// Error quotes the value whole, as written: it is the book's own text
+// (finops-decisions 19). Only the message's 1024-byte rule cuts it.
 func (e *RateError) Error() string {
-	return fmt.Sprintf("rate %q (%q): %s", e.Field, clip(e.Value, maxQuotedValue), e.Problem)
+	return fmt.Sprintf("rate %q (%q): %s", e.Field, e.Value, e.Problem)
 }
 
 // Unwrap lets errors.Is(err, ErrRate) hold.
 func (e *RateError) Unwrap() error { return ErrRate }
-
-// clip shortens s to at most n bytes on a rune boundary, marking the cut.
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	cut := n
-	for cut > 0 && (s[cut]&0xC0) == 0x80 {
-		cut--
-	}
-	return s[:cut] + "…"
-}
 
 // ParseRate converts a decimal rate string to micro-units. The empty
 // string is zero. Accepted: digits, optionally followed by a point and

@@ -78,11 +78,27 @@ func TestParseRates_MissingBlockIsZero(t *testing.T) {
 	assert.Equal(t, pricebook.Parsed{}, p)
 }
 
-func TestRateError_LongValueClipped(t *testing.T) {
-	_, err := pricebook.ParseRates(&pricebook.Rates{CPUHour: strings.Repeat("9", 5000)})
+// finops-decisions 19: the value is the book's own text, quoted whole;
+// only the message's 1024-byte rule cuts it.
+func TestRateError_ValueQuotedWhole(t *testing.T) {
+	long := strings.Repeat("9", 5000)
+	_, err := pricebook.ParseRates(&pricebook.Rates{CPUHour: long})
 	require.Error(t, err)
-	assert.Less(t, len(err.Error()), 200)
-	assert.True(t, strings.HasPrefix(err.Error(), `rate "cpuHour" ("999`))
+	assert.Contains(t, err.Error(), `("`+long+`")`)
+
+	m := pricebook.Message(err.Error())
+	assert.Len(t, m, 1024-3+len("…"))
+	assert.True(t, strings.HasPrefix(m, `rate "cpuHour" ("999`))
+	assert.True(t, strings.HasSuffix(m, "999…"))
+}
+
+// binding-decisions §11.3: a rate of 40 digits is a run redaction would
+// hide, but it is the book's own text and shows as written.
+func TestRateError_OwnDigitsNotRedacted(t *testing.T) {
+	forty := strings.Repeat("1234567890", 4)
+	_, err := pricebook.ParseRates(&pricebook.Rates{GPUHour: forty})
+	require.Error(t, err)
+	assert.Equal(t, `rate "gpuHour" ("`+forty+`"): value is too large for int64 micro-units`, pricebook.Message(err.Error()))
 }
 
 func TestField_String(t *testing.T) {

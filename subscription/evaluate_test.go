@@ -127,14 +127,17 @@ func TestEvaluate_DoesNotModifyTheSnapshot(t *testing.T) {
 	assert.Equal(t, before, fmt.Sprintf("%#v", snap.Subscriptions))
 }
 
-func TestEvaluate_MessagesHideAddressesFromBadInput(t *testing.T) {
+// binding-decisions §11.3 for every kind: the target reference is the
+// Subscription's own text, shown as written even where it looks like an
+// address; the message still obeys the line and length rule.
+func TestEvaluate_MessagesQuoteOwnTargetWhole(t *testing.T) {
 	s := st.New("a", "x", st.Target("https://evil.example.com:8443/v1", "Thing", "a", "t"))
 	res := subscription.Evaluate(subscription.Snapshot{Now: now,
 		Offerings: []offering.Offering{st.ReadyOffering("shop", "base")}, Subscriptions: []subscription.Subscription{s}})
 	c := conditions.Find(outcome(t, res, "a", "x").Status.Conditions, "Ready")
 	require.NotNil(t, c)
 	assert.Equal(t, "TargetNotFound", c.Reason)
-	assert.NotContains(t, c.Message, "evil.example.com")
+	assert.Equal(t, "target gate: target Thing a/t (https://evil.example.com:8443/v1) not found", c.Message)
 	assert.Empty(t, conditions.MessageProblem(c.Message))
 }
 

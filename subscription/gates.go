@@ -4,6 +4,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/condengine/condengine/offering"
+	"github.com/condengine/condengine/redact"
 )
 
 // verdict is what the gates decided for a Subscription that is neither
@@ -129,7 +130,9 @@ func (e *evaluator) gates(i int32) verdict {
 				e.covered(i, root, Reference{Namespace: req.Namespace, Name: req.Name}) {
 				continue
 			}
-			m := msg("required offering %s/%s not covered by an active subscription in the family", req.Namespace, req.Name)
+			// The requirement is the Offering's text, not the Subscription's.
+			m := msg("required offering %s not covered by an active subscription in the family",
+				redact.Message(req.Namespace+"/"+req.Name, redact.Options{}))
 			if active {
 				return verdict{end: ReasonCompatibilityRequirementNotMet, message: m, stamp: v.stamp}
 			}

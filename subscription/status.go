@@ -144,10 +144,12 @@ func bucketsEqual(a, b []billing.CostBucket) bool {
 }
 
 // msg formats a condition message through the house message rule: one
-// line, valid UTF-8, bounded, nothing that looks like an address or a
-// secret.
+// line, valid UTF-8, at most 1024 bytes. It hides nothing: the messages
+// quote the Subscription's own references as written, which are shown
+// whole (binding-decisions §11.3); a part from another object is passed
+// through redact.Message by the caller before it is formatted in.
 func msg(format string, args ...any) string {
-	return redact.Message(fmt.Sprintf(format, args...), redact.Options{})
+	return redact.Fit(fmt.Sprintf(format, args...), redact.DefaultMaxBytes)
 }
 
 // atGeneration is a Subscription as MergeObject sees it, with its
