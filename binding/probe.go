@@ -30,7 +30,13 @@ type AgentInterface struct {
 }
 
 // ParseCard decodes a card body. It fails when the body is not one JSON
-// object or a field the check reads has the wrong type.
+// object, when name or version is not a JSON string (a number is not a
+// version), or when, without a non-empty top-level url, supportedInterfaces
+// or one of its entries' url and protocolBinding has the wrong type. With
+// a non-empty top-level url the card is usable whatever supportedInterfaces
+// holds (binding-decisions §11.2): it is then read only when it decodes,
+// and left empty otherwise. A top-level url that is not a string counts
+// as none.
 func ParseCard(body []byte) (*AgentCard, error) {
 	var raw json.RawMessage
 	if err := json.Unmarshal(body, &raw); err != nil {
@@ -39,23 +45,44 @@ func ParseCard(body []byte) (*AgentCard, error) {
 	if len(raw) == 0 || raw[0] != '{' {
 		return nil, errors.New("card is not a JSON object")
 	}
-	var c AgentCard
-	if err := json.Unmarshal(raw, &c); err != nil {
+	var w struct {
+		Name                string          `json:"name"`
+		Version             string          `json:"version"`
+		URL                 json.RawMessage `json:"url"`
+		SupportedInterfaces json.RawMessage `json:"supportedInterfaces"`
+	}
+	if err := json.Unmarshal(raw, &w); err != nil {
 		return nil, fmt.Errorf("card: %w", err)
+	}
+	c := AgentCard{Name: w.Name, Version: w.Version}
+	if len(w.URL) > 0 && w.URL[0] == '"' {
+		_ = json.Unmarshal(w.URL, &c.URL) // a quoted JSON string always decodes
+	}
+	if len(w.SupportedInterfaces) > 0 {
+		err := json.Unmarshal(w.SupportedInterfaces, &c.SupportedInterfaces)
+		switch {
+		case err != nil && c.URL == "":
+			return nil, fmt.Errorf("card supportedInterfaces: %w", err)
+		case err != nil:
+			c.SupportedInterfaces = nil // the top-level url decides alone
+		}
 	}
 	return &c, nil
 }
 
 // Problem says why the card cannot be used, or "" when it can: it needs
-// a name, a version, and either interfaces that each have a url and a
-// protocolBinding, or a top-level url.
+// a non-empty name and version, and then either a non-empty top-level url
+// (whatever supportedInterfaces holds) or a non-empty supportedInterfaces
+// whose entries each have a non-empty url and protocolBinding.
 func (c *AgentCard) Problem() string {
 	switch {
 	case c.Name == "":
 		return "card has no name"
 	case c.Version == "":
 		return "card has no version"
-	case len(c.SupportedInterfaces) == 0 && c.URL == "":
+	case c.URL != "":
+		return "" // §11.2: a top-level url makes the card usable on its own
+	case len(c.SupportedInterfaces) == 0:
 		return "card has neither supportedInterfaces nor url"
 	}
 	for i, in := range c.SupportedInterfaces {
