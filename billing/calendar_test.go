@@ -2,6 +2,7 @@ package billing
 
 import (
 	"errors"
+	"math"
 	"testing"
 	"time"
 
@@ -50,10 +51,23 @@ func TestMonthBoundary_LeapFebruaryProration(t *testing.T) {
 	assert.Equal(t, int64(86400), mid.prorated, "activated on the leap day")
 }
 
-func TestMonthBoundary_OpeningTickCappedAtWholePrice(t *testing.T) {
+// finops-decisions 20: no cap; 31 days against the 30.4375-day month.
+func TestMonthBoundary_OpeningTickNotCapped(t *testing.T) {
 	s := mustSchedule(t, Fee{PriceMicros: 300000000, Period: "1", Alignment: MonthBoundary}, "2026-08-01T00:00:00Z")
-	assert.Equal(t, int64(300000000), s.prorated, "31 days exceed the proration month; capped (Decision 3)")
-	assert.Equal(t, int64(300000000), mustFee(t, s, "2026-08-31T23:00:00Z", "2026-09-01T00:00:00Z"))
+	assert.Equal(t, int64(300000000*2678400/2629800), s.prorated, "2678400 / 2629800 of the price")
+	assert.Equal(t, int64(305544147), mustFee(t, s, "2026-08-31T23:00:00Z", "2026-09-01T00:00:00Z"))
+	assert.Equal(t, int64(305544147+300000000), mustFee(t, s, "2026-08-01T00:00:00Z", "2026-10-01T00:00:00Z"))
+}
+
+// An uncapped opening can exceed int64 where the price alone does not: an
+// error, never a wrapped amount.
+func TestMonthBoundary_OpeningOverflowIsAnError(t *testing.T) {
+	s := mustSchedule(t, Fee{PriceMicros: math.MaxInt64, Period: "1", Alignment: MonthBoundary}, "2026-08-01T00:00:00Z")
+	_, err := s.Fee(at("2026-08-01T00:00:00Z"), at("2026-09-01T00:00:00Z"))
+	assert.ErrorIs(t, err, ErrOverflow)
+	got, err := s.Fee(at("2026-09-01T00:00:00Z"), at("2026-10-01T00:00:00Z"))
+	require.NoError(t, err, "later ticks are one price each")
+	assert.Equal(t, int64(math.MaxInt64), got)
 }
 
 func TestDayBoundary_LeapDayAndMultiDayPeriod(t *testing.T) {
@@ -85,13 +99,16 @@ func TestHourBoundary_GridFromEpoch(t *testing.T) {
 	assert.Zero(t, b.Unix()%(5*3600))
 }
 
-func TestSubSecondInstants(t *testing.T) {
+// finops-decisions 22: activatedAt is read at whole seconds, as the API
+// server stores it; other instants keep their fraction.
+func TestSubSecondInstants_ActivatedAtReadAtWholeSeconds(t *testing.T) {
 	s := mustSchedule(t, Fee{PriceMicros: 1, Period: "1h", Alignment: ActivatedAt}, "2026-04-01T09:00:00.5Z")
-	assert.Zero(t, s.Ticks(at("2026-04-01T10:00:00.4Z")))
-	assert.Equal(t, int64(1), s.Ticks(at("2026-04-01T10:00:00.5Z")))
+	assert.True(t, at("2026-04-01T09:00:00Z").Equal(s.ActivatedAt()))
+	assert.Zero(t, s.Ticks(at("2026-04-01T09:59:59.999Z")))
+	assert.Equal(t, int64(1), s.Ticks(at("2026-04-01T10:00:00Z")))
 
 	h := mustSchedule(t, Fee{PriceMicros: 40000000, Period: "1", Alignment: HourBoundary}, "2026-04-01T09:15:00.5Z")
-	assert.Equal(t, int64(40000000*2699/3600), h.prorated, "2699 whole seconds to 10:00")
+	assert.Equal(t, int64(40000000*2700/3600), h.prorated, "2700 whole seconds to 10:00, the fraction dropped")
 }
 
 func TestDeactivatedBeforeActivation_ChargesFirstTick(t *testing.T) {

@@ -35,7 +35,23 @@
 // activation to that boundary and D is the full period (period hours,
 // period × 24 hours, or period × 2,629,800 seconds for months). That opening
 // charge lands in whichever window holds the first boundary. ActivatedAt
-// grids are never prorated.
+// grids are never prorated. The opening charge is not capped: under
+// MonthBoundary the first period is a calendar one while D is the
+// 30.4375-day month, so an opening can cost more than one price
+// (activated 10-01T06:00Z at 300000000 micros: 2656800 / 2629800 of it,
+// 303080082).
+//
+// # Hazard: the settlement gate can release before the final tick is charged
+//
+// ChargesSettled is the operator's documented gate: it waits only for the
+// charge collection of the hour that holds deactivatedAt. The final tick
+// is charged at the snapped boundary, which for any period longer than an
+// hour can fall in a later hour row. A host that releases the finalizer on
+// ChargesSettled alone can therefore delete a Subscription whose last
+// charge row was never written. finops-decisions 23 keeps the documented
+// gate (the model follows the operator); a host that wants the final row
+// written first tests ChargesSettled(s.Snap(deactivatedAt).Add(-time.Nanosecond), hour)
+// instead. `condengine vocab` prints this warning too (HazardSettlementGate).
 //
 // The deactivation snap moves deactivatedAt forward to the next boundary
 // (not at all when it sits on one). Charging stops there: the final tick is
@@ -59,11 +75,13 @@
 //  2. HourBoundary grids are counted from the Unix epoch, 00:00 UTC on
 //     1970-01-01, so a period that does not divide 24 (say 5) keeps a
 //     regular five-hour rhythm across midnight instead of restarting daily.
-//  3. The opening tick never costs more than a whole tick. A month grid
-//     activated at the very start of a 31-day month would otherwise be
-//     charged 31/30.4375 of the price for its first tick; it is capped at
-//     PriceMicros. The seconds to the first boundary are rounded down, so an
-//     activatedAt with a fraction of a second counts one second less.
+//  3. The opening tick is the digest's formula exactly, floored, with no
+//     cap (finops-decisions 20): a month grid activated at the very start
+//     of a 31-day month is charged 31/30.4375 of the price for its first
+//     tick. activatedAt is read at whole seconds, as the API server stores
+//     it (finops-decisions 22): a fraction is dropped before anything is
+//     counted, on every alignment. An opening too large for int64 is
+//     ErrOverflow when it is charged.
 //  4. When the opening tick is also the final tick (deactivated before the
 //     first boundary), it stays prorated: "whole" means the deactivation does
 //     not shorten a tick, not that the activation proration is undone.
@@ -86,13 +104,10 @@
 //     currency units per tick overflows.
 //  10. MinPeriodsReached counts the raw grid on the wall clock, ignoring the
 //     snap; no shortfall is ever charged.
-//  11. ChargesSettled follows the documented gate literally: the hour
-//     containing deactivatedAt must be finalized. For periods longer than an
-//     hour the snapped final boundary can fall in a later hour row; a host
-//     that wants that row written before releasing the finalizer can test
-//     ChargesSettled(s.Snap(deactivatedAt).Add(-time.Nanosecond), ...)
-//     instead, since a boundary is charged in the row that ends at or after
-//     it.
+//  11. ChargesSettled follows the documented gate literally
+//     (finops-decisions 23): the hour containing deactivatedAt must be
+//     finalized, even where the snapped final tick lands later. See the
+//     Hazard section above for what that risks and the stricter test.
 //  12. Usage reaches the buckets only through the host's UsageFunc. Meter
 //     amounts are summed per name; zero sums are omitted; a negative amount,
 //     an empty name or the name "subscription" is ErrInvalidUsage. The

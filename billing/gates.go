@@ -15,6 +15,14 @@ func (s Schedule) MinPeriodsReached(t time.Time) bool {
 // MinPeriods returns the fee's minPeriods (zero when unset).
 func (s Schedule) MinPeriods() int64 { return s.minPeriods }
 
+// HazardSettlementGate warns of the documented settlement gate's blind
+// spot (finops-decisions 23). The gate is kept as documented; this text is
+// shown wherever the gate is described: the package doc and the
+// Subscription's Deleting condition in `condengine vocab`.
+const HazardSettlementGate = "Hazard: the finalizer is released once the hour holding deactivatedAt is settled, " +
+	"as the operator documents it; with a period longer than an hour the final tick is charged at the snapped boundary, " +
+	"which can lie in a later hour, so the Subscription can be deleted before its last charge row is written."
+
 // ChargesSettled reports whether the hour containing deactivatedAt is
 // covered by a run's finalized pass, which writes final rows for every hour
 // strictly before finalizedThrough (truncated to the hour). For a fee-only

@@ -270,7 +270,8 @@ func TestProperty_NoSilentOverflow(t *testing.T) {
 		want := new(big.Int)
 		if n > 0 {
 			want.Mul(big.NewInt(f.PriceMicros), big.NewInt(n-1))
-			want.Add(want, big.NewInt(s.prorated))
+			w := newWalker(f, a)
+			want.Add(want, w.amount(1, s.boundary(1)))
 		}
 		if want.IsInt64() {
 			if err != nil || got != want.Int64() {
@@ -279,8 +280,13 @@ func TestProperty_NoSilentOverflow(t *testing.T) {
 		} else if !errors.Is(err, ErrOverflow) {
 			t.Fatalf("Fee = %d, %v; want ErrOverflow for %s", got, err, want)
 		}
-		if s.prorated < 0 || s.prorated > f.PriceMicros {
-			t.Fatalf("opening charge %d outside [0, %d]", s.prorated, f.PriceMicros)
+		// No cap (decision 20): the opening is at most the price times the
+		// longest first period over the proration denominator (a 31-day
+		// month against 30.4375 days).
+		bound := new(big.Int).Mul(big.NewInt(f.PriceMicros), big.NewInt(31*86400))
+		bound.Quo(bound, big.NewInt(2629800))
+		if !s.openingOver && (s.prorated < 0 || big.NewInt(s.prorated).Cmp(bound) > 0) {
+			t.Fatalf("opening charge %d outside [0, %s]", s.prorated, bound)
 		}
 	})
 }

@@ -24,6 +24,10 @@ type Schedule struct {
 	align      Alignment
 	price      int64
 	prorated   int64 // charge for the first boundary (price unless prorated)
+	// openingOver reports that the prorated opening charge does not fit
+	// int64 (a month opening can exceed one price): charging it fails
+	// with ErrOverflow.
+	openingOver bool
 	step       int64 // seconds (ActivatedAt, Hour, Day) or months (Month)
 	minPeriods int64
 	aSec       int64 // activatedAt, Unix seconds
@@ -36,7 +40,8 @@ type Schedule struct {
 }
 
 // NewSchedule validates fee and builds the grid of a Subscription activated
-// at activatedAt (converted to UTC). It fails, wrapping ErrInvalidFee, when
+// at activatedAt (converted to UTC and read at whole seconds, as the API
+// server stores it: a fraction is dropped). It fails, wrapping ErrInvalidFee, when
 // the fee does not parse, and with ErrTimeRange when activatedAt is outside
 // years 0001-9999.
 func NewSchedule(fee Fee, activatedAt time.Time) (Schedule, error) {
@@ -47,7 +52,7 @@ func NewSchedule(fee Fee, activatedAt time.Time) (Schedule, error) {
 	if err := checkInput("activatedAt", activatedAt); err != nil {
 		return Schedule{}, err
 	}
-	a := activatedAt.UTC()
+	a := activatedAt.UTC().Truncate(time.Second) // finops-decisions 22
 	s := Schedule{
 		align:      p.align,
 		price:      fee.PriceMicros,
@@ -76,28 +81,27 @@ func NewSchedule(fee Fee, activatedAt time.Time) (Schedule, error) {
 		s.first = firstOfMonth(s.aMonth + s.step).Unix()
 		denom = p.n * prorationMonthSec
 	}
-	// Whole seconds from activation to the first boundary, rounded down: the
-	// boundary is a whole second, so dropping activatedAt's fraction means
-	// one second less whenever there is a fraction.
-	secs := s.first - s.aSec
-	if s.aNsec > 0 {
-		secs--
-	}
-	s.prorated = prorate(s.price, secs, denom)
+	// Whole seconds from activation to the first boundary: both are whole
+	// seconds.
+	s.prorated, s.openingOver = prorate(s.price, s.first-s.aSec, denom)
 	return s, nil
 }
 
-// prorate returns price × secs / denom rounded down, capped at price (a
-// calendar month can be longer than the proration month; the opening tick
-// never costs more than a whole one). The product is taken in 128 bits, and
-// the cap keeps the quotient within price, so it cannot overflow.
-func prorate(price, secs, denom int64) int64 {
-	if secs >= denom {
-		return price
-	}
+// prorate returns price × secs / denom rounded down, with no cap
+// (finops-decisions 20): under MonthBoundary a calendar first period
+// longer than the 30.4375-day proration month costs more than one price.
+// The product is taken in 128 bits. secs never exceeds 32/30 of denom,
+// so the quotient fits 64 bits; ok is false when it does not fit int64.
+func prorate(price, secs, denom int64) (q int64, over bool) {
 	hi, lo := bits.Mul64(uint64(price), uint64(secs))
-	q, _ := bits.Div64(hi, lo, uint64(denom))
-	return int64(q)
+	if hi >= uint64(denom) {
+		return 0, true // cannot happen for the grids above; never panic
+	}
+	u, _ := bits.Div64(hi, lo, uint64(denom))
+	if u > math.MaxInt64 {
+		return 0, true
+	}
+	return int64(u), false
 }
 
 // Deactivated returns a copy of s that stops charging at the deactivation
@@ -226,6 +230,9 @@ func (s Schedule) charge(from, to int64) (int64, error) {
 	}
 	opening := int64(0)
 	if from == 0 {
+		if s.openingOver {
+			return 0, fmt.Errorf("%w: the prorated opening tick of %d micros", ErrOverflow, s.price)
+		}
 		n--
 		opening = s.prorated
 	}

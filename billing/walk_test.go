@@ -22,7 +22,7 @@ func newWalker(f Fee, a time.Time) walker {
 	if err != nil {
 		panic(err)
 	}
-	return walker{f: f, p: p, a: a.UTC(), maxStep: 50_000_000}
+	return walker{f: f, p: p, a: a.UTC().Truncate(time.Second), maxStep: 50_000_000}
 }
 
 // each calls yield with the boundaries in order, numbered from 1, until
@@ -100,11 +100,7 @@ func (w walker) amount(k int64, b time.Time) *big.Int {
 		denom = w.p.n * 2629800
 	}
 	v := new(big.Int).Mul(price, big.NewInt(secs))
-	v.Quo(v, big.NewInt(denom))
-	if v.Cmp(price) > 0 {
-		return price
-	}
-	return v
+	return v.Quo(v, big.NewInt(denom))
 }
 
 // fee sums the boundaries in (start, end] one by one, stopping at the

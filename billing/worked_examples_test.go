@@ -115,3 +115,42 @@ func TestSnap_OnBoundaryNotMoved(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, int64(4), mustFee(t, d, "2026-04-01T00:00:00Z", "2026-04-02T00:00:00Z"))
 }
+
+// finops-decisions 20: the digest's formula exactly, no cap. October has
+// 31 days: 2656800 seconds from 10-01T06:00 to 11-01T00:00 against the
+// 2629800-second proration month, so the opening costs more than a price.
+func TestWorkedExample_MonthBoundaryOpening_303080082(t *testing.T) {
+	s := mustSchedule(t, Fee{PriceMicros: 300000000, Period: "1", Alignment: MonthBoundary}, "2026-10-01T06:00:00Z")
+	assert.Equal(t, int64(303080082), mustFee(t, s, "2026-10-01T06:00:00Z", "2026-11-01T00:00:00Z"))
+	assert.Equal(t, int64(303080082), mustFee(t, s, "2026-10-31T23:00:00Z", "2026-11-01T00:00:00Z"), "charged in the hour row ending at the boundary")
+	assert.Equal(t, int64(303080082+300000000), mustFee(t, s, "2026-10-01T06:00:00Z", "2026-12-01T00:00:00Z"))
+
+	got, err := s.Buckets(at("2026-10-31T23:00:00Z"), nil)
+	require.NoError(t, err)
+	assert.Equal(t, int64(303080082), got[2].Projected, "the month bucket of October")
+}
+
+// finops-decisions 21: an opening tick that is also the last is prorated
+// as an opening; the deactivation itself never prorates.
+func TestWorkedExample_OpeningTickAlsoLastIsProrated(t *testing.T) {
+	s := mustSchedule(t, Fee{PriceMicros: 300000000, Period: "1", Alignment: MonthBoundary}, "2026-10-01T06:00:00Z")
+	d, err := s.Deactivated(at("2026-10-15T12:00:00Z"))
+	require.NoError(t, err)
+	assert.Equal(t, int64(303080082), mustFee(t, d, "2026-10-01T00:00:00Z", "2027-01-01T00:00:00Z"),
+		"one tick, at 11-01, prorated; nothing after the snap")
+
+	h := mustSchedule(t, Fee{PriceMicros: 40000000, Period: "1", Alignment: HourBoundary}, "2026-04-01T09:15:00Z")
+	hd, err := h.Deactivated(at("2026-04-01T09:40:00Z"))
+	require.NoError(t, err)
+	assert.Equal(t, int64(30000000), mustFee(t, hd, "2026-04-01T09:00:00Z", "2026-04-01T12:00:00Z"), "45 of 60 minutes")
+}
+
+// finops-decisions 22: HourBoundary grids whose period does not divide 24
+// are anchored at the Unix epoch.
+func TestWorkedExample_HourBoundaryAnchoredAtEpoch(t *testing.T) {
+	s := mustSchedule(t, Fee{PriceMicros: 7, Period: "7", Alignment: HourBoundary}, "2026-11-30T10:00:00Z")
+	b := s.NextBoundary(s.ActivatedAt())
+	assert.Zero(t, b.Unix()%(7*3600), "a multiple of 7 h since 1970-01-01T00:00:00Z")
+	assert.True(t, b.After(s.ActivatedAt()) && !b.After(s.ActivatedAt().Add(7*time.Hour)))
+	assert.Equal(t, int64(7*3600), s.NextBoundary(b).Unix()-b.Unix())
+}

@@ -3,6 +3,7 @@ package subscription
 import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	"github.com/condengine/condengine/billing"
 	"github.com/condengine/condengine/conditions"
 )
 
@@ -115,7 +116,7 @@ var Vocabulary = conditions.MustVocabulary(APIVersion, Kind, []conditions.Type{
 	},
 	{
 		Name:    TypeDeleting,
-		Meaning: "Present while a deleted Subscription waits for its finalizer to be released.",
+		Meaning: "Present while a deleted Subscription waits for its finalizer to be released. " + billing.HazardSettlementGate,
 		Reasons: []conditions.Reason{
 			{Status: cFalse, Reason: ReasonWaitingForCollectionJob,
 				Meaning: "No charge collection run has released the finalizer yet.",

@@ -121,3 +121,14 @@ func TestCell_EscapesPipesAndNewlines(t *testing.T) {
 		t.Fatalf("%q", got)
 	}
 }
+
+// finops-decisions 23: the settlement gate is kept as documented, and the
+// vocab output warns of its hazard, in both formats.
+func TestVocab_WarnsOfTheSettlementGateHazard(t *testing.T) {
+	for _, args := range [][]string{{"vocab", "subscription"}, {"vocab", "-o", "json"}} {
+		_, out, _ := run(t, "", args...)
+		if !strings.Contains(out, "Hazard: the finalizer is released once the hour holding deactivatedAt is settled") {
+			t.Errorf("condengine %s does not warn of the settlement gate's hazard", strings.Join(args, " "))
+		}
+	}
+}
