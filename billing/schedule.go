@@ -21,19 +21,19 @@ var (
 // ticks. Build it with NewSchedule; the zero Schedule counts no ticks and
 // charges nothing (its boundaries are meaningless).
 type Schedule struct {
-	align      Alignment
-	price      int64
-	prorated   int64 // charge for the first boundary (price unless prorated)
+	align    Alignment
+	price    int64
+	prorated int64 // charge for the first boundary (price unless prorated)
 	// openingOver reports that the prorated opening charge does not fit
 	// int64 (a month opening can exceed one price): charging it fails
 	// with ErrOverflow.
 	openingOver bool
-	step       int64 // seconds (ActivatedAt, Hour, Day) or months (Month)
-	minPeriods int64
-	aSec       int64 // activatedAt, Unix seconds
-	aNsec      int32
-	aMonth     int64 // activation month index (year*12 + month-1), MonthBoundary only
-	first      int64 // first boundary, Unix seconds (boundary alignments)
+	step        int64 // seconds (ActivatedAt, Hour, Day) or months (Month)
+	minPeriods  int64
+	aSec        int64 // activatedAt, Unix seconds
+	aNsec       int32
+	aMonth      int64 // activation month index (year*12 + month-1), MonthBoundary only
+	first       int64 // first boundary, Unix seconds (boundary alignments)
 
 	deactivated bool
 	snapTicks   int64 // ticks up to and including the snapped end
