@@ -102,8 +102,8 @@ func RunScenario(f *scenario.File) ([]scenario.Outcome, error) {
 			return nil, err
 		}
 	}
-	for _, p := range s.Providers {
-		if err := add(provider.Kind, p.Namespace, p.Name, p.Status, scenario.Outcome{}); err != nil {
+	for i, p := range s.Providers {
+		if err := add(provider.Kind, p.Namespace, p.Name, p.Status, scenario.Outcome{Conditions: r.Providers[i].Conditions}); err != nil {
 			return nil, err
 		}
 	}

@@ -92,3 +92,17 @@ func TestFinOpsProvider_StatusIsNeverWritten(t *testing.T) {
 	_ = Validate(p)
 	assert.Equal(t, before, p.Status)
 }
+
+// finops-decisions 24: a FinOpsProvider's outcome carries its conditions
+// as the object holds them; it writes none of its own.
+func TestEvaluate_CarriesTheObjectsConditions(t *testing.T) {
+	p := FinOpsProvider{Spec: Spec{OnPremOptions: &OnPremOptions{}}}
+	p.Status.Conditions = []metav1.Condition{
+		{Type: "example.com/Synced", Status: metav1.ConditionTrue, Reason: "Fine", Message: "kept as it is"},
+		{Type: "Ready", Status: metav1.ConditionFalse, Reason: "Other"},
+	}
+	got := Evaluate(&p)
+	assert.Equal(t, p.Status.Conditions, got.Conditions)
+	assert.Equal(t, BranchOnPrem, got.Branch)
+	assert.Empty(t, Evaluate(&FinOpsProvider{}).Conditions)
+}
