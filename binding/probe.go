@@ -103,21 +103,18 @@ type verdict struct {
 
 var pending = verdict{status: sUnknown, reason: ReasonPending}
 
-// classifyBackend turns a card fetch into BackendReachable's verdict,
-// following the decisions' table; the first signal that is set decides.
+// classifyBackend turns a card fetch into BackendReachable's verdict.
+// Rows are read in the order of the decisions' table and the first that
+// matches decides (binding-decisions §11.7): the answer's HTTP status
+// (200 with the card's verdict, then 404/410, 401/403, 408/425/429, any
+// other), then no answer, then the prober's timeout, then its failure.
+// A prober never sends two of these at once; a hand-written observation
+// that does still gets one answer.
 func classifyBackend(o *BackendObservation) verdict {
+	code := o.statusCode()
 	switch {
 	case o == nil:
 		return pending
-	case o.Timeout:
-		return verdict{sUnknown, ReasonProbeTimeout, "card fetch still running at the prober's limit"}
-	case o.Failed != "":
-		return verdict{sUnknown, ReasonProbeFailed, "prober could not fetch the card: " + o.Failed}
-	case o.Error != "":
-		return verdict{sFalse, ReasonUnreachable, "card fetch got no answer: " + o.Error}
-	}
-	code := o.HTTPStatus
-	switch {
 	case code == 200:
 		return classifyCard(o)
 	case code == 404 || code == 410:
@@ -126,13 +123,25 @@ func classifyBackend(o *BackendObservation) verdict {
 		return verdict{sFalse, ReasonAccessDenied, httpCause(code, o.RetryAfter)}
 	case code == 408 || code == 425 || code == 429:
 		return verdict{sUnknown, ReasonRateLimited, httpCause(code, o.RetryAfter)}
-	case code == 0:
-		// No status, no error, no timeout: the prober produced an empty
-		// observation, which is its own fault.
-		return verdict{sUnknown, ReasonProbeFailed, "prober reported an empty card fetch"}
-	default:
+	case code != 0:
 		return verdict{sFalse, ReasonBackendError, httpCause(code, o.RetryAfter)}
+	case o.Error != "":
+		return verdict{sFalse, ReasonUnreachable, "card fetch got no answer: " + o.Error}
+	case o.Timeout:
+		return verdict{sUnknown, ReasonProbeTimeout, "card fetch still running at the prober's limit"}
+	case o.Failed != "":
+		return verdict{sUnknown, ReasonProbeFailed, "prober could not fetch the card: " + o.Failed}
 	}
+	// No status, no error, no timeout: the prober produced an empty
+	// observation, which is its own fault.
+	return verdict{sUnknown, ReasonProbeFailed, "prober reported an empty card fetch"}
+}
+
+func (o *BackendObservation) statusCode() int {
+	if o == nil {
+		return 0
+	}
+	return o.HTTPStatus
 }
 
 func httpCause(code, retryAfter int) string {
@@ -163,31 +172,45 @@ func classifyCard(o *BackendObservation) verdict {
 }
 
 // classifyChannel turns the platform's answer into ChannelJoined's
-// verdict. A 429 decides before the body because the platform sends
-// rate limits that way; then timeouts, then the error code, then the
-// channel's state.
+// verdict. Rows are read in the order of the decisions' table and the
+// first that matches decides (binding-decisions §11.7): archived and not a
+// member is ChannelArchived; an error code of a row above RateLimited
+// outranks an HTTP 429; the prober's timeout and failure come last.
 func classifyChannel(o *ChannelObservation) verdict {
-	switch {
-	case o == nil:
+	if o == nil {
 		return pending
+	}
+	row := ""
+	if o.Error != "" {
+		row = channelErrorReason(o.Error)
+	}
+	switch {
+	case o.OK && o.IsMember && !o.IsArchived && row == "":
+		return verdict{status: sTrue, reason: ReasonOK}
+	case o.OK && o.IsArchived:
+		return verdict{sFalse, ReasonChannelArchived, "platform says the channel is archived"}
+	case row == ReasonChannelArchived:
+		return channelError(o)
+	case o.OK && !o.IsMember:
+		return verdict{sFalse, ReasonNotInChannel, "platform says the bot is not a member"}
+	case row == ReasonNotInChannel || row == ReasonChannelNotFound || row == ReasonAccessDenied:
+		return channelError(o)
+	case o.HTTPStatus == 429:
+		return verdict{sUnknown, ReasonRateLimited, platformCause("HTTP 429", o.RetryAfter)}
+	case row != "":
+		return channelError(o)
+	case o.HTTPStatus != 0 && o.HTTPStatus != 200:
+		return verdict{sUnknown, ReasonPlatformError, platformCause("HTTP "+strconv.Itoa(o.HTTPStatus), 0)}
 	case o.Timeout:
 		return verdict{sUnknown, ReasonProbeTimeout, "channel look still running at the prober's limit"}
 	case o.Failed != "":
 		return verdict{sUnknown, ReasonProbeFailed, "prober could not look at the channel: " + o.Failed}
-	case o.HTTPStatus == 429:
-		return verdict{sUnknown, ReasonRateLimited, platformCause("HTTP 429", o.RetryAfter)}
-	case o.Error != "":
-		return verdict{channelErrorStatus(o.Error), channelErrorReason(o.Error), platformCause("error "+o.Error, o.RetryAfter)}
-	case o.HTTPStatus != 0 && o.HTTPStatus != 200:
-		return verdict{sUnknown, ReasonPlatformError, platformCause("HTTP "+strconv.Itoa(o.HTTPStatus), 0)}
-	case !o.OK:
-		return verdict{sUnknown, ReasonPlatformError, "platform answered without ok and without an error"}
-	case o.IsArchived:
-		return verdict{sFalse, ReasonChannelArchived, "platform says the channel is archived"}
-	case !o.IsMember:
-		return verdict{sFalse, ReasonNotInChannel, "platform says the bot is not a member"}
 	}
-	return verdict{status: sTrue, reason: ReasonOK}
+	return verdict{sUnknown, ReasonPlatformError, "platform answered without ok and without an error"}
+}
+
+func channelError(o *ChannelObservation) verdict {
+	return verdict{channelErrorStatus(o.Error), channelErrorReason(o.Error), platformCause("error "+o.Error, o.RetryAfter)}
 }
 
 func platformCause(what string, retryAfter int) string {

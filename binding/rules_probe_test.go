@@ -68,6 +68,10 @@ func TestProbe_BackendClassification(t *testing.T) {
 		{row{"still running at 10 s", "Unknown", "ProbeTimeout"}, bt.BackendTimeout()},
 		{row{"Secret missing", "Unknown", "ProbeFailed"}, bt.BackendFailed("secret team-a/token not found")},
 		{row{"empty observation", "Unknown", "ProbeFailed"}, &binding.BackendObservation{}},
+		// §11.7: two rows match; the first in table order decides.
+		{row{"HTTP status and no answer", "False", "AgentNotFound"}, &binding.BackendObservation{HTTPStatus: 404, Error: binding.NetErrorReset}},
+		{row{"no answer and timeout", "False", "Unreachable"}, &binding.BackendObservation{Error: binding.NetErrorDNS, Timeout: true}},
+		{row{"timeout and prober failure", "Unknown", "ProbeTimeout"}, &binding.BackendObservation{Timeout: true, Failed: "x"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.observation, func(t *testing.T) {
@@ -107,7 +111,13 @@ func TestProbe_ChannelClassification(t *testing.T) {
 		{row{"error no_permission", "False", "AccessDenied"}, bt.PlatformError("no_permission")},
 		{row{"error channel_is_limited_access", "False", "AccessDenied"}, bt.PlatformError("channel_is_limited_access")},
 		{row{"HTTP 429", "Unknown", "RateLimited"}, &binding.ChannelObservation{HTTPStatus: 429, RetryAfter: 30}},
-		{row{"HTTP 429 with an error body", "Unknown", "RateLimited"}, &binding.ChannelObservation{HTTPStatus: 429, Error: "channel_not_found"}},
+		// §11.7: rows in table order; channel_not_found's row is above the 429 row.
+		{row{"HTTP 429 with an error body of an earlier row", "False", "ChannelNotFound"}, &binding.ChannelObservation{HTTPStatus: 429, Error: "channel_not_found"}},
+		{row{"HTTP 429 with an error body of a later row", "Unknown", "RateLimited"}, &binding.ChannelObservation{HTTPStatus: 429, Error: "fatal_error"}},
+		{row{"archived and an error not_in_channel", "False", "ChannelArchived"}, &binding.ChannelObservation{OK: true, IsMember: true, IsArchived: true, Error: "not_in_channel"}},
+		{row{"ok member with an error code", "False", "AccessDenied"}, &binding.ChannelObservation{OK: true, IsMember: true, Error: "invalid_auth"}},
+		{row{"an error outranks the prober's timeout", "Unknown", "PlatformTimeout"}, &binding.ChannelObservation{Error: "request_timeout", Timeout: true}},
+		{row{"timeout outranks the prober's failure", "Unknown", "ProbeTimeout"}, &binding.ChannelObservation{Timeout: true, Failed: "x"}},
 		{row{"error ratelimited", "Unknown", "RateLimited"}, bt.PlatformError("ratelimited")},
 		{row{"error rate_limited", "Unknown", "RateLimited"}, bt.PlatformError("rate_limited")},
 		{row{"error request_timeout", "Unknown", "PlatformTimeout"}, bt.PlatformError("request_timeout")},
