@@ -179,3 +179,101 @@ func TestProperty_NamespaceNotAllowedSameForValidAndInvalid(t *testing.T) {
 		}
 	})
 }
+
+// TestProperty_NoLeakAndOwnTextExact plants, besides the canaries of
+// another namespace and of probe output that no message may show, own text
+// of the Binding that redaction would hide if it saw it: a backendRef name
+// of 40 hex digits (which names nothing, so BackendNotFound quotes it) and a
+// channel holding 32 hex digits and a space (InvalidSpec quotes it). Every
+// message must show no canary, and must show the planted own text exactly:
+// over-redaction is a defect too (binding-decisions §11.3).
+func TestProperty_NoLeakAndOwnTextExact(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		s := bindingtest.SnapshotGen().Draw(t, "snapshot")
+		hexRef := map[int]bool{}
+		hexChannel := map[int]bool{}
+		for i := range s.Bindings {
+			b := &s.Bindings[i]
+			if rapid.Bool().Draw(t, "plantRef") {
+				b.Spec.Agent.BackendRef.Name = hexRun(t, 40)
+				hexRef[i] = true
+			}
+			if rapid.Bool().Draw(t, "plantChannel") {
+				b.Spec.Chat.Channel = "C " + hexRun(t, 32)
+				hexChannel[i] = true
+			}
+		}
+		r := binding.Evaluate(s)
+		bindingtest.CheckInvariants(t, s, r)
+		byUID := map[string]int{}
+		for i := range s.Bindings {
+			byUID[string(s.Bindings[i].UID)] = i
+		}
+		for _, br := range r.Bindings {
+			id := br.Namespace + "/" + br.Name
+			for _, c := range br.Conditions {
+				if !binding.Vocabulary.Has(c.Type) {
+					continue
+				}
+				if strings.Contains(c.Message, bindingtest.ProbeCanary) {
+					t.Fatalf("%s %s shows a probe's raw text: %q", id, c.Type, c.Message)
+				}
+				for _, ns := range bindingtest.Namespaces() {
+					if ns != br.Namespace && strings.Contains(c.Message, bindingtest.Canary(ns)) {
+						t.Fatalf("%s %s shows text of namespace %s: %q", id, c.Type, ns, c.Message)
+					}
+				}
+			}
+			i, ok := byUID[string(br.UID)]
+			if !ok || br.Stale {
+				continue
+			}
+			b := &s.Bindings[i]
+			acc := conditions.Find(br.Conditions, binding.TypeAccepted)
+			if acc == nil {
+				t.Fatalf("%s has no Accepted", id)
+			}
+			var own []string
+			if hexRef[i] {
+				ref := b.Spec.Agent.BackendRef
+				ns := ref.Namespace
+				if ns == "" {
+					ns = b.Namespace
+				}
+				if isLabel(ns) {
+					own = append(own, "AgentBackend "+ns+"/"+ref.Name+" not found")
+				}
+			}
+			if hexChannel[i] {
+				own = append(own, `spec.chat.channel: "`+b.Spec.Chat.Channel+`" contains white space`)
+			}
+			for _, want := range own {
+				if !strings.Contains(acc.Message, want) {
+					t.Fatalf("%s Accepted %s does not quote its own text exactly: %q lacks %q", id, acc.Reason, acc.Message, want)
+				}
+			}
+		}
+	})
+}
+
+// hexRun draws n lower-case hex digits: a valid DNS name that the
+// redactor would read as a secret.
+func hexRun(t *rapid.T, n int) string {
+	const digits = "0123456789abcdef"
+	var b strings.Builder
+	for range n {
+		b.WriteByte(digits[rapid.IntRange(0, 15).Draw(t, "hex")])
+	}
+	return b.String()
+}
+
+// isLabel reports whether a reference namespace passes the Binding checks,
+// so that the reference is looked up at all.
+func isLabel(ns string) bool {
+	for _, c := range ns {
+		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-') {
+			return false
+		}
+	}
+	return ns != ""
+}

@@ -2,6 +2,7 @@ package pricebook_test
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 	"time"
 
@@ -96,6 +97,33 @@ func TestProperty_ResultsValidateAndAgreeWithStatus(t *testing.T) {
 					t.Fatalf("%s: the flag moved but Active is %v, want %s", books[i].Name, c, want)
 				}
 			}
+		}
+	})
+}
+
+// finops-decisions 19 (binding-decisions §11.3): a rate that fails to parse
+// is the book's own text; PricebookParseFailed quotes it whole and
+// unredacted, however secret-like (long digit runs, key=value shapes), and
+// only the 1024-byte rule cuts the message.
+func TestProperty_ParseFailedQuotesOwnRateExactly(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		value := rapid.OneOf(
+			rapid.StringMatching(`[0-9]{20,90}`),
+			rapid.StringMatching(`[0-9]{1,6}\.[0-9]{7,60}`),
+			rapid.StringMatching(`token=[0-9a-f]{32,40}`),
+		).Draw(t, "value")
+		b := pb.New("finops", "book")
+		b.Spec.Rates.GPUHour = value
+		r := pricebook.Evaluate([]pricebook.PriceBook{b}, nil, now)
+		ready := conditions.Find(r.Books[0].Status.Conditions, pricebook.TypeReady)
+		if ready == nil || ready.Reason != pricebook.ReasonPricebookParseFailed {
+			t.Fatalf("rate %q: Ready is %+v", value, ready)
+		}
+		if want := `rate "gpuHour" ("` + value + `"): `; !strings.HasPrefix(ready.Message, want) {
+			t.Fatalf("message %q does not start with %q", ready.Message, want)
+		}
+		if conditions.MessageProblem(ready.Message) != "" {
+			t.Fatalf("message %q breaks the message rule", ready.Message)
 		}
 	})
 }
