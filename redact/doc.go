@@ -6,6 +6,9 @@
 // [Message] produces such a message from any string; [Check] tells whether
 // a string already obeys the shape part of the rule (for validators that
 // must not rewrite); [Clean] tells whether Message would leave it as is.
+// [Fit] gives a string that shape without hiding anything: it is for a
+// message assembled from an object's own text, shown whole, and parts from
+// elsewhere that went through Message one by one (binding-decisions §11.3).
 //
 // # What is hidden, and by what
 //
