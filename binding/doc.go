@@ -111,10 +111,13 @@
 //     is the prober's fault: ProbeFailed. Any other HTTP status than 200,
 //     the listed ones included 2xx and 3xx, is BackendError. An
 //     unrecognised network error kind is Unreachable.
-//   - For ChannelJoined an HTTP 429 decides before the error code; a
-//     non-200 answer without an error code, or ok false without one, is
-//     PlatformError; an ok answer that does not say the bot is a member
-//     reads as not a member.
+//   - An observation matching two rows of a probe table takes the first
+//     (§11.7): for ChannelJoined an error code of a row above RateLimited
+//     (is_archived, not_in_channel, channel_not_found, the access errors)
+//     decides before an HTTP 429, and the prober's own timeout and failure
+//     come after every answer; a non-200 answer without an error code, or
+//     ok false without one, is PlatformError; an ok answer that does not
+//     say the bot is a member reads as not a member.
 //   - Objects sharing a UID, or a kind, namespace and name, are all left
 //     out with an ObjectError: which one is real cannot be told without
 //     depending on list order. A Binding referring to such an object reads

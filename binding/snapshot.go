@@ -88,8 +88,9 @@ type ProbeResult struct {
 	Channel *ChannelObservation
 }
 
-// BackendObservation is the raw outcome of one agent card fetch. The
-// first of Timeout, Failed, Error and HTTPStatus that is set decides.
+// BackendObservation is the raw outcome of one agent card fetch. When more
+// than one signal is set, the first matching row of the decisions' table
+// decides (§11.7): HTTPStatus, then Error, then Timeout, then Failed.
 type BackendObservation struct {
 	// HTTPStatus is the answer's status code.
 	HTTPStatus int
@@ -120,8 +121,10 @@ const (
 )
 
 // ChannelObservation is the raw outcome of one look at the channel on the
-// chat platform. The first of Timeout, Failed, an HTTP 429, Error, another
-// HTTP status than 200, and the answer's fields decides.
+// chat platform. When more than one signal is set, the first matching row
+// of the decisions' table decides (§11.7): the answer's state and error
+// codes in table order (an HTTP 429 at the RateLimited row), then another
+// HTTP status than 200, then Timeout, then Failed.
 type ChannelObservation struct {
 	// HTTPStatus is the HTTP status of the platform's answer; 0 means 200.
 	HTTPStatus int

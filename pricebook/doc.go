@@ -41,8 +41,9 @@
 //     pattern-then-parse path gives no reason to treat zeros specially.
 //   - Leading zeros are accepted ("007" is 7): the admission pattern allows
 //     them and the value is unambiguous.
-//   - A value whose text is very long is quoted in the message only up to
-//     64 bytes, followed by "…", so the message stays within its limit.
+//   - A value is quoted whole and unredacted, however long or secret-like:
+//     it is the book's own text (finops-decisions 19). The message's
+//     1024-byte rule is the only cut.
 //   - A currency book without a rates block is ready and prices every
 //     rate at zero, as an unset rate is zero; its document reads "0"
 //     everywhere.
