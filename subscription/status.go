@@ -63,7 +63,10 @@ func (e *evaluator) evaluate(i int32) Outcome {
 		// current generation.
 		desired = append(desired, cond(TypeReady, cFalse, ReasonValidationSucceeded, msgDeactivated))
 		if a := conditions.Find(held, TypeActive); a != nil && a.Status == cFalse && Vocabulary.IsTerminal(*a) {
-			desired = append(desired, cond(TypeActive, a.Status, a.Reason, msg("%s", a.Message)))
+			// The message is re-stated from the status, not from the
+			// spec: whoever edited it last, it is not the object's own
+			// text, so it is redacted.
+			desired = append(desired, cond(TypeActive, a.Status, a.Reason, redact.Message(a.Message, redact.Options{})))
 		}
 
 	default:
