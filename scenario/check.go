@@ -119,11 +119,14 @@ func diffExpectation(e Expectation, o *Outcome) string {
 	return cmp.Diff(want, got)
 }
 
+// formatTime renders an instant to the nanosecond, so two instants that
+// differ by any amount differ in the diff (decisions §11.14: the checker
+// compares every instant exactly, never to the whole second).
 func formatTime(t time.Time) string {
 	if t.IsZero() {
 		return ""
 	}
-	return t.UTC().Format(time.RFC3339)
+	return t.UTC().Format(time.RFC3339Nano)
 }
 
 // project reduces a computed condition to the fields ec asks about, and

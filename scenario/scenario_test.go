@@ -146,6 +146,44 @@ func TestCheck_WriterVerdict(t *testing.T) {
 	assert.Contains(t, f.Check([]Outcome{o}), "10:00:11")
 }
 
+// Decisions §11.14: instants are compared exactly. A wait that ends a
+// nanosecond or a few hundred milliseconds off the expected instant
+// fails, and so does a lastTransitionTime; the expected instant keeps the
+// file's fraction of a second.
+func TestCheck_InstantsAreExact(t *testing.T) {
+	f, err := Parse([]byte(`name: x
+system: binding
+now: "2026-11-30T10:00:00Z"
+expect:
+  - kind: Binding
+    namespace: a
+    name: b
+    waitUntil: "2026-11-30T10:00:05.3Z"
+    conditions: [{type: Ready, status: "True", reason: OK, lastTransitionTime: "2026-11-30T09:00:00Z"}]
+`))
+	require.NoError(t, err)
+	at := time.Date(2026, 11, 30, 10, 0, 5, 300_000_000, time.UTC)
+	ltt := time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC)
+	o := func(wait, lt time.Time) Outcome {
+		return Outcome{Kind: "Binding", Namespace: "a", Name: "b", WaitUntil: metav1.NewTime(wait),
+			Conditions: []metav1.Condition{{Type: "Ready", Status: "True", Reason: "OK", LastTransitionTime: metav1.NewTime(lt)}}}
+	}
+	assert.Empty(t, f.Check([]Outcome{o(at, ltt)}))
+	for name, tc := range map[string]struct {
+		wait, lt time.Time
+		shows    string
+	}{
+		"WaitWholeSecond":   {at.Truncate(time.Second), ltt, "10:00:05Z"},
+		"WaitNanosecondOff": {at.Add(1), ltt, "10:00:05.300000001Z"},
+		"TransitionOff":     {at, ltt.Add(500 * time.Millisecond), "09:00:00.5Z"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			d := f.Check([]Outcome{o(tc.wait, tc.lt)})
+			assert.Contains(t, d, tc.shows)
+		})
+	}
+}
+
 func TestRunners(t *testing.T) {
 	dir := t.TempDir()
 	write := func(name, text string) {

@@ -56,10 +56,16 @@
 //
 // Where the specification leaves a choice open, this package decides:
 //
-//   - A Wait's time is rounded up to a multiple of WriterTick counted from
-//     the zero time (whole seconds by default), and a pass's to a multiple
-//     of ProberTick, so a host whose tickers fire on those multiples acts
-//     exactly then, at most one tick after the wait ends.
+//   - A Wait's time and a pass's due time are exact instants, to the
+//     nanosecond of the inputs (decisions §11.14): the last write's end
+//     plus the wait, the last pass's start plus the spacing. Nothing is
+//     rounded to a tick; a host acts at its first tick at or after them.
+//   - Whether a write is due is judged on the Binding's own condition
+//     types, in their order (decisions §11.10). Another controller's
+//     conditions, before, among or after ours, never make a write due, so
+//     a host may pass the object's whole list and the engine's whole
+//     computed list. Ours out of their order are a change: an apply puts
+//     them in the order it sends them.
 //   - The wait before a write counts from the end of the last attempt,
 //     successful or not: one gap normally, Backoff().Wait(failures) after
 //     failed attempts (one gap, then doubling, capped). A success resets
