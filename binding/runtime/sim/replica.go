@@ -212,9 +212,9 @@ func (r *Replica) writerTick() {
 			s.store(&w)
 			if w.OK {
 				mem = mem.Wrote(br.Conditions, w.End)
-				// The host shows its own write to itself, as it would from
-				// the API server's answer.
-				r.bindings[i].Status.Conditions = br.Conditions
+				// The host shows its own write to itself, as the API
+				// server answered it.
+				r.bindings[i].Status.Conditions = w.Stored
 			} else {
 				mem = mem.Failed(w.End)
 			}
