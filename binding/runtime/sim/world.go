@@ -108,8 +108,12 @@ type Pass struct {
 
 // Fight is a fight a writer reported.
 type Fight struct {
-	// At is when the fight began.
+	// At is when the fight began: the decision that counted the edit
+	// making it a fight.
 	At time.Time
+	// Ended is the first decision that no longer reports the fight (a
+	// full Quiet after the last foreign edit); zero while it lasts.
+	Ended time.Time
 	// Replica is the writer that reported it.
 	Replica string
 	// Namespace and Name are the Binding fought over.
