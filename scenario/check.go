@@ -52,6 +52,8 @@ type view struct {
 	Decision         *string        `json:",omitempty"`
 	WaitUntil        *string        `json:",omitempty"`
 	Fight            *bool          `json:",omitempty"`
+	FightBegins      *bool          `json:",omitempty"`
+	ForeignEdit      *bool          `json:",omitempty"`
 }
 
 type condView struct {
@@ -115,6 +117,12 @@ func diffExpectation(e Expectation, o *Outcome) string {
 	}
 	if e.Fight != nil {
 		want.Fight, got.Fight = e.Fight, &o.Fight
+	}
+	if e.FightBegins != nil {
+		want.FightBegins, got.FightBegins = e.FightBegins, &o.FightBegins
+	}
+	if e.ForeignEdit != nil {
+		want.ForeignEdit, got.ForeignEdit = e.ForeignEdit, &o.ForeignEdit
 	}
 	return cmp.Diff(want, got)
 }

@@ -148,6 +148,12 @@ type Expectation struct {
 	WaitUntil *metav1.Time `json:"waitUntil,omitempty"`
 	// Fight says whether the writer reports a fight over the status.
 	Fight *bool `json:"fight,omitempty"`
+	// FightBegins says whether this decision begins a fight: the one
+	// decision the writer reports it for (binding).
+	FightBegins *bool `json:"fightBegins,omitempty"`
+	// ForeignEdit says whether the writer counts the status on the object
+	// as a new foreign edit (binding).
+	ForeignEdit *bool `json:"foreignEdit,omitempty"`
 }
 
 // ExpectedCondition is one expected condition. Type, Status and Reason are
@@ -180,11 +186,13 @@ type Outcome struct {
 	FinalizerRemoved bool
 	// Write reports that a status write is due.
 	Write bool
-	// Decision, WaitUntil and Fight are the status writer's verdict, set by
-	// runners that model the writer.
-	Decision  string
-	WaitUntil metav1.Time
-	Fight     bool
+	// Decision, WaitUntil, Fight, FightBegins and ForeignEdit are the
+	// status writer's verdict, set by runners that model the writer.
+	Decision    string
+	WaitUntil   metav1.Time
+	Fight       bool
+	FightBegins bool
+	ForeignEdit bool
 }
 
 // Runner evaluates a scenario of one system and returns an outcome per

@@ -144,6 +144,15 @@ func TestCheck_WriterVerdict(t *testing.T) {
 	assert.Empty(t, f.Check([]Outcome{o}))
 	o.WaitUntil = metav1.NewTime(o.WaitUntil.Add(time.Second))
 	assert.Contains(t, f.Check([]Outcome{o}), "10:00:11")
+
+	f, err = Parse([]byte("name: x\nsystem: binding\nnow: \"2026-11-30T10:00:00Z\"\nexpect: [{kind: Binding, namespace: a, name: b, fightBegins: true, foreignEdit: true}]\n"))
+	require.NoError(t, err)
+	o = Outcome{Kind: "Binding", Namespace: "a", Name: "b", FightBegins: true, ForeignEdit: true}
+	assert.Empty(t, f.Check([]Outcome{o}))
+	o.FightBegins = false
+	assert.Contains(t, f.Check([]Outcome{o}), "FightBegins")
+	o.FightBegins, o.ForeignEdit = true, false
+	assert.Contains(t, f.Check([]Outcome{o}), "ForeignEdit")
 }
 
 // Decisions §11.14: instants are compared exactly. A wait that ends a
