@@ -193,6 +193,47 @@ expect:
 	}
 }
 
+// The prober's verdict is checked key by key, instants and durations
+// exactly; a runner that reports none fails every key given.
+func TestCheck_ProberPass(t *testing.T) {
+	f, err := Parse([]byte(`name: x
+system: binding
+now: "2026-11-30T10:00:00Z"
+expect:
+  - kind: Prober
+    name: default
+    pass: {start: false, at: "2026-11-30T10:00:30.25Z", cause: config, atOnce: 2, probeTimeout: 10s, maxDuration: 20s,
+           targets: [{binding: team-a/a, generation: 1}, {binding: team-a/b, generation: 3}]}
+`))
+	require.NoError(t, err)
+	good := func() Outcome {
+		return Outcome{Kind: KindProber, Name: "default", Pass: &Pass{At: time.Date(2026, 11, 30, 10, 0, 30, 250_000_000, time.UTC),
+			Cause: "config", AtOnce: 2, ProbeTimeout: 10 * time.Second, MaxDuration: 20 * time.Second,
+			Targets: []PassTarget{{"team-a/a", 1}, {"team-a/b", 3}}}}
+	}
+	assert.Empty(t, f.Check([]Outcome{good()}))
+	for name, tc := range map[string]struct {
+		mutate func(*Pass)
+		shows  string
+	}{
+		"Start":       {func(p *Pass) { p.Start = true }, "Start"},
+		"AtToSecond":  {func(p *Pass) { p.At = p.At.Truncate(time.Second) }, "10:00:30Z"},
+		"Cause":       {func(p *Pass) { p.Cause = "periodic" }, "periodic"},
+		"TargetOrder": {func(p *Pass) { p.Targets[0], p.Targets[1] = p.Targets[1], p.Targets[0] }, "team-a/b"},
+		"Generation":  {func(p *Pass) { p.Targets[1].Generation = 2 }, "Generation"},
+		"AtOnce":      {func(p *Pass) { p.AtOnce = 3 }, "AtOnce"},
+		"Timeout":     {func(p *Pass) { p.ProbeTimeout = 7 * time.Second }, "7s"},
+		"MaxDuration": {func(p *Pass) { p.MaxDuration = 30 * time.Second }, "30s"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			o := good()
+			tc.mutate(o.Pass)
+			assert.Contains(t, f.Check([]Outcome{o}), tc.shows)
+		})
+	}
+	assert.Contains(t, f.Check([]Outcome{{Kind: KindProber, Name: "default"}}), "MaxDuration")
+}
+
 func TestRunners(t *testing.T) {
 	dir := t.TempDir()
 	write := func(name, text string) {

@@ -156,7 +156,10 @@ func (b WriterBinding) Memory(l Limits) Memory {
 // RunScenario runs a binding scenario as binding.RunScenario does and adds
 // the status writer's verdict to each Binding's outcome: Decision
 // ("write", "wait" or "none"), WaitUntil for a wait, Fight, FightBegins
-// and ForeignEdit. The
+// and ForeignEdit. It adds one outcome of kind scenario.KindProber, named
+// after the broker ("default" for the default broker): the prober's
+// verdict at now from the file's prober block (see ProberBlock) and the
+// plan of a pass over the evaluated Bindings. The
 // writer's memory comes from the file's writer block (a Binding it does
 // not list, or lists under another UID, is one the writer never wrote);
 // the replica writes only when broker.leader holds and the route is crds.
@@ -217,5 +220,9 @@ func RunScenario(f *scenario.File) ([]scenario.Outcome, error) {
 		}
 		o.Fight, o.FightBegins, o.ForeignEdit = d.Fight, d.FightBegins, d.ForeignEdit
 	}
-	return outs, nil
+	po, err := proberOutcome(f, snap, res)
+	if err != nil {
+		return nil, err
+	}
+	return append(outs, po), nil
 }
