@@ -134,7 +134,10 @@ func (l Limits) Decide(in WriterInput) Decision {
 		return Decision{Action: None, Fight: fight.on, Reason: ReasonUnchanged}
 	}
 
-	foreign := len(m.Written) > 0 && !equalOurs(in.Object, m.Written) && !equalOurs(in.Object, in.Computed)
+	// The object differs from the computed status (checked above); it is
+	// someone else's edit when it also differs from what this writer last
+	// wrote, and only then: a UID never written has no foreign edits.
+	foreign := len(m.Written) > 0 && !equalOurs(in.Object, m.Written)
 	// Foreign is nil until an edit is counted, so a status someone
 	// cleared entirely still counts as an edit the first time.
 	newEdit := foreign && (m.Foreign == nil || !equalOurs(in.Object, m.Foreign))
