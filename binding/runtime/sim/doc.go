@@ -41,4 +41,10 @@
 //     start of the write; the gap counts from its end.
 //   - Every change of a Binding, AgentBackend or ChatConnection seen at a
 //     config read (new, gone, or a new generation) is a config trigger.
+//   - A write applies only the Binding's own condition types, and every
+//     condition of those types is the broker's: one it no longer applies
+//     is removed, even if someone else's edit put it there. Another
+//     controller's apply (Sim.ApplyOther) owns only its own type.
+//   - Sim.ForeignEdit replaces the whole list, as an update by someone
+//     else would; Sim.ApplyOther adds or replaces one condition in place.
 package sim
