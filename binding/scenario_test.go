@@ -13,8 +13,9 @@ import (
 const scenarioDir = "../testdata/scenarios/binding"
 
 // TestScenarios runs every scenario of the corpus that the engine alone
-// decides. Files named writer-*.yaml also need the status writer of
-// package binding/runtime, whose tests run them.
+// decides. Files named writer-*.yaml and prober-*.yaml also need the
+// status writer or the prober of package binding/runtime, whose tests
+// run them.
 func TestScenarios(t *testing.T) {
 	entries, err := os.ReadDir(scenarioDir)
 	if err != nil {
@@ -23,7 +24,7 @@ func TestScenarios(t *testing.T) {
 	var paths []string
 	for _, e := range entries {
 		n := e.Name()
-		if e.IsDir() || strings.HasPrefix(n, "writer-") || !(strings.HasSuffix(n, ".yaml") || strings.HasSuffix(n, ".yml")) {
+		if e.IsDir() || strings.HasPrefix(n, "writer-") || strings.HasPrefix(n, "prober-") || !(strings.HasSuffix(n, ".yaml") || strings.HasSuffix(n, ".yml")) {
 			continue
 		}
 		paths = append(paths, filepath.Join(scenarioDir, n))

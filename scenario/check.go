@@ -51,6 +51,21 @@ type view struct {
 	Decision         *string        `json:",omitempty"`
 	WaitUntil        *string        `json:",omitempty"`
 	Fight            *bool          `json:",omitempty"`
+	FightBegins      *bool          `json:",omitempty"`
+	ForeignEdit      *bool          `json:",omitempty"`
+	Pass             *passView      `json:",omitempty"`
+}
+
+// passView is the comparable shape of a prober verdict: instants to the
+// nanosecond, durations as Go prints them.
+type passView struct {
+	Start        *bool         `json:",omitempty"`
+	At           *string       `json:",omitempty"`
+	Cause        *string       `json:",omitempty"`
+	Targets      *[]PassTarget `json:",omitempty"`
+	AtOnce       *int          `json:",omitempty"`
+	ProbeTimeout *string       `json:",omitempty"`
+	MaxDuration  *string       `json:",omitempty"`
 }
 
 type condView struct {
@@ -115,14 +130,26 @@ func diffExpectation(e Expectation, o *Outcome) string {
 	if e.Fight != nil {
 		want.Fight, got.Fight = e.Fight, &o.Fight
 	}
+	if e.FightBegins != nil {
+		want.FightBegins, got.FightBegins = e.FightBegins, &o.FightBegins
+	}
+	if e.ForeignEdit != nil {
+		want.ForeignEdit, got.ForeignEdit = e.ForeignEdit, &o.ForeignEdit
+	}
+	if e.Pass != nil {
+		want.Pass, got.Pass = diffPass(*e.Pass, o.Pass)
+	}
 	return cmp.Diff(want, got, exactNumbers)
 }
 
+// formatTime renders an instant to the nanosecond, so two instants that
+// differ by any amount differ in the diff (decisions §11.14: the checker
+// compares every instant exactly, never to the whole second).
 func formatTime(t time.Time) string {
 	if t.IsZero() {
 		return ""
 	}
-	return t.UTC().Format(time.RFC3339)
+	return t.UTC().Format(time.RFC3339Nano)
 }
 
 // project reduces a computed condition to the fields ec asks about, and
@@ -184,4 +211,47 @@ func partial(want, got map[string]any) map[string]any {
 		}
 	}
 	return out
+}
+
+// diffPass projects an expected and a computed prober verdict onto the
+// keys the expectation gives. A runner that reports no verdict shows as
+// an empty one, so every expected key appears in the diff.
+func diffPass(e PassExpectation, p *Pass) (want, got *passView) {
+	if p == nil {
+		p = &Pass{}
+	}
+	want, got = &passView{}, &passView{}
+	if e.Start != nil {
+		want.Start, got.Start = e.Start, &p.Start
+	}
+	if e.At != nil {
+		w, g := formatTime(e.At.Time), formatTime(p.At)
+		want.At, got.At = &w, &g
+	}
+	if e.Cause != nil {
+		want.Cause, got.Cause = e.Cause, &p.Cause
+	}
+	if e.Targets != nil {
+		g := p.Targets
+		if g == nil {
+			g = []PassTarget{}
+		}
+		w := *e.Targets
+		if w == nil {
+			w = []PassTarget{}
+		}
+		want.Targets, got.Targets = &w, &g
+	}
+	if e.AtOnce != nil {
+		want.AtOnce, got.AtOnce = e.AtOnce, &p.AtOnce
+	}
+	if e.ProbeTimeout != nil {
+		w, g := e.ProbeTimeout.Duration.String(), p.ProbeTimeout.String()
+		want.ProbeTimeout, got.ProbeTimeout = &w, &g
+	}
+	if e.MaxDuration != nil {
+		w, g := e.MaxDuration.Duration.String(), p.MaxDuration.String()
+		want.MaxDuration, got.MaxDuration = &w, &g
+	}
+	return want, got
 }

@@ -2,6 +2,7 @@ package scenario
 
 import (
 	"encoding/json"
+	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
@@ -30,6 +31,11 @@ type File struct {
 	// Writer carries the status writer's memory and timing (binding); its
 	// shape is defined by the binding runtime package.
 	Writer json.RawMessage `json:"writer,omitempty"`
+	// Prober carries the prober's state and timing (binding): the passes
+	// so far and the triggers not yet covered. Its shape is defined by
+	// the binding runtime package; an expectation of kind KindProber
+	// checks the schedule it gives.
+	Prober json.RawMessage `json:"prober,omitempty"`
 	// Failures are API reads that fail (finops ValidationError paths).
 	Failures []Failure `json:"failures,omitempty"`
 	// Collection is a SubscriptionChargeCollection run that happened at
@@ -45,6 +51,11 @@ const (
 	SystemBinding = "binding"
 	SystemFinOps  = "finops"
 )
+
+// KindProber is the kind an expectation names to check the broker's
+// prober rather than an object: its name is the broker's name, "default"
+// for the default broker, and its only key is pass.
+const KindProber = "Prober"
 
 // Broker is the broker's state in a binding scenario. Every field is
 // optional; see the defaults on each.
@@ -148,6 +159,56 @@ type Expectation struct {
 	WaitUntil *metav1.Time `json:"waitUntil,omitempty"`
 	// Fight says whether the writer reports a fight over the status.
 	Fight *bool `json:"fight,omitempty"`
+	// FightBegins says whether this decision begins a fight: the one
+	// decision the writer reports it for (binding).
+	FightBegins *bool `json:"fightBegins,omitempty"`
+	// ForeignEdit says whether the writer counts the status on the object
+	// as a new foreign edit (binding).
+	ForeignEdit *bool `json:"foreignEdit,omitempty"`
+	// Pass is the prober's schedule at now (kind KindProber only).
+	Pass *PassExpectation `json:"pass,omitempty"`
+}
+
+// PassExpectation is what the prober decides at now and the pass it
+// would run. Each field is checked only when present; instants and
+// durations exactly.
+type PassExpectation struct {
+	// Start says whether a pass starts at now.
+	Start *bool `json:"start,omitempty"`
+	// At is when the next pass is due: now when it starts. While a pass
+	// runs none is scheduled: expect cause none instead.
+	At *metav1.Time `json:"at,omitempty"`
+	// Cause is what the pass is for: leaderStart, config, secret,
+	// periodic, or none while a pass runs.
+	Cause *string `json:"cause,omitempty"`
+	// Targets are the Bindings the pass probes, in the order their probes
+	// start, each with the generation its probe conditions will carry.
+	Targets *[]PassTarget `json:"targets,omitempty"`
+	// AtOnce is how many Bindings are probed at the same time.
+	AtOnce *int `json:"atOnce,omitempty"`
+	// ProbeTimeout bounds each probe.
+	ProbeTimeout *metav1.Duration `json:"probeTimeout,omitempty"`
+	// MaxDuration is the longest the pass can take.
+	MaxDuration *metav1.Duration `json:"maxDuration,omitempty"`
+}
+
+// PassTarget is one Binding of a pass.
+type PassTarget struct {
+	// Binding is "namespace/name".
+	Binding string `json:"binding"`
+	// Generation is the generation the probes claim.
+	Generation int64 `json:"generation"`
+}
+
+// Pass is the prober's verdict and plan, as a runner reports it.
+type Pass struct {
+	Start        bool
+	At           time.Time
+	Cause        string
+	Targets      []PassTarget
+	AtOnce       int
+	ProbeTimeout time.Duration
+	MaxDuration  time.Duration
 }
 
 // ExpectedCondition is one expected condition. Type, Status and Reason are
@@ -180,11 +241,15 @@ type Outcome struct {
 	FinalizerRemoved bool
 	// Write reports that a status write is due.
 	Write bool
-	// Decision, WaitUntil and Fight are the status writer's verdict, set by
-	// runners that model the writer.
-	Decision  string
-	WaitUntil metav1.Time
-	Fight     bool
+	// Decision, WaitUntil, Fight, FightBegins and ForeignEdit are the
+	// status writer's verdict, set by runners that model the writer.
+	Decision    string
+	WaitUntil   metav1.Time
+	Fight       bool
+	FightBegins bool
+	ForeignEdit bool
+	// Pass is the prober's verdict, on the outcome of kind KindProber.
+	Pass *Pass
 }
 
 // Runner evaluates a scenario of one system and returns an outcome per

@@ -144,6 +144,94 @@ func TestCheck_WriterVerdict(t *testing.T) {
 	assert.Empty(t, f.Check([]Outcome{o}))
 	o.WaitUntil = metav1.NewTime(o.WaitUntil.Add(time.Second))
 	assert.Contains(t, f.Check([]Outcome{o}), "10:00:11")
+
+	f, err = Parse([]byte("name: x\nsystem: binding\nnow: \"2026-11-30T10:00:00Z\"\nexpect: [{kind: Binding, namespace: a, name: b, fightBegins: true, foreignEdit: true}]\n"))
+	require.NoError(t, err)
+	o = Outcome{Kind: "Binding", Namespace: "a", Name: "b", FightBegins: true, ForeignEdit: true}
+	assert.Empty(t, f.Check([]Outcome{o}))
+	o.FightBegins = false
+	assert.Contains(t, f.Check([]Outcome{o}), "FightBegins")
+	o.FightBegins, o.ForeignEdit = true, false
+	assert.Contains(t, f.Check([]Outcome{o}), "ForeignEdit")
+}
+
+// Decisions §11.14: instants are compared exactly. A wait that ends a
+// nanosecond or a few hundred milliseconds off the expected instant
+// fails, and so does a lastTransitionTime; the expected instant keeps the
+// file's fraction of a second.
+func TestCheck_InstantsAreExact(t *testing.T) {
+	f, err := Parse([]byte(`name: x
+system: binding
+now: "2026-11-30T10:00:00Z"
+expect:
+  - kind: Binding
+    namespace: a
+    name: b
+    waitUntil: "2026-11-30T10:00:05.3Z"
+    conditions: [{type: Ready, status: "True", reason: OK, lastTransitionTime: "2026-11-30T09:00:00Z"}]
+`))
+	require.NoError(t, err)
+	at := time.Date(2026, 11, 30, 10, 0, 5, 300_000_000, time.UTC)
+	ltt := time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC)
+	o := func(wait, lt time.Time) Outcome {
+		return Outcome{Kind: "Binding", Namespace: "a", Name: "b", WaitUntil: metav1.NewTime(wait),
+			Conditions: []metav1.Condition{{Type: "Ready", Status: "True", Reason: "OK", LastTransitionTime: metav1.NewTime(lt)}}}
+	}
+	assert.Empty(t, f.Check([]Outcome{o(at, ltt)}))
+	for name, tc := range map[string]struct {
+		wait, lt time.Time
+		shows    string
+	}{
+		"WaitWholeSecond":   {at.Truncate(time.Second), ltt, "10:00:05Z"},
+		"WaitNanosecondOff": {at.Add(1), ltt, "10:00:05.300000001Z"},
+		"TransitionOff":     {at, ltt.Add(500 * time.Millisecond), "09:00:00.5Z"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			d := f.Check([]Outcome{o(tc.wait, tc.lt)})
+			assert.Contains(t, d, tc.shows)
+		})
+	}
+}
+
+// The prober's verdict is checked key by key, instants and durations
+// exactly; a runner that reports none fails every key given.
+func TestCheck_ProberPass(t *testing.T) {
+	f, err := Parse([]byte(`name: x
+system: binding
+now: "2026-11-30T10:00:00Z"
+expect:
+  - kind: Prober
+    name: default
+    pass: {start: false, at: "2026-11-30T10:00:30.25Z", cause: config, atOnce: 2, probeTimeout: 10s, maxDuration: 20s,
+           targets: [{binding: team-a/a, generation: 1}, {binding: team-a/b, generation: 3}]}
+`))
+	require.NoError(t, err)
+	good := func() Outcome {
+		return Outcome{Kind: KindProber, Name: "default", Pass: &Pass{At: time.Date(2026, 11, 30, 10, 0, 30, 250_000_000, time.UTC),
+			Cause: "config", AtOnce: 2, ProbeTimeout: 10 * time.Second, MaxDuration: 20 * time.Second,
+			Targets: []PassTarget{{"team-a/a", 1}, {"team-a/b", 3}}}}
+	}
+	assert.Empty(t, f.Check([]Outcome{good()}))
+	for name, tc := range map[string]struct {
+		mutate func(*Pass)
+		shows  string
+	}{
+		"Start":       {func(p *Pass) { p.Start = true }, "Start"},
+		"AtToSecond":  {func(p *Pass) { p.At = p.At.Truncate(time.Second) }, "10:00:30Z"},
+		"Cause":       {func(p *Pass) { p.Cause = "periodic" }, "periodic"},
+		"TargetOrder": {func(p *Pass) { p.Targets[0], p.Targets[1] = p.Targets[1], p.Targets[0] }, "team-a/b"},
+		"Generation":  {func(p *Pass) { p.Targets[1].Generation = 2 }, "Generation"},
+		"AtOnce":      {func(p *Pass) { p.AtOnce = 3 }, "AtOnce"},
+		"Timeout":     {func(p *Pass) { p.ProbeTimeout = 7 * time.Second }, "7s"},
+		"MaxDuration": {func(p *Pass) { p.MaxDuration = 30 * time.Second }, "30s"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			o := good()
+			tc.mutate(o.Pass)
+			assert.Contains(t, f.Check([]Outcome{o}), tc.shows)
+		})
+	}
+	assert.Contains(t, f.Check([]Outcome{{Kind: KindProber, Name: "default"}}), "MaxDuration")
 }
 
 func TestRunners(t *testing.T) {

@@ -48,18 +48,28 @@
 // # Scenarios
 //
 // RunScenario is the scenario runner for the binding system: it runs
-// binding.RunScenario and adds the writer's decision, wait and fight to
-// each Binding's outcome, with the writer's memory read from the file's
-// `writer:` block (see WriterBlock for its shape).
+// binding.RunScenario and adds the writer's decision, wait, fight, fight
+// report and foreign edit to each Binding's outcome, with the writer's
+// memory read from the file's `writer:` block (see WriterBlock for its
+// shape). It adds one outcome of kind Prober: the prober's verdict at
+// the scenario's now from its `prober:` block (see ProberBlock) and the
+// plan of a pass over the evaluated Bindings, so another implementation
+// can check its schedule against the same vectors.
 //
 // # Decisions
 //
 // Where the specification leaves a choice open, this package decides:
 //
-//   - A Wait's time is rounded up to a multiple of WriterTick counted from
-//     the zero time (whole seconds by default), and a pass's to a multiple
-//     of ProberTick, so a host whose tickers fire on those multiples acts
-//     exactly then, at most one tick after the wait ends.
+//   - A Wait's time and a pass's due time are exact instants, to the
+//     nanosecond of the inputs (decisions §11.14): the last write's end
+//     plus the wait, the last pass's start plus the spacing. Nothing is
+//     rounded to a tick; a host acts at its first tick at or after them.
+//   - Whether a write is due is judged on the Binding's own condition
+//     types, in their order (decisions §11.10). Another controller's
+//     conditions, before, among or after ours, never make a write due, so
+//     a host may pass the object's whole list and the engine's whole
+//     computed list. Ours out of their order are a change: an apply puts
+//     them in the order it sends them.
 //   - The wait before a write counts from the end of the last attempt,
 //     successful or not: one gap normally, Backoff().Wait(failures) after
 //     failed attempts (one gap, then doubling, capped). A success resets
@@ -71,15 +81,22 @@
 //     host must show its own writes in WriterInput.Object.
 //   - The same foreign status is counted once; a successful write re-arms
 //     the count, so an editor that keeps applying one status is seen each
-//     time it reapplies it.
+//     time it reapplies it. An edit's time is the decision that first saw
+//     it: the writer cannot know when it was made.
 //   - During a fight the k-th put-back (the one for the edit that began
 //     the fight is the first) waits Backoff().Wait(k) from the last write:
-//     10 s, 20 s, 40 s, … up to the cap. Writes of the engine's own changes
-//     keep the normal gap. Fight stays true on every decision of the UID
-//     until Quiet passes after the last foreign edit.
+//     10 s, 20 s, 40 s, … up to the cap (decisions §11.12). Writes of the
+//     engine's own changes keep the normal gap; a failure backoff longer
+//     than the fight spacing holds. Fight stays true on every decision of
+//     the UID until Quiet passes after the last foreign edit; FightBegins
+//     is set on one decision of a leader only.
 //   - An edit counts toward a fight while it is less than FightWindow
 //     old, and a fight ends once a full Quiet has passed since the last
-//     foreign edit. An edit exactly FightWindow old no longer counts.
+//     foreign edit (decisions §11.11). An edit exactly FightWindow old no
+//     longer counts.
+//   - With no memory of a write (a new leader, a new UID), a write is not
+//     held back by a gap (decisions §11.13): the writer cannot know when
+//     another replica wrote last.
 //   - A last write that ends after now, or a last pass that starts after
 //     now (a clock stepped back), counts from now: the step neither allows
 //     a write within a gap nor stalls the writer for its size. Foreign edit

@@ -35,7 +35,7 @@ func ExampleLimits_Decide() {
 }
 
 // A pass starts at once when none ran; a config change right after waits
-// for the spacing, rounded up to a prober tick.
+// for the spacing: due exactly 30 s after the first pass started.
 func ExampleLimits_NextPass() {
 	l := runtime.DefaultLimits()
 	t := time.Date(2026, 11, 30, 10, 0, 0, 0, time.UTC)

@@ -50,7 +50,7 @@ func FuzzDecide(f *testing.F) {
 			if from.After(now) {
 				from = now
 			}
-			if d.At.Sub(from) > l.BackoffCap+l.WriterTick {
+			if d.At.Sub(from) > l.BackoffCap {
 				t.Fatalf("wait %v beyond the cap", d.At.Sub(from))
 			}
 		}
@@ -81,6 +81,34 @@ func FuzzParseWriterBlock(f *testing.F) {
 				t.Fatalf("memory keeps %d edits", len(m.Edits))
 			}
 			_ = lim.Decide(WriterInput{Object: b.ForeignStatus, Computed: b.LastWritten, Memory: &m, Leader: true, Now: t0})
+		}
+	})
+}
+
+func FuzzParseProberBlock(f *testing.F) {
+	f.Add([]byte(`{"limits": {"passSpacing": "10s", "concurrency": 6}, "leaderSince": "2026-11-30T09:59:58Z",
+		"lastPassStart": "2026-11-30T09:59:31.5Z", "lastCovered": {"config": "2026-11-30T09:59:31Z"},
+		"triggers": [{"kind": "config", "at": "2026-11-30T09:59:36Z"}, {"kind": "secret", "at": "2026-11-30T09:59:40Z"}]}`), int64(0))
+	f.Add([]byte(`{"running": true, "triggers": [{"kind": "leaderStart", "at": "2026-11-30T09:00:00Z"}]}`), int64(-3600))
+	f.Add([]byte(`null`), int64(1<<40))
+	f.Add([]byte(`{"limits": {"concurrency": 3}}`), int64(5))
+	f.Fuzz(func(t *testing.T, raw []byte, startedAgo int64) {
+		p, lim, err := ParseProberBlock(raw)
+		if err != nil {
+			return
+		}
+		if lim.Validate() != nil {
+			t.Fatalf("accepted limits that do not validate: %v", lim.Validate())
+		}
+		s := p.State(lim, t0.Add(-time.Duration(startedAgo)*time.Second))
+		d := lim.NextPass(s, t0)
+		switch {
+		case s.Running && (d.Start || !d.At.IsZero() || d.Cause != CauseNone):
+			t.Fatalf("a running pass scheduled %+v", d)
+		case d.Start && (!d.At.Equal(t0) || t0.Before(s.NotBefore)):
+			t.Fatalf("a pass starts at %v, not now, or before the listing at %v", d.At, s.NotBefore)
+		case !s.Running && !d.Start && !d.At.After(t0):
+			t.Fatalf("no pass now, yet due at %v", d.At)
 		}
 	})
 }

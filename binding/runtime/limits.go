@@ -20,16 +20,17 @@ type Limits struct {
 	// Binding and the start of the next; it is also the first retry wait
 	// after a failed write.
 	WriteGap time.Duration
-	// WriterTick is how often the writer looks for work. Write times are
-	// rounded up to a multiple of it.
+	// WriterTick is how often the writer looks for work. Decisions are
+	// not rounded to it: a wait ends at an exact instant and the host
+	// writes at its first tick at or after it.
 	WriterTick time.Duration
 	// BackoffCap is the longest wait between retries of a failing write,
 	// and between put-backs during a fight.
 	BackoffCap time.Duration
 	// PassSpacing is the least time between the starts of two probe passes.
 	PassSpacing time.Duration
-	// ProberTick is how often the prober looks for work. Pass start times
-	// are rounded up to a multiple of it.
+	// ProberTick is how often the prober looks for work; a pass due at an
+	// instant starts at the host's first prober tick at or after it.
 	ProberTick time.Duration
 	// Concurrency is how many probes run at a time; a Binding takes
 	// ProbesPerBinding of them, so Concurrency/ProbesPerBinding Bindings
@@ -156,18 +157,4 @@ func (l Limits) MaxPassDuration(n int) time.Duration {
 	k := l.BindingsAtOnce()
 	waves := (n + k - 1) / k
 	return time.Duration(waves) * max(l.ProbeTimeout, 0)
-}
-
-// ceilTick rounds t up to the next multiple of tick counted from the zero
-// time (for whole-second ticks: the next whole second), so a host whose
-// ticker fires on those multiples acts exactly at the returned time.
-func ceilTick(t time.Time, tick time.Duration) time.Time {
-	if tick <= 0 {
-		return t
-	}
-	f := t.Truncate(tick)
-	if f.Equal(t) {
-		return t
-	}
-	return f.Add(tick)
 }

@@ -84,11 +84,3 @@ func TestLimits_Backoff_GapThenDoublingToCap(t *testing.T) {
 	s := time.Second
 	assert.Equal(t, []time.Duration{10 * s, 20 * s, 40 * s, 80 * s, 160 * s, 300 * s, 300 * s, 300 * s}, got)
 }
-
-func TestCeilTick_RoundsUpToWholeTicks(t *testing.T) {
-	base := time.Date(2026, 11, 30, 10, 0, 0, 0, time.UTC)
-	assert.Equal(t, base, ceilTick(base, time.Second))
-	assert.Equal(t, base.Add(time.Second), ceilTick(base.Add(time.Millisecond), time.Second))
-	assert.Equal(t, base.Add(5*time.Second), ceilTick(base.Add(4*time.Second+time.Nanosecond), 5*time.Second))
-	assert.Equal(t, base.Add(3), ceilTick(base.Add(3), 0), "a zero tick leaves the time as is")
-}

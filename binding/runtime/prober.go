@@ -104,9 +104,10 @@ func (s ProberState) Finished() ProberState {
 type PassDecision struct {
 	// Start reports that a pass starts now.
 	Start bool
-	// At is when the next pass is due: now when Start, a prober tick
-	// boundary otherwise; zero when no pass can be scheduled (one is
-	// running).
+	// At is when the next pass is due: now when Start, otherwise the
+	// exact instant it falls due (decisions §11.14: not rounded to a
+	// tick; the host starts it at its first prober tick at or after At);
+	// zero when no pass can be scheduled (one is running).
 	At time.Time
 	// Cause is what the pass is (or will be) for.
 	Cause Cause
@@ -117,7 +118,7 @@ type PassDecision struct {
 // pass that covered that trigger; the period after the last pass's start;
 // at once when no pass has run yet. It never starts while a pass runs,
 // within PassSpacing of the last pass's start, or before NotBefore. A due
-// time in the future is rounded up to a ProberTick boundary.
+// time in the future is returned exactly, to the nanosecond.
 //
 // A LastStart after now (a clock stepped back) counts from now instead,
 // so the step neither starts a pass early nor stalls the prober for its
@@ -173,5 +174,5 @@ func (l Limits) NextPass(s ProberState, now time.Time) PassDecision {
 	if !due.After(now) {
 		return PassDecision{Start: true, At: now, Cause: cause}
 	}
-	return PassDecision{At: ceilTick(due, l.ProberTick), Cause: cause}
+	return PassDecision{At: due, Cause: cause}
 }

@@ -58,11 +58,12 @@ func TestNextPass_TriggerRateLimit_OncePer30s(t *testing.T) {
 	assert.Equal(t, PassDecision{Start: true, At: t0.Add(10 * time.Second), Cause: CauseConfig}, d)
 }
 
-func TestNextPass_DueRoundsUpToProberTick(t *testing.T) {
+// Decisions §11.14: a pass falls due at the exact instant, not at a tick.
+func TestNextPass_DueAtTheExactInstant(t *testing.T) {
 	l := DefaultLimits()
 	s := ProberState{}.Started(t0.Add(1200*time.Millisecond)).Finished().Trigger(TriggerConfig, t0.Add(2*time.Second))
 	d := l.NextPass(s, t0.Add(3*time.Second))
-	assert.Equal(t, t0.Add(35*time.Second), d.At, "31.2 s rounds up to the 35 s tick")
+	assert.Equal(t, PassDecision{At: t0.Add(31200 * time.Millisecond), Cause: CauseConfig}, d, "30 s after the last start")
 }
 
 func TestNextPass_LastStartAfterNow_CountsFromNow(t *testing.T) {

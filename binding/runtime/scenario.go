@@ -155,7 +155,11 @@ func (b WriterBinding) Memory(l Limits) Memory {
 
 // RunScenario runs a binding scenario as binding.RunScenario does and adds
 // the status writer's verdict to each Binding's outcome: Decision
-// ("write", "wait" or "none"), WaitUntil for a wait, and Fight. The
+// ("write", "wait" or "none"), WaitUntil for a wait, Fight, FightBegins
+// and ForeignEdit. It adds one outcome of kind scenario.KindProber, named
+// after the broker ("default" for the default broker): the prober's
+// verdict at now from the file's prober block (see ProberBlock) and the
+// plan of a pass over the evaluated Bindings. The
 // writer's memory comes from the file's writer block (a Binding it does
 // not list, or lists under another UID, is one the writer never wrote);
 // the replica writes only when broker.leader holds and the route is crds.
@@ -214,7 +218,11 @@ func RunScenario(f *scenario.File) ([]scenario.Outcome, error) {
 		if d.Action == Wait {
 			o.WaitUntil = metav1.NewTime(d.At)
 		}
-		o.Fight = d.Fight
+		o.Fight, o.FightBegins, o.ForeignEdit = d.Fight, d.FightBegins, d.ForeignEdit
 	}
-	return outs, nil
+	po, err := proberOutcome(f, snap, res)
+	if err != nil {
+		return nil, err
+	}
+	return append(outs, po), nil
 }

@@ -31,6 +31,22 @@ func TestScenarios_WriterFilesExist(t *testing.T) {
 	}
 }
 
+// The prober's schedule has its own vectors: each states a pass.
+func TestScenarios_ProberFilesExist(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join(corpus, "prober-*.yaml"))
+	require.NoError(t, err)
+	assert.GreaterOrEqual(t, len(files), 15)
+	for _, p := range files {
+		f, err := scenario.Load(p)
+		require.NoError(t, err)
+		require.NotEmpty(t, f.Expect, p)
+		for _, e := range f.Expect {
+			assert.Equal(t, scenario.KindProber, e.Kind, p)
+			assert.NotNil(t, e.Pass, "%s states no pass", p)
+		}
+	}
+}
+
 // A scenario whose expectation is wrong must fail, or the corpus proves
 // nothing.
 func TestRunScenario_WrongDecisionFails(t *testing.T) {
@@ -76,8 +92,40 @@ func TestRunScenario_WithoutWriterBlock_DecidesWithEmptyMemory(t *testing.T) {
 	require.NoError(t, err)
 	outs, err := RunScenario(f)
 	require.NoError(t, err)
-	require.Len(t, outs, 1)
+	require.Len(t, outs, 2, "the Binding and the prober")
 	assert.Equal(t, "write", outs[0].Decision)
 	assert.False(t, outs[0].Fight)
 	assert.True(t, outs[0].WaitUntil.IsZero())
+	p := outs[1]
+	require.Equal(t, scenario.KindProber, p.Kind)
+	assert.Equal(t, "default", p.Name)
+	require.NotNil(t, p.Pass)
+	assert.True(t, p.Pass.Start, "no pass has run and the broker started an hour ago")
+	assert.Equal(t, []scenario.PassTarget{{Binding: "team-a/chat", Generation: 1}}, p.Pass.Targets)
+}
+
+func TestParseProberBlock_BadInput(t *testing.T) {
+	for name, tc := range map[string]struct{ raw, want string }{
+		"UnknownKey":         {`{"lastPass": "2026-11-30T10:00:00Z"}`, "unknown field"},
+		"UnknownTrigger":     {`{"triggers": [{"kind": "configmap", "at": "2026-11-30T10:00:00Z"}]}`, `"configmap" is not leaderStart, config or secret`},
+		"TriggerWithoutTime": {`{"triggers": [{"kind": "config"}]}`, "prober.triggers[0].at is required"},
+		"UnknownCovered":     {`{"lastCovered": {"period": "2026-11-30T10:00:00Z"}}`, `"period" is not`},
+		"OddConcurrency":     {`{"limits": {"concurrency": 3}}`, "Concurrency is 3"},
+		"ZeroPeriod":         {`{"limits": {"period": "0s"}}`, "Period is 0s"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			_, _, err := ParseProberBlock([]byte(tc.raw))
+			assert.ErrorContains(t, err, tc.want)
+		})
+	}
+	_, lim, err := ParseProberBlock(nil)
+	require.NoError(t, err)
+	assert.Equal(t, DefaultLimits(), lim)
+}
+
+func TestCause_ScenarioName(t *testing.T) {
+	for c, want := range map[Cause]string{CauseLeaderStart: "leaderStart", CauseConfig: "config", CauseSecret: "secret",
+		CausePeriodic: "periodic", CauseNone: "none", Cause(-1): "none"} {
+		assert.Equal(t, want, c.ScenarioName())
+	}
 }

@@ -76,8 +76,10 @@ type WriterInput struct {
 type Decision struct {
 	// Action is None, Wait or Write.
 	Action Action
-	// At is when the write may happen: Now for Write, a writer tick
-	// boundary for Wait, zero for None.
+	// At is when the write may happen: Now for Write, the exact instant
+	// the gap, backoff or fight spacing ends for Wait (decisions §11.14:
+	// not rounded to a tick), zero for None. A host acts at its first
+	// writer tick at or after At.
 	At time.Time
 	// ForeignEdit reports a foreign edit not counted yet: the host passes
 	// the decision to Memory.Observe so it is counted once.
@@ -94,19 +96,28 @@ type Decision struct {
 // Decide is the status writer's policy for one Binding. In order:
 //
 //  1. A replica that is not the leader never writes.
-//  2. A status on the object equal to the computed one needs no write.
+//  2. An object whose conditions of the Binding's own types equal the
+//     computed ones, in order, needs no write (decisions §11.10). Another
+//     controller's conditions, and where they stand among ours, never
+//     make a write due: an API server applying our conditions keeps
+//     another manager's entries where they are, so counting their place
+//     would write forever.
 //  3. The object's status differs from what this writer last wrote for
 //     the UID and from the computed one: someone else edited it. The edit
-//     is counted once (ForeignEdit) and put back with one write.
+//     is counted once (ForeignEdit) and put back with one write. A UID
+//     this writer never wrote has no foreign edits (§11.13).
 //  4. The write waits WriteGap from the end of the last write; after
 //     failed writes the backoff (one gap, doubling, capped) instead; while
-//     a fight lasts, a put-back also waits the backoff of the fight's
-//     edits counted so far.
-//  5. A due time in the future is rounded up to a WriterTick boundary.
+//     a fight lasts, the put-back of the k-th edit of the fight waits
+//     Backoff().Wait(k), and the longer of that and the failure backoff
+//     holds (§11.12). With no write remembered (a new leader, a new UID)
+//     nothing holds the write back (§11.13).
+//  5. The wait ends at an exact instant: the last write's end plus the
+//     wait, to the nanosecond (§11.14).
 //
-// Comparisons for foreign edits look only at the Binding's own condition
-// types, so another controller's conditions are never an edit of ours.
-// Decide is pure and does not allocate.
+// Every comparison, for the write and for foreign edits, looks only at
+// the Binding's own condition types. Decide is pure and does not
+// allocate.
 func (l Limits) Decide(in WriterInput) Decision {
 	if !in.Leader {
 		return Decision{Action: None, Reason: ReasonStandby}
@@ -119,11 +130,14 @@ func (l Limits) Decide(in WriterInput) Decision {
 		m = &emptyMemory
 	}
 	fight := l.fightNow(m, false, in.Now)
-	if conditions.EqualSets(in.Object, in.Computed) {
+	if equalOurs(in.Object, in.Computed) {
 		return Decision{Action: None, Fight: fight.on, Reason: ReasonUnchanged}
 	}
 
-	foreign := len(m.Written) > 0 && !equalOurs(in.Object, m.Written) && !equalOurs(in.Object, in.Computed)
+	// The object differs from the computed status (checked above); it is
+	// someone else's edit when it also differs from what this writer last
+	// wrote, and only then: a UID never written has no foreign edits.
+	foreign := len(m.Written) > 0 && !equalOurs(in.Object, m.Written)
 	// Foreign is nil until an edit is counted, so a status someone
 	// cleared entirely still counts as an edit the first time.
 	newEdit := foreign && (m.Foreign == nil || !equalOurs(in.Object, m.Foreign))
@@ -159,7 +173,7 @@ func (l Limits) Decide(in WriterInput) Decision {
 		d.Action, d.At, d.Reason = Write, in.Now, reason
 		return d
 	}
-	d.Action, d.At, d.Reason = Wait, ceilTick(due, l.WriterTick), waitReason
+	d.Action, d.At, d.Reason = Wait, due, waitReason
 	return d
 }
 

@@ -70,11 +70,71 @@ func TestDecide_GapPassed_Writes(t *testing.T) {
 	assert.Equal(t, t0, d.At)
 }
 
-func TestDecide_WaitRoundsUpToWriterTick(t *testing.T) {
-	m := Memory{Written: status(1, "OK"), LastEnd: t0.Add(300 * time.Millisecond)}
+// Decisions §11.14: the wait ends at the exact instant of its inputs, not
+// at a tick boundary.
+func TestDecide_WaitEndsAtTheExactInstant(t *testing.T) {
+	m := Memory{Written: status(1, "OK"), LastEnd: t0.Add(300*time.Millisecond + 7)}
 	now := t0.Add(2 * time.Second)
 	d := DefaultLimits().Decide(WriterInput{Object: status(1, "OK"), Computed: status(1, "Unreachable"), Memory: &m, Leader: true, Now: now})
-	assert.Equal(t, t0.Add(11*time.Second), d.At, "10.3 s rounds up to the 11 s tick")
+	assert.Equal(t, Decision{Action: Wait, At: t0.Add(10*time.Second + 300*time.Millisecond + 7), Reason: ReasonGap}, d)
+}
+
+// withForeign returns conds with another controller's condition inserted
+// at index at.
+func withForeign(conds []metav1.Condition, at int) []metav1.Condition {
+	other := metav1.Condition{Type: "example.com/Audited", Status: metav1.ConditionTrue, Reason: "Seen",
+		LastTransitionTime: metav1.NewTime(t0.Add(-2 * time.Hour))}
+	out := append([]metav1.Condition(nil), conds[:at]...)
+	out = append(out, other)
+	return append(out, conds[at:]...)
+}
+
+// Decisions §11.10: another controller's condition, wherever the API
+// server keeps it among ours, never makes a write due. The engine puts it
+// after ours in the computed list; the object may hold it anywhere.
+func TestDecide_OtherControllersConditionAnywhere_NoWrite(t *testing.T) {
+	l := DefaultLimits()
+	computed := withForeign(status(1, "OK"), 4)
+	for at := 0; at <= 4; at++ {
+		object := withForeign(status(1, "OK"), at)
+		for _, mem := range []*Memory{nil, {Written: status(1, "OK"), LastEnd: t0.Add(-time.Hour)}, {Written: computed, LastEnd: t0.Add(-time.Second)}} {
+			d := l.Decide(WriterInput{Object: object, Computed: computed, Memory: mem, Leader: true, Now: t0})
+			assert.Equal(t, Decision{Action: None, Reason: ReasonUnchanged}, d, "other condition at %d, memory %v", at, mem != nil)
+		}
+	}
+}
+
+// The same host, called again and again with the object's whole list
+// where another controller's condition stands before ours, writes once
+// for a change and then never again (the loop of issue 19 wrote 12 times
+// in 2 minutes).
+func TestDecide_LoopWithOtherConditionFirst_Converges(t *testing.T) {
+	l := DefaultLimits()
+	object := withForeign(status(1, "OK"), 0)
+	computed := withForeign(status(1, "Unreachable"), 4)
+	var mem Memory
+	writes := 0
+	for now := t0; now.Before(t0.Add(2 * time.Minute)); now = now.Add(l.WriterTick) {
+		d := l.Decide(WriterInput{Object: object, Computed: computed, Memory: &mem, Leader: true, Now: now})
+		mem = l.Observe(mem, d, object, now)
+		if d.Action == Write {
+			writes++
+			// The API server merges ours by type and keeps the other
+			// condition first.
+			object = withForeign(status(1, "Unreachable"), 0)
+			mem = mem.Wrote(computed, now)
+		}
+	}
+	assert.Equal(t, 1, writes)
+}
+
+// Our own conditions out of their order are a change: a write puts them
+// back in order (an apply orders the applier's entries as it sends them).
+func TestDecide_OurConditionsOutOfOrder_Write(t *testing.T) {
+	s := status(1, "OK")
+	object := []metav1.Condition{s[3], s[0], s[1], s[2]}
+	d := DefaultLimits().Decide(WriterInput{Object: object, Computed: s, Leader: true, Now: t0})
+	assert.Equal(t, Write, d.Action)
 }
 
 func TestDecide_FailedWrites_BackOffGapThenDoublingToCap(t *testing.T) {

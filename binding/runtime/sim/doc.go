@@ -11,7 +11,12 @@
 // by namespace and name. A status write succeeds only when the object
 // with that name still has the UID the status was computed for (as a
 // write with a UID precondition), and unless the script makes writes of
-// that UID fail. Each Replica reads the whole store every ConfigLook,
+// that UID fail. A write lands as an API server's server-side apply of
+// the Binding's own condition types: ours are merged by type, in the
+// order we send them, and another controller's conditions stay where
+// they stand (Sim.ApplyOther adds one as that controller would), so a
+// writer that counted their place would write forever and the
+// simulation would show it. Each Replica reads the whole store every ConfigLook,
 // evaluates with binding.Evaluate and decides writes with
 // runtime.Limits.Decide every WriterTick, and, while it leads, asks
 // runtime.Limits.NextPass every ProberTick and runs the runtime.Plan it
@@ -19,8 +24,8 @@
 // each answering after the delay the script chose for its backend and
 // channel, or timing out at ProbeTimeout.
 //
-// A replica shows its own successful writes to itself at once (as a host
-// does from the API server's answer) and sees everyone else's changes at
+// A replica shows its own successful writes to itself at once, as the
+// API server answered them (Write.Stored), and sees everyone else's changes at
 // its next read. When the leader crashes, the first live standby leads
 // one lease later with no probe results and an empty writer memory.
 //
@@ -36,4 +41,10 @@
 //     start of the write; the gap counts from its end.
 //   - Every change of a Binding, AgentBackend or ChatConnection seen at a
 //     config read (new, gone, or a new generation) is a config trigger.
+//   - A write applies only the Binding's own condition types, and every
+//     condition of those types is the broker's: one it no longer applies
+//     is removed, even if someone else's edit put it there. Another
+//     controller's apply (Sim.ApplyOther) owns only its own type.
+//   - Sim.ForeignEdit replaces the whole list, as an update by someone
+//     else would; Sim.ApplyOther adds or replaces one condition in place.
 package sim

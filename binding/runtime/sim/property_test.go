@@ -14,10 +14,11 @@ import (
 )
 
 // Whatever a script does (edits, deletions, re-creations, foreign edits,
-// failing writes, slow or broken backends, a failover), the brokers keep
-// the rules: one replica never writes a UID twice within a gap, every
-// status that lands is valid for the object's generation, and only a
-// leader writes.
+// failing writes, slow or broken backends, a failover, other
+// controllers' conditions), the brokers keep the rules: one replica never
+// writes a UID twice within a gap, every status that lands is valid for
+// the object's generation, only a leader writes, and once the script
+// stops the writes stop.
 func TestSimulation_PropertyInvariants(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		s := New(Options{LookPhase: time.Duration(rapid.Int64Range(0, int64(10*time.Second)).Draw(t, "look"))})
@@ -34,7 +35,7 @@ func TestSimulation_PropertyInvariants(t *testing.T) {
 		for i := range rapid.IntRange(1, 12).Draw(t, "steps") {
 			s.Run(time.Duration(rapid.Int64Range(0, int64(time.Minute)).Draw(t, fmt.Sprint("wait", i))))
 			n := rapid.SampledFrom(names).Draw(t, fmt.Sprint("name", i))
-			switch rapid.IntRange(0, 6).Draw(t, fmt.Sprint("action", i)) {
+			switch rapid.IntRange(0, 7).Draw(t, fmt.Sprint("action", i)) {
 			case 0:
 				ch := rapid.SampledFrom([]string{"C-x", "C-y", "C-z", "C-w", "bad channel"}).Draw(t, fmt.Sprint("channel", i))
 				s.Edit("team-a", n, func(sp *binding.BindingSpec) { sp.Chat.Channel = ch })
@@ -59,9 +60,24 @@ func TestSimulation_PropertyInvariants(t *testing.T) {
 					a.Crash()
 					crashed = true
 				}
+			case 7:
+				s.ApplyOther("team-a", n, metav1.Condition{Type: "audit.example.com/Reviewed", Status: metav1.ConditionTrue,
+					Reason:             rapid.SampledFrom([]string{"Reviewed", "Pending"}).Draw(t, fmt.Sprint("other", i)),
+					LastTransitionTime: metav1.NewTime(s.Now().Truncate(time.Second))})
 			}
 		}
 		s.Run(2 * time.Minute)
+		// Once the script stops, the brokers stop writing: a fight or a
+		// backoff runs out within the quiet time and nothing else changes,
+		// wherever other controllers' conditions stand.
+		s.Run(13 * time.Minute)
+		settledAt := s.Now()
+		s.Run(6 * time.Minute) // a periodic pass included
+		for _, w := range s.Writes {
+			if !w.At.Before(settledAt) {
+				t.Fatalf("%s wrote %s at %v, after the world settled", w.Replica, w.Name, w.At)
+			}
+		}
 
 		type rk struct {
 			replica string

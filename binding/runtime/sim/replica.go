@@ -202,7 +202,11 @@ func (r *Replica) writerTick() {
 		obj := r.bindings[i].Status.Conditions
 		mem := r.writer[br.UID]
 		d := s.lim.Decide(runtime.WriterInput{Object: obj, Computed: br.Conditions, Memory: &mem, Leader: r.leader, Now: s.now})
+		inFight := !mem.FightSince.IsZero()
 		mem = s.lim.Observe(mem, d, obj, s.now)
+		if inFight && !d.Fight {
+			s.fightEnded(r.Name, br.Namespace, br.Name)
+		}
 		if d.FightBegins {
 			s.Fights = append(s.Fights, Fight{At: s.now, Replica: r.Name, Namespace: br.Namespace, Name: br.Name})
 		}
@@ -212,9 +216,9 @@ func (r *Replica) writerTick() {
 			s.store(&w)
 			if w.OK {
 				mem = mem.Wrote(br.Conditions, w.End)
-				// The host shows its own write to itself, as it would from
-				// the API server's answer.
-				r.bindings[i].Status.Conditions = br.Conditions
+				// The host shows its own write to itself, as the API
+				// server answered it.
+				r.bindings[i].Status.Conditions = w.Stored
 			} else {
 				mem = mem.Failed(w.End)
 			}
@@ -226,5 +230,16 @@ func (r *Replica) writerTick() {
 			}
 		}
 		r.writer[br.UID] = mem
+	}
+}
+
+// fightEnded marks the replica's open fight over a Binding as ended now.
+func (s *Sim) fightEnded(replica, ns, name string) {
+	for i := len(s.Fights) - 1; i >= 0; i-- {
+		f := &s.Fights[i]
+		if f.Replica == replica && f.Namespace == ns && f.Name == name && f.Ended.IsZero() {
+			f.Ended = s.now
+			return
+		}
 	}
 }

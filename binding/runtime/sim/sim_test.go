@@ -208,9 +208,10 @@ func TestSimulation_Failover_NoPendingOverGood_WritesResumeWithinAGap(t *testing
 }
 
 // A writer whose writes fail tries again after 10 s, then 20, 40, … up to
-// the 5-minute cap, then at the cap.
-func TestSimulation_FailingWrites_BackOffToTheCap(t *testing.T) {
-	s, _ := settled(t, Options{}, "chat")
+// the 5-minute cap, then at the cap. The first write that lands resets
+// the backoff: the next change is written exactly one gap after it.
+func TestSimulation_FailingWrites_BackOffToTheCapThenReset(t *testing.T) {
+	s, _ := settled(t, Options{LookPhase: 500 * time.Millisecond}, "chat")
 	uid := s.Binding("team-a", "chat").UID
 	start := s.Now()
 	s.FailWrites(uid, start.Add(time.Hour))
@@ -227,16 +228,40 @@ func TestSimulation_FailingWrites_BackOffToTheCap(t *testing.T) {
 	sec := time.Second
 	assert.Equal(t, []time.Duration{10 * sec, 20 * sec, 40 * sec, 80 * sec, 160 * sec, 300 * sec, 300 * sec, 300 * sec}, gaps)
 
+	// The next change is made the instant the write lands; the config
+	// read sees it within the gap.
+	var landed time.Time
+	s.AfterWrite(func(w Write) {
+		if w.UID == uid && landed.IsZero() {
+			landed = w.At
+			s.Edit("team-a", "chat", func(sp *binding.BindingSpec) { sp.Chat.Channel = "C-new" })
+		}
+	})
 	s.FailWrites(uid, s.Now())
 	s.Run(6 * time.Minute)
-	assert.Equal(t, binding.ReasonAgentNotFound, cond(s.Binding("team-a", "chat"), binding.TypeBackendReachable).Reason,
-		"the write lands once the API server takes it")
+	require.False(t, landed.IsZero(), "the write lands once the API server takes it")
+	after := writesBy(s, "a", uid, landed)
+	require.GreaterOrEqual(t, len(after), 2)
+	assert.True(t, after[0].OK)
+	assert.Equal(t, binding.ReasonAgentNotFound, conditions.Find(after[0].Stored, binding.TypeBackendReachable).Reason)
+	assert.Equal(t, landed.Add(s.Limits().WriteGap), after[1].At, "one gap after the success, not the 5-minute cap")
+	assert.Equal(t, int64(2), conditions.Find(after[1].Stored, binding.TypeAccepted).ObservedGeneration)
 }
 
-// Someone who keeps changing the status starts a fight: it is reported
-// once, and the put-backs come further and further apart.
-func TestSimulation_Fight_DetectedAndPutBacksSlowDown(t *testing.T) {
-	s, _ := settled(t, Options{}, "chat")
+// Someone who keeps changing the status starts a fight, and the writer
+// does exactly what decisions §10 and §11.11-11.12 say: the first two
+// edits are put back after one gap each, the third within ten minutes
+// begins the fight (reported once, at that edit), its put-back waits one
+// gap and each later one doubles the last wait, 10, 20, 40, ... up to the
+// 5-minute cap. When the editor stops, the fight ends exactly ten quiet
+// minutes after the last edit the writer saw, and the next edit is put
+// back after one gap again.
+//
+// The config is read at half past a second (LookPhase), so an edit made
+// at a write is always seen before the next write may happen: every
+// put-back lands exactly when the policy allows it.
+func TestSimulation_Fight_ExactSchedule(t *testing.T) {
+	s, _ := settled(t, Options{LookPhase: 500 * time.Millisecond}, "chat")
 	forged := func() []metav1.Condition {
 		cs := append([]metav1.Condition(nil), s.Binding("team-a", "chat").Status.Conditions...)
 		for i := range cs {
@@ -246,33 +271,53 @@ func TestSimulation_Fight_DetectedAndPutBacksSlowDown(t *testing.T) {
 		}
 		return cs
 	}
+	const stopAfter = 9 // put-backs the editor answers with a new edit
+	var putBacks []time.Time
 	s.AfterWrite(func(w Write) {
-		if w.Name == "chat" {
-			s.After(time.Second, func() { s.ForeignEdit("team-a", "chat", forged()) })
+		if w.Name != "chat" || !w.PutBack {
+			return
+		}
+		putBacks = append(putBacks, w.At)
+		if len(putBacks) < stopAfter {
+			s.ForeignEdit("team-a", "chat", forged()) // at once, every time
 		}
 	})
 	start := s.Now()
 	s.ForeignEdit("team-a", "chat", forged())
 	s.Run(40 * time.Minute)
 
-	require.Len(t, s.Fights, 1, "one fight, reported once")
-	var putBacks []time.Time
-	for _, w := range s.Writes {
-		if w.PutBack && w.OK && !w.At.Before(start) {
-			putBacks = append(putBacks, w.At)
-		}
-	}
-	require.Greater(t, len(putBacks), 7)
-	t.Logf("fight at %s; put-backs at %v", s.Fights[0].At.Sub(start), putBacks)
+	require.Len(t, putBacks, stopAfter, "every edit is put back, and only edits are")
+	lim := s.Limits()
+	assert.LessOrEqual(t, putBacks[0].Sub(start), lim.ConfigLook+lim.WriterTick, "the first edit is put back at the first tick after it is seen")
 	var gaps []time.Duration
 	for i := 1; i < len(putBacks); i++ {
 		gaps = append(gaps, putBacks[i].Sub(putBacks[i-1]))
 	}
-	t.Logf("gaps %v", gaps)
-	assert.LessOrEqual(t, gaps[0], 20*time.Second, "before the fight a put-back follows within a look and a gap")
-	for i := 3; i < len(gaps); i++ {
-		assert.GreaterOrEqual(t, gaps[i], gaps[i-1], "put-backs slow down: %v", gaps)
-	}
-	assert.Equal(t, s.Limits().BackoffCap, gaps[len(gaps)-1], "spacing reaches the cap: %v", gaps)
-	assert.False(t, s.Fights[0].At.After(putBacks[3]))
+	sec := time.Second
+	assert.Equal(t, []time.Duration{
+		10 * sec,  // second edit: one gap
+		10 * sec,  // third edit begins the fight: one gap
+		20 * sec,  // then doubling
+		40 * sec,  //
+		80 * sec,  //
+		160 * sec, //
+		300 * sec, // at the cap
+		300 * sec, //
+	}, gaps)
+
+	require.Len(t, s.Fights, 1, "one fight, reported once")
+	f := s.Fights[0]
+	assert.Equal(t, putBacks[2], f.At, "the fight begins at the third edit, counted when its put-back is decided")
+	// The last edit was made at the last answered put-back and counted at
+	// the first writer tick after the config read that saw it.
+	lastSeen := putBacks[stopAfter-2].Add(lim.WriteGap)
+	assert.Equal(t, lastSeen.Add(lim.Quiet), f.Ended, "the fight ends ten quiet minutes after the last edit")
+
+	// After the fight an edit is put back after one gap, as the first was.
+	again := s.Now()
+	s.ForeignEdit("team-a", "chat", forged())
+	s.Run(time.Minute)
+	require.Len(t, putBacks, stopAfter+1)
+	assert.LessOrEqual(t, putBacks[stopAfter].Sub(again), lim.ConfigLook+lim.WriterTick)
+	assert.Len(t, s.Fights, 1, "a single edit after the fight is no fight")
 }

@@ -84,8 +84,13 @@ type Write struct {
 	Generation int64
 	// PutBack reports that the write put back a foreign edit.
 	PutBack bool
-	// Conditions is the status written.
+	// Conditions is the status the writer computed and sent.
 	Conditions []metav1.Condition
+	// Stored is the status the API server holds after the write: the
+	// Binding's own types merged into the list by type, every other
+	// controller's conditions where they stood. Nil when the write
+	// failed.
+	Stored []metav1.Condition
 }
 
 // Pass is one probe pass that ran to its end.
@@ -103,8 +108,12 @@ type Pass struct {
 
 // Fight is a fight a writer reported.
 type Fight struct {
-	// At is when the fight began.
+	// At is when the fight began: the decision that counted the edit
+	// making it a fight.
 	At time.Time
+	// Ended is the first decision that no longer reports the fight (a
+	// full Quiet after the last foreign edit); zero while it lasts.
+	Ended time.Time
 	// Replica is the writer that reported it.
 	Replica string
 	// Namespace and Name are the Binding fought over.
@@ -118,8 +127,9 @@ type Status struct {
 	At time.Time
 	// UID is the object that carried it.
 	UID types.UID
-	// By is the replica that wrote it, "foreign" for someone else, and
-	// "create" for a new object.
+	// By is the replica that wrote it, "foreign" for someone else's edit
+	// of the status, "other" for another controller's apply of its own
+	// condition, and "create" for a new object.
 	By         string
 	Conditions []metav1.Condition
 }
@@ -285,7 +295,10 @@ func (s *Sim) History(ns, name string) []Status { return s.history[key{ns, name}
 
 // store applies a write to the API server: it succeeds only when the
 // object with that name still has the UID the write was computed for, as
-// a write with a UID precondition would.
+// a write with a UID precondition would. The write is a server-side apply
+// of the Binding's own condition types (see applyConditions): another
+// controller's conditions stay where they stand in the stored list, and
+// w.Stored is the list the API server answers with.
 func (s *Sim) store(w *Write) {
 	if until, ok := s.failWrites[w.UID]; ok && s.now.Before(until) {
 		return
@@ -295,9 +308,30 @@ func (s *Sim) store(w *Write) {
 	if b == nil || b.UID != w.UID {
 		return
 	}
+	ours := make([]metav1.Condition, 0, len(w.Conditions))
+	for _, c := range w.Conditions {
+		if binding.Vocabulary.Has(c.Type) {
+			ours = append(ours, c)
+		}
+	}
 	nb := *b
-	nb.Status.Conditions = w.Conditions
+	nb.Status.Conditions = applyConditions(b.Status.Conditions, ours, binding.Vocabulary.Has)
 	s.bindings[k] = &nb
-	w.OK, w.Generation = true, nb.Generation
-	s.history[k] = append(s.history[k], Status{At: s.now, UID: w.UID, By: w.Replica, Conditions: w.Conditions})
+	w.OK, w.Generation, w.Stored = true, nb.Generation, nb.Status.Conditions
+	s.history[k] = append(s.history[k], Status{At: s.now, UID: w.UID, By: w.Replica, Conditions: nb.Status.Conditions})
+}
+
+// ApplyOther is another controller applying its own condition c to a
+// Binding's status with a server-side apply: an entry of c's type is
+// replaced where it stands, a new one goes after the list's entries.
+func (s *Sim) ApplyOther(ns, name string, c metav1.Condition) {
+	k := key{ns, name}
+	b := s.bindings[k]
+	if b == nil {
+		return
+	}
+	nb := *b
+	nb.Status.Conditions = applyConditions(b.Status.Conditions, []metav1.Condition{c}, func(string) bool { return false })
+	s.bindings[k] = &nb
+	s.history[k] = append(s.history[k], Status{At: s.now, UID: nb.UID, By: "other", Conditions: nb.Status.Conditions})
 }
