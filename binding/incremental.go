@@ -49,7 +49,7 @@ type Incremental struct {
 	checks identityChecks
 
 	// The current outcome, per UID.
-	results map[types.UID]BindingResult
+	results  map[types.UID]BindingResult
 	remember map[types.UID]Served // the next memory's entries
 	ignored  map[types.UID][]IgnoredProbe
 	// full is the last full evaluation's result, kept while the snapshot
