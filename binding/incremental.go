@@ -67,8 +67,9 @@ type Step struct {
 	// Gone lists, sorted, the UIDs of Bindings that had an outcome before
 	// the change and have none now (deleted, or now another broker's).
 	Gone []types.UID
-	// Remembered are the memory entries the change set or replaced, sorted
-	// like Result.Memory; Forgotten the UIDs whose entry it dropped.
+	// Remembered are the next memory's entries of the objects the change
+	// re-evaluated, sorted like Result.Memory (an entry may be listed
+	// unchanged); Forgotten, sorted, the UIDs whose entry it dropped.
 	Remembered []Served
 	Forgotten  []types.UID
 	// Full reports that the change was answered by a full evaluation: every
