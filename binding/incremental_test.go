@@ -52,6 +52,10 @@ type incrementalMachine struct {
 	e    *binding.Incremental
 	host hostView
 	next int
+	// last is the latest Step; clean reports that the snapshot before it
+	// had no ObjectError, and broker that it changed the broker.
+	last          binding.Step
+	clean, broker bool
 }
 
 func (m *incrementalMachine) init(t *rapid.T) {
@@ -63,10 +67,13 @@ func (m *incrementalMachine) init(t *rapid.T) {
 	if got, want := resultJSON(t, r), resultJSON(t, binding.Evaluate(s)); got != want {
 		t.Fatalf("first result differs from Evaluate:\nwant %s\ngot  %s", want, got)
 	}
-	m.e, m.host = e, newHostView(r)
+	m.e, m.host, m.clean = e, newHostView(r), len(r.Errors) == 0
 }
 
-func (m *incrementalMachine) do(st binding.Step) { m.host.apply(st) }
+func (m *incrementalMachine) do(st binding.Step) {
+	m.host.apply(st)
+	m.last = st
+}
 
 func pick[T any](t *rapid.T, label string, xs []T) (T, bool) {
 	if len(xs) == 0 {
@@ -218,6 +225,7 @@ func (m *incrementalMachine) actions() map[string]func(*rapid.T) {
 			b.Leader = rapid.Bool().Draw(t, "leader")
 			b.ProberListed = rapid.Bool().Draw(t, "listed")
 			m.do(m.e.SetBroker(b))
+			m.broker = true
 		},
 		"": m.check,
 	}
@@ -227,6 +235,12 @@ func (m *incrementalMachine) actions() map[string]func(*rapid.T) {
 // Steps alone, with a full evaluation of the same snapshot.
 func (m *incrementalMachine) check(t *rapid.T) {
 	want := binding.Evaluate(m.e.Snapshot())
+	// Between two snapshots without an ObjectError, only a change of the
+	// broker may take a full evaluation.
+	if m.clean && len(want.Errors) == 0 && !m.broker && m.last.Full {
+		t.Fatal("a change between clean snapshots took a full evaluation")
+	}
+	m.clean, m.broker, m.last = len(want.Errors) == 0, false, binding.Step{}
 	if got, w := resultJSON(t, m.e.Result()), resultJSON(t, want); got != w {
 		t.Fatalf("incremental result differs from Evaluate:\nwant %s\ngot  %s", w, got)
 	}
