@@ -148,4 +148,12 @@
 //     log.
 //   - DocumentError indexes count the non-empty documents of a stream,
 //     from 0.
+//   - Incremental keys every object, memory entry and probe result by
+//     UID: setting one replaces the one of its kind with that UID, and a
+//     snapshot with two of one kind under one UID is refused
+//     (ErrUnkeyable). It does not feed its own memory back: the memory is
+//     an input like any object, which the host passes on (SetServed,
+//     DeleteServed) when it would pass Result.Memory to the next pass.
+//     While Evaluate would report any ObjectError, every change is
+//     answered by a full evaluation (Step.Full).
 package binding

@@ -110,8 +110,13 @@ func evaluate(s *Snapshot) Result {
 	}
 	res.Bindings = res.Bindings[:len(s.Bindings)]
 	kept := make([]bool, len(s.Bindings))
-	bmem := make([]Served, len(s.Bindings))
-	remembered := make([]bool, len(s.Bindings))
+	// A Binding's memory entry is its identity (read again from the
+	// snapshot) and what it serves: only the latter is kept per rank.
+	type servedAt struct {
+		gen  int64
+		spec *BindingSpec
+	}
+	bmem := make([]servedAt, len(s.Bindings))
 	for i := range s.Bindings {
 		if !ix.bindingOK[i] {
 			continue
@@ -123,7 +128,7 @@ func evaluate(s *Snapshot) Result {
 		r := rank[i]
 		res.Bindings[r], kept[r] = br, true
 		if remember {
-			bmem[r], remembered[r] = served, true
+			bmem[r] = servedAt{served.Generation, served.Binding}
 		}
 	}
 	n := 0
@@ -132,8 +137,9 @@ func evaluate(s *Snapshot) Result {
 			res.Bindings[n] = res.Bindings[r]
 			n++
 		}
-		if remembered[r] {
-			mem = append(mem, bmem[r])
+		if m := bmem[r]; m.spec != nil {
+			o := &s.Bindings[order[r]]
+			mem = append(mem, Served{Kind: KindBinding, Namespace: o.Namespace, Name: o.Name, UID: o.UID, Generation: m.gen, Binding: m.spec})
 		}
 	}
 	clear(res.Bindings[n:])

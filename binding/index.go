@@ -103,27 +103,30 @@ func buildIndex(s *Snapshot) *index {
 		ns, name string
 	}
 	names := make(map[nameKey]int, n)
-	ids := make([]identity, 0, n)
-	for i := range s.Bindings {
-		o := &s.Bindings[i]
-		ids = append(ids, identity{KindBinding, o.Namespace, o.Name, o.UID, o.Generation})
+	// Each object's identity is read where it lies, by its position
+	// across the three lists, rather than copied into a list of its own.
+	id := func(i int) identity {
+		if i < len(s.Bindings) {
+			o := &s.Bindings[i]
+			return identity{KindBinding, o.Namespace, o.Name, o.UID, o.Generation}
+		}
+		if i -= len(s.Bindings); i < len(s.Backends) {
+			o := &s.Backends[i]
+			return identity{KindAgentBackend, o.Namespace, o.Name, o.UID, o.Generation}
+		}
+		o := &s.Connections[i-len(s.Backends)]
+		return identity{KindChatConnection, o.Namespace, o.Name, o.UID, o.Generation}
 	}
-	for i := range s.Backends {
-		o := &s.Backends[i]
-		ids = append(ids, identity{KindAgentBackend, o.Namespace, o.Name, o.UID, o.Generation})
-	}
-	for i := range s.Connections {
-		o := &s.Connections[i]
-		ids = append(ids, identity{KindChatConnection, o.Namespace, o.Name, o.UID, o.Generation})
-	}
-	for _, id := range ids {
+	for i := range n {
+		id := id(i)
 		if id.uid != "" {
 			uids[id.uid]++
 		}
 		names[nameKey{id.kind, id.ns, id.name}]++
 	}
-	ok := make([]bool, len(ids))
-	for i, id := range ids {
+	ok := make([]bool, n)
+	for i := range n {
+		id := id(i)
 		p := identityProblem(id.ns, id.name, id.uid, id.gen)
 		switch {
 		case p != "":

@@ -39,20 +39,27 @@ func indexProbes(s *Snapshot) *probeIndex {
 			next += n
 		}
 	}
-	fill := make(map[types.UID]int, len(p.start))
+	// Place each result at its group's next free slot (the stored offset
+	// moves on as the group fills), then walk the groups, which now lie
+	// one after another, to set each start and order each group.
 	for i := range s.Probes {
 		uid := s.Probes[i].UID
 		off := -p.start[uid] - 1
-		p.order[off+fill[uid]] = i
-		fill[uid]++
+		p.order[off] = i
+		p.start[uid] = -(off + 2)
 	}
-	for uid, n := range fill {
-		off := -p.start[uid] - 1
-		p.start[uid] = off
-		if n > 1 {
-			group := p.order[off : off+n]
+	for k := 0; k < len(p.order); {
+		uid := s.Probes[p.order[k]].UID
+		end := k + 1
+		for end < len(p.order) && s.Probes[p.order[end]].UID == uid {
+			end++
+		}
+		p.start[uid] = k
+		if end-k > 1 {
+			group := p.order[k:end]
 			slices.SortFunc(group, func(a, b int) int { return compareProbes(&s.Probes[a], &s.Probes[b]) })
 		}
+		k = end
 	}
 	return p
 }

@@ -1,0 +1,192 @@
+package binding
+
+import (
+	"time"
+
+	"k8s.io/apimachinery/pkg/types"
+)
+
+// SetBinding adds a Binding, or replaces the Binding of its UID.
+func (e *Incremental) SetBinding(o Binding) Step {
+	affected := uidSet{}
+	e.deps.around(o.UID, affected)
+	e.dropBinding(o.UID)
+	e.bindings[o.UID] = &o
+	e.checks.object(KindBinding, o.Namespace, o.Name, o.UID, o.Generation, +1)
+	e.deps.addBinding(&o, e.memoryOf(o.UID))
+	e.deps.around(o.UID, affected)
+	return e.step(affected, nil)
+}
+
+// DeleteBinding removes the Binding of a UID.
+func (e *Incremental) DeleteBinding(uid types.UID) Step {
+	affected := uidSet{}
+	e.deps.around(uid, affected)
+	e.dropBinding(uid)
+	return e.step(affected, nil)
+}
+
+func (e *Incremental) dropBinding(uid types.UID) {
+	if old := e.bindings[uid]; old != nil {
+		e.checks.object(KindBinding, old.Namespace, old.Name, uid, old.Generation, -1)
+		e.deps.removeBinding(uid)
+		delete(e.bindings, uid)
+	}
+}
+
+// SetBackend adds an AgentBackend, or replaces the one of its UID.
+func (e *Incremental) SetBackend(o AgentBackend) Step {
+	affected := uidSet{}
+	e.dropBackend(o.UID, affected)
+	e.backends[o.UID] = &o
+	e.checks.object(KindAgentBackend, o.Namespace, o.Name, o.UID, o.Generation, +1)
+	k := objKey{o.Namespace, o.Name}
+	e.deps.backendNames[k] = o.UID
+	e.referrers(e.deps.byBackend[k], affected)
+	return e.step(affected, []types.UID{o.UID})
+}
+
+// DeleteBackend removes the AgentBackend of a UID.
+func (e *Incremental) DeleteBackend(uid types.UID) Step {
+	affected := uidSet{}
+	e.dropBackend(uid, affected)
+	return e.step(affected, []types.UID{uid})
+}
+
+func (e *Incremental) dropBackend(uid types.UID, affected uidSet) {
+	old := e.backends[uid]
+	if old == nil {
+		return
+	}
+	k := objKey{old.Namespace, old.Name}
+	e.referrers(e.deps.byBackend[k], affected)
+	e.checks.object(KindAgentBackend, old.Namespace, old.Name, uid, old.Generation, -1)
+	if e.deps.backendNames[k] == uid {
+		delete(e.deps.backendNames, k)
+	}
+	delete(e.backends, uid)
+}
+
+// SetConnection adds a ChatConnection, or replaces the one of its UID.
+func (e *Incremental) SetConnection(o ChatConnection) Step {
+	affected := uidSet{}
+	e.dropConnection(o.UID, affected)
+	e.connections[o.UID] = &o
+	e.checks.object(KindChatConnection, o.Namespace, o.Name, o.UID, o.Generation, +1)
+	k := objKey{o.Namespace, o.Name}
+	e.deps.connNames[k] = o.UID
+	e.referrers(e.deps.byConn[k], affected)
+	return e.step(affected, []types.UID{o.UID})
+}
+
+// DeleteConnection removes the ChatConnection of a UID.
+func (e *Incremental) DeleteConnection(uid types.UID) Step {
+	affected := uidSet{}
+	e.dropConnection(uid, affected)
+	return e.step(affected, []types.UID{uid})
+}
+
+func (e *Incremental) dropConnection(uid types.UID, affected uidSet) {
+	old := e.connections[uid]
+	if old == nil {
+		return
+	}
+	k := objKey{old.Namespace, old.Name}
+	e.referrers(e.deps.byConn[k], affected)
+	e.checks.object(KindChatConnection, old.Namespace, old.Name, uid, old.Generation, -1)
+	if e.deps.connNames[k] == uid {
+		delete(e.deps.connNames, k)
+	}
+	delete(e.connections, uid)
+}
+
+// referrers adds the Bindings that name an object, with their
+// competitors: whether they pass decides who holds their channels.
+func (e *Incremental) referrers(names uidSet, into uidSet) {
+	for uid := range names {
+		e.deps.around(uid, into)
+	}
+}
+
+// SetServed sets the memory entry of a UID; DeleteServed drops it. A
+// host that keeps the memory tells the evaluator of the entries each
+// Step remembered or forgot, as it would pass Result.Memory to the next
+// full evaluation.
+func (e *Incremental) SetServed(m Served) Step { return e.changeServed(m.UID, &m) }
+
+// DeleteServed drops the memory entry of a UID.
+func (e *Incremental) DeleteServed(uid types.UID) Step { return e.changeServed(uid, nil) }
+
+func (e *Incremental) changeServed(uid types.UID, m *Served) Step {
+	affected := uidSet{}
+	var others []types.UID
+	o := e.bindings[uid]
+	if o != nil {
+		e.deps.around(uid, affected)
+		e.deps.removeBinding(uid)
+	}
+	if old, ok := e.memory[uid]; ok {
+		e.checks.memory(old, -1)
+		delete(e.memory, uid)
+	}
+	if m != nil {
+		e.memory[uid] = *m
+		e.checks.memory(*m, +1)
+	}
+	if o != nil {
+		e.deps.addBinding(o, m)
+		e.deps.around(uid, affected)
+	}
+	if b := e.backends[uid]; b != nil {
+		e.referrers(e.deps.byBackend[objKey{b.Namespace, b.Name}], affected)
+		others = append(others, uid)
+	}
+	if c := e.connections[uid]; c != nil {
+		e.referrers(e.deps.byConn[objKey{c.Namespace, c.Name}], affected)
+		others = append(others, uid)
+	}
+	return e.step(affected, others)
+}
+
+// SetProbes replaces the finished probe results of one Binding UID;
+// results carrying another UID are left out.
+func (e *Incremental) SetProbes(uid types.UID, results []ProbeResult) Step {
+	var kept []ProbeResult
+	for _, r := range results {
+		if r.UID == uid {
+			kept = append(kept, r)
+		}
+	}
+	if len(kept) == 0 {
+		delete(e.probes, uid)
+	} else {
+		e.probes[uid] = kept
+	}
+	affected := uidSet{}
+	if e.bindings[uid] != nil {
+		affected[uid] = struct{}{}
+	}
+	return e.step(affected, nil)
+}
+
+// SetNow moves the evaluation's instant. Only a condition that changes
+// status carries it, so only the Bindings with a write due are
+// re-evaluated.
+func (e *Incremental) SetNow(now time.Time) Step {
+	e.now = now
+	affected := uidSet{}
+	for uid, r := range e.results {
+		if r.Changed {
+			affected[uid] = struct{}{}
+		}
+	}
+	return e.step(affected, nil)
+}
+
+// SetBroker changes the broker's own state (leadership, the config
+// route, the prober's first listing). Every outcome can move: it is a
+// full evaluation.
+func (e *Incremental) SetBroker(b Broker) Step {
+	e.broker = b
+	return e.fullStep()
+}

@@ -1,0 +1,312 @@
+package binding_test
+
+import (
+	"errors"
+	"slices"
+	"strconv"
+	"testing"
+	"time"
+
+	"k8s.io/apimachinery/pkg/types"
+	"pgregory.net/rapid"
+
+	"github.com/condengine/condengine/binding"
+	"github.com/condengine/condengine/binding/bindingtest"
+)
+
+// hostView is what a host learns from Steps alone: the outcome and the
+// memory entry per UID.
+type hostView struct {
+	results map[types.UID]binding.BindingResult
+	memory  map[types.UID]binding.Served
+}
+
+func newHostView(r binding.Result) hostView {
+	h := hostView{results: map[types.UID]binding.BindingResult{}, memory: map[types.UID]binding.Served{}}
+	h.apply(binding.Step{Full: true, Bindings: r.Bindings, Remembered: r.Memory.Served})
+	return h
+}
+
+func (h *hostView) apply(st binding.Step) {
+	if st.Full {
+		clear(h.results)
+		clear(h.memory)
+	}
+	for _, br := range st.Bindings {
+		h.results[br.UID] = br
+	}
+	for _, uid := range st.Gone {
+		delete(h.results, uid)
+	}
+	for _, m := range st.Remembered {
+		h.memory[m.UID] = m
+	}
+	for _, uid := range st.Forgotten {
+		delete(h.memory, uid)
+	}
+}
+
+// incrementalMachine drives an Incremental through random changes and
+// compares it, after each, with a full evaluation of the same snapshot.
+type incrementalMachine struct {
+	e    *binding.Incremental
+	host hostView
+	next int
+	// last is the latest Step; clean reports that the snapshot before it
+	// had no ObjectError, and broker that it changed the broker.
+	last          binding.Step
+	clean, broker bool
+}
+
+func (m *incrementalMachine) init(t *rapid.T) {
+	s := bindingtest.SnapshotGen().Draw(t, "snapshot")
+	e, r, err := binding.NewIncremental(s)
+	if err != nil {
+		t.Fatalf("NewIncremental: %v", err)
+	}
+	if got, want := resultJSON(t, r), resultJSON(t, binding.Evaluate(s)); got != want {
+		t.Fatalf("first result differs from Evaluate:\nwant %s\ngot  %s", want, got)
+	}
+	m.e, m.host, m.clean = e, newHostView(r), len(r.Errors) == 0
+}
+
+func (m *incrementalMachine) do(st binding.Step) {
+	m.host.apply(st)
+	m.last = st
+}
+
+func pick[T any](t *rapid.T, label string, xs []T) (T, bool) {
+	if len(xs) == 0 {
+		var zero T
+		return zero, false
+	}
+	return rapid.SampledFrom(xs).Draw(t, label), true
+}
+
+func (m *incrementalMachine) actions() map[string]func(*rapid.T) {
+	return map[string]func(*rapid.T){
+		"editBinding": func(t *rapid.T) {
+			s := m.e.Snapshot()
+			b, ok := pick(t, "binding", s.Bindings)
+			if !ok {
+				t.Skip("no Binding")
+			}
+			switch rapid.IntRange(0, 4).Draw(t, "what") {
+			case 0:
+				b.Spec.Chat.Channel = rapid.SampledFrom([]string{"C1", "C2", "C3", "", "bad channel"}).Draw(t, "channel")
+			case 1:
+				b.Spec.Chat.ConnectionRef.Name = rapid.SampledFrom([]string{"slack", "hub", "none"}).Draw(t, "conn")
+			case 2:
+				b.Spec.Agent.BackendRef.Name = rapid.SampledFrom([]string{"echo", "hub", "ghost"}).Draw(t, "backend")
+			case 3:
+				b.Namespace = rapid.SampledFrom(bindingtest.Namespaces()).Draw(t, "ns")
+			}
+			b.Generation++
+			m.do(m.e.SetBinding(b))
+		},
+		"writeStatus": func(t *rapid.T) {
+			r := m.e.Result()
+			br, ok := pick(t, "result", r.Bindings)
+			if !ok || !br.Write {
+				t.Skip("nothing to write")
+			}
+			for _, b := range m.e.Snapshot().Bindings {
+				if b.UID == br.UID {
+					b.Status.Conditions = slices.Clone(br.Conditions)
+					m.do(m.e.SetBinding(b))
+				}
+			}
+		},
+		"addBinding": func(t *rapid.T) {
+			ns := rapid.SampledFrom(bindingtest.Namespaces()).Draw(t, "ns")
+			m.next++
+			b := bindingtest.NewBinding(ns, "new-"+strconv.Itoa(m.next), bindingtest.UID("n"+strconv.Itoa(m.next)),
+				bindingtest.Channel(rapid.SampledFrom([]string{"C1", "C2"}).Draw(t, "channel")),
+				bindingtest.Connection("", rapid.SampledFrom([]string{"slack", "hub"}).Draw(t, "conn")),
+				bindingtest.Backend("", rapid.SampledFrom([]string{"echo", "hub"}).Draw(t, "backend")))
+			if rapid.Bool().Draw(t, "sameName") {
+				if o, ok := pick(t, "twin", m.e.Snapshot().Bindings); ok {
+					b.Namespace, b.Name = o.Namespace, o.Name
+				}
+			}
+			m.do(m.e.SetBinding(b))
+		},
+		"deleteBinding": func(t *rapid.T) {
+			b, ok := pick(t, "binding", m.e.Snapshot().Bindings)
+			if !ok {
+				t.Skip("no Binding")
+			}
+			m.do(m.e.DeleteBinding(b.UID))
+		},
+		"editBackend": func(t *rapid.T) {
+			b, ok := pick(t, "backend", m.e.Snapshot().Backends)
+			if !ok {
+				t.Skip("no backend")
+			}
+			switch rapid.IntRange(0, 3).Draw(t, "what") {
+			case 0:
+				b.Spec.URL = rapid.SampledFrom([]string{"https://a.example", "ftp://bad"}).Draw(t, "url")
+			case 1:
+				b.Spec.AllowedNamespaces = rapid.SliceOfN(rapid.SampledFrom([]string{"team-a", "team-b", "*"}), 0, 2).Draw(t, "allowed")
+			case 2:
+				m.do(m.e.DeleteBackend(b.UID))
+				return
+			case 3:
+				b.Name = rapid.SampledFrom([]string{"echo", "hub", "ghost"}).Draw(t, "name")
+			}
+			b.Generation++
+			m.do(m.e.SetBackend(b))
+		},
+		"editConnection": func(t *rapid.T) {
+			c, ok := pick(t, "connection", m.e.Snapshot().Connections)
+			if !ok {
+				t.Skip("no connection")
+			}
+			switch rapid.IntRange(0, 4).Draw(t, "what") {
+			case 0:
+				c.Spec.Broker = rapid.SampledFrom([]string{"", "broker-b"}).Draw(t, "broker")
+			case 1:
+				c.Spec.Platform = rapid.SampledFrom([]string{binding.PlatformSlack, "teams"}).Draw(t, "platform")
+			case 2:
+				m.do(m.e.DeleteConnection(c.UID))
+				return
+			case 4:
+				c.Name = rapid.SampledFrom([]string{"slack", "hub", "none"}).Draw(t, "name")
+			case 3:
+				c.Spec.AllowedNamespaces = rapid.SliceOfN(rapid.SampledFrom([]string{"team-a", "shared", "*"}), 0, 2).Draw(t, "allowed")
+			}
+			c.Generation++
+			m.do(m.e.SetConnection(c))
+		},
+		"addObject": func(t *rapid.T) {
+			ns := rapid.SampledFrom(bindingtest.Namespaces()).Draw(t, "ns")
+			m.next++
+			uid := types.UID("x" + strconv.Itoa(m.next))
+			if rapid.Bool().Draw(t, "backend") {
+				b := bindingtest.NewBackend(ns, rapid.SampledFrom([]string{"echo", "hub", "ghost"}).Draw(t, "name"), "*")
+				b.UID = uid
+				m.do(m.e.SetBackend(b))
+				return
+			}
+			c := bindingtest.NewConnection(ns, rapid.SampledFrom([]string{"slack", "hub", "none"}).Draw(t, "name"), "*")
+			c.UID = uid
+			m.do(m.e.SetConnection(c))
+		},
+		"keepMemory": func(t *rapid.T) {
+			// The host passes the memory on, as it passes Result.Memory
+			// to the next full evaluation.
+			r := m.e.Result()
+			if e, ok := pick(t, "entry", r.Memory.Served); ok && rapid.Bool().Draw(t, "set") {
+				m.do(m.e.SetServed(e))
+				return
+			}
+			if e, ok := pick(t, "old", m.e.Snapshot().Served.Served); ok {
+				m.do(m.e.DeleteServed(e.UID))
+			}
+		},
+		"probe": func(t *rapid.T) {
+			b, ok := pick(t, "binding", m.e.Snapshot().Bindings)
+			if !ok {
+				t.Skip("no Binding")
+			}
+			var rs []binding.ProbeResult
+			for range rapid.IntRange(0, 2).Draw(t, "n") {
+				rs = append(rs, bindingtest.Probe(b, rapid.Int64Range(1, b.Generation+1).Draw(t, "gen"),
+					bindingtest.BackendObservationGen().Draw(t, "backend"), bindingtest.ChannelObservationGen().Draw(t, "channel")))
+			}
+			m.do(m.e.SetProbes(b.UID, rs))
+		},
+		"time": func(t *rapid.T) {
+			s := m.e.Snapshot()
+			m.do(m.e.SetNow(s.Now.Add(time.Duration(rapid.IntRange(1, 600).Draw(t, "seconds")) * time.Second)))
+		},
+		"broker": func(t *rapid.T) {
+			b := m.e.Snapshot().Broker
+			b.Leader = rapid.Bool().Draw(t, "leader")
+			b.ProberListed = rapid.Bool().Draw(t, "listed")
+			m.do(m.e.SetBroker(b))
+			m.broker = true
+		},
+		"": m.check,
+	}
+}
+
+// check compares the evaluator's result, and what a host learnt from the
+// Steps alone, with a full evaluation of the same snapshot.
+func (m *incrementalMachine) check(t *rapid.T) {
+	want := binding.Evaluate(m.e.Snapshot())
+	// Between two snapshots without an ObjectError, only a change of the
+	// broker may take a full evaluation.
+	if m.clean && len(want.Errors) == 0 && !m.broker && m.last.Full {
+		t.Fatal("a change between clean snapshots took a full evaluation")
+	}
+	m.clean, m.broker, m.last = len(want.Errors) == 0, false, binding.Step{}
+	if got, w := resultJSON(t, m.e.Result()), resultJSON(t, want); got != w {
+		t.Fatalf("incremental result differs from Evaluate:\nwant %s\ngot  %s", w, got)
+	}
+	if len(m.host.results) != len(want.Bindings) || len(m.host.memory) != len(want.Memory.Served) {
+		t.Fatalf("the Steps left the host with %d outcomes and %d memory entries; Evaluate has %d and %d",
+			len(m.host.results), len(m.host.memory), len(want.Bindings), len(want.Memory.Served))
+	}
+	for _, br := range want.Bindings {
+		if got, ok := m.host.results[br.UID]; !ok || resultJSON(t, binding.Result{Bindings: []binding.BindingResult{got}}) !=
+			resultJSON(t, binding.Result{Bindings: []binding.BindingResult{br}}) {
+			t.Fatalf("the Steps left %s/%s with another outcome than Evaluate's", br.Namespace, br.Name)
+		}
+	}
+	for _, e := range want.Memory.Served {
+		if got, ok := m.host.memory[e.UID]; !ok || memoryJSON(t, binding.Memory{Served: []binding.Served{got}}) !=
+			memoryJSON(t, binding.Memory{Served: []binding.Served{e}}) {
+			t.Fatalf("the Steps left another memory entry for %s than Evaluate's", e.UID)
+		}
+	}
+}
+
+func TestIncremental_EqualsFullEvaluationAfterAnyChanges(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		m := &incrementalMachine{}
+		m.init(t)
+		t.Repeat(m.actions())
+	})
+}
+
+func TestNewIncremental_RejectsWhatItCannotKey(t *testing.T) {
+	s := bindingtest.Healthy(bindingtest.Epoch(), "team-a", 2)
+	s.Bindings[1].UID = s.Bindings[0].UID
+	if _, _, err := binding.NewIncremental(s); !errors.Is(err, binding.ErrUnkeyable) {
+		t.Fatalf("two Bindings of one UID: got %v, want ErrUnkeyable", err)
+	}
+}
+
+// TestIncremental_BackendFixMovesTheCompetitor: fixing the backend of the
+// older of two Bindings on one channel hands it the channel, so the
+// younger one, which names another backend, must be re-evaluated too.
+func TestIncremental_BackendFixMovesTheCompetitor(t *testing.T) {
+	now := bindingtest.Epoch().Add(time.Hour)
+	s := bindingtest.Healthy(now, "team-a", 0)
+	broken := bindingtest.NewBackend("team-a", "broken")
+	broken.UID = "ub-broken"
+	broken.Spec.URL = "ftp://nowhere"
+	s.Backends = append(s.Backends, broken)
+	older := bindingtest.NewBinding("team-a", "older", bindingtest.Channel("C1"), bindingtest.Backend("", "broken"),
+		bindingtest.Created(bindingtest.Epoch()))
+	younger := bindingtest.NewBinding("team-a", "younger", bindingtest.Channel("C1"),
+		bindingtest.Created(bindingtest.Epoch().Add(time.Minute)))
+	s.Bindings = append(s.Bindings, older, younger)
+	e, _, err := binding.NewIncremental(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	broken.Spec.URL = "https://agent.example"
+	broken.Generation++
+	st := e.SetBackend(broken)
+	if st.Full {
+		t.Fatal("a clean snapshot took a full evaluation")
+	}
+	if len(st.Bindings) != 2 {
+		t.Fatalf("re-evaluated %d Bindings, want both competitors", len(st.Bindings))
+	}
+	if got, want := resultJSON(t, e.Result()), resultJSON(t, binding.Evaluate(e.Snapshot())); got != want {
+		t.Fatalf("incremental result differs from Evaluate:\nwant %s\ngot  %s", want, got)
+	}
+}
