@@ -41,11 +41,11 @@ type Pair struct {
 
 // ObjectRef names an object an evaluation read, as the snapshot held it.
 type ObjectRef struct {
-	Kind       string    `json:"kind"`
-	Namespace  string    `json:"namespace,omitempty"`
-	Name       string    `json:"name"`
+	Kind       string     `json:"kind"`
+	Namespace  string     `json:"namespace,omitempty"`
+	Name       string     `json:"name"`
 	UID        ktypes.UID `json:"uid,omitempty"`
-	Generation int64     `json:"generation,omitempty"`
+	Generation int64      `json:"generation,omitempty"`
 }
 
 // String is "Kind namespace/name".
