@@ -131,7 +131,6 @@ func (e *evaluator) explain(i int32, out *Outcome) []conditions.Provenance {
 			p.Rule = activeRules[c.Reason]
 			if s.IsDeactivated() && !s.IsDeleting() {
 				p.Rule = ruleEndKept
-				p.Add(self, conditions.FTime("status.deactivatedAt", s.Status.DeactivatedAt.Time))
 			}
 			e.explainGates(&p, i, c.Reason)
 		case TypeDeleting:
@@ -161,7 +160,9 @@ func (e *evaluator) explainGates(p *conditions.Provenance, i int32, reason strin
 		return
 	}
 	if s.IsDeactivated() {
+		// Never re-validated: the gates were not run.
 		p.Add(self, conditions.FTime("status.deactivatedAt", s.Status.DeactivatedAt.Time))
+		return
 	}
 	ref := s.Spec.OfferingRef
 	off, failed := e.offering(ref)
@@ -185,6 +186,7 @@ func (e *evaluator) explainGates(p *conditions.Provenance, i int32, reason strin
 		case n.parent < 0:
 			p.Add(self, conditions.F("spec.parent.subscriptionRef", pref.String()+" (not found)"))
 		default:
+			p.Add(self, conditions.F("spec.parent.subscriptionRef", pref.String()))
 			ps := e.nodes[n.parent].sub
 			facts := []conditions.Fact{conditions.F("status.ready", string(ps.Status.Ready))}
 			if ps.Status.DeactivatedAt != nil {
