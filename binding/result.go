@@ -55,7 +55,7 @@ type BindingResult struct {
 	// Conditions, in the same order: the rule that decided it and the raw
 	// evidence. Like Causes it is for logs and tools, never a status.
 	// Evaluate leaves it nil.
-	Provenance []conditions.Provenance
+	Provenance []conditions.Provenance `json:",omitempty"`
 	// Errors are problems with the object as input (not with its spec).
 	Errors []string
 }

@@ -60,7 +60,7 @@ type Outcome struct {
 	// Status.Conditions, in the same order: the rule that decided it and
 	// the raw evidence (for logs and tools, never a status). Evaluate
 	// leaves it nil.
-	Provenance []conditions.Provenance
+	Provenance []conditions.Provenance `json:",omitempty"`
 }
 
 // Result holds one Outcome per Offering of the snapshot, at the same

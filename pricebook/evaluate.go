@@ -23,7 +23,7 @@ type Outcome struct {
 	// Status.Conditions, in the same order: the rule that decided it and
 	// the raw evidence (for logs and tools, never a status). Evaluate
 	// leaves it nil.
-	Provenance []conditions.Provenance
+	Provenance []conditions.Provenance `json:",omitempty"`
 }
 
 // Result is one reconcile of every PriceBook against one snapshot.

@@ -128,5 +128,5 @@ type Outcome struct {
 	// Status.Conditions, in the same order: the rule that decided it and
 	// the raw evidence (for logs and tools, never a status). Evaluate
 	// leaves it nil.
-	Provenance []conditions.Provenance
+	Provenance []conditions.Provenance `json:",omitempty"`
 }
