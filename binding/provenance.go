@@ -155,6 +155,9 @@ func explainAccepted(p *conditions.Provenance, b *bstate, o *Binding, holder *Bi
 		p.Add(ref(KindBinding, &holder.ObjectMeta), conditions.F("holds", "channel "+o.Spec.Chat.Channel+" on ChatConnection "+b.connKey.ns+"/"+b.connKey.name),
 			conditions.FTime("metadata.creationTimestamp", holder.CreationTimestamp.Time))
 	}
+	if reason == ReasonOK {
+		p.Add(self, conditions.F("spec.chat.channel", o.Spec.Chat.Channel))
+	}
 	if br.Served && br.ServedGeneration < o.Generation && reason != ReasonOK {
 		// A refused edit: the broker goes on serving the last good one.
 		p.Add(self, conditions.FInt("memory.servedGeneration", br.ServedGeneration))
