@@ -93,6 +93,9 @@ func evaluateBinding(s *Snapshot, ix *index, st []bstate, holders map[chanKey]in
 	if br.Stale {
 		br.Conditions = o.Status.Conditions
 	}
+	if ix.explain {
+		br.Provenance = explainBinding(s, b, o, holder, probes, desired[:n], &br)
+	}
 	switch {
 	case b.staleMemory:
 		// The snapshot lags the memory: keep the memory as it is.

@@ -36,6 +36,13 @@
 // oldest of what it derives from. Until the prober has listed the Binding
 // after a start, Ready is the bare Pending.
 //
+// Explain is Evaluate that also fills BindingResult.Provenance: for each
+// condition, the rule of Rules that decided it and the raw evidence (the
+// holder of a contested channel and both creation times, the probe result
+// and its generation, the kept condition after a failover, the generation
+// still served after a refused edit). Like Causes, it is for the log and
+// for tools only.
+//
 // # Served generations and channels
 //
 // The Memory maps each object's UID to its last good generation and that
@@ -146,6 +153,10 @@
 //     apart from the "; " between reasons.
 //   - Causes are cut to MaxCauseBytes, so a 10 MiB error cannot flood the
 //     log.
+//   - Causes stay beside Provenance for now: Provenance names every
+//     object a decision read, Causes keep the one-line texts the log
+//     already prints. The probe evidence has no finish time, because
+//     ProbeResult carries none; its generation is given instead.
 //   - DocumentError indexes count the non-empty documents of a stream,
 //     from 0.
 //   - Incremental keys every object, memory entry and probe result by

@@ -5,5 +5,5 @@ package binding
 // broker's next memory. It reads no clock, does no I/O and does not
 // modify the snapshot.
 func Evaluate(s Snapshot) Result {
-	return evaluate(&s)
+	return evaluate(&s, false)
 }

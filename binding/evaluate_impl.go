@@ -51,8 +51,9 @@ func older(a, b *Binding) bool {
 	return a.UID < b.UID
 }
 
-func evaluate(s *Snapshot) Result {
+func evaluate(s *Snapshot, explain bool) Result {
 	ix := buildIndex(s)
+	ix.explain = explain
 	st := make([]bstate, len(s.Bindings))
 	holders := make(map[chanKey]int, len(s.Bindings))
 	claim := func(k chanKey, i int) {

@@ -64,6 +64,8 @@ type index struct {
 	// others have an identity problem in errors.
 	bindingOK []bool
 	errors    []ObjectError
+	// explain asks evaluateBinding for provenance (Explain).
+	explain bool
 }
 
 // identityProblem says what keeps an object out of the evaluation

@@ -3,6 +3,8 @@ package binding
 import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/condengine/condengine/conditions"
 )
 
 // Result is what one evaluation decided. Every list is sorted, so equal
@@ -49,6 +51,11 @@ type BindingResult struct {
 	// Causes are what the log needs and the status must not show: raw
 	// probe errors, names and problems from other namespaces.
 	Causes []Cause
+	// Provenance holds, with Explain, one entry per condition in
+	// Conditions, in the same order: the rule that decided it and the raw
+	// evidence. Like Causes it is for logs and tools, never a status.
+	// Evaluate leaves it nil.
+	Provenance []conditions.Provenance `json:",omitempty"`
 	// Errors are problems with the object as input (not with its spec).
 	Errors []string
 }

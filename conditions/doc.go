@@ -47,6 +47,21 @@
 // vocabulary's rules, returning a field.ErrorList with full paths such as
 // status.conditions[2].reason.
 //
+// # Provenance
+//
+// Each evaluator declares its decision rules once, as a table of Rule
+// (a stable ID such as binding/accepted/channel-conflict and one
+// sentence), and its Explain function returns, beside every condition, a
+// Provenance: the rule that decided it, the condition it was derived from
+// when there is one, and the Evidence - each object read (kind,
+// namespace, name, UID, generation) with the fields and values that
+// decided. Vocabulary.Attach lines the entries up with the conditions an
+// outcome carries, adding the shared rules for a stale snapshot and for
+// another writer's conditions. Evidence is raw and may name other
+// namespaces' objects and hosts: it is for logs and tools, never a
+// status. Evaluate does not record it, so the unchanged path stays free
+// of allocations.
+//
 // Nothing in this package reads a clock, does I/O or keeps state between
 // calls: now and generation are arguments.
 package conditions

@@ -56,6 +56,11 @@ type Outcome struct {
 	// Retry reports a transient state the host should retry with its
 	// backoff; false means settled until something changes.
 	Retry bool
+	// Provenance holds, with Explain, one entry per condition of
+	// Status.Conditions, in the same order: the rule that decided it and
+	// the raw evidence (for logs and tools, never a status). Evaluate
+	// leaves it nil.
+	Provenance []conditions.Provenance `json:",omitempty"`
 }
 
 // Result holds one Outcome per Offering of the snapshot, at the same
@@ -69,6 +74,10 @@ type Result struct {
 // deletion guard are each computed for the whole snapshot in time linear
 // in Offerings plus requirement entries plus Subscriptions.
 func Evaluate(s Snapshot) Result {
+	return evaluate(s, false)
+}
+
+func evaluate(s Snapshot, explain bool) Result {
 	offs := s.Offerings
 	e := evaluator{s: s, idx: index(offs), fails: newFailures(s.Failures), book: -1}
 	g := buildGraph(offs, e.idx)
@@ -84,6 +93,9 @@ func Evaluate(s Snapshot) Result {
 		} else {
 			res.Offerings[i] = e.readiness(int32(i))
 		}
+	}
+	if explain {
+		e.explain(&res)
 	}
 	return res
 }

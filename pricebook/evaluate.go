@@ -19,6 +19,11 @@ type Outcome struct {
 	// Stale reports that the book's conditions describe a newer
 	// generation than the snapshot holds, so nothing is written for it.
 	Stale bool
+	// Provenance holds, with Explain, one entry per condition of
+	// Status.Conditions, in the same order: the rule that decided it and
+	// the raw evidence (for logs and tools, never a status). Evaluate
+	// leaves it nil.
+	Provenance []conditions.Provenance `json:",omitempty"`
 }
 
 // Result is one reconcile of every PriceBook against one snapshot.

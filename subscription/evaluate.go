@@ -45,6 +45,10 @@ type evaluator struct {
 // nothing, and its result does not depend on the order of any list in the
 // snapshot. Its cost grows as n log n in the number of Subscriptions.
 func Evaluate(snap Snapshot) Result {
+	return evaluate(snap, false)
+}
+
+func evaluate(snap Snapshot, explain bool) Result {
 	e := newEvaluator(snap)
 	e.resolveRoots()
 	e.numberTree()
@@ -52,6 +56,11 @@ func Evaluate(snap Snapshot) Result {
 	out := make([]Outcome, len(e.nodes))
 	for i := range e.nodes {
 		out[i] = e.evaluate(int32(i))
+	}
+	if explain {
+		for i := range out {
+			out[i].Provenance = e.explain(int32(i), &out[i])
+		}
 	}
 	slices.Sort(e.errors)
 	return Result{Subscriptions: out, Errors: slices.Compact(e.errors)}

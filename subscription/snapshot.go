@@ -5,6 +5,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/types"
 
+	"github.com/condengine/condengine/conditions"
 	"github.com/condengine/condengine/offering"
 )
 
@@ -123,4 +124,9 @@ type Outcome struct {
 	// did not fit a condition (a fee the billing arithmetic refused, a
 	// collection error), in a stable order.
 	Errors []string
+	// Provenance holds, with Explain, one entry per condition of
+	// Status.Conditions, in the same order: the rule that decided it and
+	// the raw evidence (for logs and tools, never a status). Evaluate
+	// leaves it nil.
+	Provenance []conditions.Provenance `json:",omitempty"`
 }

@@ -36,6 +36,7 @@ func commands() []command {
 		{"eval", "compute the status of every object in a scenario or a manifest stream", runEval},
 		{"check", "run scenario files and report a -want +got diff per failure", runCheck},
 		{"vocab", "print the condition types and reasons of each kind", runVocab},
+		{"explain", "say which rule and which facts decided each condition", runExplain},
 	}
 }
 

@@ -6,6 +6,8 @@
 //	condengine eval [-f FILE|-] [-o table|yaml|json] [-now RFC3339]
 //	condengine check [-v] DIR|FILE...
 //	condengine vocab [KIND] [-o markdown|json] [-out DIR]
+//	condengine explain -f FILE|- [KIND [NAMESPACE/]NAME] [-o tree|json] [-now RFC3339]
+//	condengine explain -rules [-o markdown|json] [-out FILE]
 //
 // demo prints, from built-in scenario files (demo/*.yaml, which `check`
 // also verifies), the `kubectl get akbinding -A` view of the seed and a
@@ -24,6 +26,16 @@
 // same tables the validator enforces; `go generate ./cmd/condengine`
 // writes them to docs/vocabulary, and a test fails when those files are
 // stale.
+//
+// explain reads the same inputs as eval and prints, per condition of each
+// object (or of the one KIND and NAME asked for), the decision as a short
+// tree: the condition, the rule that decided it (and, for a derived one
+// such as Ready, the condition it came from), and the evidence - each
+// object read, with the fields and values that decided. Its evidence is
+// raw: it names other namespaces' objects and hosts, which a status never
+// does, so it is output for the person running the tool, not for a
+// status. -o json prints the same as a list of objects. -rules prints the
+// rule table; `go generate ./cmd/condengine` writes it to docs/rules.md.
 //
 // Exit codes: 0 success; 1 a failed scenario, an unreadable or invalid
 // input, a missing path; 2 a command line that cannot be understood.
@@ -53,4 +65,8 @@
 //   - With -f FILE, eval sets the garbage collector's budget from the
 //     file's size, so a 50 MB stream of 100k Bindings peaks under four
 //     times its size; stdin has no size to budget from.
+//   - explain evaluates the input as eval does, then once more with
+//     provenance (the engines' Explain): it costs two evaluations, and
+//     eval pays only for keeping the Bindings' condition slices as read.
+//   - A NAME without a namespace matches that name in every namespace.
 package main

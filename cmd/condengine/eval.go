@@ -84,6 +84,8 @@ type world struct {
 	others []evaluated
 	// notes are non-fatal remarks for stderr (skipped documents).
 	notes []string
+	// inputs are the snapshots as read, for explain.
+	inputs explainInputs
 }
 
 // evaluated is one non-Binding object after evaluation.
@@ -135,6 +137,7 @@ func evaluateScenario(f *scenario.File) (*world, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", f.Path, err)
 		}
+		w.inputs.keepBindings(snap)
 		w.bindings, w.notes = evaluateBindings(snap)
 		return w, nil
 	default:
@@ -142,6 +145,7 @@ func evaluateScenario(f *scenario.File) (*world, error) {
 		if err != nil {
 			return nil, err
 		}
+		w.inputs.finops = f
 		w.others = others
 		return w, nil
 	}
@@ -197,7 +201,7 @@ func evaluateStream(s *stream, now time.Time) (*world, error) {
 	w := &world{now: now}
 	if len(objs.Bindings)+len(objs.Backends)+len(objs.Connections) > 0 {
 		defaultIdentity(&objs)
-		w.bindings, w.notes = evaluateBindings(binding.Snapshot{
+		snap := binding.Snapshot{
 			Now: now,
 			Broker: binding.Broker{
 				Leader:       true,
@@ -208,7 +212,9 @@ func evaluateStream(s *stream, now time.Time) (*world, error) {
 			Bindings:    objs.Bindings,
 			Backends:    objs.Backends,
 			Connections: objs.Connections,
-		})
+		}
+		w.inputs.keepBindings(snap)
+		w.bindings, w.notes = evaluateBindings(snap)
 	}
 	if len(finops.Objects) > 0 {
 		finops.Objects = append(finops.Objects, foreign...)
@@ -216,6 +222,7 @@ func evaluateStream(s *stream, now time.Time) (*world, error) {
 		if err != nil {
 			return nil, relocate(err, s.name, wheres)
 		}
+		w.inputs.finops = finops
 		w.others = others
 	} else if skipped > 0 {
 		w.notes = append(w.notes, fmt.Sprintf("%s: skipped %d manifest(s) of other API groups: only Agent Kourier and FinOps kinds are evaluated", s.name, skipped))

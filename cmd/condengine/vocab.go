@@ -138,14 +138,15 @@ func vocabularyMarkdown(w io.Writer, v *conditions.Vocabulary) {
 		} else {
 			fmt.Fprintf(w, "Present only in some states.\n\n")
 		}
-		fmt.Fprintf(w, "| Status | Reason | Meaning | What to do | Transient or terminal |\n")
-		fmt.Fprintf(w, "|---|---|---|---|---|\n")
+		fmt.Fprintf(w, "| Status | Reason | Meaning | What to do | Transient or terminal | Rules |\n")
+		fmt.Fprintf(w, "|---|---|---|---|---|---|\n")
 		for _, r := range t.Reasons {
 			kind := "transient"
 			if r.Terminal {
 				kind = "terminal"
 			}
-			fmt.Fprintf(w, "| %s | `%s` | %s | %s | %s |\n", r.Status, r.Reason, cell(r.Meaning), cell(r.Action), kind)
+			fmt.Fprintf(w, "| %s | `%s` | %s | %s | %s | %s |\n", r.Status, r.Reason, cell(r.Meaning), cell(r.Action), kind,
+				ruleCell(v.Kind(), t.Name, r))
 		}
 	}
 }

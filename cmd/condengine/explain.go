@@ -1,0 +1,339 @@
+package main
+
+import (
+	"cmp"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/condengine/condengine/binding"
+	"github.com/condengine/condengine/conditions"
+	"github.com/condengine/condengine/conformance"
+	"github.com/condengine/condengine/finops"
+	"github.com/condengine/condengine/scenario"
+)
+
+//go:generate go run . explain -rules -out ../../docs/rules.md
+
+// explainInputs are the snapshots eval read, kept so explain can evaluate
+// them again with provenance.
+type explainInputs struct {
+	bindings *binding.Snapshot
+	// conds are the Bindings' conditions as read: eval writes the
+	// computed ones into the snapshot's Bindings afterwards.
+	conds  [][]metav1.Condition
+	finops *scenario.File
+}
+
+// keepBindings remembers snap and its Bindings' conditions as read; only
+// the slice headers are copied, so eval pays next to nothing for it.
+func (in *explainInputs) keepBindings(snap binding.Snapshot) {
+	in.bindings = &snap
+	in.conds = make([][]metav1.Condition, len(snap.Bindings))
+	for i := range snap.Bindings {
+		in.conds[i] = snap.Bindings[i].Status.Conditions
+	}
+}
+
+// explained is one object's conditions with their provenance.
+type explained struct {
+	Kind       string               `json:"kind"`
+	Namespace  string               `json:"namespace"`
+	Name       string               `json:"name"`
+	Conditions []explainedCondition `json:"conditions"`
+}
+
+type explainedCondition struct {
+	Type               string                 `json:"type"`
+	Status             metav1.ConditionStatus `json:"status"`
+	Reason             string                 `json:"reason"`
+	ObservedGeneration int64                  `json:"observedGeneration"`
+	Rule               string                 `json:"rule"`
+	Sentence           string                 `json:"sentence"`
+	From               string                 `json:"from,omitempty"`
+	Evidence           []conditions.Evidence  `json:"evidence"`
+}
+
+func runExplain(e env, args []string) int {
+	fs := newFlags(e, "explain", "explain -f FILE|- [KIND [NAMESPACE/]NAME] [-o tree|json] [-now RFC3339]\n       condengine explain -rules [-o markdown|json] [-out FILE]")
+	file := fs.String("f", "", "a scenario file or a manifest stream (YAML or JSON); - reads stdin")
+	format := fs.String("o", "", "output format: tree or json (default tree); with -rules, markdown or json (default markdown)")
+	nowFlag := fs.String("now", "", "the evaluation instant for a manifest stream (RFC 3339); default: the current time")
+	rules := fs.Bool("rules", false, "print the rule table instead of explaining objects")
+	out := fs.String("out", "", "with -rules: write the markdown table to `FILE` (docs/rules.md)")
+	pos, code, ok := parseFlags(fs, args)
+	if !ok {
+		return code
+	}
+	if *rules {
+		return explainRules(e, pos, *format, *out, *file)
+	}
+	if *out != "" {
+		return usageError(e, "explain", "-out goes with -rules")
+	}
+	if *file == "" {
+		return usageError(e, "explain", "name the input with -f FILE (or -f - for stdin)")
+	}
+	if len(pos) > 2 {
+		return usageError(e, "explain", "at most KIND and [NAMESPACE/]NAME, got %d arguments", len(pos))
+	}
+	switch *format {
+	case "":
+		*format = "tree"
+	case "tree", "json":
+	default:
+		return usageError(e, "explain", "-o %q: want tree or json", *format)
+	}
+	now := time.Now().UTC().Truncate(time.Second)
+	if *nowFlag != "" {
+		t, err := time.Parse(time.RFC3339, *nowFlag)
+		if err != nil {
+			return usageError(e, "explain", "-now %q: want an RFC 3339 time such as 2026-11-30T10:00:00Z", *nowFlag)
+		}
+		now = t.UTC()
+	}
+	var kind, ns, name string
+	if len(pos) > 0 {
+		v := findVocabulary(conformance.Vocabularies(), pos[0])
+		if v == nil {
+			return usageError(e, "explain", "unknown kind %q; kinds with conditions: %s", pos[0], strings.Join(kindNames(conformance.Vocabularies()), ", "))
+		}
+		kind = v.Kind()
+	}
+	if len(pos) > 1 {
+		ns, name = "", pos[1]
+		if a, b, ok := strings.Cut(pos[1], "/"); ok {
+			ns, name = a, b
+		}
+	}
+
+	inName, in := "stdin", io.Reader(e.stdin)
+	if *file != "-" {
+		f, err := os.Open(*file)
+		if err != nil {
+			fmt.Fprintf(e.stderr, "condengine explain: %v\n", err)
+			return exitFail
+		}
+		defer f.Close()
+		inName, in = *file, f
+		if info, err := f.Stat(); err == nil && info.Mode().IsRegular() {
+			defer limitMemory(info.Size())()
+		}
+	}
+	w, err := evaluateInput(inName, in, now)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "condengine explain: %v\n", err)
+		return exitFail
+	}
+	for _, msg := range w.notes {
+		fmt.Fprintf(e.stderr, "condengine explain: %s\n", msg)
+	}
+	objs, err := explainWorld(w)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "condengine explain: %v\n", err)
+		return exitFail
+	}
+	objs = slices.DeleteFunc(objs, func(x explained) bool {
+		return kind != "" && x.Kind != kind || name != "" && (x.Name != name || ns != "" && x.Namespace != ns)
+	})
+	if len(objs) == 0 && kind != "" {
+		fmt.Fprintf(e.stderr, "condengine explain: no %s %s in %s\n", kind, joinNS(ns, name), inName)
+		return exitFail
+	}
+	if *format == "json" {
+		enc := json.NewEncoder(e.stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(objs); err != nil {
+			fmt.Fprintf(e.stderr, "condengine explain: %v\n", err)
+			return exitFail
+		}
+		return exitOK
+	}
+	writeTree(e.stdout, objs)
+	return exitOK
+}
+
+// explainWorld evaluates the kept inputs again with provenance and lists
+// every object with conditions, in the order of the vocabularies, then
+// namespace and name.
+func explainWorld(w *world) ([]explained, error) {
+	sentences := map[string]string{}
+	for _, r := range conformance.Rules() {
+		sentences[r.ID] = r.Sentence
+	}
+	var out []explained
+	add := func(kind, ns, name string, conds []metav1.Condition, prov []conditions.Provenance) {
+		x := explained{Kind: kind, Namespace: ns, Name: name, Conditions: []explainedCondition{}}
+		for i, c := range conds {
+			ec := explainedCondition{Type: c.Type, Status: c.Status, Reason: c.Reason, ObservedGeneration: c.ObservedGeneration}
+			if i < len(prov) && prov[i].Type == c.Type {
+				p := prov[i]
+				ec.Rule, ec.Sentence, ec.From, ec.Evidence = p.Rule, sentences[p.Rule], p.From, p.Evidence
+			}
+			x.Conditions = append(x.Conditions, ec)
+		}
+		out = append(out, x)
+	}
+	if in := w.inputs; in.bindings != nil {
+		snap := *in.bindings
+		snap.Bindings = slices.Clone(snap.Bindings)
+		for i := range snap.Bindings {
+			snap.Bindings[i].Status.Conditions = in.conds[i]
+		}
+		for _, r := range binding.Explain(snap).Bindings {
+			add(binding.KindBinding, r.Namespace, r.Name, r.Conditions, r.Provenance)
+		}
+	}
+	if f := w.inputs.finops; f != nil {
+		s, err := finops.FromScenario(f)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", f.Path, err)
+		}
+		r := finops.Explain(s)
+		for i, b := range s.PriceBooks {
+			o := r.PriceBooks.Books[i]
+			add("PriceBook", b.Namespace, b.Name, o.Status.Conditions, o.Provenance)
+		}
+		for i, x := range s.Offerings {
+			o := r.Offerings.Offerings[i]
+			add("Offering", x.Namespace, x.Name, o.Status.Conditions, o.Provenance)
+		}
+		for _, o := range r.Subscriptions.Subscriptions {
+			add("Subscription", o.Namespace, o.Name, o.Status.Conditions, o.Provenance)
+		}
+	}
+	rank := map[string]int{}
+	for i, v := range conformance.Vocabularies() {
+		rank[v.Kind()] = i
+	}
+	slices.SortStableFunc(out, func(a, b explained) int {
+		return cmp.Or(cmp.Compare(rank[a.Kind], rank[b.Kind]), cmp.Compare(a.Namespace, b.Namespace), cmp.Compare(a.Name, b.Name))
+	})
+	return out, nil
+}
+
+// writeTree prints each condition as condition ← rule ← evidence.
+func writeTree(w io.Writer, objs []explained) {
+	for k, x := range objs {
+		if k > 0 {
+			fmt.Fprintln(w)
+		}
+		fmt.Fprintf(w, "%s %s\n", x.Kind, joinNS(x.Namespace, x.Name))
+		if len(x.Conditions) == 0 {
+			fmt.Fprintln(w, "  (no conditions)")
+		}
+		for _, c := range x.Conditions {
+			fmt.Fprintf(w, "  %s=%s %s (observedGeneration %d)\n", c.Type, c.Status, c.Reason, c.ObservedGeneration)
+			if c.From != "" {
+				fmt.Fprintf(w, "    ← derived from %s\n", c.From)
+			}
+			fmt.Fprintf(w, "    ← rule %s: %s\n", c.Rule, c.Sentence)
+			for _, ev := range c.Evidence {
+				fmt.Fprintf(w, "      ← %s\n", describeObject(ev.Object))
+				for _, f := range ev.Facts {
+					fmt.Fprintf(w, "          %s: %s\n", f.Field, oneLine(f.Value))
+				}
+			}
+		}
+	}
+}
+
+func describeObject(r conditions.ObjectRef) string {
+	if r == (conditions.ObjectRef{}) {
+		return "the evaluation's inputs"
+	}
+	s := r.String()
+	var ids []string
+	if r.UID != "" {
+		ids = append(ids, "uid "+string(r.UID))
+	}
+	if r.Generation != 0 {
+		ids = append(ids, "generation "+strconv.FormatInt(r.Generation, 10))
+	}
+	if len(ids) > 0 {
+		s += " (" + strings.Join(ids, ", ") + ")"
+	}
+	return s
+}
+
+// explainRules prints or writes the rule table.
+func explainRules(e env, pos []string, format, out, file string) int {
+	if len(pos) > 0 || file != "" {
+		return usageError(e, "explain", "-rules takes neither -f nor arguments")
+	}
+	rules := conformance.Rules()
+	switch format {
+	case "", "markdown":
+		var b strings.Builder
+		rulesMarkdown(&b, rules)
+		if out != "" {
+			if err := os.WriteFile(out, []byte(b.String()), 0o644); err != nil {
+				fmt.Fprintf(e.stderr, "condengine explain: %v\n", err)
+				return exitFail
+			}
+			return exitOK
+		}
+		io.WriteString(e.stdout, b.String())
+	case "json":
+		if out != "" {
+			return usageError(e, "explain", "-out writes markdown; drop -o json")
+		}
+		enc := json.NewEncoder(e.stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(rules); err != nil {
+			fmt.Fprintf(e.stderr, "condengine explain: %v\n", err)
+			return exitFail
+		}
+	default:
+		return usageError(e, "explain", "-o %q: with -rules, want markdown or json", format)
+	}
+	return exitOK
+}
+
+const rulesNote = "Generated by `go generate ./cmd/condengine` (`condengine explain -rules -out docs/rules.md`) from the rule tables of the evaluators. Do not edit by hand: a test fails when this file is stale.\n\n" +
+	"Every condition the engine writes names one of these rules in its provenance (`Explain` in each package, `condengine explain` on the command line). Provenance evidence is raw: it may name other namespaces' objects and hosts, so it belongs in logs and tools, never in a status.\n"
+
+func rulesMarkdown(w io.Writer, rules []conditions.Rule) {
+	fmt.Fprintf(w, "# Decision rules\n\n%s", rulesNote)
+	kind := "\x00"
+	for _, r := range rules {
+		if r.Kind != kind {
+			kind = r.Kind
+			title := kind
+			if title == "" {
+				title = "Every kind"
+			}
+			fmt.Fprintf(w, "\n## %s\n\n| Rule | Condition types | Writes | What it decides |\n|---|---|---|---|\n", title)
+		}
+		types := "every type"
+		if len(r.Types) > 0 {
+			types = "`" + strings.Join(r.Types, "`, `") + "`"
+		}
+		var pairs []string
+		for _, p := range r.Reasons {
+			pairs = append(pairs, string(p.Status)+" `"+p.Reason+"`")
+		}
+		writes := strings.Join(pairs, ", ")
+		if writes == "" {
+			writes = "keeps what the object carries"
+		}
+		fmt.Fprintf(w, "| `%s` | %s | %s | %s |\n", r.ID, types, writes, cell(r.Sentence))
+	}
+}
+
+// ruleCell lists, for the vocabulary tables, the rules that may write a
+// (type, status, reason).
+func ruleCell(kind, typ string, r conditions.Reason) string {
+	ids := conditions.RulesFor(conformance.Rules(), kind, typ, r.Status, r.Reason)
+	for i := range ids {
+		ids[i] = "`" + ids[i] + "`"
+	}
+	return strings.Join(ids, ", ")
+}

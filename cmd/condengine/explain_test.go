@@ -1,0 +1,158 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/condengine/condengine/conformance"
+)
+
+const parentDeactivated = "../../testdata/scenarios/finops/subscription-parent-deactivated-default-policy.yaml"
+
+// The seed's question: why is team-a/late refused? The rule, the holder
+// and both creation times, none of which the status may show.
+func TestExplain_LateBindingNamesRuleHolderAndBothCreationTimes(t *testing.T) {
+	code, out, errs := run(t, "", "explain", "-f", "demo/binding.yaml", "Binding", "team-a/late")
+	if code != exitOK {
+		t.Fatalf("code %d, stderr %q", code, errs)
+	}
+	for _, want := range []string{
+		"Accepted=False ChannelConflict",
+		"← rule binding/accepted/channel-conflict: ",
+		"← Binding team-b/support (uid u-support, generation 1)",
+		"metadata.creationTimestamp: 2026-11-30T09:00:00Z",
+		"metadata.creationTimestamp: 2026-11-30T09:59:00Z",
+		"Ready=False Accepted:ChannelConflict",
+		"← derived from Accepted",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("explain lacks %q:\n%s", want, out)
+		}
+	}
+	golden(t, "explain-late.txt", out)
+}
+
+// A child ended by its parent names the parent, the parent's end and the
+// policy in force.
+func TestExplain_DeactivatedChildNamesParentAndPolicy(t *testing.T) {
+	code, out, errs := run(t, "", "explain", "-f", parentDeactivated, "subscription", "team-a/child")
+	if code != exitOK {
+		t.Fatalf("code %d, stderr %q", code, errs)
+	}
+	for _, want := range []string{
+		"Active=False ParentDeactivated",
+		"← rule subscription/active/parent-deactivated: ",
+		"spec.parent.subscriptionRef: team-a/root",
+		"← Subscription team-a/root (uid u-root, generation 1)",
+		"status.deactivatedAt: 2026-11-20T12:00:00Z",
+		"policy: Deactivate (default)",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("explain lacks %q:\n%s", want, out)
+		}
+	}
+	golden(t, "explain-child.txt", out)
+}
+
+func TestExplain_JSONCarriesRuleAndEvidence(t *testing.T) {
+	code, out, errs := run(t, "", "explain", "-f", "demo/binding.yaml", "-o", "json", "binding", "late")
+	if code != exitOK {
+		t.Fatalf("code %d, stderr %q", code, errs)
+	}
+	var got []explained
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 1 || len(got[0].Conditions) != 2 {
+		t.Fatalf("want team-a/late with two conditions, got %s", out)
+	}
+	acc := got[0].Conditions[0]
+	if acc.Rule != "binding/accepted/channel-conflict" || acc.Sentence == "" {
+		t.Fatalf("Accepted explained as %+v", acc)
+	}
+	holder := false
+	for _, ev := range acc.Evidence {
+		holder = holder || ev.Object.Namespace == "team-b" && ev.Object.Name == "support"
+	}
+	if !holder {
+		t.Fatalf("the holder is missing from the evidence: %+v", acc.Evidence)
+	}
+}
+
+// Every object of both demo worlds is explained, each condition by a rule
+// of the table.
+func TestExplain_DemoWorldsEveryConditionHasATableRule(t *testing.T) {
+	ids := map[string]bool{}
+	for _, r := range conformance.Rules() {
+		ids[r.ID] = true
+	}
+	for _, f := range []string{"demo/binding.yaml", "demo/finops.yaml"} {
+		code, out, errs := run(t, "", "explain", "-f", f, "-o", "json")
+		if code != exitOK {
+			t.Fatalf("%s: code %d, stderr %q", f, code, errs)
+		}
+		var got []explained
+		if err := json.Unmarshal([]byte(out), &got); err != nil {
+			t.Fatal(err)
+		}
+		if len(got) < 3 {
+			t.Fatalf("%s: %d objects explained", f, len(got))
+		}
+		for _, x := range got {
+			for _, c := range x.Conditions {
+				if !ids[c.Rule] || len(c.Evidence) == 0 {
+					t.Errorf("%s %s/%s %s: rule %q, %d evidence", x.Kind, x.Namespace, x.Name, c.Type, c.Rule, len(c.Evidence))
+				}
+			}
+		}
+	}
+}
+
+func TestExplain_ManifestStreamIsExplainedToo(t *testing.T) {
+	for _, f := range []string{"/eval/list.yaml", "/eval/finops.yaml"} {
+		code, out, errs := run(t, "", "explain", "-f", cliData+f, "-now", fixedNow)
+		if code != exitOK || !strings.Contains(out, "← rule ") || strings.Contains(out, "← rule :") {
+			t.Fatalf("%s: code %d, stderr %q, stdout:\n%s", f, code, errs, out)
+		}
+	}
+}
+
+func TestExplain_UsageErrors(t *testing.T) {
+	for _, args := range [][]string{
+		{"explain"},
+		{"explain", "-f", "demo/binding.yaml", "-o", "yaml"},
+		{"explain", "-f", "demo/binding.yaml", "Pod"},
+		{"explain", "-f", "demo/binding.yaml", "Binding", "a", "b"},
+		{"explain", "-rules", "-f", "demo/binding.yaml"},
+		{"explain", "-f", "demo/binding.yaml", "-out", "x.md"},
+	} {
+		if code, _, errs := run(t, "", args...); code != exitUsage || errs == "" {
+			t.Errorf("%q: code %d, stderr %q", args, code, errs)
+		}
+	}
+}
+
+func TestExplain_UnknownObjectFails(t *testing.T) {
+	code, _, errs := run(t, "", "explain", "-f", "demo/binding.yaml", "Binding", "team-a/nope")
+	if code != exitFail || !strings.Contains(errs, "no Binding team-a/nope") {
+		t.Fatalf("code %d, stderr %q", code, errs)
+	}
+}
+
+// docs/rules.md is generated; this test fails when it no longer matches
+// the rule table (run `go generate ./cmd/condengine` to refresh it).
+func TestRulesDoc_NotStale(t *testing.T) {
+	var want strings.Builder
+	rulesMarkdown(&want, conformance.Rules())
+	got, err := os.ReadFile("../../docs/rules.md")
+	if err != nil {
+		t.Fatalf("%v: run go generate ./cmd/condengine", err)
+	}
+	if d := cmp.Diff(want.String(), string(got)); d != "" {
+		t.Errorf("docs/rules.md is stale: run go generate ./cmd/condengine (-want +got):\n%s", d)
+	}
+}

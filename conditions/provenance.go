@@ -1,0 +1,254 @@
+package conditions
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	ktypes "k8s.io/apimachinery/pkg/types"
+)
+
+// Rule is one decision rule of an evaluator: the named step that chose a
+// condition's status and reason. Each kind declares its rules once, in a
+// table its package returns; docs/rules.md, the reason tables of
+// docs/vocabulary and the tests read that table.
+type Rule struct {
+	// ID is stable across releases: "<kind>/<type>/<name>" in lower case,
+	// e.g. "binding/accepted/channel-conflict", or "<kind>/<name>" for a
+	// rule that applies to every type of the kind.
+	ID string
+	// Kind is the kind whose conditions the rule decides.
+	Kind string
+	// Types are the condition types the rule decides; nil for every type
+	// of the kind.
+	Types []string
+	// Sentence says in one line what the rule decides and when.
+	Sentence string
+	// Reasons are the (status, reason) pairs of Types the rule may write.
+	// A rule that keeps a condition as the object carries it lists none.
+	Reasons []Pair
+}
+
+// Pair is a (status, reason) a rule may write.
+type Pair struct {
+	Status metav1.ConditionStatus
+	Reason string
+}
+
+// ObjectRef names an object an evaluation read, as the snapshot held it.
+type ObjectRef struct {
+	Kind       string     `json:"kind"`
+	Namespace  string     `json:"namespace,omitempty"`
+	Name       string     `json:"name"`
+	UID        ktypes.UID `json:"uid,omitempty"`
+	Generation int64      `json:"generation,omitempty"`
+}
+
+// String is "Kind namespace/name".
+func (r ObjectRef) String() string {
+	if r.Namespace == "" {
+		return r.Kind + " " + r.Name
+	}
+	return r.Kind + " " + r.Namespace + "/" + r.Name
+}
+
+// Fact is one field an evaluation read and the value that decided.
+type Fact struct {
+	// Field is the field's path on the object, e.g.
+	// metadata.creationTimestamp, or the name of an input that is not a
+	// field (probe.backend, memory.servedGeneration).
+	Field string `json:"field"`
+	// Value is the value read, raw.
+	Value string `json:"value"`
+}
+
+// Evidence is what one object contributed to a decision. A zero Object
+// stands for the evaluation's own inputs (the broker's state, the clock,
+// the reads that failed), which are not objects.
+type Evidence struct {
+	Object ObjectRef `json:"object"`
+	Facts  []Fact    `json:"facts,omitempty"`
+}
+
+// Provenance says which rule decided one condition and on what evidence.
+//
+// Evidence is raw: it may name objects of other namespaces, hosts and
+// platform errors. It is for logs and tools only (condengine explain);
+// never put any of it in a status.
+type Provenance struct {
+	// Type is the condition type explained.
+	Type string `json:"type"`
+	// Rule is the ID of the rule that decided it; it is in the kind's
+	// rule table.
+	Rule string `json:"rule"`
+	// From is the condition type this one was derived from (Ready from
+	// Accepted, for example); "" when it was decided on its own.
+	From string `json:"from,omitempty"`
+	// Evidence lists the objects read and the facts that decided, the
+	// decided object first.
+	Evidence []Evidence `json:"evidence,omitempty"`
+}
+
+// Shared rule IDs: what every kind does to conditions it did not decide
+// in this evaluation.
+const (
+	// RuleStaleSnapshot keeps the object's conditions: one describes a
+	// newer generation than the snapshot holds.
+	RuleStaleSnapshot = "any/stale-snapshot"
+	// RuleOtherWriter keeps a condition of a type outside the kind's
+	// vocabulary untouched.
+	RuleOtherWriter = "any/other-writer"
+)
+
+// SharedRules are the rules every kind applies; each kind's table does
+// not repeat them.
+func SharedRules() []Rule {
+	return []Rule{
+		{ID: RuleStaleSnapshot, Sentence: "a condition on the object describes a newer generation than the snapshot holds, so every condition is kept as the object carries it and nothing is written"},
+		{ID: RuleOtherWriter, Sentence: "a condition of a type the kind does not own belongs to another writer and is kept untouched, after ours"},
+	}
+}
+
+// Add appends facts about obj to the provenance, joining them to obj's
+// evidence when obj is already listed.
+func (p *Provenance) Add(obj ObjectRef, facts ...Fact) {
+	for i := range p.Evidence {
+		if p.Evidence[i].Object == obj {
+			p.Evidence[i].Facts = append(p.Evidence[i].Facts, facts...)
+			return
+		}
+	}
+	p.Evidence = append(p.Evidence, Evidence{Object: obj, Facts: facts})
+}
+
+// F builds a Fact.
+func F(field, value string) Fact { return Fact{Field: field, Value: value} }
+
+// FInt builds a Fact of an integer value.
+func FInt(field string, v int64) Fact { return Fact{Field: field, Value: strconv.FormatInt(v, 10)} }
+
+// FTime builds a Fact of a time, in RFC 3339 UTC; "unset" for the zero
+// time.
+func FTime(field string, t time.Time) Fact {
+	if t.IsZero() {
+		return Fact{Field: field, Value: "unset"}
+	}
+	return Fact{Field: field, Value: t.UTC().Format(time.RFC3339)}
+}
+
+// Attach returns one Provenance per condition in conds, in their order:
+// the decided one for each of the vocabulary's types, RuleStaleSnapshot
+// for all of ours when stale is set, RuleOtherWriter for another
+// writer's. self is the object the conditions belong to. A type of ours
+// with no decided entry (a bug) gets an entry with an empty Rule, which
+// the property tests catch.
+func (v *Vocabulary) Attach(conds []metav1.Condition, stale bool, self ObjectRef, decided []Provenance) []Provenance {
+	out := make([]Provenance, 0, len(conds))
+	for _, c := range conds {
+		p := Provenance{Type: c.Type}
+		switch {
+		case !v.Has(c.Type):
+			p.Rule = RuleOtherWriter
+			p.Add(self, F("status.conditions["+c.Type+"].reason", c.Reason))
+		case stale:
+			p.Rule = RuleStaleSnapshot
+			p.Add(self, FInt("metadata.generation", self.Generation),
+				FInt("status.conditions["+c.Type+"].observedGeneration", c.ObservedGeneration))
+		default:
+			if i := slices.IndexFunc(decided, func(d Provenance) bool { return d.Type == c.Type }); i >= 0 {
+				p = decided[i]
+			}
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+// SortEvidence orders evidence after the decided object (kept first) by
+// kind, namespace and name, so provenance does not depend on the order of
+// the snapshot's lists.
+func SortEvidence(p *Provenance) {
+	if len(p.Evidence) < 3 {
+		return
+	}
+	slices.SortStableFunc(p.Evidence[1:], func(a, b Evidence) int {
+		return cmp.Or(cmp.Compare(a.Object.Kind, b.Object.Kind), cmp.Compare(a.Object.Namespace, b.Object.Namespace),
+			cmp.Compare(a.Object.Name, b.Object.Name), cmp.Compare(a.Object.UID, b.Object.UID))
+	})
+}
+
+// CheckRules reports the problems of a rule table: an ID repeated or not
+// of the form kind/..., a sentence that is empty or not one line, a pair
+// the kind's vocabulary does not list. vocabs is looked up by kind.
+func CheckRules(rules []Rule, vocabs []*Vocabulary) []string {
+	var probs []string
+	seen := map[string]bool{}
+	for _, r := range rules {
+		if seen[r.ID] {
+			probs = append(probs, fmt.Sprintf("rule %s is declared twice", r.ID))
+		}
+		seen[r.ID] = true
+		if r.ID == "" || r.ID != strings.ToLower(r.ID) || !strings.Contains(r.ID, "/") {
+			probs = append(probs, fmt.Sprintf("rule %q: an ID is kind/type/name in lower case", r.ID))
+		}
+		if r.Sentence == "" || strings.ContainsAny(r.Sentence, "\n\r") {
+			probs = append(probs, fmt.Sprintf("rule %s: the sentence must be one non-empty line", r.ID))
+		}
+		if r.Kind == "" {
+			continue
+		}
+		i := slices.IndexFunc(vocabs, func(v *Vocabulary) bool { return v.Kind() == r.Kind })
+		if i < 0 {
+			probs = append(probs, fmt.Sprintf("rule %s: no vocabulary for kind %s", r.ID, r.Kind))
+			continue
+		}
+		for _, t := range r.Types {
+			if !vocabs[i].Has(t) {
+				probs = append(probs, fmt.Sprintf("rule %s: %s has no condition type %s", r.ID, r.Kind, t))
+			}
+		}
+		for _, p := range r.Reasons {
+			if !slices.ContainsFunc(r.Types, func(t string) bool { _, ok := vocabs[i].Lookup(t, p.Status, p.Reason); return ok }) {
+				probs = append(probs, fmt.Sprintf("rule %s: %s %s is not in the vocabulary of %v", r.ID, p.Status, p.Reason, r.Types))
+			}
+		}
+	}
+	return probs
+}
+
+// RulesFor lists, in table order, the IDs of the rules that may write
+// (typ, status, reason).
+func RulesFor(rules []Rule, kind, typ string, status metav1.ConditionStatus, reason string) []string {
+	var out []string
+	for _, r := range rules {
+		if r.Kind != kind || !slices.Contains(r.Types, typ) {
+			continue
+		}
+		if slices.Contains(r.Reasons, Pair{status, reason}) {
+			out = append(out, r.ID)
+		}
+	}
+	return out
+}
+
+// Pairs lists typ's (status, reason) pairs, in table order, for which
+// keep is true; every pair when keep is nil. Rule tables use it to say
+// "every reason of this type but Pending" without repeating the list.
+func (v *Vocabulary) Pairs(typ string, keep func(Pair) bool) []Pair {
+	i := v.Index(typ)
+	if i < 0 {
+		return nil
+	}
+	var out []Pair
+	for _, r := range v.types[i].Reasons {
+		p := Pair{r.Status, r.Reason}
+		if keep == nil || keep(p) {
+			out = append(out, p)
+		}
+	}
+	return out
+}

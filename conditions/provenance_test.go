@@ -1,0 +1,122 @@
+package conditions
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+var widget = ObjectRef{Kind: "Widget", Namespace: "ns", Name: "w", UID: "u-w", Generation: 2}
+
+func TestAttach_OneEntryPerConditionInItsOrder(t *testing.T) {
+	v := testVocab(t)
+	conds := []metav1.Condition{
+		{Type: "Accepted", Status: metav1.ConditionTrue, Reason: "OK"},
+		{Type: "example.com/Other", Status: metav1.ConditionTrue, Reason: "Theirs"},
+		{Type: "Ready", Status: metav1.ConditionTrue, Reason: "OK"},
+	}
+	decided := []Provenance{{Type: "Ready", Rule: "widget/ready/ok"}, {Type: "Accepted", Rule: "widget/accepted/ok"}}
+	got := v.Attach(conds, false, widget, decided)
+	require.Len(t, got, 3)
+	assert.Equal(t, "widget/accepted/ok", got[0].Rule)
+	assert.Equal(t, RuleOtherWriter, got[1].Rule)
+	assert.Equal(t, "example.com/Other", got[1].Type)
+	assert.Equal(t, widget, got[1].Evidence[0].Object)
+	assert.Equal(t, "widget/ready/ok", got[2].Rule)
+}
+
+func TestAttach_StaleSnapshotExplainsOursByTheGenerations(t *testing.T) {
+	v := testVocab(t)
+	conds := []metav1.Condition{
+		{Type: "Accepted", Status: metav1.ConditionTrue, Reason: "OK", ObservedGeneration: 3},
+		{Type: "example.com/Other", Status: metav1.ConditionTrue, Reason: "Theirs"},
+	}
+	got := v.Attach(conds, true, widget, []Provenance{{Type: "Accepted", Rule: "widget/accepted/ok"}})
+	require.Len(t, got, 2)
+	assert.Equal(t, RuleStaleSnapshot, got[0].Rule)
+	assert.Equal(t, []Fact{{"metadata.generation", "2"}, {"status.conditions[Accepted].observedGeneration", "3"}}, got[0].Evidence[0].Facts)
+	assert.Equal(t, RuleOtherWriter, got[1].Rule)
+}
+
+// A type of ours nothing decided keeps an empty rule, which the property
+// tests report, rather than a made-up one.
+func TestAttach_UndecidedTypeHasNoRule(t *testing.T) {
+	v := testVocab(t)
+	got := v.Attach([]metav1.Condition{{Type: "Synced", Status: metav1.ConditionTrue, Reason: "OK"}}, false, widget, nil)
+	require.Len(t, got, 1)
+	assert.Equal(t, "", got[0].Rule)
+}
+
+func TestProvenanceAdd_JoinsFactsOfOneObject(t *testing.T) {
+	var p Provenance
+	p.Add(widget, F("a", "1"))
+	p.Add(ObjectRef{Kind: "Other", Name: "o"})
+	p.Add(widget, FInt("b", 2))
+	require.Len(t, p.Evidence, 2)
+	assert.Equal(t, []Fact{{"a", "1"}, {"b", "2"}}, p.Evidence[0].Facts)
+}
+
+func TestSortEvidence_KeepsTheDecidedObjectFirst(t *testing.T) {
+	var p Provenance
+	p.Add(ObjectRef{Kind: "Widget", Namespace: "z", Name: "self"})
+	p.Add(ObjectRef{Kind: "Widget", Namespace: "b", Name: "x"})
+	p.Add(ObjectRef{Kind: "Gadget", Namespace: "c", Name: "y"})
+	p.Add(ObjectRef{Kind: "Widget", Namespace: "a", Name: "x"})
+	SortEvidence(&p)
+	var got []string
+	for _, e := range p.Evidence {
+		got = append(got, e.Object.String())
+	}
+	assert.Equal(t, []string{"Widget z/self", "Gadget c/y", "Widget a/x", "Widget b/x"}, got)
+}
+
+func TestFTime_UTCAndUnset(t *testing.T) {
+	at := time.Date(2026, 11, 30, 11, 0, 0, 0, time.FixedZone("x", 3600))
+	assert.Equal(t, "2026-11-30T10:00:00Z", FTime("t", at).Value)
+	assert.Equal(t, "unset", FTime("t", time.Time{}).Value)
+}
+
+func TestCheckRules_ReportsEachProblem(t *testing.T) {
+	v := testVocab(t)
+	rules := []Rule{
+		{ID: "widget/accepted/ok", Kind: "Widget", Types: []string{"Accepted"}, Sentence: "fine",
+			Reasons: []Pair{{metav1.ConditionTrue, "OK"}}},
+		{ID: "widget/accepted/ok", Kind: "Widget", Types: []string{"Accepted"}, Sentence: "again"},
+		{ID: "Widget/Bad", Kind: "Widget", Sentence: "upper case"},
+		{ID: "widget/ready/two-lines", Kind: "Widget", Types: []string{"Ready"}, Sentence: "one\ntwo"},
+		{ID: "widget/ready/wrong-pair", Kind: "Widget", Types: []string{"Ready"}, Sentence: "x",
+			Reasons: []Pair{{metav1.ConditionFalse, "Gone"}}},
+		{ID: "widget/nope/type", Kind: "Widget", Types: []string{"Nope"}, Sentence: "x"},
+		{ID: "gadget/x", Kind: "Gadget", Sentence: "no vocabulary"},
+	}
+	probs := CheckRules(rules, []*Vocabulary{v})
+	joined := strings.Join(probs, "\n")
+	for _, want := range []string{"declared twice", `"Widget/Bad"`, "two-lines: the sentence", "False Gone is not in the vocabulary",
+		"has no condition type Nope", "no vocabulary for kind Gadget"} {
+		assert.Contains(t, joined, want)
+	}
+	assert.Len(t, probs, 6)
+}
+
+func TestRulesFor_ListsRulesOfThePairInTableOrder(t *testing.T) {
+	rules := []Rule{
+		{ID: "w/synced/probe", Kind: "Widget", Types: []string{"Synced"}, Reasons: []Pair{{metav1.ConditionTrue, "OK"}}},
+		{ID: "w/all/kept", Kind: "Widget", Types: []string{"Accepted", "Synced"}, Reasons: []Pair{{metav1.ConditionTrue, "OK"}}},
+		{ID: "g/synced/probe", Kind: "Gadget", Types: []string{"Synced"}, Reasons: []Pair{{metav1.ConditionTrue, "OK"}}},
+	}
+	assert.Equal(t, []string{"w/synced/probe", "w/all/kept"}, RulesFor(rules, "Widget", "Synced", metav1.ConditionTrue, "OK"))
+	assert.Equal(t, []string{"w/all/kept"}, RulesFor(rules, "Widget", "Accepted", metav1.ConditionTrue, "OK"))
+	assert.Empty(t, RulesFor(rules, "Widget", "Synced", metav1.ConditionFalse, "OK"))
+}
+
+func TestPairs_FiltersInTableOrder(t *testing.T) {
+	v := testVocab(t)
+	assert.Equal(t, []Pair{{metav1.ConditionTrue, "OK"}, {metav1.ConditionFalse, "Gone"}},
+		v.Pairs("Synced", func(p Pair) bool { return p.Reason != "Pending" }))
+	assert.Len(t, v.Pairs("Ready", nil), 3)
+	assert.Nil(t, v.Pairs("Nope", nil))
+}

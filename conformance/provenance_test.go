@@ -1,0 +1,74 @@
+package conformance_test
+
+import (
+	"path/filepath"
+	"testing"
+
+	"github.com/condengine/condengine/binding"
+	"github.com/condengine/condengine/conditions"
+	"github.com/condengine/condengine/conformance"
+	"github.com/condengine/condengine/finops"
+	"github.com/condengine/condengine/scenario"
+)
+
+// unreachable are rules of the table no scenario can reach, and why.
+var unreachable = map[string]string{
+	"binding/accepted/rejected": "every finding the broker makes has a named reason; the rule is the vocabulary's fallback",
+}
+
+// The scenario corpus explained: every rule of the table decides some
+// condition of some scenario, so each rule is exercised by name.
+func TestRules_EveryRuleDecidesSomeScenario(t *testing.T) {
+	paths, err := filepath.Glob("../testdata/scenarios/*/*.yaml")
+	if err != nil || len(paths) == 0 {
+		t.Fatalf("no scenarios: %v", err)
+	}
+	seen := map[string]string{}
+	note := func(path string, provs []conditions.Provenance) {
+		for _, p := range provs {
+			if _, ok := seen[p.Rule]; !ok {
+				seen[p.Rule] = filepath.Base(path)
+			}
+		}
+	}
+	for _, path := range paths {
+		f, err := scenario.Load(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch f.System {
+		case scenario.SystemBinding:
+			s, err := binding.SnapshotFromScenario(f)
+			if err != nil {
+				continue // scenarios of bad input
+			}
+			for _, r := range binding.Explain(s).Bindings {
+				note(path, r.Provenance)
+			}
+		case scenario.SystemFinOps:
+			s, err := finops.FromScenario(f)
+			if err != nil {
+				continue
+			}
+			r := finops.Explain(s)
+			for _, o := range r.PriceBooks.Books {
+				note(path, o.Provenance)
+			}
+			for _, o := range r.Offerings.Offerings {
+				note(path, o.Provenance)
+			}
+			for _, o := range r.Subscriptions.Subscriptions {
+				note(path, o.Provenance)
+			}
+		}
+	}
+	for _, r := range conformance.Rules() {
+		_, ok := seen[r.ID]
+		switch why, skip := unreachable[r.ID]; {
+		case skip && ok:
+			t.Errorf("%s is listed as unreachable (%s) but decides a condition in %s", r.ID, why, seen[r.ID])
+		case !skip && !ok:
+			t.Errorf("no scenario reaches rule %s: %s", r.ID, r.Sentence)
+		}
+	}
+}
