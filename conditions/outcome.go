@@ -132,6 +132,13 @@ func (o *Outcome) Decide(m MergeResult, changed bool) {
 	}
 }
 
+// Due reports that the computed status differs from the object's and is
+// not stale: a write is due, whether this replica makes it now (Write) or
+// something about the writer holds it (ConfigMapRoute, NotLeader, Held).
+func (o *Outcome) Due() bool {
+	return o.Skip != SkipUnchanged && o.Skip != SkipStale && o.Skip != SkipNeverWritten
+}
+
 // Compare orders outcomes by kind, namespace, name and UID: the order of
 // every list of outcomes an evaluator returns.
 func Compare(a, b *Outcome) int {

@@ -76,6 +76,7 @@ func TestOutcomeDecide(t *testing.T) {
 			o.Decide(tc.m, tc.changed)
 			assert.Equal(t, tc.write, o.Write)
 			assert.Equal(t, tc.skip, o.Skip)
+			assert.Equal(t, tc.write, o.Due(), "from Merge alone, due is write")
 		})
 	}
 }
@@ -92,4 +93,12 @@ func TestCompareOrdersByKindNamespaceNameUID(t *testing.T) {
 	c := Outcome{Kind: "B", Namespace: "a", Name: "a", UID: "b"}
 	assert.Negative(t, Compare(&b, &c))
 	assert.Zero(t, Compare(&c, &c))
+}
+
+func TestOutcomeDue(t *testing.T) {
+	for skip, due := range map[Skip]bool{SkipNone: true, SkipStale: false, SkipUnchanged: false,
+		SkipConfigMapRoute: true, SkipNotLeader: true, SkipHeld: true, SkipNeverWritten: false} {
+		o := Outcome{Write: skip == SkipNone, Skip: skip}
+		assert.Equal(t, due, o.Due(), "skip %q", skip)
+	}
 }
