@@ -8,6 +8,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/types"
 
+	"github.com/condengine/condengine/conditions"
 	"github.com/condengine/condengine/offering"
 )
 
@@ -43,8 +44,14 @@ type evaluator struct {
 // when the snapshot holds a collection run, that run's status and
 // finalizer decisions. It reads nothing but its argument, modifies
 // nothing, and its result does not depend on the order of any list in the
-// snapshot. Its cost grows as n log n in the number of Subscriptions.
-func Evaluate(snap Snapshot) Result {
+// snapshot. Its cost grows as n log n in the number of Subscriptions. A
+// snapshot whose Now is the zero time is refused with
+// conditions.ErrZeroNow: activatedAt would be stamped with the year 1
+// and never move again.
+func Evaluate(snap Snapshot) (Result, error) {
+	if err := conditions.CheckNow(snap.Now); err != nil {
+		return Result{}, err
+	}
 	e := newEvaluator(snap)
 	e.resolveRoots()
 	e.numberTree()
@@ -54,7 +61,7 @@ func Evaluate(snap Snapshot) Result {
 		out[i] = e.evaluate(int32(i))
 	}
 	slices.Sort(e.errors)
-	return Result{Subscriptions: out, Errors: slices.Compact(e.errors)}
+	return Result{Subscriptions: out, Errors: slices.Compact(e.errors)}, nil
 }
 
 func keyCompare(a, b Reference) int {

@@ -135,7 +135,9 @@ func evaluateScenario(f *scenario.File) (*world, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", f.Path, err)
 		}
-		w.bindings, w.notes = evaluateBindings(snap)
+		if w.bindings, w.notes, err = evaluateBindings(snap); err != nil {
+			return nil, fmt.Errorf("%s: %w", f.Path, err)
+		}
 		return w, nil
 	default:
 		others, err := runOthers(f)
@@ -197,7 +199,8 @@ func evaluateStream(s *stream, now time.Time) (*world, error) {
 	w := &world{now: now}
 	if len(objs.Bindings)+len(objs.Backends)+len(objs.Connections) > 0 {
 		defaultIdentity(&objs)
-		w.bindings, w.notes = evaluateBindings(binding.Snapshot{
+		var err error
+		w.bindings, w.notes, err = evaluateBindings(binding.Snapshot{
 			Now: now,
 			Broker: binding.Broker{
 				Leader:       true,
@@ -209,6 +212,9 @@ func evaluateStream(s *stream, now time.Time) (*world, error) {
 			Backends:    objs.Backends,
 			Connections: objs.Connections,
 		})
+		if err != nil {
+			return nil, err
+		}
 	}
 	if len(finops.Objects) > 0 {
 		finops.Objects = append(finops.Objects, foreign...)
@@ -264,8 +270,11 @@ func relocate(err error, name string, wheres []string) error {
 // carrying the conditions they have afterwards: the written ones where a
 // write is due, the current ones elsewhere (another broker's Bindings, a
 // standby, the ConfigMap route). The snapshot's slice is reused.
-func evaluateBindings(snap binding.Snapshot) ([]binding.Binding, []string) {
-	res := binding.Evaluate(snap)
+func evaluateBindings(snap binding.Snapshot) ([]binding.Binding, []string, error) {
+	res, err := binding.Evaluate(snap)
+	if err != nil {
+		return nil, nil, err
+	}
 	var notes []string
 	for _, e := range res.Errors {
 		notes = append(notes, fmt.Sprintf("%s %s left out: %s", e.Kind, joinNS(e.Namespace, e.Name), e.Problem))
@@ -285,7 +294,7 @@ func evaluateBindings(snap binding.Snapshot) ([]binding.Binding, []string) {
 			b.Status.Conditions = res.Bindings[j].Conditions
 		}
 	}
-	return snap.Bindings, notes
+	return snap.Bindings, notes, nil
 }
 
 // defaultIdentity gives a hand-written manifest what the API server would
