@@ -20,11 +20,33 @@
 // vocabulary's order. It reports whether a write is due and does not
 // allocate when none is.
 //
+// # Outcome
+//
+// Outcome is the shape every kind's evaluation answers in, embedded in
+// binding.Outcome, pricebook.Outcome, offering.Outcome,
+// subscription.Outcome, costjob.Outcome and provider.Outcome: the
+// object's identity, the full merged Conditions, the Owned ones a
+// server-side apply carries (Vocabulary.Owned: never another writer's
+// type), Write or the Skip saying why not, the Finalizer action, and
+// Retry at an instant. Lists of outcomes are sorted by Compare. Every
+// evaluator refuses a zero now with ErrZeroNow (CheckNow).
+//
 // # Validate
 //
 // Vocabulary.Validate runs apimachinery's ValidateConditions and then the
 // vocabulary's rules, returning a field.ErrorList with full paths such as
 // status.conditions[2].reason.
+//
+// # Decisions
+//
+//   - Merge writes observedGeneration from the generation it is given
+//     when a desired condition leaves it zero: no condition of ours is
+//     ever written as observing generation 0 by omission.
+//   - Owned shares the list's array when ours come first (as Merge writes
+//     them), capped so an append cannot write into it.
+//   - Skip is one reason, the first that holds in the order Stale,
+//     Unchanged, ConfigMapRoute, NotLeader, Held; Due tells a write that
+//     is wanted but not made here from one that is not wanted at all.
 //
 // Nothing in this package reads a clock, does I/O or keeps state between
 // calls: now and generation are arguments.
