@@ -183,3 +183,50 @@ func TestEvaluate_ZeroNowIsAnError(t *testing.T) {
 	require.ErrorIs(t, err, conditions.ErrZeroNow)
 	assert.Empty(t, r.Books)
 }
+
+// Every field of the shared outcome, on each path a book can take.
+func TestOutcome_EveryFieldFilled(t *testing.T) {
+	audited := metav1.Condition{Type: "example.com/Audited", Status: metav1.ConditionTrue, Reason: "ByOtherTool",
+		ObservedGeneration: 1, LastTransitionTime: metav1.NewTime(now.Add(-time.Hour))}
+	fresh := pb.New("a", "fresh")
+	fresh.Status.Conditions = []metav1.Condition{audited}
+	settled := apply([]pricebook.PriceBook{fresh}, evaluate([]pricebook.PriceBook{fresh}, nil, now))[0]
+	stale := fresh
+	stale.Status.Conditions = []metav1.Condition{{Type: pricebook.TypeReady, Status: metav1.ConditionTrue,
+		Reason: pricebook.ReasonValidationSucceeded, ObservedGeneration: 9, LastTransitionTime: metav1.NewTime(now)}, audited}
+	for _, tc := range []struct {
+		name  string
+		book  pricebook.PriceBook
+		write bool
+		skip  conditions.Skip
+		owned []string
+	}{
+		{"first reconcile", fresh, true, conditions.SkipNone, []string{pricebook.TypeReady, pricebook.TypeActive}},
+		{"settled", settled, false, conditions.SkipUnchanged, []string{pricebook.TypeReady, pricebook.TypeActive}},
+		{"stale", stale, false, conditions.SkipStale, []string{pricebook.TypeReady}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := evaluate([]pricebook.PriceBook{tc.book}, nil, now.Add(time.Hour))
+			require.Len(t, r.Books, 1)
+			o := r.Books[0]
+			assert.Equal(t, pricebook.Kind, o.Kind)
+			assert.Equal(t, tc.book.Namespace, o.Namespace)
+			assert.Equal(t, tc.book.Name, o.Name)
+			assert.Equal(t, tc.book.UID, o.UID)
+			assert.NotEmpty(t, o.UID)
+			assert.Equal(t, tc.book.Generation, o.Generation)
+			assert.Equal(t, tc.write, o.Write)
+			assert.Equal(t, tc.skip, o.Skip)
+			assert.Equal(t, conditions.FinalizerKeep, o.Finalizer)
+			assert.False(t, o.Retry)
+			assert.True(t, o.RetryAt.IsZero())
+			var owned []string
+			for _, c := range o.Owned {
+				owned = append(owned, c.Type)
+			}
+			assert.Equal(t, tc.owned, owned)
+			assert.Contains(t, o.Conditions, audited)
+			assert.Equal(t, o.Conditions, o.Status.Conditions)
+		})
+	}
+}

@@ -233,3 +233,57 @@ func TestSettle_DeletedFamilyDisappearsAfterCollection(t *testing.T) {
 	require.True(t, ok)
 	assert.Empty(t, done.Subscriptions, "both finalizers released once deactivation is recorded")
 }
+
+// Every field of the shared outcome, on each path a Subscription takes.
+// (The finalizer's release is covered with the collection run.)
+func TestOutcome_EveryFieldFilled(t *testing.T) {
+	audited := metav1.Condition{Type: "example.com/Audited", Status: metav1.ConditionTrue, Reason: "ByOtherTool",
+		ObservedGeneration: 1, LastTransitionTime: metav1.NewTime(earlier)}
+	withAudit := func(s subscription.Subscription) subscription.Subscription {
+		s.Status.Conditions = append(append([]metav1.Condition(nil), s.Status.Conditions...), audited)
+		return s
+	}
+	base := []offering.Offering{st.ReadyOffering("shop", "base")}
+	fresh := withAudit(st.New("a", "fresh"))
+	settled := st.Apply([]subscription.Subscription{fresh}, evaluate(subscription.Snapshot{Now: now, Offerings: base,
+		Subscriptions: []subscription.Subscription{fresh}}))[0]
+	stale := withAudit(st.New("a", "stale", st.Generation(3), st.Active(earlier, "u-a-stale")))
+	stale.Generation = 2
+	for _, tc := range []struct {
+		name     string
+		sub      subscription.Subscription
+		failures []subscription.ObjectRef
+		write    bool
+		skip     conditions.Skip
+		retry    bool
+		owned    []string
+	}{
+		{name: "activates", sub: fresh, write: true, owned: []string{subscription.TypeReady, subscription.TypeActive}},
+		{name: "settled", sub: settled, skip: conditions.SkipUnchanged, owned: []string{subscription.TypeReady, subscription.TypeActive}},
+		{name: "read fails: retried", sub: fresh, failures: []subscription.ObjectRef{{Kind: "Offering", Namespace: "shop", Name: "base"}},
+			write: true, retry: true, owned: []string{subscription.TypeReady}},
+		{name: "stale", sub: stale, skip: conditions.SkipStale, owned: []string{subscription.TypeReady, subscription.TypeActive}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res := evaluate(subscription.Snapshot{Now: now, Offerings: base,
+				Subscriptions: []subscription.Subscription{tc.sub}, Failures: tc.failures})
+			o := outcome(t, res, tc.sub.Namespace, tc.sub.Name)
+			assert.Equal(t, subscription.Kind, o.Kind)
+			assert.Equal(t, tc.sub.UID, o.UID)
+			assert.NotEmpty(t, o.UID)
+			assert.Equal(t, tc.sub.Generation, o.Generation)
+			assert.Equal(t, tc.write, o.Write)
+			assert.Equal(t, tc.skip, o.Skip)
+			assert.Equal(t, conditions.FinalizerKeep, o.Finalizer)
+			assert.Equal(t, tc.retry, o.Retry)
+			assert.Equal(t, tc.retry, now.Equal(o.RetryAt))
+			var owned []string
+			for _, c := range o.Owned {
+				owned = append(owned, c.Type)
+			}
+			assert.Equal(t, tc.owned, owned)
+			assert.Contains(t, o.Conditions, audited)
+			assert.Equal(t, o.Conditions, o.Status.Conditions)
+		})
+	}
+}
