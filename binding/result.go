@@ -22,9 +22,10 @@ type Result struct {
 	Errors []ObjectError
 }
 
-// Outcome is what one evaluation decided for one Binding: the shared
+// Outcome is what one reconcile decides for one Binding: the shared
 // conditions.Outcome (identity, Conditions, Owned, Write and Skip,
-// Finalizer, Retry) and the Binding's own fields.
+// Finalizer, Retry) and the Binding's whole Status, with where it is
+// served and the causes for the log.
 //
 // Write is the whole answer to "write now?" for a host that spaces no
 // writes: it is false for a stale snapshot (Skip Stale), an unchanged

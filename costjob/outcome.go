@@ -4,8 +4,10 @@ import (
 	"github.com/condengine/condengine/conditions"
 )
 
-// Outcome is what one reconcile of a CostJob decides, in the shape every
-// kind shares (conditions.Outcome), with the CronJob schedule beside it.
+// Outcome is what one reconcile decides for one CostJob: the shared
+// conditions.Outcome (identity, Conditions, Owned, Write and Skip,
+// Finalizer, Retry) and the CostJob's whole Status, with the CronJob
+// schedule.
 //
 // The reconciler writes no status (collection runs write the execution
 // record, see Record), so Write is always false with Skip NeverWritten,

@@ -4,9 +4,10 @@ import (
 	"github.com/condengine/condengine/conditions"
 )
 
-// Outcome is what one reconcile decides for one FinOpsProvider, in the
-// shape every kind shares (conditions.Outcome), with the Plan for
-// OpenCost beside it.
+// Outcome is what one reconcile decides for one FinOpsProvider: the
+// shared conditions.Outcome (identity, Conditions, Owned, Write and Skip,
+// Finalizer, Retry) and the FinOpsProvider's whole Status, with the Plan
+// for OpenCost.
 //
 // The reconciler writes no status, so Write is always false with Skip
 // NeverWritten, Owned is always empty, and Conditions and Status are

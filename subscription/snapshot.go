@@ -93,7 +93,7 @@ type Result struct {
 	Errors []string
 }
 
-// Outcome is the evaluation of one Subscription: the shared
+// Outcome is what one reconcile decides for one Subscription: the shared
 // conditions.Outcome (identity, Conditions, Owned, Write and Skip,
 // Finalizer, Retry) and the Subscription's whole Status.
 //
