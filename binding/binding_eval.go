@@ -5,13 +5,14 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	"github.com/condengine/condengine/conditions"
 	"github.com/condengine/condengine/redact"
 )
 
 // evaluateBinding decides one Binding: where it is served, its four (or
 // two) conditions, and whether this broker writes them. owned is false
 // for a Binding another broker answers for; it then gets no result.
-func evaluateBinding(s *Snapshot, ix *index, st []bstate, holders map[chanKey]int, probes *probeIndex, i int) (br BindingResult, mem Served, remember, owned bool) {
+func evaluateBinding(s *Snapshot, ix *index, st []bstate, holders map[chanKey]int, probes *probeIndex, i int) (br Outcome, mem Served, remember, owned bool) {
 	o := &s.Bindings[i]
 	b := &st[i]
 
@@ -28,7 +29,7 @@ func evaluateBinding(s *Snapshot, ix *index, st []bstate, holders map[chanKey]in
 	// none to be found, every broker's leader answers for it.
 	if b.conn != nil && b.conn.broker() != s.Broker.Name {
 		probes.mark(s, o.UID, "the Binding belongs to another broker")
-		return BindingResult{}, Served{}, false, false
+		return Outcome{}, Served{}, false, false
 	}
 
 	var holder *Binding
@@ -81,18 +82,27 @@ func evaluateBinding(s *Snapshot, ix *index, st []bstate, holders map[chanKey]in
 	n++
 
 	m := Vocabulary.MergeObject(o, o.Status.Conditions, desired[:n], s.Now)
-	br = BindingResult{
-		Namespace: o.Namespace, Name: o.Name, UID: o.UID, Generation: o.Generation,
-		Conditions: m.Conditions,
-		Stale:      m.Stale || b.staleMemory,
-		Served:     servedSpec != nil, ServedGeneration: servedGen,
+	m.Stale = m.Stale || b.staleMemory
+	br = Outcome{
+		Outcome: conditions.Outcome{Kind: KindBinding, Namespace: o.Namespace, Name: o.Name, UID: o.UID,
+			Generation: o.Generation, Conditions: m.Conditions},
+		Served: servedSpec != nil, ServedGeneration: servedGen,
 		Causes: causes,
 	}
-	br.Changed = m.Changed && !br.Stale
-	br.Write = br.Changed && s.Broker.Leader && s.Broker.ConfigSource != ConfigSourceConfigMap
-	if br.Stale {
+	br.Decide(m, false)
+	if m.Stale {
 		br.Conditions = o.Status.Conditions
 	}
+	if br.Write {
+		switch {
+		case s.Broker.ConfigSource == ConfigSourceConfigMap:
+			br.Write, br.Skip = false, conditions.SkipConfigMapRoute
+		case !s.Broker.Leader:
+			br.Write, br.Skip = false, conditions.SkipNotLeader
+		}
+	}
+	br.Owned = Vocabulary.Owned(br.Conditions)
+	br.Status = Status{Conditions: br.Conditions}
 	if ix.explain {
 		br.Provenance = explainBinding(s, b, o, holder, probes, desired[:n], &br)
 	}

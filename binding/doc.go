@@ -27,7 +27,7 @@
 // (ProbeResult) of the generation the broker serves; a probe that has
 // not finished reads Pending. Their messages are fixed sentences that
 // name nothing the probe touched; the raw cause goes to
-// BindingResult.Causes for the log.
+// Outcome.Causes for the log.
 //
 // Ready is derived: Accepted's failure when not accepted
 // ("Accepted:<reason>", with Accepted's message and generation);
@@ -36,7 +36,7 @@
 // oldest of what it derives from. Until the prober has listed the Binding
 // after a start, Ready is the bare Pending.
 //
-// Explain is Evaluate that also fills BindingResult.Provenance: for each
+// Explain is Evaluate that also fills Outcome.Provenance: for each
 // condition, the rule of Rules that decided it and the raw evidence (the
 // holder of a contested channel and both creation times, the probe result
 // and its generation, the kept condition after a failover, the generation
@@ -133,8 +133,8 @@
 //   - Memory entries that disagree for one UID and generation are dropped
 //     (an ObjectError says so); entries of other kinds than the three, or
 //     without the spec of their kind, likewise.
-//   - Memory above the Binding's metadata.generation marks the result
-//     Stale (nothing is written) and is kept as it is.
+//   - Memory above the Binding's metadata.generation marks the outcome
+//     stale (Skip Stale: nothing is written) and is kept as it is.
 //   - The new Memory keeps entries only for objects in the snapshot, and
 //     for Bindings only those this broker answers for.
 //   - A standby (not leader) still computes conditions and memory, so it

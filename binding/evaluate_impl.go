@@ -82,7 +82,7 @@ func evaluate(s *Snapshot, explain bool) Result {
 	}
 
 	probes := indexProbes(s)
-	res := Result{Bindings: make([]BindingResult, 0, len(s.Bindings))}
+	res := Result{Bindings: make([]Outcome, 0, len(s.Bindings))}
 	// The memory comes out sorted by kind (AgentBackend, Binding,
 	// ChatConnection), then namespace, name and UID, and the results by
 	// namespace, name and UID: walking positions sorted that way builds

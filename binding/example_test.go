@@ -16,7 +16,7 @@ func ExampleEvaluate() {
 	first := bindingtest.NewBinding("team-a", "first")
 	late := bindingtest.NewBinding("team-a", "late", bindingtest.Created(bindingtest.Epoch().Add(time.Hour)))
 
-	r := binding.Evaluate(binding.Snapshot{
+	r, err := binding.Evaluate(binding.Snapshot{
 		Now:         now,
 		Broker:      binding.Broker{Leader: true, ProberListed: true, ConfigSource: binding.ConfigSourceCRDs},
 		Bindings:    []binding.Binding{late, first},
@@ -24,19 +24,23 @@ func ExampleEvaluate() {
 		Connections: []binding.ChatConnection{bindingtest.NewConnection("team-a", "slack")},
 		Probes:      []binding.ProbeResult{bindingtest.Probe(first, 1, bindingtest.CardOK(), bindingtest.Joined())},
 	})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
 	for _, br := range r.Bindings {
-		fmt.Printf("%s/%s write=%v served=%v\n", br.Namespace, br.Name, br.Write, br.Served)
+		fmt.Printf("%s %s/%s write=%v served=%v owned=%d\n", br.Kind, br.Namespace, br.Name, br.Write, br.Served, len(br.Owned))
 		for _, c := range br.Conditions {
 			fmt.Printf("  %s=%s %s %q\n", c.Type, c.Status, c.Reason, c.Message)
 		}
 	}
 	// Output:
-	// team-a/first write=true served=true
+	// Binding team-a/first write=true served=true owned=4
 	//   Accepted=True OK ""
 	//   BackendReachable=True OK ""
 	//   ChannelJoined=True OK ""
 	//   Ready=True OK ""
-	// team-a/late write=true served=false
+	// Binding team-a/late write=true served=false owned=2
 	//   Accepted=False ChannelConflict "spec.chat.channel: channel C1 is already bound by Binding team-a/first"
 	//   Ready=False Accepted:ChannelConflict "spec.chat.channel: channel C1 is already bound by Binding team-a/first"
 }

@@ -23,7 +23,11 @@ func ExampleExplain() {
 	if err != nil {
 		panic(err)
 	}
-	for _, r := range binding.Explain(s).Bindings {
+	res, err := binding.Explain(s)
+	if err != nil {
+		panic(err)
+	}
+	for _, r := range res.Bindings {
 		if r.Name != "late" {
 			continue
 		}

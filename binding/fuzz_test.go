@@ -34,7 +34,7 @@ func fuzzDecodeBody(t *testing.T, data []byte) {
 		// invariants.
 		s := binding.Snapshot{Now: bindingtest.GenNow(), Broker: binding.Broker{Leader: true, ProberListed: true},
 			Bindings: objs.Bindings, Backends: objs.Backends, Connections: objs.Connections}
-		bindingtest.CheckInvariants(t, s, binding.Evaluate(s))
+		bindingtest.CheckInvariants(t, s, mustEvaluate(s))
 		_ = binding.ValidateConfigMapFile(data)
 	}
 }
@@ -44,7 +44,7 @@ func fuzzDecodeBody(t *testing.T, data []byte) {
 func FuzzEvaluate(f *testing.F) {
 	f.Fuzz(rapid.MakeFuzz(func(t *rapid.T) {
 		s := bindingtest.SnapshotGen().Draw(t, "snapshot")
-		bindingtest.CheckInvariants(t, s, binding.Evaluate(s))
+		bindingtest.CheckInvariants(t, s, mustEvaluate(s))
 	}))
 }
 

@@ -31,18 +31,18 @@ func world(bindings ...binding.Binding) binding.Snapshot {
 
 // evaluate runs Evaluate, checks the invariants, and indexes the results
 // by namespace/name.
-func evaluate(t *testing.T, s binding.Snapshot) (binding.Result, map[string]binding.BindingResult) {
+func evaluate(t *testing.T, s binding.Snapshot) (binding.Result, map[string]binding.Outcome) {
 	t.Helper()
-	r := binding.Evaluate(s)
+	r := mustEvaluate(s)
 	bt.CheckInvariants(t, s, r)
-	m := map[string]binding.BindingResult{}
+	m := map[string]binding.Outcome{}
 	for _, br := range r.Bindings {
 		m[br.Namespace+"/"+br.Name] = br
 	}
 	return r, m
 }
 
-func get(t *testing.T, m map[string]binding.BindingResult, id string) binding.BindingResult {
+func get(t *testing.T, m map[string]binding.Outcome, id string) binding.Outcome {
 	t.Helper()
 	br, ok := m[id]
 	if !ok {
@@ -51,7 +51,7 @@ func get(t *testing.T, m map[string]binding.BindingResult, id string) binding.Bi
 	return br
 }
 
-func cond(t *testing.T, br binding.BindingResult, typ string) metav1.Condition {
+func cond(t *testing.T, br binding.Outcome, typ string) metav1.Condition {
 	t.Helper()
 	c := conditions.Find(br.Conditions, typ)
 	if c == nil {
@@ -60,7 +60,7 @@ func cond(t *testing.T, br binding.BindingResult, typ string) metav1.Condition {
 	return *c
 }
 
-func typesOf(br binding.BindingResult) []string {
+func typesOf(br binding.Outcome) []string {
 	var out []string
 	for _, c := range br.Conditions {
 		out = append(out, c.Type)
@@ -80,4 +80,24 @@ func ok4(gen int64) []metav1.Condition {
 		{Type: binding.TypeChannelJoined, Status: metav1.ConditionTrue, Reason: "OK", ObservedGeneration: gen, LastTransitionTime: at},
 		{Type: binding.TypeReady, Status: metav1.ConditionTrue, Reason: "OK", ObservedGeneration: gen, LastTransitionTime: at},
 	}
+}
+
+// mustEvaluate is Evaluate for snapshots whose Now is set; a refusal
+// fails the test loudly.
+func mustEvaluate(s binding.Snapshot) binding.Result {
+	r, err := binding.Evaluate(s)
+	if err != nil {
+		panic(err)
+	}
+	return r
+}
+
+// mustExplain is Explain for snapshots whose Now is set; a refusal fails
+// the test loudly.
+func mustExplain(s binding.Snapshot) binding.Result {
+	r, err := binding.Explain(s)
+	if err != nil {
+		panic(err)
+	}
+	return r
 }

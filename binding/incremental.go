@@ -49,7 +49,7 @@ type Incremental struct {
 	checks identityChecks
 
 	// The current outcome, per UID.
-	results  map[types.UID]BindingResult
+	results  map[types.UID]Outcome
 	remember map[types.UID]Served // the next memory's entries
 	ignored  map[types.UID][]IgnoredProbe
 	// full is the last full evaluation's result, kept while the snapshot
@@ -63,7 +63,7 @@ type Step struct {
 	// Bindings are the re-evaluated outcomes of Bindings this broker
 	// answers for, sorted by namespace, name and UID. A Binding not listed
 	// keeps its earlier outcome.
-	Bindings []BindingResult
+	Bindings []Outcome
 	// Gone lists, sorted, the UIDs of Bindings that had an outcome before
 	// the change and have none now (deleted, or now another broker's).
 	Gone []types.UID
@@ -172,7 +172,7 @@ func (e *Incremental) Result() Result {
 	if e.full != nil {
 		return *e.full
 	}
-	r := Result{Bindings: make([]BindingResult, 0, len(e.results)), Memory: Memory{Served: make([]Served, 0, len(e.remember))}}
+	r := Result{Bindings: make([]Outcome, 0, len(e.results)), Memory: Memory{Served: make([]Served, 0, len(e.remember))}}
 	for _, br := range e.results {
 		r.Bindings = append(r.Bindings, br)
 	}
@@ -198,7 +198,7 @@ func (e *Incremental) Result() Result {
 	return r
 }
 
-func compareResults(a, b BindingResult) int {
+func compareResults(a, b Outcome) int {
 	return cmp.Or(cmp.Compare(a.Namespace, b.Namespace), cmp.Compare(a.Name, b.Name), cmp.Compare(a.UID, b.UID))
 }
 

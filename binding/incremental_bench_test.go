@@ -16,7 +16,7 @@ import (
 func BenchmarkIncremental(b *testing.B) {
 	for _, n := range benchSizes() {
 		s := benchWorld(n, true)
-		s = bt.Apply(s, binding.Evaluate(s))
+		s = bt.Apply(s, mustEvaluate(s))
 		e, _, err := binding.NewIncremental(s)
 		if err != nil {
 			b.Fatal(err)

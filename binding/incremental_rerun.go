@@ -144,7 +144,7 @@ func (e *Incremental) adopt(r Result) {
 	if len(r.Errors) > 0 {
 		e.full = &r
 	}
-	e.results = make(map[types.UID]BindingResult, len(r.Bindings))
+	e.results = make(map[types.UID]Outcome, len(r.Bindings))
 	for _, br := range r.Bindings {
 		e.results[br.UID] = br
 	}

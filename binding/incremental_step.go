@@ -176,7 +176,7 @@ func (e *Incremental) SetNow(now time.Time) Step {
 	e.now = now
 	affected := uidSet{}
 	for uid, r := range e.results {
-		if r.Changed {
+		if r.Due() {
 			affected[uid] = struct{}{}
 		}
 	}

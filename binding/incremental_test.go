@@ -17,12 +17,12 @@ import (
 // hostView is what a host learns from Steps alone: the outcome and the
 // memory entry per UID.
 type hostView struct {
-	results map[types.UID]binding.BindingResult
+	results map[types.UID]binding.Outcome
 	memory  map[types.UID]binding.Served
 }
 
 func newHostView(r binding.Result) hostView {
-	h := hostView{results: map[types.UID]binding.BindingResult{}, memory: map[types.UID]binding.Served{}}
+	h := hostView{results: map[types.UID]binding.Outcome{}, memory: map[types.UID]binding.Served{}}
 	h.apply(binding.Step{Full: true, Bindings: r.Bindings, Remembered: r.Memory.Served})
 	return h
 }
@@ -64,7 +64,7 @@ func (m *incrementalMachine) init(t *rapid.T) {
 	if err != nil {
 		t.Fatalf("NewIncremental: %v", err)
 	}
-	if got, want := resultJSON(t, r), resultJSON(t, binding.Evaluate(s)); got != want {
+	if got, want := resultJSON(t, r), resultJSON(t, mustEvaluate(s)); got != want {
 		t.Fatalf("first result differs from Evaluate:\nwant %s\ngot  %s", want, got)
 	}
 	m.e, m.host, m.clean = e, newHostView(r), len(r.Errors) == 0
@@ -234,7 +234,7 @@ func (m *incrementalMachine) actions() map[string]func(*rapid.T) {
 // check compares the evaluator's result, and what a host learnt from the
 // Steps alone, with a full evaluation of the same snapshot.
 func (m *incrementalMachine) check(t *rapid.T) {
-	want := binding.Evaluate(m.e.Snapshot())
+	want := mustEvaluate(m.e.Snapshot())
 	// Between two snapshots without an ObjectError, only a change of the
 	// broker may take a full evaluation.
 	if m.clean && len(want.Errors) == 0 && !m.broker && m.last.Full {
@@ -249,8 +249,8 @@ func (m *incrementalMachine) check(t *rapid.T) {
 			len(m.host.results), len(m.host.memory), len(want.Bindings), len(want.Memory.Served))
 	}
 	for _, br := range want.Bindings {
-		if got, ok := m.host.results[br.UID]; !ok || resultJSON(t, binding.Result{Bindings: []binding.BindingResult{got}}) !=
-			resultJSON(t, binding.Result{Bindings: []binding.BindingResult{br}}) {
+		if got, ok := m.host.results[br.UID]; !ok || resultJSON(t, binding.Result{Bindings: []binding.Outcome{got}}) !=
+			resultJSON(t, binding.Result{Bindings: []binding.Outcome{br}}) {
 			t.Fatalf("the Steps left %s/%s with another outcome than Evaluate's", br.Namespace, br.Name)
 		}
 	}
@@ -306,7 +306,7 @@ func TestIncremental_BackendFixMovesTheCompetitor(t *testing.T) {
 	if len(st.Bindings) != 2 {
 		t.Fatalf("re-evaluated %d Bindings, want both competitors", len(st.Bindings))
 	}
-	if got, want := resultJSON(t, e.Result()), resultJSON(t, binding.Evaluate(e.Snapshot())); got != want {
+	if got, want := resultJSON(t, e.Result()), resultJSON(t, mustEvaluate(e.Snapshot())); got != want {
 		t.Fatalf("incremental result differs from Evaluate:\nwant %s\ngot  %s", want, got)
 	}
 }

@@ -36,14 +36,14 @@ func shuffle[T any](t *rapid.T, label string, xs []T) []T {
 func TestProperty_OrderIndependence(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		s := bindingtest.SnapshotGen().Draw(t, "snapshot")
-		want := resultJSON(t, binding.Evaluate(s))
+		want := resultJSON(t, mustEvaluate(s))
 		p := s
 		p.Bindings = shuffle(t, "bindings", s.Bindings)
 		p.Backends = shuffle(t, "backends", s.Backends)
 		p.Connections = shuffle(t, "connections", s.Connections)
 		p.Served.Served = shuffle(t, "served", s.Served.Served)
 		p.Probes = shuffle(t, "probes", s.Probes)
-		if got := resultJSON(t, binding.Evaluate(p)); got != want {
+		if got := resultJSON(t, mustEvaluate(p)); got != want {
 			t.Fatalf("shuffled input gave other bytes:\nwant %s\ngot  %s", want, got)
 		}
 	})
@@ -52,10 +52,10 @@ func TestProperty_OrderIndependence(t *testing.T) {
 func TestProperty_Idempotence(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		s := bindingtest.SnapshotGen().Draw(t, "snapshot")
-		r1 := binding.Evaluate(s)
+		r1 := mustEvaluate(s)
 		s2 := bindingtest.Apply(s, r1)
 		s2.Now = s.Now.Add(time.Hour)
-		r2 := binding.Evaluate(s2)
+		r2 := mustEvaluate(s2)
 		if len(r1.Bindings) != len(r2.Bindings) {
 			t.Fatalf("result count moved from %d to %d", len(r1.Bindings), len(r2.Bindings))
 		}
@@ -65,7 +65,7 @@ func TestProperty_Idempotence(t *testing.T) {
 				t.Fatalf("%s/%s: a second evaluation wants a write:\n%s\nthen\n%s", b.Namespace, b.Name,
 					bindingtest.Describe(r1), bindingtest.Describe(r2))
 			}
-			if !a.Stale && !conditions.EqualSets(a.Conditions, b.Conditions) {
+			if a.Skip != conditions.SkipStale && !conditions.EqualSets(a.Conditions, b.Conditions) {
 				t.Fatalf("%s/%s: conditions moved:\n%s\nthen\n%s", b.Namespace, b.Name, bindingtest.Describe(r1), bindingtest.Describe(r2))
 			}
 		}
@@ -81,10 +81,10 @@ func TestProperty_Settles(t *testing.T) {
 		s := bindingtest.SnapshotGen().Draw(t, "snapshot")
 		var r binding.Result
 		for round := range len(s.Bindings) + 3 {
-			r = binding.Evaluate(s)
+			r = mustEvaluate(s)
 			writes := 0
 			for _, br := range r.Bindings {
-				if br.Changed {
+				if br.Due() {
 					writes++
 				}
 			}
@@ -102,7 +102,7 @@ func TestProperty_Settles(t *testing.T) {
 func TestProperty_Invariants(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		s := bindingtest.SnapshotGen().Draw(t, "snapshot")
-		r := binding.Evaluate(s)
+		r := mustEvaluate(s)
 		bindingtest.CheckInvariants(t, s, r)
 	})
 }
@@ -113,7 +113,7 @@ func TestProperty_Invariants(t *testing.T) {
 func TestProperty_NoLeaks(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		s := bindingtest.SnapshotGen().Draw(t, "snapshot")
-		r := binding.Evaluate(s)
+		r := mustEvaluate(s)
 		for _, br := range r.Bindings {
 			for _, c := range br.Conditions {
 				if !binding.Vocabulary.Has(c.Type) {
@@ -154,10 +154,10 @@ func TestProperty_NamespaceNotAllowedSameForValidAndInvalid(t *testing.T) {
 				broken.Connections[i].Spec.Platform = "irc"
 			}
 		}
-		a, b := binding.Evaluate(s), binding.Evaluate(broken)
-		denials := func(br binding.BindingResult) []string {
+		a, b := mustEvaluate(s), mustEvaluate(broken)
+		denials := func(br binding.Outcome) []string {
 			c := conditions.Find(br.Conditions, binding.TypeAccepted)
-			if c == nil || br.Stale {
+			if c == nil || br.Skip == conditions.SkipStale {
 				return nil
 			}
 			var out []string
@@ -203,7 +203,7 @@ func TestProperty_NoLeakAndOwnTextExact(t *testing.T) {
 				hexChannel[i] = true
 			}
 		}
-		r := binding.Evaluate(s)
+		r := mustEvaluate(s)
 		bindingtest.CheckInvariants(t, s, r)
 		byUID := map[string]int{}
 		for i := range s.Bindings {
@@ -225,7 +225,7 @@ func TestProperty_NoLeakAndOwnTextExact(t *testing.T) {
 				}
 			}
 			i, ok := byUID[string(br.UID)]
-			if !ok || br.Stale {
+			if !ok || br.Skip == conditions.SkipStale {
 				continue
 			}
 			b := &s.Bindings[i]

@@ -87,12 +87,15 @@ func Rules() []conditions.Rule {
 	}
 }
 
-// Explain is Evaluate with provenance: each BindingResult also carries,
+// Explain is Evaluate with provenance: each Outcome also carries,
 // in Provenance, the rule and the evidence behind each of its conditions.
 // Evaluate leaves Provenance empty, so the hot path allocates nothing for
 // it.
-func Explain(s Snapshot) Result {
-	return evaluate(&s, true)
+func Explain(s Snapshot) (Result, error) {
+	if err := conditions.CheckNow(s.Now); err != nil {
+		return Result{}, err
+	}
+	return evaluate(&s, true), nil
 }
 
 func ref(kind string, m *metav1.ObjectMeta) conditions.ObjectRef {
@@ -101,7 +104,7 @@ func ref(kind string, m *metav1.ObjectMeta) conditions.ObjectRef {
 
 // explainBinding records why each condition of br reads as it does. It
 // reads the same working state evaluateBinding decided from.
-func explainBinding(s *Snapshot, b *bstate, o *Binding, holder *Binding, probes *probeIndex, desired []metav1.Condition, br *BindingResult) []conditions.Provenance {
+func explainBinding(s *Snapshot, b *bstate, o *Binding, holder *Binding, probes *probeIndex, desired []metav1.Condition, br *Outcome) []conditions.Provenance {
 	self := ref(KindBinding, &o.ObjectMeta)
 	decided := make([]conditions.Provenance, 0, len(desired))
 	for _, c := range desired {
@@ -118,7 +121,7 @@ func explainBinding(s *Snapshot, b *bstate, o *Binding, holder *Binding, probes 
 		conditions.SortEvidence(&p)
 		decided = append(decided, p)
 	}
-	out := Vocabulary.Attach(br.Conditions, br.Stale, self, decided)
+	out := Vocabulary.Attach(br.Conditions, br.Skip == conditions.SkipStale, self, decided)
 	if b.staleMemory {
 		for i := range out {
 			if Vocabulary.Has(out[i].Type) {
@@ -131,7 +134,7 @@ func explainBinding(s *Snapshot, b *bstate, o *Binding, holder *Binding, probes 
 	return out
 }
 
-func explainAccepted(p *conditions.Provenance, b *bstate, o *Binding, holder *Binding, reason string, br *BindingResult) {
+func explainAccepted(p *conditions.Provenance, b *bstate, o *Binding, holder *Binding, reason string, br *Outcome) {
 	self := p.Evidence[0].Object
 	p.Rule = acceptedRules[reason]
 	for _, prob := range b.spec.problems {

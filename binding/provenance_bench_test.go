@@ -14,15 +14,17 @@ import (
 func BenchmarkExplain(b *testing.B) {
 	for _, n := range []int{1_000, 10_000} {
 		s := benchWorld(n, true)
-		s = bt.Apply(s, binding.Evaluate(s))
+		s = bt.Apply(s, mustEvaluate(s))
 		for _, f := range []struct {
 			name string
-			run  func(binding.Snapshot) binding.Result
+			run  func(binding.Snapshot) (binding.Result, error)
 		}{{"evaluate", binding.Evaluate}, {"explain", binding.Explain}} {
 			b.Run(strconv.Itoa(n)+"/"+f.name, func(b *testing.B) {
 				b.ReportAllocs()
 				for b.Loop() {
-					_ = f.run(s)
+					if _, err := f.run(s); err != nil {
+						b.Fatal(err)
+					}
 				}
 			})
 		}

@@ -67,7 +67,7 @@ func TestExplain_EvidencePerRule(t *testing.T) {
 				t.Fatal(err)
 			}
 			var got *conditions.Provenance
-			for _, r := range binding.Explain(s).Bindings {
+			for _, r := range mustExplain(s).Bindings {
 				for i := range r.Provenance {
 					if r.Name == tc.binding && r.Provenance[i].Type == tc.typ {
 						got = &r.Provenance[i]

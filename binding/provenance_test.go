@@ -42,7 +42,7 @@ func TestProperty_ProvenanceNamesTableRulesAndSnapshotObjects(t *testing.T) {
 	ids := ruleIDs()
 	rapid.Check(t, func(t *rapid.T) {
 		s := bindingtest.SnapshotGen().Draw(t, "snapshot")
-		r := binding.Explain(s)
+		r := mustExplain(s)
 		in := present(s)
 		for _, br := range r.Bindings {
 			if p := conditionstest.ProvenanceProblem(br.Conditions, br.Provenance, ids, in); p != "" {
@@ -56,7 +56,7 @@ func TestProperty_ProvenanceNamesTableRulesAndSnapshotObjects(t *testing.T) {
 		p.Connections = shuffle(t, "connections", s.Connections)
 		p.Served.Served = shuffle(t, "served", s.Served.Served)
 		p.Probes = shuffle(t, "probes", s.Probes)
-		if got := resultJSON(t, binding.Explain(p)); got != want {
+		if got := resultJSON(t, mustExplain(p)); got != want {
 			t.Fatalf("shuffled input gave other provenance:\nwant %s\ngot  %s", want, got)
 		}
 	})
@@ -66,14 +66,14 @@ func TestProperty_ProvenanceNamesTableRulesAndSnapshotObjects(t *testing.T) {
 func TestProperty_ExplainChangesNothingButProvenance(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		s := bindingtest.SnapshotGen().Draw(t, "snapshot")
-		r := binding.Explain(s)
+		r := mustExplain(s)
 		for i := range r.Bindings {
 			if r.Bindings[i].Provenance == nil && len(r.Bindings[i].Conditions) > 0 {
 				t.Fatalf("%s/%s: Explain gave no provenance", r.Bindings[i].Namespace, r.Bindings[i].Name)
 			}
 			r.Bindings[i].Provenance = nil
 		}
-		if got, want := resultJSON(t, r), resultJSON(t, binding.Evaluate(s)); got != want {
+		if got, want := resultJSON(t, r), resultJSON(t, mustEvaluate(s)); got != want {
 			t.Fatalf("Explain decided otherwise than Evaluate:\nexplain  %s\nevaluate %s", got, want)
 		}
 	})

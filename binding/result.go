@@ -1,7 +1,6 @@
 package binding
 
 import (
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/condengine/condengine/conditions"
@@ -12,7 +11,7 @@ import (
 type Result struct {
 	// Bindings holds one entry per Binding this broker answers for, sorted
 	// by namespace, name and UID. Bindings another broker owns are absent.
-	Bindings []BindingResult
+	Bindings []Outcome
 	// Memory is the memory of good generations after this evaluation.
 	Memory Memory
 	// IgnoredProbes are probe results that counted for no Binding.
@@ -23,27 +22,22 @@ type Result struct {
 	Errors []ObjectError
 }
 
-// BindingResult is the outcome for one Binding.
-type BindingResult struct {
-	Namespace  string
-	Name       string
-	UID        types.UID
-	Generation int64
-	// Conditions is the exact list a write carries: the desired conditions
-	// merged with the object's current ones. When nothing changes it is
-	// the object's current slice itself.
-	Conditions []metav1.Condition
-	// Write reports that this broker must write Conditions now: they
-	// differ from the object's, the broker leads, the route is crds and
-	// the snapshot is not stale.
-	Write bool
-	// Changed reports that Conditions differ from the object's, whether
-	// or not this broker may write them (a standby, the ConfigMap route).
-	Changed bool
-	// Stale reports that the object's status describes a newer generation
-	// than the snapshot has: nothing is written until the snapshot catches
-	// up.
-	Stale bool
+// Outcome is what one reconcile decides for one Binding: the shared
+// conditions.Outcome (identity, Conditions, Owned, Write and Skip,
+// Finalizer, Retry) and the Binding's whole Status, with where it is
+// served and the causes for the log.
+//
+// Write is the whole answer to "write now?" for a host that spaces no
+// writes: it is false for a stale snapshot (Skip Stale), an unchanged
+// status (Unchanged), the ConfigMap route (ConfigMapRoute) and a standby
+// (NotLeader), tested in that order. A broker that runs the writer's
+// timing passes the outcome through runtime.Limits.DecideOutcome, which
+// keeps these answers and may hold a due write (Skip Held, RetryAt).
+// A Binding has no finalizer and Evaluate asks for no retry.
+type Outcome struct {
+	conditions.Outcome
+	// Status is the Binding's status after this evaluation: Conditions.
+	Status Status
 	// Served reports that the broker runs some generation of the Binding;
 	// ServedGeneration is that generation (0 when not served).
 	Served           bool

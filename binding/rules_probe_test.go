@@ -20,7 +20,7 @@ type row struct {
 
 // probeOnce evaluates one healthy Binding with the given observations and
 // returns its result.
-func probeOnce(t *testing.T, be *binding.BackendObservation, ch *binding.ChannelObservation) binding.BindingResult {
+func probeOnce(t *testing.T, be *binding.BackendObservation, ch *binding.ChannelObservation) binding.Outcome {
 	t.Helper()
 	b := bt.NewBinding("team-a", "chat")
 	s := world(b)
@@ -141,7 +141,7 @@ func TestProbe_ChannelClassification(t *testing.T) {
 
 func TestProbe_MessagesNeverShowTheRawCause(t *testing.T) {
 	const raw = "https://10.1.2.3:8443/secret-host canary-platform-text"
-	for _, br := range []binding.BindingResult{
+	for _, br := range []binding.Outcome{
 		probeOnce(t, bt.BackendFailed(raw), bt.ChannelFailed(raw)),
 		probeOnce(t, bt.NoAnswer(raw), bt.PlatformError(raw)),
 		probeOnce(t, bt.CardBody(raw), bt.Joined()),

@@ -3,12 +3,14 @@ package binding_test
 import (
 	"errors"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/condengine/condengine/binding"
 	bt "github.com/condengine/condengine/binding/bindingtest"
+	"github.com/condengine/condengine/conditions"
 )
 
 func TestNotServed_CarriesAcceptedAndReadyOnly(t *testing.T) {
@@ -51,6 +53,13 @@ func TestConfigMapRoute_WritesNothing(t *testing.T) {
 	r, _ := evaluate(t, s)
 	require.Len(t, r.Bindings, 1)
 	assert.False(t, r.Bindings[0].Write)
+	assert.Equal(t, conditions.SkipConfigMapRoute, r.Bindings[0].Skip, "the outcome says why: the route is not the caller's secret")
+	assert.True(t, r.Bindings[0].Due())
+
+	// A standby on the ConfigMap route: the route is named first.
+	s.Broker.Leader = false
+	r, _ = evaluate(t, s)
+	assert.Equal(t, conditions.SkipConfigMapRoute, r.Bindings[0].Skip)
 }
 
 func TestConfigMapRoute_RefusesAFileThatSetsStatus(t *testing.T) {
@@ -82,6 +91,7 @@ func TestStandby_WritesNothing(t *testing.T) {
 	r, _ := evaluate(t, s)
 	require.Len(t, r.Bindings, 1)
 	assert.False(t, r.Bindings[0].Write)
+	assert.Equal(t, conditions.SkipNotLeader, r.Bindings[0].Skip)
 	assert.NotEmpty(t, r.Memory.Served, "a standby still keeps the memory, ready to take over")
 }
 
@@ -89,7 +99,7 @@ func TestStale_SnapshotBehindTheStatusWritesNothing(t *testing.T) {
 	status := ok4(2)
 	_, m := evaluate(t, world(bt.NewBinding("team-a", "chat", bt.Generation(1), bt.Channel(""), bt.Conditions(status...))))
 	br := get(t, m, "team-a/chat")
-	assert.True(t, br.Stale)
+	assert.Equal(t, conditions.SkipStale, br.Skip)
 	assert.False(t, br.Write)
 	assert.Equal(t, status, br.Conditions)
 }
@@ -100,7 +110,7 @@ func TestStale_MemoryAheadOfTheSnapshotWritesNothing(t *testing.T) {
 	s.Served.Served = []binding.Served{served(string(b.UID), 3, "team-a", "chat", b.Spec)}
 	r, m := evaluate(t, s)
 	br := get(t, m, "team-a/chat")
-	assert.True(t, br.Stale)
+	assert.Equal(t, conditions.SkipStale, br.Skip)
 	assert.False(t, br.Write)
 	assert.NotEmpty(t, br.Errors)
 	assert.EqualValues(t, 3, memoryOf(r, string(b.UID)).Generation, "the memory is kept as it was")
@@ -116,5 +126,15 @@ func TestForeignConditions_KeptAfterOurs(t *testing.T) {
 	_, m := evaluate(t, s)
 	br := get(t, m, "team-a/chat")
 	assert.False(t, br.Write)
+	assert.Equal(t, conditions.SkipUnchanged, br.Skip)
 	assert.Equal(t, "example.com/Audited", br.Conditions[4].Type)
+	assert.Equal(t, status[:4], br.Owned, "owned: ours only, never the foreign condition")
+}
+
+func TestZeroNow_IsAnError(t *testing.T) {
+	s := world(bt.NewBinding("team-a", "chat"))
+	s.Now = time.Time{}
+	r, err := binding.Evaluate(s)
+	require.ErrorIs(t, err, conditions.ErrZeroNow)
+	assert.Empty(t, r.Bindings, "nothing is decided, so nothing can be stamped with the year 1")
 }

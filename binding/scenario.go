@@ -24,8 +24,11 @@ func RunScenario(f *scenario.File) ([]scenario.Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := Evaluate(s)
-	byID := make(map[objKey]*BindingResult, len(r.Bindings))
+	r, err := Evaluate(s)
+	if err != nil {
+		return nil, err
+	}
+	byID := make(map[objKey]*Outcome, len(r.Bindings))
 	for i := range r.Bindings {
 		byID[objKey{r.Bindings[i].Namespace, r.Bindings[i].Name}] = &r.Bindings[i]
 	}

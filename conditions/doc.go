@@ -24,6 +24,17 @@
 // object's generation and creationTimestamp itself and then applies
 // Merge's rules.
 //
+// # Outcome
+//
+// Outcome is the shape every kind's evaluation answers in, embedded in
+// binding.Outcome, pricebook.Outcome, offering.Outcome,
+// subscription.Outcome, costjob.Outcome and provider.Outcome: the
+// object's identity, the full merged Conditions, the Owned ones a
+// server-side apply carries (Vocabulary.Owned: never another writer's
+// type), Write or the Skip saying why not, the Finalizer action, and
+// Retry at an instant. Lists of outcomes are sorted by Compare. Every
+// evaluator refuses a zero now with ErrZeroNow (CheckNow).
+//
 // # Decisions
 //
 // An object made again (binding-decisions §11.1, finops-decisions 18):
@@ -40,6 +51,15 @@
 // are never dropped by this rule (their lifetime is not ours to judge),
 // and a condition without a lastTransitionTime stays (it carries no
 // evidence of the object it was written for).
+//
+//   - Merge writes observedGeneration from the generation it is given
+//     when a desired condition leaves it zero: no condition of ours is
+//     ever written as observing generation 0 by omission.
+//   - Owned shares the list's array when ours come first (as Merge writes
+//     them), capped so an append cannot write into it.
+//   - Skip is one reason, the first that holds in the order Stale,
+//     Unchanged, ConfigMapRoute, NotLeader, Held; Due tells a write that
+//     is wanted but not made here from one that is not wanted at all.
 //
 // # Validate
 //

@@ -47,3 +47,36 @@ func Example() {
 	// Audited True ByOtherTool 0 2026-11-30T09:00:00Z
 	// errors: 0
 }
+
+// An evaluator fills the shared outcome from its merge: the full list,
+// the owned part a server-side apply carries, and whether to write.
+func ExampleOutcome() {
+	vocab := conditions.MustVocabulary("example.dev/v1", "Widget", []conditions.Type{
+		{Name: "Ready", Required: true, Reasons: []conditions.Reason{
+			{Status: metav1.ConditionTrue, Reason: "OK"},
+			{Status: metav1.ConditionFalse, Reason: "Broken"},
+		}},
+	})
+	now := time.Date(2026, 11, 30, 10, 0, 0, 0, time.UTC)
+	onObject := []metav1.Condition{
+		{Type: "example.com/Audited", Status: metav1.ConditionTrue, Reason: "ByOtherTool", ObservedGeneration: 2},
+	}
+	// The desired condition leaves observedGeneration zero: Merge writes 2.
+	m := vocab.Merge(onObject, []metav1.Condition{{Type: "Ready", Status: metav1.ConditionTrue, Reason: "OK"}}, 2, now)
+
+	o := conditions.Outcome{Kind: vocab.Kind(), Namespace: "shop", Name: "w", UID: "u-w", Generation: 2,
+		Conditions: m.Conditions, Owned: vocab.Owned(m.Conditions)}
+	o.Decide(m, false)
+	fmt.Println("write:", o.Write, "skip:", o.Skip == conditions.SkipNone)
+	for _, c := range o.Conditions {
+		fmt.Println("conditions:", c.Type, c.ObservedGeneration)
+	}
+	for _, c := range o.Owned {
+		fmt.Println("owned:", c.Type, c.ObservedGeneration)
+	}
+	// Output:
+	// write: true skip: true
+	// conditions: Ready 2
+	// conditions: example.com/Audited 2
+	// owned: Ready 2
+}

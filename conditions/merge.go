@@ -32,7 +32,8 @@ type MergeResult struct {
 //     observedGeneration above generation, the snapshot is stale: the
 //     result is current, unchanged, with Stale set.
 //  2. Each desired condition of the vocabulary's types is written, with
-//     its status, reason, message and observedGeneration as given.
+//     its status, reason, message and observedGeneration as given; an
+//     observedGeneration left zero is the generation Merge is given.
 //  3. Its lastTransitionTime is kept from current when the status is the
 //     same there (a new reason or message does not move it); otherwise it
 //     is now, truncated to whole seconds. A desired lastTransitionTime is
@@ -135,6 +136,9 @@ func (v *Vocabulary) merge(current, desired []metav1.Condition, generation int64
 	stamp := metav1.NewTime(now.UTC().Truncate(time.Second))
 	want := func(t int) metav1.Condition {
 		c := desired[dPos[t]]
+		if c.ObservedGeneration == 0 {
+			c.ObservedGeneration = generation
+		}
 		c.LastTransitionTime = stamp
 		if j := cPos[t]; j >= 0 && current[j].Status == c.Status && !current[j].LastTransitionTime.IsZero() {
 			c.LastTransitionTime = current[j].LastTransitionTime

@@ -193,7 +193,7 @@ func TestMerge_ForeignPlacementAloneIsNoChange(t *testing.T) {
 	assert.Equal(t, foreign, r.Conditions[2])
 
 	// A real change among ours is still a change.
-	desired[1].ObservedGeneration = 0
+	desired[1].Message = "a new message"
 	assert.True(t, v.Merge(current, desired, 1, now).Changed)
 	// So is a missing condition of ours.
 	assert.True(t, v.Merge(current[:2], desired, 1, now).Changed)

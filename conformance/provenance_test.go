@@ -42,7 +42,11 @@ func TestRules_EveryRuleDecidesSomeScenario(t *testing.T) {
 			if err != nil {
 				continue // scenarios of bad input
 			}
-			for _, r := range binding.Explain(s).Bindings {
+			res, err := binding.Explain(s)
+			if err != nil {
+				t.Fatalf("%s: %v", path, err)
+			}
+			for _, r := range res.Bindings {
 				note(path, r.Provenance)
 			}
 		case scenario.SystemFinOps:
@@ -50,7 +54,10 @@ func TestRules_EveryRuleDecidesSomeScenario(t *testing.T) {
 			if err != nil {
 				continue
 			}
-			r := finops.Explain(s)
+			r, err := finops.Explain(s)
+			if err != nil {
+				t.Fatalf("%s: %v", path, err)
+			}
 			for _, o := range r.PriceBooks.Books {
 				note(path, o.Provenance)
 			}

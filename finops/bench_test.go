@@ -62,7 +62,7 @@ func BenchmarkEvaluate(b *testing.B) {
 		b.Run(fmt.Sprintf("objects=%d", n), func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				finops.Evaluate(s)
+				_, _ = finops.Evaluate(s)
 			}
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(objects), "ns/object")
 		})
@@ -73,7 +73,7 @@ func BenchmarkEvaluate(b *testing.B) {
 // measure a different, changing workload at each size.
 func TestBenchWorldIsSettled(t *testing.T) {
 	s := benchWorld(t, 1000)
-	r := finops.Evaluate(s)
+	r := evaluate(s)
 	writes := 0
 	for _, o := range r.Subscriptions.Subscriptions {
 		if o.Write {

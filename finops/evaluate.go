@@ -5,59 +5,74 @@ import (
 	"fmt"
 	"slices"
 
+	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/condengine/condengine/conditions"
+	"github.com/condengine/condengine/costjob"
 	"github.com/condengine/condengine/offering"
 	"github.com/condengine/condengine/pricebook"
 	"github.com/condengine/condengine/provider"
 	"github.com/condengine/condengine/subscription"
 )
 
-// Result is one reconcile of every object of a snapshot.
+// Result is one reconcile of every object of a snapshot. Every list of
+// outcomes is sorted by namespace, name and UID, and every outcome has
+// the shared shape of conditions.Outcome.
 type Result struct {
-	// PriceBooks holds the books' outcomes (index-aligned with
-	// Snapshot.PriceBooks), the election and the pushed document.
+	// PriceBooks holds the books' outcomes, the election and the pushed
+	// document.
 	PriceBooks pricebook.Result
-	// Offerings holds the Offerings' outcomes, index-aligned with
-	// Snapshot.Offerings.
+	// Offerings holds the Offerings' outcomes.
 	Offerings offering.Result
-	// Subscriptions holds the Subscriptions' outcomes, sorted by
-	// namespace and name, and problems of the snapshot as a whole.
+	// Subscriptions holds the Subscriptions' outcomes, and problems of
+	// the snapshot as a whole.
 	Subscriptions subscription.Result
-	// CostJobs holds each CostJob's schedule, index-aligned with
-	// Snapshot.CostJobs. CostJobs get no status from a reconcile.
-	CostJobs []CostJobOutcome
-	// Providers holds each FinOpsProvider's plan for OpenCost,
-	// index-aligned with Snapshot.Providers. No status is ever written.
-	Providers []provider.Plan
-}
-
-// CostJobOutcome is what the CostJob reconciler derives: the CronJob
-// schedule, and whether the interval was recognised (an unrecognised one
-// falls back to daily without a word).
-type CostJobOutcome struct {
-	Schedule   string
-	Recognised bool
+	// CostJobs holds each CostJob's schedule. CostJobs get no status from
+	// a reconcile.
+	CostJobs []costjob.Outcome
+	// Providers holds each FinOpsProvider's plan for OpenCost. No status
+	// is ever written.
+	Providers []provider.Outcome
 }
 
 // Evaluate reconciles every object once against the snapshot as given:
 // each kind reads the others' status as the snapshot holds it, not as
 // this evaluation decides it, so a change travels one level per
 // evaluation, as it does between the operator's reconcilers. Settle
-// repeats it to the fixed point.
-func Evaluate(s Snapshot) Result {
+// repeats it to the fixed point. A snapshot whose Now is the zero time is
+// refused with conditions.ErrZeroNow.
+func Evaluate(s Snapshot) (Result, error) {
+	if err := conditions.CheckNow(s.Now); err != nil {
+		return Result{}, err
+	}
+	books, err := pricebook.Evaluate(s.PriceBooks, s.PricingDocument, s.Now)
+	if err != nil {
+		return Result{}, err
+	}
+	offs, err := offering.Evaluate(s.offeringSnapshot())
+	if err != nil {
+		return Result{}, err
+	}
+	subs, err := subscription.Evaluate(s.subscriptionSnapshot())
+	if err != nil {
+		return Result{}, err
+	}
 	r := Result{
-		PriceBooks:    pricebook.Evaluate(s.PriceBooks, s.PricingDocument, s.Now),
-		Offerings:     offering.Evaluate(s.offeringSnapshot()),
-		Subscriptions: subscription.Evaluate(s.subscriptionSnapshot()),
-		CostJobs:      make([]CostJobOutcome, len(s.CostJobs)),
-		Providers:     make([]provider.Plan, len(s.Providers)),
+		PriceBooks:    books,
+		Offerings:     offs,
+		Subscriptions: subs,
+		CostJobs:      make([]costjob.Outcome, len(s.CostJobs)),
+		Providers:     make([]provider.Outcome, len(s.Providers)),
 	}
 	for i := range s.CostJobs {
-		r.CostJobs[i].Schedule, r.CostJobs[i].Recognised = s.CostJobs[i].Schedule()
+		r.CostJobs[i] = costjob.OutcomeOf(&s.CostJobs[i])
 	}
 	for i := range s.Providers {
-		r.Providers[i] = provider.Evaluate(&s.Providers[i])
+		r.Providers[i] = provider.OutcomeOf(&s.Providers[i])
 	}
-	return r
+	slices.SortStableFunc(r.CostJobs, func(a, b costjob.Outcome) int { return conditions.Compare(&a.Outcome, &b.Outcome) })
+	slices.SortStableFunc(r.Providers, func(a, b provider.Outcome) int { return conditions.Compare(&a.Outcome, &b.Outcome) })
+	return r, nil
 }
 
 // Changed reports whether the result writes anything: a status, a
@@ -67,51 +82,68 @@ func (r Result) Changed() bool {
 		return true
 	}
 	for _, o := range r.PriceBooks.Books {
-		if o.Changed {
+		if o.Write {
 			return true
 		}
 	}
 	for _, o := range r.Offerings.Offerings {
-		if o.Changed || o.AddFinalizer || o.FinalizerRemoved {
+		if o.Write || o.Finalizer != conditions.FinalizerKeep {
 			return true
 		}
 	}
 	for _, o := range r.Subscriptions.Subscriptions {
-		if o.Write || o.FinalizerRemoved {
+		if o.Write || o.Finalizer != conditions.FinalizerKeep {
 			return true
 		}
 	}
 	return false
 }
 
+// id is what outcomes are matched to objects by.
+type id struct {
+	namespace, name string
+	uid             types.UID
+}
+
+func idOf(o *conditions.Outcome) id { return id{o.Namespace, o.Name, o.UID} }
+
 // Apply returns the snapshot as it stands after the host carried out r:
 // new statuses written, finalizers added or dropped, objects whose last
 // finalizer went while deleting removed, and the pushed document in
 // place. s itself is not modified; unchanged objects are shared. The
-// collection run, having happened, is not repeated.
+// collection run, having happened, is not repeated. Outcomes are matched
+// to objects by namespace, name and UID.
 func Apply(s Snapshot, r Result) Snapshot {
 	next := s
 	next.Collection = nil
+	books := make(map[id]*pricebook.Outcome, len(r.PriceBooks.Books))
+	for i := range r.PriceBooks.Books {
+		books[idOf(&r.PriceBooks.Books[i].Outcome)] = &r.PriceBooks.Books[i]
+	}
 	next.PriceBooks = slices.Clone(s.PriceBooks)
 	for i := range next.PriceBooks {
-		if i < len(r.PriceBooks.Books) && r.PriceBooks.Books[i].Changed {
-			next.PriceBooks[i].Status = r.PriceBooks.Books[i].Status
+		b := &next.PriceBooks[i]
+		if o := books[id{b.Namespace, b.Name, b.UID}]; o != nil && o.Write {
+			b.Status = o.Status
 		}
 	}
 	if r.PriceBooks.Document != nil {
 		next.PricingDocument = r.PriceBooks.Document
 	}
+	offs := make(map[id]*offering.Outcome, len(r.Offerings.Offerings))
+	for i := range r.Offerings.Offerings {
+		offs[idOf(&r.Offerings.Offerings[i].Outcome)] = &r.Offerings.Offerings[i]
+	}
 	next.Offerings = make([]offering.Offering, 0, len(s.Offerings))
-	for i, o := range s.Offerings {
-		if i < len(r.Offerings.Offerings) {
-			out := r.Offerings.Offerings[i]
-			if out.Changed {
+	for _, o := range s.Offerings {
+		if out := offs[id{o.Namespace, o.Name, o.UID}]; out != nil {
+			if out.Write {
 				o.Status = out.Status
 			}
-			switch {
-			case out.AddFinalizer:
+			switch out.Finalizer {
+			case conditions.FinalizerAdd:
 				o.Finalizers = append(slices.Clone(o.Finalizers), offering.Finalizer)
-			case out.FinalizerRemoved:
+			case conditions.FinalizerRemove:
 				if o.Finalizers = without(o.Finalizers, offering.Finalizer); len(o.Finalizers) == 0 {
 					continue // the API server deletes it now
 				}
@@ -119,18 +151,17 @@ func Apply(s Snapshot, r Result) Snapshot {
 		}
 		next.Offerings = append(next.Offerings, o)
 	}
-	byKey := make(map[subscription.Reference]int, len(r.Subscriptions.Subscriptions))
-	for i, o := range r.Subscriptions.Subscriptions {
-		byKey[subscription.Reference{Namespace: o.Namespace, Name: o.Name}] = i
+	subs := make(map[id]*subscription.Outcome, len(r.Subscriptions.Subscriptions))
+	for i := range r.Subscriptions.Subscriptions {
+		subs[idOf(&r.Subscriptions.Subscriptions[i].Outcome)] = &r.Subscriptions.Subscriptions[i]
 	}
 	next.Subscriptions = make([]subscription.Subscription, 0, len(s.Subscriptions))
 	for _, x := range s.Subscriptions {
-		if i, ok := byKey[x.Key()]; ok {
-			out := r.Subscriptions.Subscriptions[i]
+		if out := subs[id{x.Namespace, x.Name, x.UID}]; out != nil {
 			if out.Write {
 				x.Status = out.Status
 			}
-			if out.FinalizerRemoved {
+			if out.Finalizer == conditions.FinalizerRemove {
 				if x.Finalizers = without(x.Finalizers, subscription.Finalizer); len(x.Finalizers) == 0 && x.IsDeleting() {
 					continue
 				}
@@ -152,18 +183,26 @@ var ErrNotSettled = errors.New("evaluation did not settle")
 // Settle evaluates and applies until an evaluation writes nothing, at
 // most maxRounds times. It returns the settled snapshot and the number of
 // evaluations that wrote something. When maxRounds is reached first it
-// returns the last snapshot and an error wrapping ErrNotSettled. Each
+// returns the last snapshot and an error wrapping ErrNotSettled; a
+// snapshot Evaluate refuses returns that error. Each
 // round moves a cascade by one level, so a chain of n requirements needs
 // about n rounds. A collection run in s happens in the first round only.
 func Settle(s Snapshot, maxRounds int) (Snapshot, int, error) {
 	for round := 0; round < maxRounds; round++ {
-		r := Evaluate(s)
+		r, err := Evaluate(s)
+		if err != nil {
+			return s, round, err
+		}
 		if !r.Changed() {
 			return s, round, nil
 		}
 		s = Apply(s, r)
 	}
-	if !Evaluate(s).Changed() {
+	r, err := Evaluate(s)
+	if err != nil {
+		return s, maxRounds, err
+	}
+	if !r.Changed() {
 		return s, maxRounds, nil
 	}
 	return s, maxRounds, fmt.Errorf("%w after %d rounds", ErrNotSettled, maxRounds)

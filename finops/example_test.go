@@ -2,6 +2,7 @@ package finops_test
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/condengine/condengine/finops"
 )
@@ -28,18 +29,24 @@ spec:
 		fmt.Println(err)
 		return
 	}
-	first := finops.Evaluate(s)
-	fmt.Println("first:", first.Offerings.Offerings[0].Status.Conditions[0].Reason)
+	s.Now = time.Date(2026, 11, 30, 10, 0, 0, 0, time.UTC) // manifests carry no now: the host's clock, read once
+	first, err := finops.Evaluate(s)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	o := first.Offerings.Offerings[0]
+	fmt.Println("first:", o.Kind, o.Namespace+"/"+o.Name, o.Conditions[0].Reason, "write:", o.Write, "retry:", o.Retry)
 	settled, rounds, err := finops.Settle(s, 10)
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	o := settled.Offerings[0]
-	fmt.Println("rounds:", rounds, "ready:", o.Status.Ready, "cpuHour:", o.Status.ResolvedPricing.Meters[0].UnitPriceMicros)
+	off := settled.Offerings[0]
+	fmt.Println("rounds:", rounds, "ready:", off.Status.Ready, "cpuHour:", off.Status.ResolvedPricing.Meters[0].UnitPriceMicros)
 	fmt.Println("OpenCost CPU:", settled.PricingDocument["CPU"])
 	// Output:
-	// first: NoActivePricebook
+	// first: Offering shop/compute NoActivePricebook write: true retry: true
 	// rounds: 2 ready: True cpuHour: 31200
 	// OpenCost CPU: 0.031
 }

@@ -1,8 +1,11 @@
 package finops_test
 
 import (
+	"errors"
 	"testing"
+	"time"
 
+	"github.com/condengine/condengine/conditions"
 	"github.com/condengine/condengine/finops"
 )
 
@@ -17,7 +20,14 @@ func FuzzDecode(f *testing.F) {
 		if err != nil {
 			return
 		}
-		r := finops.Evaluate(s)
+		if _, err := finops.Evaluate(s); !errors.Is(err, conditions.ErrZeroNow) {
+			t.Fatalf("a decoded snapshot has no now, yet Evaluate says %v", err)
+		}
+		s.Now = time.Date(2026, 11, 30, 10, 0, 0, 0, time.UTC)
+		r, err := finops.Evaluate(s)
+		if err != nil {
+			t.Fatal(err)
+		}
 		_ = finops.Apply(s, r)
 	})
 }

@@ -11,10 +11,19 @@ import (
 // and the raw evidence behind each of its conditions. The evidence may
 // name other namespaces' objects: it is for logs and tools, never a
 // status.
-func Explain(s Snapshot) Result {
-	r := Evaluate(s)
-	r.PriceBooks = pricebook.Explain(s.PriceBooks, s.PricingDocument, s.Now)
-	r.Offerings = offering.Explain(s.offeringSnapshot())
-	r.Subscriptions = subscription.Explain(s.subscriptionSnapshot())
-	return r
+func Explain(s Snapshot) (Result, error) {
+	r, err := Evaluate(s)
+	if err != nil {
+		return r, err
+	}
+	if r.PriceBooks, err = pricebook.Explain(s.PriceBooks, s.PricingDocument, s.Now); err != nil {
+		return r, err
+	}
+	if r.Offerings, err = offering.Explain(s.offeringSnapshot()); err != nil {
+		return r, err
+	}
+	if r.Subscriptions, err = subscription.Explain(s.subscriptionSnapshot()); err != nil {
+		return r, err
+	}
+	return r, nil
 }

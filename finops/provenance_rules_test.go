@@ -21,19 +21,22 @@ func explainedBy(t *testing.T, file, kind, ns, name, typ string) conditions.Prov
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := finops.Explain(s)
+	r, err := finops.Explain(s)
+	if err != nil {
+		t.Fatal(err)
+	}
 	var provs []conditions.Provenance
 	switch kind {
 	case "PriceBook":
-		for i, b := range s.PriceBooks {
+		for _, b := range r.PriceBooks.Books {
 			if b.Namespace == ns && b.Name == name {
-				provs = r.PriceBooks.Books[i].Provenance
+				provs = b.Provenance
 			}
 		}
 	case "Offering":
-		for i, o := range s.Offerings {
+		for _, o := range r.Offerings.Offerings {
 			if o.Namespace == ns && o.Name == name {
-				provs = r.Offerings.Offerings[i].Provenance
+				provs = o.Provenance
 			}
 		}
 	default:

@@ -30,11 +30,11 @@ func provenanceByObject(t *rapid.T, s finops.Snapshot, r finops.Result) map[stri
 		out[id] = append(out[id], string(b))
 		slices.Sort(out[id])
 	}
-	for i, b := range s.PriceBooks {
-		put("PriceBook "+b.Namespace+"/"+b.Name+" "+string(b.UID), r.PriceBooks.Books[i].Provenance)
+	for _, b := range r.PriceBooks.Books {
+		put("PriceBook "+b.Namespace+"/"+b.Name+" "+string(b.UID), b.Provenance)
 	}
-	for i, o := range s.Offerings {
-		put("Offering "+o.Namespace+"/"+o.Name+" "+string(o.UID), r.Offerings.Offerings[i].Provenance)
+	for _, o := range r.Offerings.Offerings {
+		put("Offering "+o.Namespace+"/"+o.Name+" "+string(o.UID), o.Provenance)
 	}
 	for _, o := range r.Subscriptions.Subscriptions {
 		put("Subscription "+o.Namespace+"/"+o.Name+" "+string(o.UID), o.Provenance)
@@ -68,17 +68,20 @@ func TestProperty_ProvenanceNamesTableRulesAndSnapshotObjects(t *testing.T) {
 			have[conditions.ObjectRef{Kind: subscription.Kind, Namespace: x.Namespace, Name: x.Name}] = true
 		}
 		in := func(r conditions.ObjectRef) bool { return have[r] }
-		r := finops.Explain(s)
+		r, err := finops.Explain(s)
+		if err != nil {
+			t.Fatal(err)
+		}
 		check := func(what string, conds []metav1.Condition, prov []conditions.Provenance) {
 			if p := conditionstest.ProvenanceProblem(conds, prov, ids, in); p != "" {
 				t.Fatalf("%s: %s", what, p)
 			}
 		}
-		for i, o := range r.PriceBooks.Books {
-			check("PriceBook "+s.PriceBooks[i].Name, o.Status.Conditions, o.Provenance)
+		for _, o := range r.PriceBooks.Books {
+			check("PriceBook "+o.Namespace+"/"+o.Name, o.Status.Conditions, o.Provenance)
 		}
-		for i, o := range r.Offerings.Offerings {
-			check("Offering "+s.Offerings[i].Namespace+"/"+s.Offerings[i].Name, o.Status.Conditions, o.Provenance)
+		for _, o := range r.Offerings.Offerings {
+			check("Offering "+o.Namespace+"/"+o.Name, o.Status.Conditions, o.Provenance)
 		}
 		for _, o := range r.Subscriptions.Subscriptions {
 			check("Subscription "+o.Namespace+"/"+o.Name, o.Status.Conditions, o.Provenance)
@@ -90,7 +93,11 @@ func TestProperty_ProvenanceNamesTableRulesAndSnapshotObjects(t *testing.T) {
 		p.Subscriptions = rapid.Permutation(s.Subscriptions).Draw(t, "subscriptions")
 		p.Others = rapid.Permutation(s.Others).Draw(t, "others")
 		p.Failures = rapid.Permutation(s.Failures).Draw(t, "failures")
-		got := provenanceByObject(t, p, finops.Explain(p))
+		rp, err := finops.Explain(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := provenanceByObject(t, p, rp)
 		for id, w := range want {
 			if !slices.Equal(got[id], w) {
 				t.Fatalf("%s: shuffled input gave other provenance:\nwant %s\ngot  %s", id, w, got[id])

@@ -7,11 +7,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/condengine/condengine/costjob"
+	"github.com/condengine/condengine/conditions"
 	"github.com/condengine/condengine/manifest"
-	"github.com/condengine/condengine/offering"
-	"github.com/condengine/condengine/pricebook"
-	"github.com/condengine/condengine/provider"
 	"github.com/condengine/condengine/scenario"
 	"github.com/condengine/condengine/subscription"
 )
@@ -63,7 +60,10 @@ func RunScenario(f *scenario.File) ([]scenario.Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := Evaluate(s)
+	r, err := Evaluate(s)
+	if err != nil {
+		return nil, err
+	}
 	if len(r.Subscriptions.Errors) > 0 {
 		return nil, fmt.Errorf("snapshot: %s", strings.Join(r.Subscriptions.Errors, "; "))
 	}
@@ -77,33 +77,31 @@ func RunScenario(f *scenario.File) ([]scenario.Outcome, error) {
 		out = append(out, o)
 		return nil
 	}
-	for i, b := range s.PriceBooks {
-		o := r.PriceBooks.Books[i]
-		if err := add(pricebook.Kind, b.Namespace, b.Name, o.Status,
-			scenario.Outcome{Conditions: o.Status.Conditions, Write: o.Changed}); err != nil {
+	for _, o := range r.PriceBooks.Books {
+		if err := add(o.Kind, o.Namespace, o.Name, o.Status,
+			scenario.Outcome{Conditions: o.Conditions, Write: o.Write}); err != nil {
 			return nil, err
 		}
 	}
-	for i, x := range s.Offerings {
-		o := r.Offerings.Offerings[i]
-		if err := add(offering.Kind, x.Namespace, x.Name, o.Status,
-			scenario.Outcome{Conditions: o.Status.Conditions, Write: o.Changed, FinalizerRemoved: o.FinalizerRemoved}); err != nil {
+	for _, o := range r.Offerings.Offerings {
+		if err := add(o.Kind, o.Namespace, o.Name, o.Status,
+			scenario.Outcome{Conditions: o.Conditions, Write: o.Write, FinalizerRemoved: o.Finalizer == conditions.FinalizerRemove}); err != nil {
 			return nil, err
 		}
 	}
 	for _, o := range r.Subscriptions.Subscriptions {
-		if err := add(subscription.Kind, o.Namespace, o.Name, o.Status,
-			scenario.Outcome{Conditions: o.Status.Conditions, Write: o.Write, FinalizerRemoved: o.FinalizerRemoved}); err != nil {
+		if err := add(o.Kind, o.Namespace, o.Name, o.Status,
+			scenario.Outcome{Conditions: o.Conditions, Write: o.Write, FinalizerRemoved: o.Finalizer == conditions.FinalizerRemove}); err != nil {
 			return nil, err
 		}
 	}
-	for _, j := range s.CostJobs {
-		if err := add(costjob.Kind, j.Namespace, j.Name, j.Status, scenario.Outcome{}); err != nil {
+	for _, o := range r.CostJobs {
+		if err := add(o.Kind, o.Namespace, o.Name, o.Status, scenario.Outcome{}); err != nil {
 			return nil, err
 		}
 	}
-	for i, p := range s.Providers {
-		if err := add(provider.Kind, p.Namespace, p.Name, p.Status, scenario.Outcome{Conditions: r.Providers[i].Conditions}); err != nil {
+	for _, o := range r.Providers {
+		if err := add(o.Kind, o.Namespace, o.Name, o.Status, scenario.Outcome{Conditions: o.Conditions}); err != nil {
 			return nil, err
 		}
 	}

@@ -30,7 +30,7 @@ func TestEvaluate_OneLevelPerEvaluation(t *testing.T) {
 	s := finops.Snapshot{Now: now,
 		PriceBooks: []pricebook.PriceBook{pb.New("finops", "std", pb.Rate(pricebook.CPUHour, "0.031"))},
 		Offerings:  []offering.Offering{ot.New("shop", "m", ot.Meter(offering.MeterCPUHour, nil))}}
-	r := finops.Evaluate(s)
+	r := evaluate(s)
 	assert.Equal(t, offering.ReasonNoActivePricebook, r.Offerings.Offerings[0].Status.Conditions[0].Reason)
 	settled, rounds, err := finops.Settle(s, 10)
 	require.NoError(t, err)
@@ -69,9 +69,9 @@ func TestSettle_DeletedOfferingLeavesOnceDependentsGo(t *testing.T) {
 			st.New("shop", "acme", st.Offering("shop", "base"), st.Active(now.Add(-time.Hour), "u-acme"))},
 	}
 	s.Subscriptions[0].Status.Ready = metav1.ConditionTrue
-	r := finops.Evaluate(s)
+	r := evaluate(s)
 	assert.Equal(t, offering.ReasonDependentSubscriptionsExist, r.Offerings.Offerings[0].Status.Conditions[0].Reason)
-	assert.False(t, r.Offerings.Offerings[0].FinalizerRemoved)
+	assert.Equal(t, conditions.FinalizerKeep, r.Offerings.Offerings[0].Finalizer)
 
 	s.Subscriptions = nil
 	settled, _, err := finops.Settle(s, 10)

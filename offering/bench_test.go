@@ -48,7 +48,7 @@ func BenchmarkEvaluate(b *testing.B) {
 		b.Run(fmt.Sprint(n), func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				offering.Evaluate(s)
+				_, _ = offering.Evaluate(s)
 			}
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/offering")
 		})

@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/condengine/condengine/conditions"
 )
 
 // dependents groups, once per snapshot, the ready objects that hold each
@@ -62,12 +64,14 @@ func (e *evaluator) deletion(i int32) Outcome {
 		del.Status, del.Reason = metav1.ConditionTrue, ReasonDeletionAllowed
 	}
 	desired := append(keep(Vocabulary.Held(o.Status.Conditions, o.CreationTimestamp.Time), TypeReady, TypePricingResolved), del)
-	out := e.write(o, desired)
-	if out.Stale {
+	out, m := e.write(o, desired)
+	if m.Stale {
 		return out
 	}
 	allowed := del.Status == metav1.ConditionTrue
-	out.FinalizerRemoved = allowed && slices.Contains(o.Finalizers, Finalizer)
+	if allowed && slices.Contains(o.Finalizers, Finalizer) {
+		out.Finalizer = conditions.FinalizerRemove
+	}
 	out.Retry = !allowed
 	return out
 }

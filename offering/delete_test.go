@@ -17,12 +17,12 @@ import (
 func deletingOf(t *testing.T, s offering.Snapshot) (offering.Outcome, metav1.Condition) {
 	t.Helper()
 	s.Now = now
-	r := offering.Evaluate(s)
+	outs := inInputOrder(s.Offerings, evaluate(s))
 	for i := range s.Offerings {
 		if s.Offerings[i].IsDeleting() {
-			c := conditions.Find(r.Offerings[i].Status.Conditions, offering.TypeDeleting)
+			c := conditions.Find(outs[i].Status.Conditions, offering.TypeDeleting)
 			require.NotNil(t, c)
-			return r.Offerings[i], *c
+			return outs[i], *c
 		}
 	}
 	t.Fatal("no deleting offering")
@@ -41,7 +41,7 @@ func TestDeleting_DependentSubscriptionsExist_OnlyReadyCount(t *testing.T) {
 	assert.Equal(t, offering.ReasonDependentSubscriptionsExist, c.Reason)
 	assert.Equal(t, "still referenced by subscriptions: shop/acme; 1 in other namespaces", c.Message)
 	assert.NotContains(t, c.Message, "secret-customer")
-	assert.False(t, out.FinalizerRemoved)
+	assert.Equal(t, conditions.FinalizerKeep, out.Finalizer)
 	assert.True(t, out.Retry)
 }
 
@@ -51,7 +51,7 @@ func TestDeleting_NotReadySubscriptionDoesNotBlock(t *testing.T) {
 		Dependents: []offering.Dependent{sub("shop", "winding-down", false)}})
 	assert.Equal(t, offering.ReasonDeletionAllowed, c.Reason)
 	assert.Equal(t, metav1.ConditionTrue, c.Status)
-	assert.True(t, out.FinalizerRemoved)
+	assert.Equal(t, conditions.FinalizerRemove, out.Finalizer)
 }
 
 func TestDeleting_DependentOfferingsExist(t *testing.T) {
@@ -111,6 +111,6 @@ func TestDeleting_ManyDependentsMessageBounded(t *testing.T) {
 func TestDeleting_NoFinalizerNothingToRemove(t *testing.T) {
 	out, c := deletingOf(t, offering.Snapshot{Offerings: []offering.Offering{ot.New("shop", "base", ot.Deleting(), ot.NoFinalizer())}})
 	assert.Equal(t, offering.ReasonDeletionAllowed, c.Reason)
-	assert.False(t, out.FinalizerRemoved)
-	assert.False(t, out.AddFinalizer, "a deleting object never gains a finalizer")
+	assert.Equal(t, conditions.FinalizerKeep, out.Finalizer)
+	assert.NotEqual(t, conditions.FinalizerAdd, out.Finalizer, "a deleting object never gains a finalizer")
 }

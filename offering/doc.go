@@ -75,7 +75,7 @@
 //   - resolvedAt is the evaluation instant truncated to whole seconds.
 //   - An Offering listing itself does not hold its own deletion.
 //   - The finalizer is reported removed only when it is present; a live
-//     Offering without it is reported as needing it (AddFinalizer).
+//     Offering without it is reported as needing it (FinalizerAdd).
 //   - Two Offerings with one identity (a hand-made snapshot) are resolved
 //     to the one with the smaller uid when others refer to them.
 package offering

@@ -38,24 +38,19 @@ type Dependent struct {
 	Ready bool
 }
 
-// Outcome is what one reconcile decides for one Offering.
+// Outcome is what one reconcile decides for one Offering: the shared
+// conditions.Outcome (identity, Conditions, Owned, Write and Skip,
+// Finalizer, Retry) and the Offering's whole Status.
+//
+// Finalizer is FinalizerAdd on a live Offering without Finalizer, and
+// FinalizerRemove when the deletion guard lets it go, in the same write
+// as Deleting=True. Retry is set, at the snapshot's Now, while a check
+// fails or a deletion is held: the host retries under its own backoff;
+// a settled Offering waits for a watch event.
 type Outcome struct {
+	conditions.Outcome
 	// Status is the Offering's status after the reconcile.
 	Status Status
-	// Changed reports that a status write is due.
-	Changed bool
-	// Stale reports that the snapshot is older than the conditions on
-	// the object, so nothing is written.
-	Stale bool
-	// AddFinalizer reports that the finalizer is missing on a live
-	// Offering and is to be added.
-	AddFinalizer bool
-	// FinalizerRemoved reports that the finalizer is dropped, in the same
-	// write as Deleting=True.
-	FinalizerRemoved bool
-	// Retry reports a transient state the host should retry with its
-	// backoff; false means settled until something changes.
-	Retry bool
 	// Provenance holds, with Explain, one entry per condition of
 	// Status.Conditions, in the same order: the rule that decided it and
 	// the raw evidence (for logs and tools, never a status). Evaluate
@@ -63,8 +58,8 @@ type Outcome struct {
 	Provenance []conditions.Provenance `json:",omitempty"`
 }
 
-// Result holds one Outcome per Offering of the snapshot, at the same
-// index.
+// Result holds one Outcome per Offering of the snapshot, sorted by
+// namespace, name and UID.
 type Result struct {
 	Offerings []Outcome
 }
@@ -72,9 +67,13 @@ type Result struct {
 // Evaluate reconciles every Offering of the snapshot once, against the
 // snapshot as given. The loop walk, the requirement checks and the
 // deletion guard are each computed for the whole snapshot in time linear
-// in Offerings plus requirement entries plus Subscriptions.
-func Evaluate(s Snapshot) Result {
-	return evaluate(s, false)
+// in Offerings plus requirement entries plus Subscriptions. A snapshot
+// whose Now is the zero time is refused with conditions.ErrZeroNow.
+func Evaluate(s Snapshot) (Result, error) {
+	if err := conditions.CheckNow(s.Now); err != nil {
+		return Result{}, err
+	}
+	return evaluate(s, false), nil
 }
 
 func evaluate(s Snapshot, explain bool) Result {
@@ -93,10 +92,16 @@ func evaluate(s Snapshot, explain bool) Result {
 		} else {
 			res.Offerings[i] = e.readiness(int32(i))
 		}
+		o := &res.Offerings[i]
+		o.Owned = Vocabulary.Owned(o.Conditions)
+		if o.Retry {
+			o.RetryAt = s.Now
+		}
 	}
 	if explain {
 		e.explain(&res)
 	}
+	slices.SortStableFunc(res.Offerings, func(a, b Outcome) int { return conditions.Compare(&a.Outcome, &b.Outcome) })
 	return res
 }
 
@@ -197,8 +202,8 @@ func (e *evaluator) readiness(i int32) Outcome {
 		ready.Status, ready.Reason, ready.Message = metav1.ConditionFalse, v.reason, msg
 		pr.Status, pr.Reason, pr.Message = metav1.ConditionFalse, v.reason, msg
 	}
-	out := e.write(o, []metav1.Condition{ready, pr})
-	if out.Stale {
+	out, m := e.write(o, []metav1.Condition{ready, pr})
+	if m.Stale {
 		return out
 	}
 	out.Status.Ready = ready.Status
@@ -206,23 +211,24 @@ func (e *evaluator) readiness(i int32) Outcome {
 	if o.Status.ResolvedPricing == nil && v.pricing != nil {
 		out.Status.ResolvedPricing = v.pricing
 	}
-	out.Changed = out.Changed || out.Status.Ready != o.Status.Ready ||
-		out.Status.ResolvedPricing != o.Status.ResolvedPricing
-	out.AddFinalizer = !slices.Contains(o.Finalizers, Finalizer)
+	out.Decide(m, out.Status.Ready != o.Status.Ready || out.Status.ResolvedPricing != o.Status.ResolvedPricing)
+	if !slices.Contains(o.Finalizers, Finalizer) {
+		out.Finalizer = conditions.FinalizerAdd
+	}
 	out.Retry = v.reason != ""
 	return out
 }
 
 // write merges desired into the Offering's conditions; the rest of the
-// status is carried over for the caller to adjust.
-func (e *evaluator) write(o *Offering, desired []metav1.Condition) Outcome {
+// status is carried over for the caller to adjust. A stale merge leaves
+// the status as it is and is decided at once.
+func (e *evaluator) write(o *Offering, desired []metav1.Condition) (Outcome, conditions.MergeResult) {
 	m := Vocabulary.MergeObject(o, o.Status.Conditions, desired, e.s.Now)
-	if m.Stale {
-		return Outcome{Status: o.Status, Stale: true}
-	}
-	st := o.Status
-	st.Conditions = m.Conditions
-	return Outcome{Status: st, Changed: m.Changed}
+	out := Outcome{Outcome: conditions.Outcome{Kind: Kind, Namespace: o.Namespace, Name: o.Name, UID: o.UID,
+		Generation: o.Generation, Conditions: m.Conditions}, Status: o.Status}
+	out.Status.Conditions = m.Conditions
+	out.Decide(m, false)
+	return out, m
 }
 
 // keep returns the current conditions of the given types, so a merge

@@ -22,7 +22,7 @@ func activeBook(opts ...pb.Option) pricebook.PriceBook {
 }
 
 func evalWith(books []pricebook.PriceBook, failures []offering.Failure, offs ...offering.Offering) offering.Result {
-	return offering.Evaluate(offering.Snapshot{Now: now, Offerings: offs, PriceBooks: books, Failures: failures})
+	return evaluate(offering.Snapshot{Now: now, Offerings: offs, PriceBooks: books, Failures: failures})
 }
 
 func TestRequirements_CheckedInSpecOrder(t *testing.T) {
@@ -204,6 +204,6 @@ func TestPricing_ResolvedOnceKeptForever(t *testing.T) {
 
 func TestEvaluate_AddsFinalizerOnLiveOffering(t *testing.T) {
 	out := eval(ot.New("shop", "x", ot.NoFinalizer())).Offerings[0]
-	assert.True(t, out.AddFinalizer)
-	assert.False(t, eval(ot.New("shop", "x")).Offerings[0].AddFinalizer)
+	assert.Equal(t, conditions.FinalizerAdd, out.Finalizer)
+	assert.Equal(t, conditions.FinalizerKeep, eval(ot.New("shop", "x")).Offerings[0].Finalizer)
 }

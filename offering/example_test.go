@@ -29,16 +29,21 @@ func ExampleEvaluate() {
 		Spec:       pricebook.Spec{ValuationMode: pricebook.ValuationCurrency, Rates: &pricebook.Rates{CPUHour: "0.031"}},
 		Status:     pricebook.Status{Active: true},
 	}}
-	r := offering.Evaluate(offering.Snapshot{Now: time.Date(2026, 11, 30, 10, 0, 0, 0, time.UTC), Offerings: offs, PriceBooks: books})
-	for i, o := range r.Offerings {
-		c := o.Status.Conditions[0]
-		fmt.Println(strings.TrimSpace(fmt.Sprint(offs[i].Name, " ", c.Status, " ", c.Reason, " ", c.Message)))
+	r, err := offering.Evaluate(offering.Snapshot{Now: time.Date(2026, 11, 30, 10, 0, 0, 0, time.UTC), Offerings: offs, PriceBooks: books})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, o := range r.Offerings {
+		c := o.Conditions[0]
+		fmt.Println(strings.TrimSpace(fmt.Sprint(o.Kind, " ", o.Name, " write=", o.Write, " retry=", o.Retry, " ",
+			c.Status, " ", c.Reason, " ", c.Message)))
 		if p := o.Status.ResolvedPricing; p != nil {
 			fmt.Println("  ", p.Meters[0].Name, p.Meters[0].UnitPriceMicros)
 		}
 	}
 	// Output:
-	// compute True ValidationSucceeded
+	// Offering bundle write=true retry=true False RequiredOfferingNotReady required offering shop/compute is not ready
+	// Offering compute write=true retry=false True ValidationSucceeded
 	//    cpuHour 35650
-	// bundle False RequiredOfferingNotReady required offering shop/compute is not ready
 }

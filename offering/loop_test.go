@@ -17,9 +17,10 @@ import (
 // Offering.
 func readyOf(t testing.TB, offs []offering.Offering, r offering.Result, name string) (reason, message string) {
 	t.Helper()
+	outs := inInputOrder(offs, r)
 	for i := range offs {
 		if offs[i].Namespace+"/"+offs[i].Name == name {
-			c := conditions.Find(r.Offerings[i].Status.Conditions, offering.TypeReady)
+			c := conditions.Find(outs[i].Status.Conditions, offering.TypeReady)
 			require.NotNil(t, c, name)
 			return c.Reason, c.Message
 		}
@@ -29,7 +30,7 @@ func readyOf(t testing.TB, offs []offering.Offering, r offering.Result, name str
 }
 
 func eval(offs ...offering.Offering) offering.Result {
-	return offering.Evaluate(offering.Snapshot{Now: now, Offerings: offs})
+	return evaluate(offering.Snapshot{Now: now, Offerings: offs})
 }
 
 func TestCircularDependency_SelfRequirement(t *testing.T) {

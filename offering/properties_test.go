@@ -128,11 +128,12 @@ func drawSnapshot(t *rapid.T) offering.Snapshot {
 func applyOfferings(s offering.Snapshot, r offering.Result) offering.Snapshot {
 	next := s
 	next.Offerings = slices.Clone(s.Offerings)
+	outs := inInputOrder(s.Offerings, r)
 	for i := range next.Offerings {
-		if r.Offerings[i].Changed {
-			next.Offerings[i].Status = r.Offerings[i].Status
+		if outs[i].Write {
+			next.Offerings[i].Status = outs[i].Status
 		}
-		if r.Offerings[i].AddFinalizer {
+		if outs[i].Finalizer == conditions.FinalizerAdd {
 			next.Offerings[i].Finalizers = append(slices.Clone(next.Offerings[i].Finalizers), offering.Finalizer)
 		}
 	}
@@ -145,13 +146,14 @@ func TestProperty_OrderIndependence(t *testing.T) {
 		p := s
 		p.Offerings = rapid.Permutation(s.Offerings).Draw(t, "perm")
 		p.Dependents = rapid.Permutation(s.Dependents).Draw(t, "permDeps")
-		a, b := offering.Evaluate(s), offering.Evaluate(p)
+		a, b := evaluate(s), evaluate(p)
+		as, bs := inInputOrder(s.Offerings, a), inInputOrder(p.Offerings, b)
 		want := map[offering.Reference]string{}
 		for i := range s.Offerings {
-			want[s.Offerings[i].Key()] = statusJSON(t, a.Offerings[i].Status)
+			want[s.Offerings[i].Key()] = statusJSON(t, as[i].Status)
 		}
 		for i := range p.Offerings {
-			if got := statusJSON(t, b.Offerings[i].Status); got != want[p.Offerings[i].Key()] {
+			if got := statusJSON(t, bs[i].Status); got != want[p.Offerings[i].Key()] {
 				t.Fatalf("%s: %s != %s", p.Offerings[i].Key(), got, want[p.Offerings[i].Key()])
 			}
 		}
@@ -161,9 +163,9 @@ func TestProperty_OrderIndependence(t *testing.T) {
 func TestProperty_AgreeValidateAndHoldFinalizer(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		s := drawSnapshot(t)
-		r := offering.Evaluate(s)
+		outs := inInputOrder(s.Offerings, evaluate(s))
 		for i := range s.Offerings {
-			o, out := &s.Offerings[i], r.Offerings[i]
+			o, out := &s.Offerings[i], outs[i]
 			if errs := offering.Vocabulary.Validate(out.Status.Conditions, o.Generation, field.NewPath("status", "conditions")); len(errs) > 0 {
 				t.Fatalf("%s: %v", o.Key(), errs.ToAggregate())
 			}
@@ -182,7 +184,7 @@ func TestProperty_AgreeValidateAndHoldFinalizer(t *testing.T) {
 			if !o.IsDeleting() && (ready.Status == "True") != (out.Status.ResolvedPricing != nil) && o.Status.ResolvedPricing == nil {
 				t.Fatalf("%s: ready %s but resolvedPricing %v", o.Key(), ready.Status, out.Status.ResolvedPricing)
 			}
-			if o.IsDeleting() && out.FinalizerRemoved && readyDependent(s, o.Key()) {
+			if o.IsDeleting() && out.Finalizer == conditions.FinalizerRemove && readyDependent(s, o.Key()) {
 				t.Fatalf("%s: finalizer dropped while a ready dependent exists", o.Key())
 			}
 		}
@@ -217,11 +219,12 @@ func TestProperty_ResolvedPricingNeverChangesAndSettles(t *testing.T) {
 					pb.Rate(pricebook.CPUHour, pb.GoodRate().Draw(t, "cpu")), pb.Rate(pricebook.GPUHour, pb.GoodRate().Draw(t, "gpu")))}
 			}
 			s.Now = now.Add(time.Duration(round) * time.Minute)
-			r := offering.Evaluate(s)
+			r := evaluate(s)
+			outs := inInputOrder(s.Offerings, r)
 			changed := false
 			for i := range s.Offerings {
-				out := r.Offerings[i]
-				changed = changed || out.Changed || out.AddFinalizer
+				out := outs[i]
+				changed = changed || out.Write || out.Finalizer == conditions.FinalizerAdd
 				if out.Status.ResolvedPricing == nil {
 					continue
 				}
@@ -272,7 +275,7 @@ func FuzzEvaluate(f *testing.F) {
 			ot.Requires(ref)(&offs[from])
 		}
 		books := []pricebook.PriceBook{pb.New("f", "b", pb.Incumbent(), pb.Rate(pricebook.CPUHour, "9223372036854"))}
-		r := offering.Evaluate(offering.Snapshot{Now: now, Offerings: offs, PriceBooks: books})
+		r := evaluate(offering.Snapshot{Now: now, Offerings: offs, PriceBooks: books})
 		for i := range offs {
 			if errs := offering.Vocabulary.Validate(r.Offerings[i].Status.Conditions, 1, field.NewPath("c")); len(errs) > 0 {
 				t.Fatalf("%s: %v", offs[i].Name, errs.ToAggregate())

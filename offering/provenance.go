@@ -69,8 +69,11 @@ func Rules() []conditions.Rule {
 // Provenance, the rule and the raw evidence behind each of its
 // conditions (for logs and tools, never a status). Evaluate leaves
 // Provenance nil.
-func Explain(s Snapshot) Result {
-	return evaluate(s, true)
+func Explain(s Snapshot) (Result, error) {
+	if err := conditions.CheckNow(s.Now); err != nil {
+		return Result{}, err
+	}
+	return evaluate(s, true), nil
 }
 
 func (o *Offering) ref() conditions.ObjectRef {
@@ -127,7 +130,7 @@ func (e *evaluator) explainReadiness(i int32, v verdict, out Outcome) []conditio
 	ready, pr := p, p
 	ready.Type, pr.Type = TypeReady, TypePricingResolved
 	pr.Evidence = append([]conditions.Evidence(nil), p.Evidence...)
-	return Vocabulary.Attach(out.Status.Conditions, out.Stale, o.ref(), []conditions.Provenance{ready, pr})
+	return Vocabulary.Attach(out.Status.Conditions, out.Skip == conditions.SkipStale, o.ref(), []conditions.Provenance{ready, pr})
 }
 
 // explainDeletion records the guard's decision, read back from Deleting, and the
@@ -170,5 +173,5 @@ func (e *evaluator) explainDeletion(i int32, out Outcome) []conditions.Provenanc
 		k.Add(o.ref(), conditions.FTime("metadata.deletionTimestamp", o.DeletionTimestamp.Time))
 		decided = append(decided, k)
 	}
-	return Vocabulary.Attach(out.Status.Conditions, out.Stale, o.ref(), decided)
+	return Vocabulary.Attach(out.Status.Conditions, out.Skip == conditions.SkipStale, o.ref(), decided)
 }

@@ -44,7 +44,7 @@ func BenchmarkEvaluate(b *testing.B) {
 		b.Run(fmt.Sprint(n), func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				pricebook.Evaluate(books, nil, now)
+				_, _ = pricebook.Evaluate(books, nil, now)
 			}
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/book")
 		})

@@ -1,7 +1,9 @@
 package pricebook
 
 import (
+	"cmp"
 	"maps"
+	"slices"
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -9,16 +11,16 @@ import (
 	"github.com/condengine/condengine/conditions"
 )
 
-// Outcome is what one reconcile decides for one PriceBook.
+// Outcome is what one reconcile decides for one PriceBook: the shared
+// conditions.Outcome (identity, Conditions, Owned, Write and Skip,
+// Finalizer, Retry) and the book's whole Status. A PriceBook has no
+// finalizer and asks for no retry: a book that does not parse waits for
+// its next edit.
 type Outcome struct {
+	conditions.Outcome
 	// Status is the book's status after the reconcile: what is written,
 	// or the current status when nothing is.
 	Status Status
-	// Changed reports that a status write is due.
-	Changed bool
-	// Stale reports that the book's conditions describe a newer
-	// generation than the snapshot holds, so nothing is written for it.
-	Stale bool
 	// Provenance holds, with Explain, one entry per condition of
 	// Status.Conditions, in the same order: the rule that decided it and
 	// the raw evidence (for logs and tools, never a status). Evaluate
@@ -28,11 +30,12 @@ type Outcome struct {
 
 // Result is one reconcile of every PriceBook against one snapshot.
 type Result struct {
-	// Books holds one Outcome per input book, at the same index.
+	// Books holds one Outcome per input book, sorted by namespace, name
+	// and UID.
 	Books []Outcome
-	// Winner is the index of the book holding the active slot, or -1
-	// when there are no books.
-	Winner int
+	// Elected is the position in Books of the book the election gives
+	// the active slot, or -1 when there are no books.
+	Elected int
 	// Document is the OpenCost pricing document pushed by this
 	// reconcile; nil when nothing is pushed (no book, or the winner is
 	// not ready and the last good document stays).
@@ -46,17 +49,26 @@ type Result struct {
 // Ready from its rates, the one election, the Active transitions, and the
 // pricing document of the winner compared with previous (the document
 // OpenCost holds now; nil when none). It reads each book a constant
-// number of times and does not modify its arguments.
-func Evaluate(books []PriceBook, previous map[string]string, now time.Time) Result {
-	res := Result{Books: make([]Outcome, len(books)), Winner: Elect(books)}
-	for i := range books {
-		res.Books[i] = evaluateBook(&books[i], i == res.Winner, now)
+// number of times and does not modify its arguments. A zero now is
+// refused with conditions.ErrZeroNow.
+func Evaluate(books []PriceBook, previous map[string]string, now time.Time) (Result, error) {
+	if err := conditions.CheckNow(now); err != nil {
+		return Result{}, err
 	}
-	if w := res.Winner; w >= 0 && res.Books[w].Status.Ready == metav1.ConditionTrue && !res.Books[w].Stale {
-		res.Document = Document(&books[w])
+	winner := Elect(books)
+	order := outcomeOrder(books)
+	res := Result{Books: make([]Outcome, len(books)), Elected: -1}
+	for k, i := range order {
+		res.Books[k] = evaluateBook(&books[i], i == winner, now)
+		if i == winner {
+			res.Elected = k
+		}
+	}
+	if w := res.Elected; w >= 0 && res.Books[w].Status.Ready == metav1.ConditionTrue && res.Books[w].Skip != conditions.SkipStale {
+		res.Document = Document(&books[winner])
 		res.DocumentChanged = DocumentChanged(previous, res.Document)
 	}
-	return res
+	return res, nil
 }
 
 // Readiness parses the book's rates: nil when it is ready, else the first
@@ -95,19 +107,42 @@ func evaluateBook(b *PriceBook, won bool, now time.Time) Outcome {
 		}
 	}
 	m := Vocabulary.MergeObject(b, cur.Conditions, desired, now)
+	out := Outcome{Outcome: conditions.Outcome{Kind: Kind, Namespace: b.Namespace, Name: b.Name, UID: b.UID,
+		Generation: b.Generation}}
 	if m.Stale {
-		return Outcome{Status: cur, Stale: true}
+		out.Decide(m, false)
+		out.Status = cur
+		out.Conditions, out.Owned = cur.Conditions, Vocabulary.Owned(cur.Conditions)
+		return out
 	}
 	next := Status{Active: won, Ready: ready.Status, Conditions: m.Conditions}
 	if won && ready.Status == metav1.ConditionTrue {
 		next.ActivePricing = Document(b)
 	}
-	changed := m.Changed || next.Active != cur.Active || next.Ready != cur.Ready ||
+	changed := next.Active != cur.Active || next.Ready != cur.Ready ||
 		!maps.Equal(next.ActivePricing, cur.ActivePricing)
-	if !changed {
+	if !m.Changed && !changed {
 		// Keep the caller's maps and slices: an unchanged book costs no
 		// allocation beyond the comparison.
 		next.ActivePricing = cur.ActivePricing
 	}
-	return Outcome{Status: next, Changed: changed}
+	out.Decide(m, changed)
+	out.Status = next
+	out.Conditions, out.Owned = next.Conditions, Vocabulary.Owned(next.Conditions)
+	return out
+}
+
+// outcomeOrder lists the books' input positions in the order of their
+// outcomes: by namespace, name, UID and generation, input order last.
+func outcomeOrder(books []PriceBook) []int {
+	order := make([]int, len(books))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int {
+		x, y := &books[a], &books[b]
+		return cmp.Or(cmp.Compare(x.Namespace, y.Namespace), cmp.Compare(x.Name, y.Name),
+			cmp.Compare(x.UID, y.UID), cmp.Compare(x.Generation, y.Generation))
+	})
+	return order
 }

@@ -15,13 +15,45 @@ import (
 
 var now = time.Date(2026, 11, 30, 10, 0, 0, 0, time.UTC)
 
-// apply writes the changed statuses back, as the host would.
+// evaluate is Evaluate at a set now; a refusal fails the test loudly.
+func evaluate(books []pricebook.PriceBook, previous map[string]string, now time.Time) pricebook.Result {
+	r, err := pricebook.Evaluate(books, previous, now)
+	if err != nil {
+		panic(err)
+	}
+	return r
+}
+
+// outcomeOf finds the outcome of the book with b's identity; nil when
+// there is none.
+func outcomeOf(r pricebook.Result, b *pricebook.PriceBook) *pricebook.Outcome {
+	for i := range r.Books {
+		if o := &r.Books[i]; o.Namespace == b.Namespace && o.Name == b.Name && o.UID == b.UID {
+			return o
+		}
+	}
+	return nil
+}
+
+// named finds the outcome of the book of that name.
+func named(t *testing.T, r pricebook.Result, name string) pricebook.Outcome {
+	t.Helper()
+	for _, o := range r.Books {
+		if o.Name == name {
+			return o
+		}
+	}
+	t.Fatalf("no outcome for %s", name)
+	return pricebook.Outcome{}
+}
+
+// apply writes the statuses due back, as the host would.
 func apply(books []pricebook.PriceBook, r pricebook.Result) []pricebook.PriceBook {
 	out := make([]pricebook.PriceBook, len(books))
 	copy(out, books)
 	for i := range out {
-		if r.Books[i].Changed {
-			out[i].Status = r.Books[i].Status
+		if o := outcomeOf(r, &out[i]); o != nil && o.Write {
+			out[i].Status = o.Status
 		}
 	}
 	return out
@@ -29,7 +61,7 @@ func apply(books []pricebook.PriceBook, r pricebook.Result) []pricebook.PriceBoo
 
 func TestReady_ParseFailedNamesFieldAndValue(t *testing.T) {
 	books := []pricebook.PriceBook{pb.New("a", "big", pb.Rate(pricebook.PVGbHour, "123456789012345678901234567890"))}
-	r := pricebook.Evaluate(books, nil, now)
+	r := evaluate(books, nil, now)
 	c := conditions.Find(r.Books[0].Status.Conditions, pricebook.TypeReady)
 	require.NotNil(t, c)
 	assert.Equal(t, metav1.ConditionFalse, c.Status)
@@ -40,7 +72,7 @@ func TestReady_ParseFailedNamesFieldAndValue(t *testing.T) {
 
 func TestReady_PercentBookTriviallyReady(t *testing.T) {
 	books := []pricebook.PriceBook{pb.New("a", "pct", pb.Percent(), pb.Rate(pricebook.CPUHour, "-5"))}
-	r := pricebook.Evaluate(books, nil, now)
+	r := evaluate(books, nil, now)
 	assert.Equal(t, metav1.ConditionTrue, r.Books[0].Status.Ready)
 	// It wins, is ready, and is rendered as written.
 	assert.Equal(t, "-5", r.Document[pricebook.KeyCPU])
@@ -48,7 +80,7 @@ func TestReady_PercentBookTriviallyReady(t *testing.T) {
 
 func TestReady_MissingRatesBlockIsAllZero(t *testing.T) {
 	books := []pricebook.PriceBook{pb.New("a", "empty", pb.NoRates())}
-	r := pricebook.Evaluate(books, nil, now)
+	r := evaluate(books, nil, now)
 	assert.Equal(t, metav1.ConditionTrue, r.Books[0].Status.Ready)
 	for _, k := range []string{pricebook.KeyCPU, pricebook.KeyGPU, pricebook.KeyRAM, pricebook.KeySpotCPU, pricebook.KeySpotRAM,
 		pricebook.KeyStorage, pricebook.KeyZoneNetworkEgress, pricebook.KeyRegionNetworkEgress, pricebook.KeyInternetNetworkEgress} {
@@ -60,7 +92,7 @@ func TestReady_MissingRatesBlockIsAllZero(t *testing.T) {
 
 func TestActive_ActivatedOnlyOnTransition(t *testing.T) {
 	books := []pricebook.PriceBook{pb.New("a", "only")}
-	r := pricebook.Evaluate(books, nil, now)
+	r := evaluate(books, nil, now)
 	c := conditions.Find(r.Books[0].Status.Conditions, pricebook.TypeActive)
 	require.NotNil(t, c)
 	assert.Equal(t, pricebook.ReasonActivated, c.Reason)
@@ -70,7 +102,7 @@ func TestActive_ActivatedOnlyOnTransition(t *testing.T) {
 	// was, its observedGeneration included.
 	books = apply(books, r)
 	books[0].Generation = 2
-	r2 := pricebook.Evaluate(books, r.Document, now.Add(time.Hour))
+	r2 := evaluate(books, r.Document, now.Add(time.Hour))
 	c2 := conditions.Find(r2.Books[0].Status.Conditions, pricebook.TypeActive)
 	require.NotNil(t, c2)
 	assert.Equal(t, *c, *c2)
@@ -81,31 +113,33 @@ func TestActive_ActivatedOnlyOnTransition(t *testing.T) {
 
 func TestActive_NeverActiveBookHasNoActiveCondition(t *testing.T) {
 	books := []pricebook.PriceBook{pb.New("a", "winner", pb.Annotated("true")), pb.New("a", "loser")}
-	r := pricebook.Evaluate(books, nil, now)
-	assert.Nil(t, conditions.Find(r.Books[1].Status.Conditions, pricebook.TypeActive))
-	assert.False(t, r.Books[1].Status.Active)
-	assert.Nil(t, r.Books[1].Status.ActivePricing)
+	r := evaluate(books, nil, now)
+	loser := named(t, r, "loser")
+	assert.Nil(t, conditions.Find(loser.Status.Conditions, pricebook.TypeActive))
+	assert.False(t, loser.Status.Active)
+	assert.Nil(t, loser.Status.ActivePricing)
 }
 
 func TestActive_DemotedClearsActivePricing(t *testing.T) {
 	books := []pricebook.PriceBook{pb.New("a", "old", pb.Created(pb.Epoch))}
-	books = apply(books, pricebook.Evaluate(books, nil, now))
+	books = apply(books, evaluate(books, nil, now))
 	require.NotNil(t, books[0].Status.ActivePricing)
 	books = append(books, pb.New("a", "pinned", pb.Created(pb.Epoch), pb.Annotated("true")))
-	r := pricebook.Evaluate(books, nil, now.Add(time.Minute))
+	r := evaluate(books, nil, now.Add(time.Minute))
 	c := conditions.Find(r.Books[0].Status.Conditions, pricebook.TypeActive)
 	require.NotNil(t, c)
 	assert.Equal(t, metav1.ConditionFalse, c.Status)
 	assert.Equal(t, pricebook.ReasonDemoted, c.Reason)
 	assert.Nil(t, r.Books[0].Status.ActivePricing)
 	assert.False(t, r.Books[0].Status.Active)
-	assert.Equal(t, 1, r.Winner)
+	assert.Equal(t, 1, r.Elected, "pinned, second of the sorted outcomes")
+	assert.Equal(t, "pinned", r.Books[r.Elected].Name)
 }
 
 func TestActivePricing_WinnerNotReady_NothingPushed(t *testing.T) {
 	books := []pricebook.PriceBook{pb.New("a", "broken", pb.Rate(pricebook.GPUHour, "0.1234567"))}
 	prev := map[string]string{"CPU": "1"}
-	r := pricebook.Evaluate(books, prev, now)
+	r := evaluate(books, prev, now)
 	assert.True(t, r.Books[0].Status.Active, "selection ignores readiness")
 	assert.Nil(t, r.Books[0].Status.ActivePricing)
 	assert.Nil(t, r.Document)
@@ -114,30 +148,85 @@ func TestActivePricing_WinnerNotReady_NothingPushed(t *testing.T) {
 
 func TestDocument_ChangedOnlyWhenDifferent(t *testing.T) {
 	books := []pricebook.PriceBook{pb.New("a", "std", pb.Rate(pricebook.CPUHour, "0.031"))}
-	r := pricebook.Evaluate(books, nil, now)
+	r := evaluate(books, nil, now)
 	assert.True(t, r.DocumentChanged)
-	r2 := pricebook.Evaluate(books, r.Document, now)
+	r2 := evaluate(books, r.Document, now)
 	assert.False(t, r2.DocumentChanged)
 	// Same rates under another name: the description differs.
 	other := []pricebook.PriceBook{pb.New("a", "std2", pb.Rate(pricebook.CPUHour, "0.031"))}
-	assert.True(t, pricebook.Evaluate(other, r.Document, now).DocumentChanged)
+	assert.True(t, evaluate(other, r.Document, now).DocumentChanged)
 }
 
 func TestEvaluate_StaleSnapshotWritesNothing(t *testing.T) {
 	b := pb.New("a", "x")
 	b.Status.Conditions = []metav1.Condition{{Type: pricebook.TypeReady, Status: metav1.ConditionTrue,
 		Reason: pricebook.ReasonValidationSucceeded, ObservedGeneration: 5, LastTransitionTime: metav1.NewTime(now)}}
-	r := pricebook.Evaluate([]pricebook.PriceBook{b}, nil, now)
-	assert.True(t, r.Books[0].Stale)
-	assert.False(t, r.Books[0].Changed)
+	r := evaluate([]pricebook.PriceBook{b}, nil, now)
+	assert.Equal(t, conditions.SkipStale, r.Books[0].Skip)
+	assert.False(t, r.Books[0].Write)
+	assert.Equal(t, b.Status.Conditions, r.Books[0].Conditions)
 	assert.Nil(t, r.Document)
 }
 
 func TestEvaluate_UnchangedBookNoWrite(t *testing.T) {
 	books := []pricebook.PriceBook{pb.New("a", "x"), pb.New("a", "y", pb.Annotated("true"))}
-	books = apply(books, pricebook.Evaluate(books, nil, now))
-	r := pricebook.Evaluate(books, nil, now.Add(time.Hour))
+	books = apply(books, evaluate(books, nil, now))
+	r := evaluate(books, nil, now.Add(time.Hour))
 	for i := range r.Books {
-		assert.False(t, r.Books[i].Changed, books[i].Name)
+		assert.False(t, r.Books[i].Write, r.Books[i].Name)
+		assert.Equal(t, conditions.SkipUnchanged, r.Books[i].Skip, r.Books[i].Name)
+	}
+}
+
+func TestEvaluate_ZeroNowIsAnError(t *testing.T) {
+	r, err := pricebook.Evaluate([]pricebook.PriceBook{pb.New("a", "x")}, nil, time.Time{})
+	require.ErrorIs(t, err, conditions.ErrZeroNow)
+	assert.Empty(t, r.Books)
+}
+
+// Every field of the shared outcome, on each path a book can take.
+func TestOutcome_EveryFieldFilled(t *testing.T) {
+	audited := metav1.Condition{Type: "example.com/Audited", Status: metav1.ConditionTrue, Reason: "ByOtherTool",
+		ObservedGeneration: 1, LastTransitionTime: metav1.NewTime(now.Add(-time.Hour))}
+	fresh := pb.New("a", "fresh")
+	fresh.Status.Conditions = []metav1.Condition{audited}
+	settled := apply([]pricebook.PriceBook{fresh}, evaluate([]pricebook.PriceBook{fresh}, nil, now))[0]
+	stale := fresh
+	stale.Status.Conditions = []metav1.Condition{{Type: pricebook.TypeReady, Status: metav1.ConditionTrue,
+		Reason: pricebook.ReasonValidationSucceeded, ObservedGeneration: 9, LastTransitionTime: metav1.NewTime(now)}, audited}
+	for _, tc := range []struct {
+		name  string
+		book  pricebook.PriceBook
+		write bool
+		skip  conditions.Skip
+		owned []string
+	}{
+		{"first reconcile", fresh, true, conditions.SkipNone, []string{pricebook.TypeReady, pricebook.TypeActive}},
+		{"settled", settled, false, conditions.SkipUnchanged, []string{pricebook.TypeReady, pricebook.TypeActive}},
+		{"stale", stale, false, conditions.SkipStale, []string{pricebook.TypeReady}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := evaluate([]pricebook.PriceBook{tc.book}, nil, now.Add(time.Hour))
+			require.Len(t, r.Books, 1)
+			o := r.Books[0]
+			assert.Equal(t, pricebook.Kind, o.Kind)
+			assert.Equal(t, tc.book.Namespace, o.Namespace)
+			assert.Equal(t, tc.book.Name, o.Name)
+			assert.Equal(t, tc.book.UID, o.UID)
+			assert.NotEmpty(t, o.UID)
+			assert.Equal(t, tc.book.Generation, o.Generation)
+			assert.Equal(t, tc.write, o.Write)
+			assert.Equal(t, tc.skip, o.Skip)
+			assert.Equal(t, conditions.FinalizerKeep, o.Finalizer)
+			assert.False(t, o.Retry)
+			assert.True(t, o.RetryAt.IsZero())
+			var owned []string
+			for _, c := range o.Owned {
+				owned = append(owned, c.Type)
+			}
+			assert.Equal(t, tc.owned, owned)
+			assert.Contains(t, o.Conditions, audited)
+			assert.Equal(t, o.Conditions, o.Status.Conditions)
+		})
 	}
 }

@@ -24,20 +24,24 @@ func ExampleEvaluate() {
 		}
 	}
 	books := []pricebook.PriceBook{book("standard", time.Hour, "1.80"), book("draft", 0, "1.8000001")}
-	r := pricebook.Evaluate(books, nil, time.Date(2026, 11, 30, 10, 0, 0, 0, time.UTC))
-	for i, o := range r.Books {
-		fmt.Printf("%s active=%v ready=%s\n", books[i].Name, o.Status.Active, o.Status.Ready)
+	r, err := pricebook.Evaluate(books, nil, time.Date(2026, 11, 30, 10, 0, 0, 0, time.UTC))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, o := range r.Books {
+		fmt.Printf("%s %s active=%v ready=%s write=%v\n", o.Kind, o.Name, o.Status.Active, o.Status.Ready, o.Write)
 		for _, c := range o.Status.Conditions {
 			fmt.Println(strings.TrimRight(fmt.Sprintf("  %s=%s %s %s", c.Type, c.Status, c.Reason, c.Message), " "))
 		}
 	}
 	fmt.Println("pushed:", r.Document != nil)
 	// Output:
-	// standard active=false ready=True
-	//   Ready=True ValidationSucceeded
-	// draft active=true ready=False
+	// PriceBook draft active=true ready=False write=true
 	//   Ready=False PricebookParseFailed rate "gpuHour" ("1.8000001"): more than 6 decimal places cannot be held in micro-units
 	//   Active=True Activated
+	// PriceBook standard active=false ready=True write=true
+	//   Ready=True ValidationSucceeded
 	// pushed: false
 }
 

@@ -10,6 +10,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/condengine/condengine/conditions"
+	"github.com/condengine/condengine/conditions/conditionstest"
 	"github.com/condengine/condengine/pricebook"
 	pb "github.com/condengine/condengine/pricebook/pricebooktest"
 )
@@ -26,27 +27,30 @@ func TestProperty_OrderIndependence(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		books := pb.Books(8).Draw(t, "books")
 		perm := rapid.Permutation(books).Draw(t, "perm")
-		a := pricebook.Evaluate(books, nil, now)
-		b := pricebook.Evaluate(perm, nil, now)
-		byName := map[string]string{}
-		for i, x := range books {
-			byName[x.Namespace+"/"+x.Name] = statusJSON(t, a.Books[i].Status)
+		a, b := evaluate(books, nil, now), evaluate(perm, nil, now)
+		if x, y := resultJSON(t, a), resultJSON(t, b); x != y {
+			t.Fatalf("shuffled input, another result:\n%s\n%s", x, y)
 		}
-		for i, x := range perm {
-			if got := statusJSON(t, b.Books[i].Status); got != byName[x.Namespace+"/"+x.Name] {
-				t.Fatalf("%s/%s: %s != %s", x.Namespace, x.Name, got, byName[x.Namespace+"/"+x.Name])
-			}
+		outs := make([]*conditions.Outcome, len(a.Books))
+		for i := range a.Books {
+			outs[i] = &a.Books[i].Outcome
 		}
-		if names(books, a.Winner) != names(perm, b.Winner) {
-			t.Fatalf("winner %s != %s", names(books, a.Winner), names(perm, b.Winner))
-		}
+		conditionstest.CheckOutcomes(t, pricebook.Vocabulary, outs)
 	})
+}
+
+func resultJSON(t *rapid.T, r pricebook.Result) string {
+	b, err := json.Marshal(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }
 
 func TestProperty_ExactlyOneActiveAndIdempotent(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		books := pb.Books(8).Draw(t, "books")
-		r := pricebook.Evaluate(books, nil, now)
+		r := evaluate(books, nil, now)
 		applied := apply(books, r)
 		active := 0
 		for _, b := range applied {
@@ -58,17 +62,18 @@ func TestProperty_ExactlyOneActiveAndIdempotent(t *testing.T) {
 			t.Fatalf("%d active books after one evaluation of %d", active, len(books))
 		}
 		later := now.Add(time.Hour)
-		r2 := pricebook.Evaluate(applied, r.Document, later)
+		r2 := evaluate(applied, r.Document, later)
 		if r2.DocumentChanged {
 			t.Fatalf("document changed on re-evaluation")
 		}
 		for i := range applied {
-			if r2.Books[i].Changed {
+			o := outcomeOf(r2, &applied[i])
+			if o.Write {
 				t.Fatalf("%s re-evaluation writes: %s -> %s", applied[i].Name,
-					statusJSON(t, applied[i].Status), statusJSON(t, r2.Books[i].Status))
+					statusJSON(t, applied[i].Status), statusJSON(t, o.Status))
 			}
 			before := conditions.Find(applied[i].Status.Conditions, pricebook.TypeActive)
-			after := conditions.Find(r2.Books[i].Status.Conditions, pricebook.TypeActive)
+			after := conditions.Find(o.Status.Conditions, pricebook.TypeActive)
 			if (before == nil) != (after == nil) || before != nil && !conditions.Equal(*before, *after) {
 				t.Fatalf("%s: Active moved without a transition", applied[i].Name)
 			}
@@ -79,8 +84,9 @@ func TestProperty_ExactlyOneActiveAndIdempotent(t *testing.T) {
 func TestProperty_ResultsValidateAndAgreeWithStatus(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		books := pb.Books(8).Draw(t, "books")
-		r := pricebook.Evaluate(books, nil, now)
-		for i, o := range r.Books {
+		r := evaluate(books, nil, now)
+		for i := range books {
+			o := outcomeOf(r, &books[i])
 			if errs := pricebook.Vocabulary.Validate(o.Status.Conditions, books[i].Generation, field.NewPath("status", "conditions")); len(errs) > 0 {
 				t.Fatalf("%s: %v", books[i].Name, errs.ToAggregate())
 			}
@@ -88,8 +94,8 @@ func TestProperty_ResultsValidateAndAgreeWithStatus(t *testing.T) {
 			if ready == nil || ready.Status != o.Status.Ready {
 				t.Fatalf("%s: status.ready %q does not mirror Ready", books[i].Name, o.Status.Ready)
 			}
-			if (o.Status.ActivePricing != nil) != (i == r.Winner && o.Status.Ready == "True") {
-				t.Fatalf("%s: activePricing set=%v, winner=%v ready=%s", books[i].Name, o.Status.ActivePricing != nil, i == r.Winner, o.Status.Ready)
+			if (o.Status.ActivePricing != nil) != (o == &r.Books[r.Elected] && o.Status.Ready == "True") {
+				t.Fatalf("%s: activePricing set=%v, winner=%v ready=%s", books[i].Name, o.Status.ActivePricing != nil, o == &r.Books[r.Elected], o.Status.Ready)
 			}
 			if o.Status.Active != books[i].Status.Active {
 				want := map[bool]string{true: pricebook.ReasonActivated, false: pricebook.ReasonDemoted}[o.Status.Active]
@@ -114,7 +120,7 @@ func TestProperty_ParseFailedQuotesOwnRateExactly(t *testing.T) {
 		).Draw(t, "value")
 		b := pb.New("finops", "book")
 		b.Spec.Rates.GPUHour = value
-		r := pricebook.Evaluate([]pricebook.PriceBook{b}, nil, now)
+		r := evaluate([]pricebook.PriceBook{b}, nil, now)
 		ready := conditions.Find(r.Books[0].Status.Conditions, pricebook.TypeReady)
 		if ready == nil || ready.Reason != pricebook.ReasonPricebookParseFailed {
 			t.Fatalf("rate %q: Ready is %+v", value, ready)

@@ -39,12 +39,16 @@ func Rules() []conditions.Rule {
 // Provenance, the rule and the raw evidence behind each of its
 // conditions (for logs and tools, never a status). Evaluate leaves
 // Provenance nil.
-func Explain(books []PriceBook, previous map[string]string, now time.Time) Result {
-	r := Evaluate(books, previous, now)
-	for i := range books {
-		r.Books[i].Provenance = explainBook(books, i, r.Winner, r.Books[i])
+func Explain(books []PriceBook, previous map[string]string, now time.Time) (Result, error) {
+	r, err := Evaluate(books, previous, now)
+	if err != nil {
+		return r, err
 	}
-	return r
+	winner := Elect(books)
+	for k, i := range outcomeOrder(books) {
+		r.Books[k].Provenance = explainBook(books, i, winner, r.Books[k])
+	}
+	return r, nil
 }
 
 func ref(b *PriceBook) conditions.ObjectRef {
@@ -82,5 +86,5 @@ func explainBook(books []PriceBook, i, winner int, out Outcome) []conditions.Pro
 		w := &books[winner]
 		active.Add(ref(w), conditions.F("election.tier", tierNames[tier(w)]), conditions.FTime("metadata.creationTimestamp", w.CreationTimestamp.Time))
 	}
-	return Vocabulary.Attach(out.Status.Conditions, out.Stale, self, []conditions.Provenance{ready, active})
+	return Vocabulary.Attach(out.Status.Conditions, out.Skip == conditions.SkipStale, self, []conditions.Provenance{ready, active})
 }

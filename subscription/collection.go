@@ -8,6 +8,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/condengine/condengine/billing"
+	"github.com/condengine/condengine/conditions"
 	"github.com/condengine/condengine/offering"
 )
 
@@ -72,14 +73,15 @@ func (e *evaluator) collect(i int32, out *Outcome, st *Status) *metav1.Condition
 	if s.IsDeleting() && holdsFinalizer(s) && in.DeactivatedAt != nil && !failed {
 		switch {
 		case in.ActivatedAt == nil:
-			out.FinalizerRemoved = true // never billed: nothing to settle
+			out.Finalizer = conditions.FinalizerRemove // never billed: nothing to settle
 		default:
 			through := scheduled
 			if usageBilled(s, off) && !c.AllocationBoundary.IsZero() {
 				through = c.AllocationBoundary.UTC().Truncate(time.Hour)
 			}
-			out.FinalizerRemoved = (sched == nil || sched.MinPeriodsReached(scheduled)) &&
-				billing.ChargesSettled(in.DeactivatedAt.Time, through)
+			if (sched == nil || sched.MinPeriodsReached(scheduled)) && billing.ChargesSettled(in.DeactivatedAt.Time, through) {
+				out.Finalizer = conditions.FinalizerRemove
+			}
 		}
 	}
 	return written

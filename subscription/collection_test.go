@@ -9,6 +9,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/condengine/condengine/billing"
+	"github.com/condengine/condengine/conditions"
 	"github.com/condengine/condengine/offering"
 	"github.com/condengine/condengine/subscription"
 	st "github.com/condengine/condengine/subscription/subscriptiontest"
@@ -49,9 +50,9 @@ func TestFinalizer_UsageBilledSettlesAtTheAllocationBoundary(t *testing.T) {
 	snap := subscription.Snapshot{Now: scheduled, Offerings: []offering.Offering{metered(true)}, Subscriptions: []subscription.Subscription{s},
 		Collection: run(result("a", "x", 3, subscription.SourceDB))}
 	snap.Collection.AllocationBoundary = scheduled.Add(-2 * time.Hour) // usage rows finalized only up to 11:00
-	assert.False(t, subscription.Evaluate(snap).Subscriptions[0].FinalizerRemoved, "the deactivation hour 11:00 is not below the boundary")
+	assert.False(t, evaluate(snap).Subscriptions[0].Finalizer == conditions.FinalizerRemove, "the deactivation hour 11:00 is not below the boundary")
 	snap.Collection.AllocationBoundary = scheduled
-	assert.True(t, subscription.Evaluate(snap).Subscriptions[0].FinalizerRemoved)
+	assert.True(t, evaluate(snap).Subscriptions[0].Finalizer == conditions.FinalizerRemove)
 }
 
 func TestFinalizer_FeeOnlyIgnoresTheAllocationBoundary(t *testing.T) {
@@ -59,16 +60,16 @@ func TestFinalizer_FeeOnlyIgnoresTheAllocationBoundary(t *testing.T) {
 		Subscriptions: []subscription.Subscription{deleted(scheduled.Add(-90 * time.Minute))}, // no usage sources
 		Collection:    run()}
 	snap.Collection.AllocationBoundary = scheduled.Add(-5 * time.Hour)
-	assert.True(t, subscription.Evaluate(snap).Subscriptions[0].FinalizerRemoved)
+	assert.True(t, evaluate(snap).Subscriptions[0].Finalizer == conditions.FinalizerRemove)
 }
 
 func TestFinalizer_BadFeeIsAnErrorThatHoldsIt(t *testing.T) {
 	o := st.Fee(st.ReadyOffering("shop", "base"), 40_000_000, "1d", offering.AlignDayBoundary, 0)
-	res := subscription.Evaluate(subscription.Snapshot{Now: scheduled, Offerings: []offering.Offering{o},
+	res := evaluate(subscription.Snapshot{Now: scheduled, Offerings: []offering.Offering{o},
 		Subscriptions: []subscription.Subscription{deleted(scheduled.Add(-3 * time.Hour))},
 		Collection:    run(result("a", "x", 3, subscription.SourceDB))})
 	out := res.Subscriptions[0]
-	assert.False(t, out.FinalizerRemoved)
+	assert.False(t, out.Finalizer == conditions.FinalizerRemove)
 	require.NotEmpty(t, out.Errors)
 	assert.Contains(t, out.Errors[0], "subscription fee")
 	assert.Empty(t, reason(out, subscription.TypeCostsResolved), "no CostsResolved from a run that failed for it")
@@ -80,7 +81,7 @@ func TestCosts_UsageBilledKeepsTheHostsBuckets(t *testing.T) {
 		s.Spec.UsageSources = []subscription.UsageSource{{Namespace: "a"}}
 		s.Status.Costs = host
 	})
-	res := subscription.Evaluate(subscription.Snapshot{Now: scheduled, Offerings: []offering.Offering{metered(true)},
+	res := evaluate(subscription.Snapshot{Now: scheduled, Offerings: []offering.Offering{metered(true)},
 		Subscriptions: []subscription.Subscription{s}, Collection: run(result("a", "x", 3, subscription.SourceDB))})
 	out := res.Subscriptions[0]
 	assert.Equal(t, host, out.Status.Costs)
@@ -90,7 +91,7 @@ func TestCosts_UsageBilledKeepsTheHostsBuckets(t *testing.T) {
 func TestCosts_FeeOnlyBucketsComputed(t *testing.T) {
 	o := st.Fee(st.ReadyOffering("shop", "base"), 40_000_000, "1h", offering.AlignActivatedAt, 0)
 	s := st.New("a", "x", st.Active(scheduled.Add(-4*time.Hour), "u-a-x"))
-	res := subscription.Evaluate(subscription.Snapshot{Now: scheduled, Offerings: []offering.Offering{o},
+	res := evaluate(subscription.Snapshot{Now: scheduled, Offerings: []offering.Offering{o},
 		Subscriptions: []subscription.Subscription{s}, Collection: run(result("a", "x", 3, subscription.SourceCalculator))})
 	c := res.Subscriptions[0].Status.Costs
 	require.Len(t, c, 3)
@@ -102,7 +103,7 @@ func TestCostsResolved_NeverWrittenForZeroBuckets(t *testing.T) {
 	o := st.Fee(st.ReadyOffering("shop", "base"), 40_000_000, "1h", offering.AlignActivatedAt, 0)
 	s := st.New("a", "x", st.Active(scheduled.Add(-4*time.Hour), "u-a-x"))
 	for _, src := range []subscription.Source{subscription.SourceDB, subscription.SourceCalculator, subscription.SourceError} {
-		res := subscription.Evaluate(subscription.Snapshot{Now: scheduled, Offerings: []offering.Offering{o},
+		res := evaluate(subscription.Snapshot{Now: scheduled, Offerings: []offering.Offering{o},
 			Subscriptions: []subscription.Subscription{s}, Collection: run(result("a", "x", 0, src))})
 		assert.Empty(t, reason(res.Subscriptions[0], subscription.TypeCostsResolved), src)
 		assert.Nil(t, res.Subscriptions[0].Status.Costs, src)

@@ -32,7 +32,7 @@
 //  4. Target: the targetRef object exists (TargetNotFound).
 //
 // A read that fails is ValidationError naming the gate, and the Outcome
-// is Transient. Once activated, a failing gate only holds Ready at False:
+// asks for a Retry. Once activated, a failing gate only holds Ready at False:
 // Active stays True and billing goes on, except for the three ways an
 // active Subscription ends (parent lost under Deactivate, coverage lost,
 // target deleted), which write deactivatedAt, Active=False with the cause
@@ -115,7 +115,7 @@
 //  15. ParentSubscriptionDeactivated is not marked terminal: a parent
 //     deleted and created again under the same name is a new, possibly
 //     ready parent, and the waiting child then activates.
-//  16. Transient is set only for ValidationError (a failed read, retried
+//  16. Retry is set only for ValidationError (a failed read, retried
 //     on a growing delay); every other holding reason clears on a watch
 //     event and needs no retry.
 //  17. An active Subscription whose parent is gone and whose root was

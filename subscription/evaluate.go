@@ -8,6 +8,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/types"
 
+	"github.com/condengine/condengine/conditions"
 	"github.com/condengine/condengine/offering"
 )
 
@@ -43,9 +44,15 @@ type evaluator struct {
 // when the snapshot holds a collection run, that run's status and
 // finalizer decisions. It reads nothing but its argument, modifies
 // nothing, and its result does not depend on the order of any list in the
-// snapshot. Its cost grows as n log n in the number of Subscriptions.
-func Evaluate(snap Snapshot) Result {
-	return evaluate(snap, false)
+// snapshot. Its cost grows as n log n in the number of Subscriptions. A
+// snapshot whose Now is the zero time is refused with
+// conditions.ErrZeroNow: activatedAt would be stamped with the year 1
+// and never move again.
+func Evaluate(snap Snapshot) (Result, error) {
+	if err := conditions.CheckNow(snap.Now); err != nil {
+		return Result{}, err
+	}
+	return evaluate(snap, false), nil
 }
 
 func evaluate(snap Snapshot, explain bool) Result {

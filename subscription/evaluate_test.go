@@ -39,14 +39,34 @@ func reason(o subscription.Outcome, typ string) string {
 	return ""
 }
 
+// evaluate is Evaluate for snapshots whose Now is set; a refusal fails
+// the test loudly.
+func evaluate(s subscription.Snapshot) subscription.Result {
+	r, err := subscription.Evaluate(s)
+	if err != nil {
+		panic(err)
+	}
+	return r
+}
+
 func TestEvaluate_EmptySnapshot(t *testing.T) {
-	res := subscription.Evaluate(subscription.Snapshot{})
+	res := evaluate(subscription.Snapshot{Now: now})
 	assert.Empty(t, res.Subscriptions)
 	assert.Empty(t, res.Errors)
 }
 
+func TestEvaluate_ZeroNowIsAnError(t *testing.T) {
+	// Without the refusal, activatedAt would read 0001-01-01 for ever.
+	res, err := subscription.Evaluate(subscription.Snapshot{
+		Offerings:     []offering.Offering{st.ReadyOffering("shop", "base")},
+		Subscriptions: []subscription.Subscription{st.New("team-a", "acme")},
+	})
+	require.ErrorIs(t, err, conditions.ErrZeroNow)
+	assert.Empty(t, res.Subscriptions)
+}
+
 func TestEvaluate_DuplicateKeyIsSnapshotErrorAndNotEvaluated(t *testing.T) {
-	res := subscription.Evaluate(subscription.Snapshot{Now: now,
+	res := evaluate(subscription.Snapshot{Now: now,
 		Offerings:     []offering.Offering{st.ReadyOffering("shop", "base")},
 		Subscriptions: []subscription.Subscription{st.New("a", "x"), st.New("a", "x", st.UID("other")), st.New("a", "y")}})
 	require.Len(t, res.Subscriptions, 1)
@@ -56,12 +76,13 @@ func TestEvaluate_DuplicateKeyIsSnapshotErrorAndNotEvaluated(t *testing.T) {
 }
 
 func TestEvaluate_DuplicateOfferingIsAFailedRead(t *testing.T) {
-	res := subscription.Evaluate(subscription.Snapshot{Now: now,
+	res := evaluate(subscription.Snapshot{Now: now,
 		Offerings:     []offering.Offering{st.ReadyOffering("shop", "base"), st.ReadyOffering("shop", "base")},
 		Subscriptions: []subscription.Subscription{st.New("a", "x")}})
 	o := outcome(t, res, "a", "x")
 	assert.Equal(t, "False ValidationError", reason(o, "Ready"))
-	assert.True(t, o.Transient)
+	assert.True(t, o.Retry)
+	assert.True(t, now.Equal(o.RetryAt))
 	assert.NotEmpty(t, res.Errors)
 }
 
@@ -73,9 +94,10 @@ func TestEvaluate_TransientOnlyForFailedReads(t *testing.T) {
 			st.New("a", "missing", st.Offering("shop", "missing")),
 		},
 		Failures: []subscription.ObjectRef{{Kind: "Offering", Namespace: "shop", Name: "broken"}}}
-	res := subscription.Evaluate(snap)
-	assert.True(t, outcome(t, res, "a", "fails").Transient)
-	assert.False(t, outcome(t, res, "a", "missing").Transient, "not found waits for a watch event, not a retry")
+	res := evaluate(snap)
+	assert.True(t, outcome(t, res, "a", "fails").Retry)
+	assert.False(t, outcome(t, res, "a", "missing").Retry, "not found waits for a watch event, not a retry")
+	assert.True(t, outcome(t, res, "a", "missing").RetryAt.IsZero())
 }
 
 func TestEvaluate_FailureWithAPIVersionMatchesOnlyThatVersion(t *testing.T) {
@@ -85,18 +107,18 @@ func TestEvaluate_FailureWithAPIVersionMatchesOnlyThatVersion(t *testing.T) {
 		Objects:       []subscription.ObjectRef{{APIVersion: "apps/v1", Kind: "Deployment", Namespace: "a", Name: "web"}},
 		Subscriptions: []subscription.Subscription{st.New("a", "x", target)},
 		Failures:      []subscription.ObjectRef{{APIVersion: "apps/v1beta2", Kind: "Deployment", Namespace: "a", Name: "web"}}}
-	assert.Equal(t, "True ActivationSucceeded", reason(outcome(t, subscription.Evaluate(snap), "a", "x"), "Ready"))
+	assert.Equal(t, "True ActivationSucceeded", reason(outcome(t, evaluate(snap), "a", "x"), "Ready"))
 	snap.Failures[0].APIVersion = ""
-	assert.Equal(t, "False ValidationError", reason(outcome(t, subscription.Evaluate(snap), "a", "x"), "Ready"))
+	assert.Equal(t, "False ValidationError", reason(outcome(t, evaluate(snap), "a", "x"), "Ready"))
 }
 
 func TestEvaluate_StaleSnapshotWritesNothing(t *testing.T) {
 	s := st.New("a", "x", st.Generation(3), st.Active(earlier, "u-a-x"))
 	s.Generation = 2 // the cache lags: our conditions describe generation 3
-	res := subscription.Evaluate(subscription.Snapshot{Now: now,
+	res := evaluate(subscription.Snapshot{Now: now,
 		Offerings: []offering.Offering{st.ReadyOffering("shop", "missing-on-purpose")}, Subscriptions: []subscription.Subscription{s}})
 	o := outcome(t, res, "a", "x")
-	assert.True(t, o.Stale)
+	assert.Equal(t, conditions.SkipStale, o.Skip)
 	assert.False(t, o.Write)
 	assert.Equal(t, s.Status, o.Status)
 }
@@ -104,7 +126,7 @@ func TestEvaluate_StaleSnapshotWritesNothing(t *testing.T) {
 func TestEvaluate_OtherWritersConditionsKeptAfterOurs(t *testing.T) {
 	s := st.New("a", "x")
 	s.Status.Conditions = []metav1.Condition{{Type: "example.com/Audited", Status: "True", Reason: "Done", LastTransitionTime: metav1.NewTime(earlier)}}
-	res := subscription.Evaluate(subscription.Snapshot{Now: now,
+	res := evaluate(subscription.Snapshot{Now: now,
 		Offerings: []offering.Offering{st.ReadyOffering("shop", "base")}, Subscriptions: []subscription.Subscription{s}})
 	var types []string
 	for _, c := range outcome(t, res, "a", "x").Status.Conditions {
@@ -123,7 +145,7 @@ func TestEvaluate_DoesNotModifyTheSnapshot(t *testing.T) {
 		Collection: &subscription.Collection{ScheduledHour: now, Results: []subscription.CollectionResult{
 			{Subscription: subscription.Reference{Namespace: "a", Name: "kid"}, Buckets: 3, Source: subscription.SourceDB}}}}
 	before := fmt.Sprintf("%#v", snap.Subscriptions)
-	_ = subscription.Evaluate(snap)
+	_ = evaluate(snap)
 	assert.Equal(t, before, fmt.Sprintf("%#v", snap.Subscriptions))
 }
 
@@ -132,7 +154,7 @@ func TestEvaluate_DoesNotModifyTheSnapshot(t *testing.T) {
 // address; the message still obeys the line and length rule.
 func TestEvaluate_MessagesQuoteOwnTargetWhole(t *testing.T) {
 	s := st.New("a", "x", st.Target("https://evil.example.com:8443/v1", "Thing", "a", "t"))
-	res := subscription.Evaluate(subscription.Snapshot{Now: now,
+	res := evaluate(subscription.Snapshot{Now: now,
 		Offerings: []offering.Offering{st.ReadyOffering("shop", "base")}, Subscriptions: []subscription.Subscription{s}})
 	c := conditions.Find(outcome(t, res, "a", "x").Status.Conditions, "Ready")
 	require.NotNil(t, c)
@@ -143,7 +165,7 @@ func TestEvaluate_MessagesQuoteOwnTargetWhole(t *testing.T) {
 
 func TestEvaluate_NegativeGenerationWrittenAsZero(t *testing.T) {
 	s := st.New("a", "x", st.Generation(-4))
-	res := subscription.Evaluate(subscription.Snapshot{Now: now,
+	res := evaluate(subscription.Snapshot{Now: now,
 		Offerings: []offering.Offering{st.ReadyOffering("shop", "base")}, Subscriptions: []subscription.Subscription{s}})
 	for _, c := range outcome(t, res, "a", "x").Status.Conditions {
 		assert.Equal(t, int64(0), c.ObservedGeneration)
@@ -161,7 +183,7 @@ func TestParentLoss_CascadeMovesOneLevelPerEvaluation(t *testing.T) {
 	}
 	snap := subscription.Snapshot{Now: now, Offerings: []offering.Offering{st.ReadyOffering("shop", "base")}, Subscriptions: subs}
 	for pass := 0; pass < depth; pass++ {
-		res := subscription.Evaluate(snap)
+		res := evaluate(snap)
 		for i := 0; i < depth; i++ {
 			want := "True ActivationSucceeded"
 			switch {
@@ -185,7 +207,7 @@ func TestFamily_LongParentLoopDoesNotHang(t *testing.T) {
 	for i := range subs {
 		subs[i] = st.New("a", fmt.Sprintf("s%05d", i), st.Parent("a", fmt.Sprintf("s%05d", (i+1)%n)))
 	}
-	res := subscription.Evaluate(subscription.Snapshot{Now: now, Offerings: []offering.Offering{st.ReadyOffering("shop", "base")}, Subscriptions: subs})
+	res := evaluate(subscription.Snapshot{Now: now, Offerings: []offering.Offering{st.ReadyOffering("shop", "base")}, Subscriptions: subs})
 	for _, o := range res.Subscriptions {
 		if r := reason(o, "Ready"); r != "False ParentSubscriptionNotReady" {
 			t.Fatalf("%s: %s", o.Name, r)
@@ -194,7 +216,7 @@ func TestFamily_LongParentLoopDoesNotHang(t *testing.T) {
 }
 
 func TestEvaluate_OutcomesSortedByNamespaceThenName(t *testing.T) {
-	res := subscription.Evaluate(subscription.Snapshot{Now: now, Subscriptions: []subscription.Subscription{
+	res := evaluate(subscription.Snapshot{Now: now, Subscriptions: []subscription.Subscription{
 		st.New("b", "a"), st.New("a", "b"), st.New("a", "a")}})
 	var got []string
 	for _, o := range res.Subscriptions {
@@ -213,4 +235,58 @@ func TestSettle_DeletedFamilyDisappearsAfterCollection(t *testing.T) {
 	done, _, ok := st.Settle(snap, 5)
 	require.True(t, ok)
 	assert.Empty(t, done.Subscriptions, "both finalizers released once deactivation is recorded")
+}
+
+// Every field of the shared outcome, on each path a Subscription takes.
+// (The finalizer's release is covered with the collection run.)
+func TestOutcome_EveryFieldFilled(t *testing.T) {
+	audited := metav1.Condition{Type: "example.com/Audited", Status: metav1.ConditionTrue, Reason: "ByOtherTool",
+		ObservedGeneration: 1, LastTransitionTime: metav1.NewTime(earlier)}
+	withAudit := func(s subscription.Subscription) subscription.Subscription {
+		s.Status.Conditions = append(append([]metav1.Condition(nil), s.Status.Conditions...), audited)
+		return s
+	}
+	base := []offering.Offering{st.ReadyOffering("shop", "base")}
+	fresh := withAudit(st.New("a", "fresh"))
+	settled := st.Apply([]subscription.Subscription{fresh}, evaluate(subscription.Snapshot{Now: now, Offerings: base,
+		Subscriptions: []subscription.Subscription{fresh}}))[0]
+	stale := withAudit(st.New("a", "stale", st.Generation(3), st.Active(earlier, "u-a-stale")))
+	stale.Generation = 2
+	for _, tc := range []struct {
+		name     string
+		sub      subscription.Subscription
+		failures []subscription.ObjectRef
+		write    bool
+		skip     conditions.Skip
+		retry    bool
+		owned    []string
+	}{
+		{name: "activates", sub: fresh, write: true, owned: []string{subscription.TypeReady, subscription.TypeActive}},
+		{name: "settled", sub: settled, skip: conditions.SkipUnchanged, owned: []string{subscription.TypeReady, subscription.TypeActive}},
+		{name: "read fails: retried", sub: fresh, failures: []subscription.ObjectRef{{Kind: "Offering", Namespace: "shop", Name: "base"}},
+			write: true, retry: true, owned: []string{subscription.TypeReady}},
+		{name: "stale", sub: stale, skip: conditions.SkipStale, owned: []string{subscription.TypeReady, subscription.TypeActive}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res := evaluate(subscription.Snapshot{Now: now, Offerings: base,
+				Subscriptions: []subscription.Subscription{tc.sub}, Failures: tc.failures})
+			o := outcome(t, res, tc.sub.Namespace, tc.sub.Name)
+			assert.Equal(t, subscription.Kind, o.Kind)
+			assert.Equal(t, tc.sub.UID, o.UID)
+			assert.NotEmpty(t, o.UID)
+			assert.Equal(t, tc.sub.Generation, o.Generation)
+			assert.Equal(t, tc.write, o.Write)
+			assert.Equal(t, tc.skip, o.Skip)
+			assert.Equal(t, conditions.FinalizerKeep, o.Finalizer)
+			assert.Equal(t, tc.retry, o.Retry)
+			assert.Equal(t, tc.retry, now.Equal(o.RetryAt))
+			var owned []string
+			for _, c := range o.Owned {
+				owned = append(owned, c.Type)
+			}
+			assert.Equal(t, tc.owned, owned)
+			assert.Contains(t, o.Conditions, audited)
+			assert.Equal(t, o.Conditions, o.Status.Conditions)
+		})
+	}
 }

@@ -20,18 +20,24 @@ func ExampleEvaluate() {
 		ObjectMeta: metav1.ObjectMeta{Namespace: "team-a", Name: "acme", UID: "u-acme", Generation: 1},
 		Spec:       subscription.Spec{OfferingRef: subscription.Reference{Namespace: "shop", Name: "base"}},
 	}
-	res := subscription.Evaluate(subscription.Snapshot{
+	res, err := subscription.Evaluate(subscription.Snapshot{
 		Now:           now,
 		Subscriptions: []subscription.Subscription{acme},
 		Offerings:     []offering.Offering{base},
 	})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
 	o := res.Subscriptions[0]
+	fmt.Println(o.Kind, o.Namespace+"/"+o.Name, "write:", o.Write, "owned:", len(o.Owned))
 	for _, c := range o.Status.Conditions {
 		fmt.Println(c.Type, c.Status, c.Reason)
 	}
 	fmt.Println("activatedAt:", o.Status.ActivatedAt.UTC().Format(time.RFC3339))
 	fmt.Println("root:", o.Status.CompatibilityRoot, "write:", o.Write)
 	// Output:
+	// Subscription team-a/acme write: true owned: 2
 	// Ready True ActivationSucceeded
 	// Active True ActivationSucceeded
 	// activatedAt: 2026-11-30T10:00:00Z

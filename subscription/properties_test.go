@@ -11,6 +11,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/condengine/condengine/conditions"
+	"github.com/condengine/condengine/conditions/conditionstest"
 	"github.com/condengine/condengine/subscription"
 	st "github.com/condengine/condengine/subscription/subscriptiontest"
 )
@@ -36,7 +37,7 @@ func checkOutcome(t interface {
 	Fatalf(string, ...any)
 }, in *subscription.Subscription, o subscription.Outcome) {
 	id := in.Namespace + "/" + in.Name
-	if o.Stale {
+	if o.Skip == conditions.SkipStale {
 		return
 	}
 	s := o.Status
@@ -84,7 +85,7 @@ func checkOutcome(t interface {
 	if c := conditions.Find(s.Conditions, subscription.TypeCostsResolved); c != nil && c.Status != metav1.ConditionTrue {
 		t.Fatalf("%s: CostsResolved %s", id, c.Status)
 	}
-	if o.FinalizerRemoved && !in.IsDeleting() {
+	if o.Finalizer == conditions.FinalizerRemove && !in.IsDeleting() {
 		t.Fatalf("%s: finalizer released on an object that is not being deleted", id)
 	}
 }
@@ -100,39 +101,45 @@ func checkResult(t *rapid.T, snap subscription.Snapshot, res subscription.Result
 	for _, o := range res.Subscriptions {
 		checkOutcome(t, by[subscription.Reference{Namespace: o.Namespace, Name: o.Name}], o)
 	}
+	outs := make([]*conditions.Outcome, len(res.Subscriptions))
+	for i := range res.Subscriptions {
+		outs[i] = &res.Subscriptions[i].Outcome
+	}
+	conditionstest.CheckOutcomes(t, subscription.Vocabulary, outs)
 }
 
 func TestProperty_InvariantsHoldOnEveryOutcome(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		snap := settled(t)
-		checkResult(t, snap, subscription.Evaluate(snap))
+		checkResult(t, snap, evaluate(snap))
 	})
 }
 
 func TestProperty_OrderIndependence(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		snap := settled(t)
-		want := subscription.Evaluate(snap)
-		got := subscription.Evaluate(st.Shuffle(t, snap))
+		want := evaluate(snap)
+		got := evaluate(st.Shuffle(t, snap))
 		if d := gocmp.Diff(want, got); d != "" {
 			t.Fatalf("result depends on list order (-want +got):\n%s", d)
 		}
+		checkResult(t, snap, got)
 	})
 }
 
 func TestProperty_Idempotence(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		snap := settled(t)
-		if d := gocmp.Diff(subscription.Evaluate(snap), subscription.Evaluate(snap)); d != "" {
+		if d := gocmp.Diff(evaluate(snap), evaluate(snap)); d != "" {
 			t.Fatalf("two evaluations of one snapshot differ:\n%s", d)
 		}
 		done, _, ok := st.Settle(snap, len(snap.Subscriptions)+4)
 		if !ok {
 			t.Fatalf("did not settle")
 		}
-		for _, o := range subscription.Evaluate(done).Subscriptions {
-			if o.Write || o.FinalizerRemoved {
-				t.Fatalf("%s/%s: settled state still writes (write=%v finalizer=%v)", o.Namespace, o.Name, o.Write, o.FinalizerRemoved)
+		for _, o := range evaluate(done).Subscriptions {
+			if o.Write || o.Finalizer == conditions.FinalizerRemove {
+				t.Fatalf("%s/%s: settled state still writes (write=%v finalizer=%v)", o.Namespace, o.Name, o.Write, o.Finalizer == conditions.FinalizerRemove)
 			}
 		}
 	})
@@ -153,7 +160,7 @@ func TestProperty_OneWay(t *testing.T) {
 			if round > 0 {
 				snap = st.Disturb(t, snap)
 			}
-			res := subscription.Evaluate(snap)
+			res := evaluate(snap)
 			checkResult(t, snap, res)
 			snap.Subscriptions = st.Apply(snap.Subscriptions, res)
 			for _, s := range snap.Subscriptions {

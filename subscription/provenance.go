@@ -99,8 +99,11 @@ func Rules() []conditions.Rule {
 // Provenance, the rule and the raw evidence behind each of its
 // conditions (for logs and tools, never a status). Evaluate leaves
 // Provenance nil.
-func Explain(snap Snapshot) Result {
-	return evaluate(snap, true)
+func Explain(snap Snapshot) (Result, error) {
+	if err := conditions.CheckNow(snap.Now); err != nil {
+		return Result{}, err
+	}
+	return evaluate(snap, true), nil
 }
 
 func (s *Subscription) ref() conditions.ObjectRef {
@@ -146,7 +149,7 @@ func (e *evaluator) explain(i int32, out *Outcome) []conditions.Provenance {
 		conditions.SortEvidence(&p)
 		decided = append(decided, p)
 	}
-	return Vocabulary.Attach(out.Status.Conditions, out.Stale, self, decided)
+	return Vocabulary.Attach(out.Status.Conditions, out.Skip == conditions.SkipStale, self, decided)
 }
 
 // explainGates adds the facts behind a gate's reason: the Offering, the

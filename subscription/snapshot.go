@@ -3,8 +3,6 @@ package subscription
 import (
 	"time"
 
-	"k8s.io/apimachinery/pkg/types"
-
 	"github.com/condengine/condengine/conditions"
 	"github.com/condengine/condengine/offering"
 )
@@ -95,31 +93,23 @@ type Result struct {
 	Errors []string
 }
 
-// Outcome is the evaluation of one Subscription.
+// Outcome is what one reconcile decides for one Subscription: the shared
+// conditions.Outcome (identity, Conditions, Owned, Write and Skip,
+// Finalizer, Retry) and the Subscription's whole Status.
+//
+// Generation is the metadata.generation the conditions were written for
+// (a negative one reads as 0). Finalizer is FinalizerRemove when the
+// collection run releases the Subscription. Retry is set, at the
+// snapshot's Now, when a read failed (ValidationError): the host retries
+// with a growing delay of its own; everything else waits for a watch
+// event.
 type Outcome struct {
-	// Namespace, Name and UID identify the Subscription.
-	Namespace string
-	Name      string
-	UID       types.UID
-	// Generation is the metadata.generation the conditions were written
-	// for.
-	Generation int64
+	conditions.Outcome
 	// Status is the complete status after this evaluation: what to write
 	// when Write is true, the unchanged status otherwise. Parts left
 	// unchanged share memory with the snapshot (no copy is made for a
 	// Subscription that needs no write); treat it as read-only.
 	Status Status
-	// Write reports that Status differs from the status in the snapshot.
-	Write bool
-	// Stale reports that the snapshot lags the API server (a condition
-	// describes a newer generation): nothing may be written.
-	Stale bool
-	// FinalizerRemoved reports that the collection run releases the
-	// Subscription's finalizer.
-	FinalizerRemoved bool
-	// Transient reports that a read failed: the host retries with a
-	// growing delay. Everything else waits for a watch event.
-	Transient bool
 	// Errors are problems met while evaluating this Subscription that
 	// did not fit a condition (a fee the billing arithmetic refused, a
 	// collection error), in a stable order.

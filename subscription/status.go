@@ -104,7 +104,11 @@ func (e *evaluator) evaluate(i int32) Outcome {
 		}
 	}
 
-	out := Outcome{Namespace: s.Namespace, Name: s.Name, UID: s.UID, Generation: gen, Transient: transient}
+	out := Outcome{Outcome: conditions.Outcome{Kind: Kind, Namespace: s.Namespace, Name: s.Name, UID: s.UID, Generation: gen,
+		Retry: transient}}
+	if transient {
+		out.RetryAt = e.now
+	}
 	costs := e.collect(i, &out, &st)
 	if costs != nil {
 		desired = append(desired, *costs)
@@ -117,7 +121,8 @@ func (e *evaluator) evaluate(i int32) Outcome {
 	m := Vocabulary.MergeObject(atGeneration{s, gen}, in.Conditions, desired, e.now)
 	if m.Stale {
 		out.Status = *in
-		out.Stale = true
+		out.Decide(m, false)
+		out.Conditions, out.Owned = in.Conditions, Vocabulary.Owned(in.Conditions)
 		return out
 	}
 	st.Conditions = m.Conditions
@@ -126,9 +131,10 @@ func (e *evaluator) evaluate(i int32) Outcome {
 		st.Ready = cTrue
 	}
 	out.Status = st
-	out.Write = m.Changed || st.Ready != in.Ready ||
+	out.Conditions, out.Owned = st.Conditions, Vocabulary.Owned(st.Conditions)
+	out.Decide(m, st.Ready != in.Ready ||
 		!timeEqual(st.ActivatedAt, in.ActivatedAt) || !timeEqual(st.DeactivatedAt, in.DeactivatedAt) ||
-		st.CompatibilityRoot != in.CompatibilityRoot || !bucketsEqual(st.Costs, in.Costs)
+		st.CompatibilityRoot != in.CompatibilityRoot || !bucketsEqual(st.Costs, in.Costs))
 	return out
 }
 

@@ -20,7 +20,11 @@ func (r *recorder) Errorf(format string, args ...any) {
 // way a test would.
 func ExampleCheckInvariants() {
 	s := bindingtest.Healthy(time.Date(2026, 11, 30, 10, 0, 0, 0, time.UTC), "team-a", 2)
-	r := binding.Evaluate(s)
+	r, err := binding.Evaluate(s)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
 	t := &recorder{}
 	bindingtest.CheckInvariants(t, s, r)
 	fmt.Println("problems:", len(t.problems))

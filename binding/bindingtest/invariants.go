@@ -1,9 +1,7 @@
 package bindingtest
 
 import (
-	"cmp"
 	"fmt"
-	"slices"
 	"strings"
 	"testing"
 
@@ -12,6 +10,8 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/condengine/condengine/binding"
+	"github.com/condengine/condengine/conditions"
+	"github.com/condengine/condengine/conditions/conditionstest"
 	"github.com/condengine/condengine/redact"
 )
 
@@ -22,13 +22,15 @@ const minLeak = 6
 // CheckInvariants fails t for every rule a Result must obey whatever the
 // snapshot:
 //
-//   - results are sorted by namespace, name and UID, one per Binding;
+//   - results are sorted by namespace, name and UID, one per Binding, and
+//     obey conditionstest.CheckOutcomes (Owned holds ours only, Write
+//     exactly when Skip is none);
 //   - every list a result carries passes Vocabulary.Validate against the
 //     Binding's generation (so no observedGeneration is above it);
 //   - Ready is True exactly when Accepted, BackendReachable and
 //     ChannelJoined are all present and True;
 //   - a Binding that is not served carries Accepted and Ready only;
-//   - a write is due only for a leader on the crds route, never stale;
+//   - a write is due only for a leader on the crds route;
 //   - every message of ours obeys the message rule (one line, valid
 //     UTF-8, at most 1024 bytes) and shows no text of an object in another
 //     namespace (its spec, a Binding name there) and no raw probe error.
@@ -43,11 +45,11 @@ func CheckInvariants(t TB, s binding.Snapshot, r binding.Result) {
 	for i := range s.Bindings {
 		byUID[s.Bindings[i].UID] = &s.Bindings[i]
 	}
-	if !slices.IsSortedFunc(r.Bindings, func(a, b binding.BindingResult) int {
-		return cmp.Or(cmp.Compare(a.Namespace, b.Namespace), cmp.Compare(a.Name, b.Name), cmp.Compare(a.UID, b.UID))
-	}) {
-		t.Errorf("results are not sorted by namespace, name and uid")
+	outs := make([]*conditions.Outcome, len(r.Bindings))
+	for i := range r.Bindings {
+		outs[i] = &r.Bindings[i].Outcome
 	}
+	conditionstest.CheckOutcomes(t, binding.Vocabulary, outs)
 	leaks := foreignTexts(s)
 	seen := map[types.UID]bool{}
 	for i := range r.Bindings {
@@ -62,10 +64,10 @@ func CheckInvariants(t TB, s binding.Snapshot, r binding.Result) {
 			t.Errorf("%s: result for a uid the snapshot does not hold", id)
 			continue
 		}
-		if br.Write && (br.Stale || !s.Broker.Leader || s.Broker.ConfigSource == binding.ConfigSourceConfigMap) {
-			t.Errorf("%s: write due while stale, standby or on the ConfigMap route", id)
+		if br.Write && (!s.Broker.Leader || s.Broker.ConfigSource == binding.ConfigSourceConfigMap) {
+			t.Errorf("%s: write due while standby or on the ConfigMap route", id)
 		}
-		if br.Stale {
+		if br.Skip == conditions.SkipStale {
 			continue
 		}
 		checkConditions(t, id, b, br, leaks)
@@ -81,7 +83,7 @@ type TB interface {
 
 var _ TB = testing.TB(nil)
 
-func checkConditions(t TB, id string, b *binding.Binding, br *binding.BindingResult, leaks map[string][]string) {
+func checkConditions(t TB, id string, b *binding.Binding, br *binding.Outcome, leaks map[string][]string) {
 	t.Helper()
 	for _, e := range binding.Vocabulary.Validate(br.Conditions, b.Generation, field.NewPath("status", "conditions")) {
 		t.Errorf("%s: %v", id, e)
@@ -221,8 +223,8 @@ func isVocabularyWord(v string) bool {
 func Describe(r binding.Result) string {
 	var b strings.Builder
 	for _, br := range r.Bindings {
-		fmt.Fprintf(&b, "%s/%s uid=%s gen=%d served=%v(%d) write=%v stale=%v\n", br.Namespace, br.Name, br.UID, br.Generation,
-			br.Served, br.ServedGeneration, br.Write, br.Stale)
+		fmt.Fprintf(&b, "%s/%s uid=%s gen=%d served=%v(%d) write=%v skip=%s\n", br.Namespace, br.Name, br.UID, br.Generation,
+			br.Served, br.ServedGeneration, br.Write, br.Skip)
 		for _, c := range br.Conditions {
 			fmt.Fprintf(&b, "  %s %s %s g%d %q\n", c.Type, c.Status, c.Reason, c.ObservedGeneration, c.Message)
 		}

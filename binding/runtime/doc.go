@@ -20,13 +20,20 @@
 // # The writer
 //
 // Each writer tick, for each Binding the engine answers for, the host
-// calls Limits.Decide with the conditions on the object, the conditions
-// the engine computed (BindingResult.Conditions), its Memory of the UID,
-// whether it leads, and now. The Decision is Write (now), Wait (until a
-// tick), or None, with a Reason for the log. After acting the host updates
-// the memory: Observe after every decision, then Wrote or Failed after a
-// write attempt. A fight shows in Decision.Fight, and FightBegins marks
-// the one decision the host logs and counts.
+// calls Limits.DecideOutcome with the binding.Outcome, the conditions on
+// the object, its Memory of the UID and now. That one call folds the
+// writer's verdict into the outcome, so o.Write is the whole answer: what
+// the engine refused (a stale snapshot, an unchanged status, the
+// ConfigMap route, a standby) stays refused, and a write the timing holds
+// reads Skip Held with RetryAt. The host applies o.Owned when o.Write
+// is set, then records Wrote(o.Owned, end) or Failed(end) on the memory
+// DecideOutcome returned (it has already run Observe). The Decision it
+// also returns carries a Reason for the log; a fight shows in
+// Decision.Fight, and FightBegins marks the one decision the host logs and
+// counts.
+//
+// Limits.Decide is the writer's policy itself, on plain condition lists,
+// for hosts and simulations that model the writer apart from the engine.
 //
 // # The prober
 //
@@ -38,7 +45,8 @@
 //
 // # Leadership
 //
-// A standby calls Decide like a leader and gets None: it computes but
+// A standby calls DecideOutcome like a leader and gets no write (Skip
+// NotLeader; Decide alone answers None): it computes but
 // never writes. A new leader starts with empty probe results, an empty
 // writer memory and a fresh ProberState with a TriggerLeaderStart; the
 // engine keeps a good status of the served generation instead of Pending
@@ -102,7 +110,15 @@
 //     a write within a gap nor stalls the writer for its size. Foreign edit
 //     times after now still count toward a fight.
 //   - A zero now decides nothing (ReasonNoTime) rather than comparing
-//     against the year 1.
+//     against the year 1; DecideOutcome refuses it with
+//     conditions.ErrZeroNow.
+//   - DecideOutcome hands the writer the Binding's own conditions only
+//     (Owned, on both sides), and never turns an outcome the engine did
+//     not want written into a write: where the writer alone would write
+//     (another controller's conditions moved), the Decision it returns
+//     reads None.
+//   - Precedence of why not: Stale, Unchanged, ConfigMapRoute, NotLeader
+//     (decided by binding.Evaluate, in that order), then Held.
 //   - A prober that has run no pass is due at once, after NotBefore. Each
 //     trigger kind is rate limited from the start of the last pass that
 //     covered it, and a pass covers every trigger recorded before its

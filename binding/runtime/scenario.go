@@ -176,9 +176,12 @@ func RunScenario(f *scenario.File) ([]scenario.Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
-	res := binding.Evaluate(snap)
+	res, err := binding.Evaluate(snap)
+	if err != nil {
+		return nil, err
+	}
 	type id struct{ ns, name string }
-	results := make(map[id]*binding.BindingResult, len(res.Bindings))
+	results := make(map[id]*binding.Outcome, len(res.Bindings))
 	for i := range res.Bindings {
 		results[id{res.Bindings[i].Namespace, res.Bindings[i].Name}] = &res.Bindings[i]
 	}
@@ -194,7 +197,6 @@ func RunScenario(f *scenario.File) ([]scenario.Outcome, error) {
 		}
 		memories[id{ns, name}] = b
 	}
-	writes := snap.Broker.Leader && snap.Broker.ConfigSource != binding.ConfigSourceConfigMap
 	for i := range outs {
 		o := &outs[i]
 		if o.Kind != binding.KindBinding {
@@ -207,13 +209,14 @@ func RunScenario(f *scenario.File) ([]scenario.Outcome, error) {
 			o.Decision = None.String()
 			continue
 		}
-		var mem *Memory
+		var mem Memory
 		if wb, ok := memories[k]; ok && (wb.UID == "" || wb.UID == obj.UID) {
-			m := wb.Memory(lim)
-			mem = &m
+			mem = wb.Memory(lim)
 		}
-		d := lim.Decide(WriterInput{Object: obj.Status.Conditions, Computed: br.Conditions, Memory: mem,
-			Leader: writes, Now: f.Now.Time})
+		d, _, err := lim.DecideOutcome(br, obj.Status.Conditions, mem, f.Now.Time)
+		if err != nil {
+			return nil, err
+		}
 		o.Decision = d.Action.String()
 		if d.Action == Wait {
 			o.WaitUntil = metav1.NewTime(d.At)

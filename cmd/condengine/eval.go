@@ -138,7 +138,9 @@ func evaluateScenario(f *scenario.File) (*world, error) {
 			return nil, fmt.Errorf("%s: %w", f.Path, err)
 		}
 		w.inputs.keepBindings(snap)
-		w.bindings, w.notes = evaluateBindings(snap)
+		if w.bindings, w.notes, err = evaluateBindings(snap); err != nil {
+			return nil, fmt.Errorf("%s: %w", f.Path, err)
+		}
 		return w, nil
 	default:
 		others, err := runOthers(f)
@@ -214,7 +216,10 @@ func evaluateStream(s *stream, now time.Time) (*world, error) {
 			Connections: objs.Connections,
 		}
 		w.inputs.keepBindings(snap)
-		w.bindings, w.notes = evaluateBindings(snap)
+		var err error
+		if w.bindings, w.notes, err = evaluateBindings(snap); err != nil {
+			return nil, err
+		}
 	}
 	if len(finops.Objects) > 0 {
 		finops.Objects = append(finops.Objects, foreign...)
@@ -271,8 +276,11 @@ func relocate(err error, name string, wheres []string) error {
 // carrying the conditions they have afterwards: the written ones where a
 // write is due, the current ones elsewhere (another broker's Bindings, a
 // standby, the ConfigMap route). The snapshot's slice is reused.
-func evaluateBindings(snap binding.Snapshot) ([]binding.Binding, []string) {
-	res := binding.Evaluate(snap)
+func evaluateBindings(snap binding.Snapshot) ([]binding.Binding, []string, error) {
+	res, err := binding.Evaluate(snap)
+	if err != nil {
+		return nil, nil, err
+	}
 	var notes []string
 	for _, e := range res.Errors {
 		notes = append(notes, fmt.Sprintf("%s %s left out: %s", e.Kind, joinNS(e.Namespace, e.Name), e.Problem))
@@ -292,7 +300,7 @@ func evaluateBindings(snap binding.Snapshot) ([]binding.Binding, []string) {
 			b.Status.Conditions = res.Bindings[j].Conditions
 		}
 	}
-	return snap.Bindings, notes
+	return snap.Bindings, notes, nil
 }
 
 // defaultIdentity gives a hand-written manifest what the API server would

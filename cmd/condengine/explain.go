@@ -187,7 +187,11 @@ func explainWorld(w *world) ([]explained, error) {
 		for i := range snap.Bindings {
 			snap.Bindings[i].Status.Conditions = in.conds[i]
 		}
-		for _, r := range binding.Explain(snap).Bindings {
+		r, err := binding.Explain(snap)
+		if err != nil {
+			return nil, err
+		}
+		for _, r := range r.Bindings {
 			add(binding.KindBinding, r.Namespace, r.Name, r.Conditions, r.Provenance)
 		}
 	}
@@ -196,14 +200,15 @@ func explainWorld(w *world) ([]explained, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", f.Path, err)
 		}
-		r := finops.Explain(s)
-		for i, b := range s.PriceBooks {
-			o := r.PriceBooks.Books[i]
-			add("PriceBook", b.Namespace, b.Name, o.Status.Conditions, o.Provenance)
+		r, err := finops.Explain(s)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", f.Path, err)
 		}
-		for i, x := range s.Offerings {
-			o := r.Offerings.Offerings[i]
-			add("Offering", x.Namespace, x.Name, o.Status.Conditions, o.Provenance)
+		for _, o := range r.PriceBooks.Books {
+			add("PriceBook", o.Namespace, o.Name, o.Status.Conditions, o.Provenance)
+		}
+		for _, o := range r.Offerings.Offerings {
+			add("Offering", o.Namespace, o.Name, o.Status.Conditions, o.Provenance)
 		}
 		for _, o := range r.Subscriptions.Subscriptions {
 			add("Subscription", o.Namespace, o.Name, o.Status.Conditions, o.Provenance)

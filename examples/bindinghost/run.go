@@ -79,7 +79,7 @@ func (h *Host) RunOnce(ctx context.Context, now time.Time) (Report, error) {
 	for _, p := range h.probes {
 		probes = append(probes, p)
 	}
-	res := binding.Evaluate(binding.Snapshot{
+	res, err := binding.Evaluate(binding.Snapshot{
 		Now: now,
 		Broker: binding.Broker{
 			Name:         h.broker,
@@ -94,6 +94,9 @@ func (h *Host) RunOnce(ctx context.Context, now time.Time) (Report, error) {
 		Served:      h.served,
 		Probes:      probes,
 	})
+	if err != nil {
+		return rep, err
+	}
 	h.served = res.Memory
 	rep.ObjectErrors = res.Errors
 	rep.Evaluated = len(res.Bindings)
@@ -101,7 +104,7 @@ func (h *Host) RunOnce(ctx context.Context, now time.Time) (Report, error) {
 	for i := range res.Bindings {
 		r := &res.Bindings[i]
 		obj := live[r.UID]
-		if obj == nil || r.Stale {
+		if obj == nil {
 			continue
 		}
 		for _, c := range r.Causes {
@@ -131,26 +134,17 @@ func (h *Host) forget(live map[types.UID]*binding.Binding) {
 	}
 }
 
-func (h *Host) decideAndWrite(ctx context.Context, now time.Time, obj *binding.Binding, r *binding.BindingResult, rep *Report) {
+func (h *Host) decideAndWrite(ctx context.Context, now time.Time, obj *binding.Binding, r *binding.Outcome, rep *Report) {
 	key := types.NamespacedName{Namespace: r.Namespace, Name: r.Name}
 	mem, seen := h.writers[r.UID]
-	var memPtr *runtime.Memory
-	if seen {
-		memPtr = &mem
+	// One call gives the answer: the engine's verdict (stale, unchanged,
+	// the ConfigMap route, a standby) and the writer's timing, folded into
+	// r.Write. The writer compares the Binding's own types only.
+	d, mem, err := h.limits.DecideOutcome(r, obj.Status.Conditions, mem, now)
+	if err != nil {
+		h.log.Error(err, "write not decided", "binding", key.String())
+		return
 	}
-	// The writer looks at the Binding's own types only: the API server
-	// keeps another controller's conditions where it likes in the list
-	// (before ours, after a merge), and an order it will not change must
-	// not count as a change to write.
-	object, computed := ours(obj.Status.Conditions), ours(r.Conditions)
-	d := h.limits.Decide(runtime.WriterInput{
-		Object:   object,
-		Computed: computed,
-		Memory:   memPtr,
-		Leader:   h.leader,
-		Now:      now,
-	})
-	mem = h.limits.Observe(mem, d, object, now)
 	if d.ForeignEdit {
 		rep.PutBack = append(rep.PutBack, key)
 	}
@@ -158,13 +152,11 @@ func (h *Host) decideAndWrite(ctx context.Context, now time.Time, obj *binding.B
 		rep.FightsBegun = append(rep.FightsBegun, key)
 		h.log.Info("status of a Binding is being fought over", "binding", key.String())
 	}
-	switch d.Action {
-	case runtime.Wait:
-		if rep.NextWrite.IsZero() || d.At.Before(rep.NextWrite) {
-			rep.NextWrite = d.At
-		}
-	case runtime.Write:
-		if err := h.apply(ctx, obj, computed); err != nil {
+	if r.Retry && (rep.NextWrite.IsZero() || r.RetryAt.Before(rep.NextWrite)) {
+		rep.NextWrite = r.RetryAt
+	}
+	if r.Write {
+		if err := h.apply(ctx, obj, r.Owned); err != nil {
 			mem = mem.Failed(now)
 			if rep.Failed == nil {
 				rep.Failed = map[types.NamespacedName]error{}
@@ -172,35 +164,14 @@ func (h *Host) decideAndWrite(ctx context.Context, now time.Time, obj *binding.B
 			rep.Failed[key] = err
 			h.log.Error(err, "status write failed", "binding", key.String())
 		} else {
-			mem = mem.Wrote(computed, now)
-			h.pending[r.UID] = ownWrite{from: obj.ResourceVersion, conditions: withOthers(computed, obj.Status.Conditions)}
+			mem = mem.Wrote(r.Owned, now)
+			h.pending[r.UID] = ownWrite{from: obj.ResourceVersion, conditions: withOthers(r.Owned, obj.Status.Conditions)}
 			rep.Written = append(rep.Written, key)
 		}
 	}
 	if d.Action != runtime.None || seen || d.ForeignEdit {
 		h.writers[r.UID] = mem
 	}
-}
-
-// ours returns the conditions of the Binding's own types, in order; the
-// slice itself when there are no others.
-func ours(conds []metav1.Condition) []metav1.Condition {
-	n := 0
-	for i := range conds {
-		if binding.Vocabulary.Has(conds[i].Type) {
-			n++
-		}
-	}
-	if n == len(conds) {
-		return conds
-	}
-	out := make([]metav1.Condition, 0, n)
-	for _, c := range conds {
-		if binding.Vocabulary.Has(c.Type) {
-			out = append(out, c)
-		}
-	}
-	return out
 }
 
 // withOthers is what the object carries after a write of ours: our
@@ -215,18 +186,15 @@ func withOthers(ours, current []metav1.Condition) []metav1.Condition {
 	return out
 }
 
-// apply writes the Binding's own conditions with a server-side apply on
-// the status subresource. The resourceVersion makes the API server refuse
-// the write if the object changed since it was listed, deleted and made
-// again included; the UID alone would not, as the status subresource
-// ignores it. A refused write is retried on the writer's backoff, from a
-// fresh list.
-func (h *Host) apply(ctx context.Context, obj *binding.Binding, conds []metav1.Condition) error {
-	list := make([]any, 0, len(conds))
-	for _, c := range conds {
-		if !binding.Vocabulary.Has(c.Type) {
-			continue
-		}
+// apply writes the Binding's own conditions (the outcome's Owned) with a
+// server-side apply on the status subresource. The resourceVersion makes
+// the API server refuse the write if the object changed since it was
+// listed, deleted and made again included; the UID alone would not, as
+// the status subresource ignores it. A refused write is retried on the
+// writer's backoff, from a fresh list.
+func (h *Host) apply(ctx context.Context, obj *binding.Binding, owned []metav1.Condition) error {
+	list := make([]any, 0, len(owned))
+	for _, c := range owned {
 		list = append(list, map[string]any{
 			"type":               c.Type,
 			"status":             string(c.Status),

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"reflect"
 	"slices"
 	"sync"
 	"time"
@@ -148,31 +147,47 @@ func (h *Host) RunOnce(ctx context.Context, now time.Time) (Report, error) {
 	if err != nil {
 		return rep, err
 	}
-	r := finops.Evaluate(s)
+	r, err := finops.Evaluate(s)
+	if err != nil {
+		return rep, err
+	}
 	fail := func(what string, err error) {
 		if rep.Errors == nil {
 			rep.Errors = map[string]error{}
 		}
 		rep.Errors[what] = err
 	}
-	for i, o := range r.PriceBooks.Books {
-		b := &s.PriceBooks[i]
-		if o.Changed && !o.Stale {
-			h.writeStatus(ctx, PriceBookGVK, pricebook.Vocabulary, b.ObjectMeta, b.Status, o.Status, &rep, fail)
+	// Outcomes come sorted, not in list order: each is matched to the
+	// object it was computed from by UID, for the resourceVersion the
+	// write is guarded by.
+	books := make(map[types.UID]*pricebook.PriceBook, len(s.PriceBooks))
+	for i := range s.PriceBooks {
+		books[s.PriceBooks[i].UID] = &s.PriceBooks[i]
+	}
+	for _, o := range r.PriceBooks.Books {
+		if b := books[o.UID]; b != nil && o.Write {
+			h.writeStatus(ctx, PriceBookGVK, b.ObjectMeta, &o.Outcome, o.Status, &rep, fail)
 		}
 	}
 	if r.PriceBooks.DocumentChanged && r.PriceBooks.Document != nil {
 		h.writeDocument(ctx, r.PriceBooks.Document, &rep, fail)
 	}
-	for i, o := range r.Offerings.Offerings {
-		x := &s.Offerings[i]
-		if o.Changed && !o.Stale {
-			h.writeStatus(ctx, OfferingGVK, offering.Vocabulary, x.ObjectMeta, x.Status, o.Status, &rep, fail)
+	offs := make(map[types.UID]*offering.Offering, len(s.Offerings))
+	for i := range s.Offerings {
+		offs[s.Offerings[i].UID] = &s.Offerings[i]
+	}
+	for _, o := range r.Offerings.Offerings {
+		x := offs[o.UID]
+		if x == nil {
+			continue
 		}
-		switch {
-		case o.AddFinalizer:
+		if o.Write {
+			h.writeStatus(ctx, OfferingGVK, x.ObjectMeta, &o.Outcome, o.Status, &rep, fail)
+		}
+		switch o.Finalizer {
+		case conditions.FinalizerAdd:
 			h.patchFinalizers(ctx, OfferingGVK, x.Namespace, x.Name, append(slices.Clone(x.Finalizers), offering.Finalizer), "+", &rep, fail)
-		case o.FinalizerRemoved:
+		case conditions.FinalizerRemove:
 			h.patchFinalizers(ctx, OfferingGVK, x.Namespace, x.Name, slices.DeleteFunc(slices.Clone(x.Finalizers), func(f string) bool { return f == offering.Finalizer }), "-", &rep, fail)
 		}
 		rep.Retry = rep.Retry || o.Retry
@@ -182,29 +197,25 @@ func (h *Host) RunOnce(ctx context.Context, now time.Time) (Report, error) {
 		listed[s.Subscriptions[i].UID] = &s.Subscriptions[i]
 	}
 	for _, o := range r.Subscriptions.Subscriptions {
-		if x := listed[o.UID]; x != nil && o.Write && !o.Stale {
-			h.writeStatus(ctx, SubscriptionGVK, subscription.Vocabulary, x.ObjectMeta, x.Status, o.Status, &rep, fail)
+		if x := listed[o.UID]; x != nil && o.Write {
+			h.writeStatus(ctx, SubscriptionGVK, x.ObjectMeta, &o.Outcome, o.Status, &rep, fail)
 		}
-		rep.Retry = rep.Retry || o.Transient
+		rep.Retry = rep.Retry || o.Retry
 	}
 	return rep, nil
 }
 
-// writeStatus applies next as the object's status, with only the kind's
-// own condition types: another controller's conditions stay its own. A
-// status that differs from current only in where the API server put
-// another controller's conditions is not written. The apply carries the
-// resourceVersion the status was computed from: the status subresource
-// ignores a UID, so without it a status computed for a deleted object
-// could land on one created again under the same name.
-func (h *Host) writeStatus(ctx context.Context, gvk schema.GroupVersionKind, v *conditions.Vocabulary, obj metav1.ObjectMeta, current, next any, rep *Report, fail func(string, error)) {
+// writeStatus applies the outcome's status with only the kind's own
+// condition types (o.Owned): another controller's conditions stay its
+// own. The apply carries the resourceVersion the status was computed
+// from: the status subresource ignores a UID, so without it a status
+// computed for a deleted object could land on one created again under
+// the same name.
+func (h *Host) writeStatus(ctx context.Context, gvk schema.GroupVersionKind, obj metav1.ObjectMeta, o *conditions.Outcome, status any, rep *Report, fail func(string, error)) {
 	what := gvk.Kind + " " + obj.Namespace + "/" + obj.Name
-	st, err := ownStatus(next, v)
+	st, err := ownStatus(status, o.Owned)
 	if err != nil {
 		fail(what, err)
-		return
-	}
-	if cur, err := ownStatus(current, v); err == nil && reflect.DeepEqual(cur, st) {
 		return
 	}
 	u := &unstructured.Unstructured{Object: map[string]any{"status": st}}
@@ -220,9 +231,9 @@ func (h *Host) writeStatus(ctx context.Context, gvk schema.GroupVersionKind, v *
 	rep.Written = append(rep.Written, what)
 }
 
-// ownStatus is a status as JSON-like values, its conditions cut down to
-// the vocabulary's types.
-func ownStatus(status any, v *conditions.Vocabulary) (map[string]any, error) {
+// ownStatus is a status as JSON-like values, its conditions replaced by
+// the owned ones.
+func ownStatus(status any, owned []metav1.Condition) (map[string]any, error) {
 	var st map[string]any
 	data, err := json.Marshal(status)
 	if err == nil {
@@ -231,17 +242,18 @@ func ownStatus(status any, v *conditions.Vocabulary) (map[string]any, error) {
 	if err != nil {
 		return nil, err
 	}
-	if list, ok := st["conditions"].([]any); ok {
-		kept := make([]any, 0, len(list))
-		for _, c := range list {
-			if m, ok := c.(map[string]any); ok {
-				if t, _ := m["type"].(string); v.Has(t) {
-					kept = append(kept, c)
-				}
-			}
-		}
-		st["conditions"] = kept
+	var conds []any
+	data, err = json.Marshal(owned)
+	if err == nil {
+		err = json.Unmarshal(data, &conds)
 	}
+	if err != nil {
+		return nil, err
+	}
+	if conds == nil {
+		conds = []any{}
+	}
+	st["conditions"] = conds
 	return st, nil
 }
 

@@ -6,6 +6,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 
+	"github.com/condengine/condengine/conditions"
 	"github.com/condengine/condengine/offering"
 	"github.com/condengine/condengine/subscription"
 )
@@ -152,10 +153,10 @@ func Apply(subs []subscription.Subscription, res subscription.Result) []subscrip
 	out := make([]subscription.Subscription, 0, len(subs))
 	for _, s := range subs {
 		o := byKey[s.Key()]
-		if o != nil && o.FinalizerRemoved {
+		if o != nil && o.Finalizer == conditions.FinalizerRemove {
 			continue
 		}
-		if o != nil && o.Write && !o.Stale {
+		if o != nil && o.Write {
 			s.Status = o.Status
 		}
 		out = append(out, s)
@@ -166,13 +167,17 @@ func Apply(subs []subscription.Subscription, res subscription.Result) []subscrip
 // Settle evaluates snap, writes the results back and evaluates again
 // until no write is due and no finalizer goes, at most maxPasses times.
 // It returns the settled snapshot, the passes it took, and false when it
-// did not settle within maxPasses.
+// did not settle within maxPasses (a snapshot Evaluate refuses, with a
+// zero Now, never settles).
 func Settle(snap subscription.Snapshot, maxPasses int) (subscription.Snapshot, int, bool) {
 	for pass := 1; pass <= maxPasses; pass++ {
-		res := subscription.Evaluate(snap)
+		res, err := subscription.Evaluate(snap)
+		if err != nil {
+			return snap, pass, false
+		}
 		changed := false
 		for _, o := range res.Subscriptions {
-			if (o.Write && !o.Stale) || o.FinalizerRemoved {
+			if o.Write || o.Finalizer == conditions.FinalizerRemove {
 				changed = true
 				break
 			}

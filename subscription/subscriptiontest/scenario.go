@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/condengine/condengine/conditions"
 	"github.com/condengine/condengine/costjob"
 	"github.com/condengine/condengine/manifest"
 	"github.com/condengine/condengine/offering"
@@ -84,7 +85,7 @@ func Outcomes(res subscription.Result) ([]scenario.Outcome, error) {
 			return nil, err
 		}
 		out = append(out, scenario.Outcome{Kind: subscription.Kind, Namespace: o.Namespace, Name: o.Name,
-			Conditions: o.Status.Conditions, Status: st, FinalizerRemoved: o.FinalizerRemoved, Write: o.Write})
+			Conditions: o.Status.Conditions, Status: st, FinalizerRemoved: o.Finalizer == conditions.FinalizerRemove, Write: o.Write})
 	}
 	return out, nil
 }
@@ -99,7 +100,10 @@ func Run(f *scenario.File) ([]scenario.Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
-	res := subscription.Evaluate(snap)
+	res, err := subscription.Evaluate(snap)
+	if err != nil {
+		return nil, err
+	}
 	if len(res.Errors) > 0 {
 		return nil, fmt.Errorf("snapshot: %s", strings.Join(res.Errors, "; "))
 	}

@@ -168,7 +168,9 @@ func (r *Replica) evaluate() binding.Result {
 		probes = append(probes, p)
 	}
 	slices.SortFunc(probes, func(a, b binding.ProbeResult) int { return cmp.Compare(a.UID, b.UID) })
-	res := binding.Evaluate(binding.Snapshot{
+	// The world's clock starts at a set instant (Options.Start defaults
+	// to one), so Now is never zero and Evaluate never refuses it.
+	res, _ := binding.Evaluate(binding.Snapshot{
 		Now: s.now,
 		Broker: binding.Broker{Leader: r.leader, StartedAt: r.startedAt, ConfigSource: binding.ConfigSourceCRDs,
 			ProberListed: !s.now.Before(r.startedAt.Add(s.lim.StartupList))},
@@ -194,28 +196,28 @@ func (r *Replica) writerTick() {
 	for i := range r.bindings {
 		at[r.bindings[i].UID] = i
 	}
-	for _, br := range res.Bindings {
+	for k := range res.Bindings {
+		br := &res.Bindings[k]
 		i, ok := at[br.UID]
 		if !ok {
 			continue
 		}
 		obj := r.bindings[i].Status.Conditions
-		mem := r.writer[br.UID]
-		d := s.lim.Decide(runtime.WriterInput{Object: obj, Computed: br.Conditions, Memory: &mem, Leader: r.leader, Now: s.now})
-		inFight := !mem.FightSince.IsZero()
-		mem = s.lim.Observe(mem, d, obj, s.now)
+		prev := r.writer[br.UID]
+		inFight := !prev.FightSince.IsZero()
+		d, mem, _ := s.lim.DecideOutcome(br, obj, prev, s.now)
 		if inFight && !d.Fight {
 			s.fightEnded(r.Name, br.Namespace, br.Name)
 		}
 		if d.FightBegins {
 			s.Fights = append(s.Fights, Fight{At: s.now, Replica: r.Name, Namespace: br.Namespace, Name: br.Name})
 		}
-		if d.Action == runtime.Write {
+		if br.Write {
 			w := Write{At: s.now, End: s.now.Add(s.opts.WriteLatency), Replica: r.Name, Namespace: br.Namespace,
 				Name: br.Name, UID: br.UID, PutBack: d.Reason == runtime.ReasonPutBack, Conditions: br.Conditions}
 			s.store(&w)
 			if w.OK {
-				mem = mem.Wrote(br.Conditions, w.End)
+				mem = mem.Wrote(br.Owned, w.End)
 				// The host shows its own write to itself, as the API
 				// server answered it.
 				r.bindings[i].Status.Conditions = w.Stored

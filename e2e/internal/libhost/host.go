@@ -53,14 +53,18 @@ func (h *Host) Step(ctx context.Context, now time.Time) (int, binding.Result, er
 			}
 		}
 	}
-	res := binding.Evaluate(snap)
+	res, err := binding.Evaluate(snap)
+	if err != nil {
+		return 0, binding.Result{}, err
+	}
 	h.Memory = res.Memory
 	wrote := 0
 	for _, r := range res.Bindings {
 		if !r.Write {
 			continue
 		}
-		status, err := statusOf(r.Conditions)
+		// Only our own conditions: another controller's stay its own.
+		status, err := statusOf(r.Owned)
 		if err != nil {
 			return wrote, res, err
 		}

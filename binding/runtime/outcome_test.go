@@ -1,0 +1,100 @@
+package runtime
+
+import (
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/condengine/condengine/binding"
+	"github.com/condengine/condengine/binding/bindingtest"
+	"github.com/condengine/condengine/conditions"
+)
+
+// outcomeOf evaluates one healthy Binding whose status reads status, with
+// the broker set up by edit, and returns its outcome and its object.
+func outcomeOf(t *testing.T, status []metav1.Condition, edit func(*binding.Snapshot)) (binding.Outcome, []metav1.Condition) {
+	t.Helper()
+	s := bindingtest.Healthy(t0, "team-a", 1)
+	s.Bindings[0].Status.Conditions = status
+	if edit != nil {
+		edit(&s)
+	}
+	r, err := binding.Evaluate(s)
+	require.NoError(t, err)
+	require.Len(t, r.Bindings, 1)
+	return r.Bindings[0], s.Bindings[0].Status.Conditions
+}
+
+func TestDecideOutcome(t *testing.T) {
+	l := DefaultLimits()
+	audited := metav1.Condition{Type: "example.com/Audited", Status: metav1.ConditionTrue, Reason: "ByOtherTool",
+		ObservedGeneration: 1, LastTransitionTime: metav1.NewTime(t0.Add(-time.Hour))}
+	recent := Memory{Written: status(1, "Unreachable"), LastEnd: t0.Add(-2 * time.Second)}
+	for _, tc := range []struct {
+		name    string
+		status  []metav1.Condition
+		edit    func(*binding.Snapshot)
+		mem     Memory
+		write   bool
+		skip    conditions.Skip
+		action  Action
+		retryAt time.Time
+	}{
+		{name: "never written: writes at once", status: status(1, "Unreachable"),
+			write: true, action: Write},
+		{name: "within the gap: held until the gap ends", status: status(1, "Unreachable"), mem: recent,
+			skip: conditions.SkipHeld, action: Wait, retryAt: t0.Add(8 * time.Second)},
+		{name: "unchanged: nothing", status: status(1, "OK"),
+			skip: conditions.SkipUnchanged, action: None},
+		{name: "another controller's condition first is no change", status: append([]metav1.Condition{audited}, status(1, "OK")...),
+			skip: conditions.SkipUnchanged, action: None},
+		{name: "ConfigMap route: never written, whatever the timing", status: status(1, "Unreachable"),
+			edit: func(s *binding.Snapshot) { s.Broker.ConfigSource = binding.ConfigSourceConfigMap },
+			skip: conditions.SkipConfigMapRoute, action: None},
+		{name: "standby", status: status(1, "Unreachable"),
+			edit: func(s *binding.Snapshot) { s.Broker.Leader = false },
+			skip: conditions.SkipNotLeader, action: None},
+		{name: "stale snapshot: never written", status: status(2, "OK"),
+			skip: conditions.SkipStale, action: None},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			o, object := outcomeOf(t, tc.status, tc.edit)
+			d, _, err := l.DecideOutcome(&o, object, tc.mem, t0)
+			require.NoError(t, err)
+			assert.Equal(t, tc.write, o.Write)
+			assert.Equal(t, tc.skip, o.Skip)
+			assert.Equal(t, tc.action, d.Action, d.Reason)
+			assert.Equal(t, !tc.retryAt.IsZero(), o.Retry)
+			assert.True(t, tc.retryAt.Equal(o.RetryAt), "retryAt %v, want %v", o.RetryAt, tc.retryAt)
+			assert.Equal(t, o.Write, d.Action == Write, "the decision and the outcome agree")
+		})
+	}
+}
+
+func TestDecideOutcome_ZeroNowIsAnError(t *testing.T) {
+	o, object := outcomeOf(t, status(1, "Unreachable"), nil)
+	before := o
+	_, _, err := DefaultLimits().DecideOutcome(&o, object, Memory{}, time.Time{})
+	assert.ErrorIs(t, err, conditions.ErrZeroNow)
+	assert.Equal(t, before, o, "the outcome is left as it was")
+}
+
+func TestDecideOutcome_ForeignEditIsObserved(t *testing.T) {
+	l := DefaultLimits()
+	// The writer last wrote OK; someone else wrote Unreachable; the
+	// engine computes OK again.
+	mem := Memory{Written: status(1, "OK"), LastEnd: t0.Add(-time.Minute)}
+	o, object := outcomeOf(t, status(1, "Unreachable"), func(s *binding.Snapshot) {
+		s.Probes = s.Probes[:0]
+		s.Bindings[0].Status.Conditions = status(1, "Unreachable")
+	})
+	o.Owned, o.Conditions = status(1, "OK"), status(1, "OK")
+	d, m, err := l.DecideOutcome(&o, object, mem, t0)
+	require.NoError(t, err)
+	assert.True(t, d.ForeignEdit)
+	assert.Equal(t, object, m.Foreign, "the edit is counted in the memory returned")
+	assert.True(t, o.Write)
+}

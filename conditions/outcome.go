@@ -1,0 +1,177 @@
+package conditions
+
+import (
+	"cmp"
+	"errors"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	k8stypes "k8s.io/apimachinery/pkg/types"
+)
+
+// Outcome is what one evaluation decided for one object, in the same
+// words for every kind. Each kind's outcome type embeds it and adds its
+// Status (and, for some kinds, a few fields of its own), so a host reads
+// o.Write, o.Owned or o.Finalizer the same way whatever the kind.
+//
+// The fields, in the order a host uses them:
+//
+//   - Kind, Namespace, Name, UID, Generation: the object, as the snapshot
+//     held it; Generation is the metadata.generation the conditions were
+//     computed for.
+//   - Conditions: the full list the object carries after this evaluation,
+//     ours in vocabulary order followed by other writers' conditions as
+//     the object holds them. It is what a read after the write shows.
+//   - Owned: the conditions of this controller's own types only, the ones
+//     a server-side apply under its field manager must carry. It never
+//     holds another writer's type, so applying it can never take over, or
+//     drop, another controller's condition.
+//   - Write and Skip: Write is true when the status is to be written now;
+//     otherwise Skip says why not. Exactly one of them is set.
+//   - Finalizer: add or remove the kind's finalizer, or leave it alone.
+//   - Retry and RetryAt: Retry asks the host to reconcile the object again
+//     without waiting for a watch event, not before RetryAt (an instant;
+//     the engine reads no clock, so it never returns a duration).
+type Outcome struct {
+	// Kind is the object's kind, as in its manifest.
+	Kind string
+	// Namespace and Name name the object.
+	Namespace string
+	Name      string
+	// UID is the object's metadata.uid.
+	UID k8stypes.UID
+	// Generation is the object's metadata.generation.
+	Generation int64
+	// Conditions is the full condition list after this evaluation: what is
+	// written when Write is true, what the object holds otherwise.
+	Conditions []metav1.Condition
+	// Owned is the subset of Conditions of this controller's own types,
+	// in the same order: what a server-side apply carries.
+	Owned []metav1.Condition
+	// Write reports that the status is to be written now.
+	Write bool
+	// Skip says why no write is made; SkipNone when Write is true.
+	Skip Skip
+	// Finalizer is what to do with the kind's finalizer.
+	Finalizer FinalizerAction
+	// Retry asks for another reconcile, not before RetryAt, without
+	// waiting for a watch event.
+	Retry bool
+	// RetryAt is the earliest instant of that reconcile; zero when Retry
+	// is false.
+	RetryAt time.Time
+}
+
+// Skip says why an outcome writes no status. The set is closed.
+type Skip string
+
+// The reasons not to write, in the order an evaluator tests them: the
+// first that holds is the one reported.
+const (
+	// SkipNone: a write is due (Write is true).
+	SkipNone Skip = ""
+	// SkipStale: a condition of ours on the object describes a newer
+	// generation than the snapshot holds; the snapshot lags the API
+	// server and nothing may be written until it catches up. Conditions
+	// is the object's list as it stands.
+	SkipStale Skip = "Stale"
+	// SkipUnchanged: the object already holds the computed status.
+	SkipUnchanged Skip = "Unchanged"
+	// SkipConfigMapRoute: the broker reads its configuration from a
+	// ConfigMap (Broker.ConfigSource) and writes no status at all.
+	SkipConfigMapRoute Skip = "ConfigMapRoute"
+	// SkipNotLeader: this replica does not hold the lease; it computes
+	// and never writes.
+	SkipNotLeader Skip = "NotLeader"
+	// SkipHeld: the writer's timing (a write gap, a backoff after failed
+	// writes, a fight over the status) holds a due write until RetryAt.
+	SkipHeld Skip = "Held"
+	// SkipNeverWritten: the kind's status is not written by this
+	// controller at all (a FinOpsProvider's, a CostJob's).
+	SkipNeverWritten Skip = "NeverWritten"
+)
+
+// FinalizerAction is what an outcome does with the kind's finalizer.
+type FinalizerAction string
+
+// The finalizer actions.
+const (
+	// FinalizerKeep leaves the finalizers as they are.
+	FinalizerKeep FinalizerAction = ""
+	// FinalizerAdd adds the kind's finalizer (a live object without it).
+	FinalizerAdd FinalizerAction = "Add"
+	// FinalizerRemove drops the kind's finalizer, in the same write as
+	// the status that allows it.
+	FinalizerRemove FinalizerAction = "Remove"
+)
+
+// ErrZeroNow is returned by every evaluator given a snapshot whose Now is
+// the zero time: a transition stamped with the year 1 would never move
+// again, so nothing is decided.
+var ErrZeroNow = errors.New("snapshot Now is the zero time")
+
+// CheckNow returns ErrZeroNow when now is the zero time.
+func CheckNow(now time.Time) error {
+	if now.IsZero() {
+		return ErrZeroNow
+	}
+	return nil
+}
+
+// Decide sets Write and Skip from what Merge decided and whether the
+// status changed outside the conditions (changed): a stale merge writes
+// nothing, a merge or status change writes, anything else is unchanged.
+func (o *Outcome) Decide(m MergeResult, changed bool) {
+	switch {
+	case m.Stale:
+		o.Write, o.Skip = false, SkipStale
+	case m.Changed || changed:
+		o.Write, o.Skip = true, SkipNone
+	default:
+		o.Write, o.Skip = false, SkipUnchanged
+	}
+}
+
+// Due reports that the computed status differs from the object's and is
+// not stale: a write is due, whether this replica makes it now (Write) or
+// something about the writer holds it (ConfigMapRoute, NotLeader, Held).
+func (o *Outcome) Due() bool {
+	return o.Skip != SkipUnchanged && o.Skip != SkipStale && o.Skip != SkipNeverWritten
+}
+
+// Compare orders outcomes by kind, namespace, name and UID: the order of
+// every list of outcomes an evaluator returns.
+func Compare(a, b *Outcome) int {
+	return cmp.Or(cmp.Compare(a.Kind, b.Kind), cmp.Compare(a.Namespace, b.Namespace),
+		cmp.Compare(a.Name, b.Name), cmp.Compare(a.UID, b.UID))
+}
+
+// Owned returns the conditions of the vocabulary's types in conds, in
+// their order. When they come first, as Merge writes them, the result
+// shares conds' backing array (capped, so appending to it never writes
+// into conds) and nothing is allocated.
+func (v *Vocabulary) Owned(conds []metav1.Condition) []metav1.Condition {
+	n := 0
+	for n < len(conds) && v.Index(conds[n].Type) >= 0 {
+		n++
+	}
+	rest := 0
+	for i := n; i < len(conds); i++ {
+		if v.Index(conds[i].Type) >= 0 {
+			rest++
+		}
+	}
+	if rest == 0 {
+		if n == 0 {
+			return nil
+		}
+		return conds[:n:n]
+	}
+	out := make([]metav1.Condition, 0, n+rest)
+	for i := range conds {
+		if v.Index(conds[i].Type) >= 0 {
+			out = append(out, conds[i])
+		}
+	}
+	return out
+}

@@ -1,0 +1,86 @@
+package bindinghost
+
+import (
+	"context"
+	"slices"
+	"testing"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/types"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/condengine/condengine/binding"
+	"github.com/condengine/condengine/binding/runtime"
+	"github.com/condengine/condengine/examples/quickstart"
+)
+
+// The README's reconciler, against the same fake API server as the host:
+// it applies only the engine's own conditions, under agent-kourier, and
+// another controller's condition on the Binding stays that controller's.
+func TestQuickStart_AppliesOnlyTheOwnedConditions(t *testing.T) {
+	var rec applies
+	c := newClient(t, &rec, objects(t, world)...)
+	ctx := context.Background()
+
+	// Another controller owns a condition of its own on the Binding.
+	audit := &unstructured.Unstructured{Object: map[string]any{"status": map[string]any{"conditions": []any{
+		map[string]any{"type": "example.com/Audited", "status": "True", "reason": "Reviewed", "message": "",
+			"lastTransitionTime": "2026-11-30T09:58:00Z", "observedGeneration": int64(1)},
+	}}}}
+	audit.SetGroupVersionKind(BindingGVK)
+	audit.SetNamespace("team-a")
+	audit.SetName("team-a-chat")
+	if err := c.Status().Apply(ctx, client.ApplyConfigurationFromUnstructured(audit), client.FieldOwner("auditor"), client.ForceOwnership); err != nil {
+		t.Fatal(err)
+	}
+	before := rec.count()
+
+	r := &quickstart.BindingReconciler{Client: c, Limits: runtime.DefaultLimits(),
+		Now: func() time.Time { return t0 }, Started: t0.Add(-time.Hour)}
+	req := ctrl.Request{NamespacedName: types.NamespacedName{Namespace: "team-a", Name: "team-a-chat"}}
+	if _, err := r.Reconcile(ctx, req); err != nil {
+		t.Fatal(err)
+	}
+	if n := rec.count() - before; n != 1 {
+		t.Fatalf("%d applies, want 1", n)
+	}
+	rec.mu.Lock()
+	sent := rec.calls[len(rec.calls)-1]
+	rec.mu.Unlock()
+	list, _, _ := unstructured.NestedSlice(sent.Object, "status", "conditions")
+	for _, x := range list {
+		if typ, _ := x.(map[string]any)["type"].(string); !binding.Vocabulary.Has(typ) {
+			t.Errorf("the apply carries %s, another controller's condition", typ)
+		}
+	}
+	if len(list) == 0 {
+		t.Fatal("the apply carries no condition")
+	}
+	if rv, _, _ := unstructured.NestedString(sent.Object, "metadata", "resourceVersion"); rv == "" {
+		t.Error("the apply is not guarded by a resourceVersion")
+	}
+
+	got := getBinding(t, c, "team-a-chat")
+	conds := conditionsOf(t, got)
+	if !slices.ContainsFunc(conds, func(x metav1.Condition) bool { return x.Type == "example.com/Audited" }) {
+		t.Errorf("the other controller's condition is gone: %s", summary(conds))
+	}
+	if s := summary(binding.Vocabulary.Owned(conds)); s != "Accepted=True/OK BackendReachable=Unknown/Pending ChannelJoined=Unknown/Pending Ready=Unknown/BackendReachable:Pending" {
+		t.Errorf("our conditions: %s", s)
+	}
+	if m := statusManagers(got); !slices.Equal(m, []string{"agent-kourier/Apply", "auditor/Apply"}) {
+		t.Errorf("status.conditions managed by %v, want agent-kourier and auditor, each with Apply", m)
+	}
+
+	// A second reconcile right away has nothing to write.
+	before = rec.count()
+	if _, err := r.Reconcile(ctx, req); err != nil {
+		t.Fatal(err)
+	}
+	if n := rec.count() - before; n != 0 {
+		t.Errorf("%d applies on an unchanged Binding", n)
+	}
+}

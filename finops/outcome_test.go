@@ -1,0 +1,135 @@
+package finops_test
+
+import (
+	"encoding/json"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"pgregory.net/rapid"
+
+	"github.com/condengine/condengine/conditions"
+	"github.com/condengine/condengine/conditions/conditionstest"
+	"github.com/condengine/condengine/costjob"
+	"github.com/condengine/condengine/finops"
+	"github.com/condengine/condengine/offering"
+	"github.com/condengine/condengine/pricebook"
+	"github.com/condengine/condengine/provider"
+	"github.com/condengine/condengine/subscription"
+)
+
+// evaluate is Evaluate for snapshots whose Now is set; a refusal fails
+// the test loudly.
+func evaluate(s finops.Snapshot) finops.Result {
+	r, err := finops.Evaluate(s)
+	if err != nil {
+		panic(err)
+	}
+	return r
+}
+
+func bookOutcome(r finops.Result, b *pricebook.PriceBook) *pricebook.Outcome {
+	for i := range r.PriceBooks.Books {
+		if o := &r.PriceBooks.Books[i]; o.Namespace == b.Namespace && o.Name == b.Name && o.UID == b.UID {
+			return o
+		}
+	}
+	return nil
+}
+
+// checkOutcomes runs the shared outcome checks on every kind's list.
+func checkOutcomes(t conditionstest.TB, r finops.Result) {
+	t.Helper()
+	var books, offs, subs, jobs, provs []*conditions.Outcome
+	for i := range r.PriceBooks.Books {
+		books = append(books, &r.PriceBooks.Books[i].Outcome)
+	}
+	for i := range r.Offerings.Offerings {
+		offs = append(offs, &r.Offerings.Offerings[i].Outcome)
+	}
+	for i := range r.Subscriptions.Subscriptions {
+		subs = append(subs, &r.Subscriptions.Subscriptions[i].Outcome)
+	}
+	for i := range r.CostJobs {
+		jobs = append(jobs, &r.CostJobs[i].Outcome)
+	}
+	for i := range r.Providers {
+		provs = append(provs, &r.Providers[i].Outcome)
+	}
+	conditionstest.CheckOutcomes(t, pricebook.Vocabulary, books)
+	conditionstest.CheckOutcomes(t, offering.Vocabulary, offs)
+	conditionstest.CheckOutcomes(t, subscription.Vocabulary, subs)
+	conditionstest.CheckOutcomes(t, nil, jobs)
+	conditionstest.CheckOutcomes(t, nil, provs)
+}
+
+func TestEvaluate_ZeroNowIsAnError(t *testing.T) {
+	s := finops.Snapshot{Subscriptions: []subscription.Subscription{{
+		ObjectMeta: metav1.ObjectMeta{Namespace: "team-a", Name: "acme", UID: "u1", Generation: 1},
+		Spec:       subscription.Spec{OfferingRef: subscription.Reference{Namespace: "shop", Name: "base"}}}}}
+	_, err := finops.Evaluate(s)
+	require.ErrorIs(t, err, conditions.ErrZeroNow)
+	_, _, err = finops.Settle(s, 3)
+	require.ErrorIs(t, err, conditions.ErrZeroNow)
+}
+
+// The kinds the operator writes no status for still get the shared
+// outcome: identity, their conditions as held (another controller's
+// included), no write and why.
+func TestEvaluate_UnwrittenKindsFillTheSharedOutcome(t *testing.T) {
+	foreign := metav1.Condition{Type: "example.com/Synced", Status: "True", Reason: "ByOtherTool", ObservedGeneration: 3,
+		LastTransitionTime: metav1.NewTime(now.Add(-time.Hour))}
+	s := finops.Snapshot{Now: now,
+		Providers: []provider.FinOpsProvider{{ObjectMeta: metav1.ObjectMeta{Name: provider.SingletonName, UID: "p1", Generation: 3},
+			Spec:   provider.Spec{OnPremOptions: &provider.OnPremOptions{}},
+			Status: provider.Status{Conditions: []metav1.Condition{foreign}}}},
+		CostJobs: []costjob.CostJob{
+			{ObjectMeta: metav1.ObjectMeta{Namespace: "finops", Name: "z-hourly", UID: "j2", Generation: 2}, Spec: costjob.Spec{Interval: "1h"}},
+			{ObjectMeta: metav1.ObjectMeta{Namespace: "finops", Name: "a-odd", UID: "j1", Generation: 1}, Spec: costjob.Spec{Interval: "7m"}},
+		},
+	}
+	r := evaluate(s)
+	checkOutcomes(t, r)
+
+	require.Len(t, r.Providers, 1)
+	p := r.Providers[0]
+	assert.Equal(t, conditions.Outcome{Kind: provider.Kind, Name: provider.SingletonName, UID: "p1", Generation: 3,
+		Conditions: []metav1.Condition{foreign}, Skip: conditions.SkipNeverWritten}, p.Outcome)
+	assert.Equal(t, provider.BranchOnPrem, p.Plan.Branch)
+	assert.Equal(t, s.Providers[0].Status, p.Status)
+
+	require.Len(t, r.CostJobs, 2)
+	assert.Equal(t, "a-odd", r.CostJobs[0].Name, "sorted by name, not by input position")
+	assert.False(t, r.CostJobs[0].Recognised)
+	assert.Equal(t, conditions.Outcome{Kind: costjob.Kind, Namespace: "finops", Name: "z-hourly", UID: "j2", Generation: 2,
+		Skip: conditions.SkipNeverWritten}, r.CostJobs[1].Outcome)
+	assert.True(t, r.CostJobs[1].Recognised)
+	assert.NotEmpty(t, r.CostJobs[1].Schedule)
+}
+
+// Shuffled lists give the same result, byte for byte, and every list of
+// outcomes is sorted.
+func TestProperty_ResultIndependentOfListOrder(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		s := world(t)
+		p := s
+		p.PriceBooks = rapid.Permutation(s.PriceBooks).Draw(t, "books")
+		p.Offerings = rapid.Permutation(s.Offerings).Draw(t, "offerings")
+		p.Subscriptions = rapid.Permutation(s.Subscriptions).Draw(t, "subscriptions")
+		a, b := evaluate(s), evaluate(p)
+		if x, y := jsonOf(t, a), jsonOf(t, b); x != y {
+			t.Fatalf("shuffled input, another result:\n%s\n%s", x, y)
+		}
+		checkOutcomes(t, a)
+	})
+}
+
+func jsonOf(t *rapid.T, v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
