@@ -138,6 +138,11 @@
 //     apart from the "; " between reasons.
 //   - Causes are cut to MaxCauseBytes, so a 10 MiB error cannot flood the
 //     log.
-//   - DocumentError indexes count the non-empty documents of a stream,
-//     from 0.
+//   - DocumentError (manifest.DocumentError) numbers the documents of a
+//     stream from 1, counting every --- section, empty ones included,
+//     as an editor shows them; a comment-only header before the first
+//     --- is not a document. Decoding is strict: a field the kind does
+//     not have is an error naming its path and line, and a second object
+//     with the kind, namespace and name of an earlier one is an error
+//     (the API server holds one), for every kind in both systems.
 package binding
