@@ -146,6 +146,7 @@ func (r *Reader) section() ([]byte, int, error) {
 				return nil, start, &DocumentError{File: r.File, Index: r.n + 1, Line: start,
 					Err: &LimitError{Limit: "MaxDocumentBytes", Bytes: r.Limits.Document}}
 			}
+			r.buf = grow(r.buf, len(chunk), r.Limits.Document)
 			r.buf = append(r.buf, chunk...)
 			lineStart = chunk[len(chunk)-1] == '\n'
 			if lineStart {
@@ -163,6 +164,20 @@ func (r *Reader) section() ([]byte, int, error) {
 }
 
 var separator = []byte("---")
+
+// grow makes room for n more bytes in buf, doubling its capacity up to
+// limit: append's growth of 1.25 for large slices would allocate five
+// times a large document on the way to holding it.
+func grow(buf []byte, n int, limit int64) []byte {
+	need := len(buf) + n
+	if need <= cap(buf) {
+		return buf
+	}
+	c := int(min(max(int64(2*cap(buf)), int64(need), 4096), max(limit, int64(need))))
+	out := make([]byte, len(buf), c)
+	copy(out, buf)
+	return out
+}
 
 func blank(b []byte) bool {
 	t := bytes.TrimSpace(b)
