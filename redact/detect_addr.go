@@ -250,7 +250,7 @@ func findHostPorts(s string, out []span) []span {
 				start++
 			}
 			if hostName(s[start:i]) || (start == i && barePortContext(s, i)) ||
-				(end-i > 2 && (end == len(s) || s[end] != ':') && serviceName(s[start:i]) && (start == 0 || !glued(s[start-1]))) {
+				(end-i > 2 && !v6Continues(s, end) && serviceName(s[start:i]) && (start == 0 || !glued(s[start-1]))) {
 				out = append(out, span{start, end, kindAddress})
 			}
 		}
@@ -324,4 +324,10 @@ func serviceName(h string) bool {
 		}
 	}
 	return true
+}
+
+// v6Continues reports whether more IPv6 groups follow at i (":db8",
+// "::"), so that "addr:2001:db8::1" is not read as the service "addr".
+func v6Continues(s string, i int) bool {
+	return i+1 < len(s) && s[i] == ':' && (s[i+1] == ':' || is(s[i+1], cHex))
 }
