@@ -89,25 +89,6 @@ func TestFieldError(t *testing.T) {
 	assert.Equal(t, wrapped, FieldError(wrapped))
 }
 
-func FuzzSplit(f *testing.F) {
-	f.Add([]byte("kind: A\n---\nkind: B\n"))
-	f.Add([]byte("{\"kind\":\"List\",\"items\":[{}]}"))
-	f.Fuzz(func(t *testing.T, data []byte) {
-		docs, err := Split(data)
-		if err != nil {
-			return
-		}
-		for _, d := range docs {
-			if !json.Valid(d) {
-				t.Fatalf("not JSON: %q", d)
-			}
-			if h, err := ReadHeader(d); err == nil && h.IsList() {
-				_, _ = Items(d)
-			}
-		}
-	})
-}
-
 func TestSplit_YAMLFlowMappingIsConverted(t *testing.T) {
 	docs, err := Split([]byte("{apiVersion: v1, kind: ConfigMap, metadata: {name: a}}\n"))
 	require.NoError(t, err)
