@@ -117,6 +117,10 @@ func TestEval_MissingFile_Exit1(t *testing.T) {
 	}
 }
 
+// FuzzEval runs the command on arbitrary input. Inputs over 64 KiB are
+// skipped, so each execution stays a small stream:
+//
+//	go test ./cmd/condengine -run '^$' -fuzz '^FuzzEval$' -fuzztime 30s -fuzzminimizetime 5s
 func FuzzEval(f *testing.F) {
 	for _, name := range []string{"list.yaml", "finops.yaml", "../check/connection-not-found.yaml"} {
 		data, err := os.ReadFile(cliData + "/eval/" + name)
@@ -126,10 +130,26 @@ func FuzzEval(f *testing.F) {
 		f.Add(data)
 	}
 	f.Add([]byte("apiVersion: v1\nkind: List\nitems: [{kind: Binding}]\n"))
+	// Each input is evaluated twice: the output is the same bytes, an
+	// error is one line naming stdin, and a success prints something.
 	f.Fuzz(func(t *testing.T, in []byte) {
-		code, _, _ := run(t, string(in), "eval", "-now", fixedNow, "-o", "yaml")
+		if len(in) > 64<<10 {
+			t.Skip()
+		}
+		code, out, errs := run(t, string(in), "eval", "-now", fixedNow, "-o", "yaml")
 		if code != exitOK && code != exitFail {
 			t.Fatalf("code %d", code)
+		}
+		code2, out2, errs2 := run(t, string(in), "eval", "-now", fixedNow, "-o", "yaml")
+		if code2 != code || out2 != out || errs2 != errs {
+			t.Fatalf("not deterministic: %d %q %q / %d %q %q", code, out, errs, code2, out2, errs2)
+		}
+		if code == exitFail {
+			if !strings.HasPrefix(errs, "condengine eval: stdin: ") || strings.Count(errs, "\n") != 1 {
+				t.Fatalf("error %q is not one line naming stdin", errs)
+			}
+		} else if out == "" {
+			t.Fatal("success printed nothing")
 		}
 	})
 }
