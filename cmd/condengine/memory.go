@@ -103,4 +103,3 @@ func limitMemory(inputBytes int64) func() {
 		debug.SetGCPercent(oldPercent)
 	}
 }
-
