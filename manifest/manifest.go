@@ -1,8 +1,26 @@
 // Package manifest reads Kubernetes manifests the way kubectl prints and
-// accepts them: YAML documents separated by ---, JSON, and List objects.
-// It knows no kind; each system decodes the kinds it owns from the JSON
-// documents this package yields, and every error names the document and
-// the field, so a reader can find the problem in the file.
+// accepts them: YAML documents separated by ---, JSON, and List objects
+// (nested ones too). It knows no kind; each system decodes the kinds it
+// owns from the Documents this package yields, with Document.Unmarshal,
+// as strictly as kubectl apply --validate=strict. Every problem is a
+// *DocumentError naming the file, the document (from 1), the List item,
+// the field and its line, so a reader finds it in the file and a program
+// never parses error text.
+//
+// Reader enforces MaxDocumentBytes and MaxStreamBytes while it reads:
+// see docs/limits.md for the bounds and what each bad input gives.
+//
+// # Decisions
+//
+//   - Documents count from 1, every --- section counted, empty ones
+//     included; a blank or comment-only header before the first --- is
+//     not a document.
+//   - A document that starts with {" or [ is JSON and its errors are
+//     JSON's; anything else is YAML (a flow mapping {kind: A} included).
+//   - Text that is not UTF-8 is refused, naming the line (and in JSON
+//     the field), never replaced with U+FFFD.
+//   - The line of a field in YAML is found by looking for each key of its
+//     path after its parent's line; in JSON it is exact.
 package manifest
 
 import (
