@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/condengine/condengine/manifest"
@@ -21,104 +22,119 @@ type Objects struct {
 }
 
 // DocumentError is a manifest that could not be used, located by its
-// position in the input (from 0) and, when known, its identity.
-type DocumentError struct {
-	Index     int
-	Kind      string
-	Namespace string
-	Name      string
-	Err       error
-}
-
-func (e *DocumentError) Error() string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "document %d", e.Index)
-	if e.Kind != "" {
-		b.WriteString(" (" + e.Kind)
-		if e.Name != "" {
-			b.WriteString(" " + manifest.JoinName(e.Namespace, e.Name))
-		}
-		b.WriteString(")")
-	}
-	b.WriteString(": " + e.Err.Error())
-	return b.String()
-}
-
-// Unwrap gives the cause, so errors.Is finds ErrStatusInFile.
-func (e *DocumentError) Unwrap() error { return e.Err }
+// file, its document (counting from 1), its List item, its line and,
+// when known, its identity. It is manifest.DocumentError, the one error
+// type both systems and the command report.
+type DocumentError = manifest.DocumentError
 
 // ErrStatusInFile refuses a Binding file on the ConfigMap route that sets
 // status: only the broker may say what became of a Binding.
 var ErrStatusInFile = errors.New("status: a file may not set it, remove it")
 
 // Decode reads a stream of YAML or JSON manifests (YAML documents split by
-// "---"). Documents of other API groups are counted and skipped; an
-// Agent Kourier document of an unknown kind or version, or with a field of
-// the wrong type, is an error that names the document and the field.
+// "---"), within manifest's limits. Lists are expanded, nested Lists too.
+// Documents of other API groups are counted and skipped; an Agent
+// Kourier document of an unknown kind or version, with a field the kind
+// does not have or of the wrong type, or naming an object already read,
+// is a *DocumentError that names the document, the field and its line.
+// Every bad document is reported, joined.
 func Decode(raw []byte) (Objects, error) {
-	docs, err := manifest.Split(raw)
-	if err != nil {
-		return Objects{}, err
-	}
-	return DecodeObjects(docs)
+	return DecodeStream(manifest.NewReader(bytes.NewReader(raw)))
 }
 
-// DecodeObjects decodes manifests already split and converted to JSON,
-// such as a scenario's objects. Every bad document is reported, joined.
-func DecodeObjects(raws []json.RawMessage) (Objects, error) {
+// DecodeStream is Decode for a manifest.Reader, such as one over a file
+// (set its File to have errors name it). The stream is read one document
+// at a time; only the decoded objects are kept. A problem reading the
+// stream (a limit, text that is not YAML) ends it.
+func DecodeStream(r *manifest.Reader) (Objects, error) {
 	var out Objects
 	var errs []error
-	for i, raw := range raws {
-		if err := decodeOne(&out, i, raw); err != nil {
+	var seen manifest.Identities
+	for {
+		d, err := r.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			errs = append(errs, err)
+			break
+		}
+		if err := d.Expand(func(d *manifest.Document) error {
+			if err := seen.Add(d); err != nil {
+				return err
+			}
+			return DecodeDocument(&out, d)
+		}); err != nil {
 			errs = append(errs, err)
 		}
 	}
 	return out, errors.Join(errs...)
 }
 
-func decodeOne(out *Objects, i int, raw json.RawMessage) error {
-	h, err := manifest.ReadHeader(raw)
-	if err != nil {
-		return &DocumentError{Index: i, Err: err}
+// DecodeObjects decodes manifests already split and converted to JSON,
+// such as a scenario's objects; raws[i] is document i+1. Lists are
+// expanded. Every bad document is reported, joined.
+func DecodeObjects(raws []json.RawMessage) (Objects, error) {
+	var out Objects
+	var errs []error
+	var seen manifest.Identities
+	for i, raw := range raws {
+		d := &manifest.Document{Index: i + 1, JSON: raw}
+		if err := d.Expand(func(d *manifest.Document) error {
+			if err := seen.Add(d); err != nil {
+				return err
+			}
+			return DecodeDocument(&out, d)
+		}); err != nil {
+			errs = append(errs, err)
+		}
 	}
-	fail := func(err error) error {
-		return &DocumentError{Index: i, Kind: h.Kind, Namespace: h.Metadata.Namespace, Name: h.Metadata.Name, Err: err}
+	return out, errors.Join(errs...)
+}
+
+// DecodeDocument decodes one document that is not a List into out: an
+// Agent Kourier kind is appended to its slice, a document of another
+// group counted in Skipped. The error is a *DocumentError.
+func DecodeDocument(out *Objects, d *manifest.Document) error {
+	h, err := d.Identify()
+	if err != nil {
+		return d.Fail(err)
 	}
 	if h.Kind == "" {
-		return fail(errors.New("kind: required"))
+		return d.Fail(errors.New("kind: required"))
 	}
 	group, version, _ := strings.Cut(h.APIVersion, "/")
 	if h.APIVersion == "" {
-		return fail(errors.New("apiVersion: required"))
+		return d.Fail(errors.New("apiVersion: required"))
 	}
 	if group != Group {
 		out.Skipped++
 		return nil
 	}
 	if version != Version {
-		return fail(fmt.Errorf("apiVersion: %q is not served; use %s", h.APIVersion, APIVersion))
+		return d.FailAt("apiVersion", fmt.Errorf("apiVersion: %q is not served; use %s", h.APIVersion, APIVersion))
 	}
 	switch h.Kind {
 	case KindBinding:
 		var o Binding
-		if err := json.Unmarshal(raw, &o); err != nil {
-			return fail(manifest.FieldError(err))
+		if err := d.Unmarshal(&o); err != nil {
+			return err
 		}
 		out.Bindings = append(out.Bindings, o)
 	case KindAgentBackend:
 		var o AgentBackend
-		if err := json.Unmarshal(raw, &o); err != nil {
-			return fail(manifest.FieldError(err))
+		if err := d.Unmarshal(&o); err != nil {
+			return err
 		}
 		out.Backends = append(out.Backends, o)
 	case KindChatConnection:
 		var o ChatConnection
-		if err := json.Unmarshal(raw, &o); err != nil {
-			return fail(manifest.FieldError(err))
+		if err := d.Unmarshal(&o); err != nil {
+			return err
 		}
 		out.Connections = append(out.Connections, o)
 	default:
-		return fail(fmt.Errorf("kind: %q is not a kind of %s (want %s, %s or %s)",
+		return d.FailAt("kind", fmt.Errorf("kind: %q is not a kind of %s (want %s, %s or %s)",
 			h.Kind, Group, KindBinding, KindAgentBackend, KindChatConnection))
 	}
 	return nil
@@ -128,24 +144,45 @@ func decodeOne(out *Objects, i int, raw json.RawMessage) error {
 // besides decoding, no Binding may set status. Every bad document is
 // reported; errors.Is(err, ErrStatusInFile) tells the status refusal.
 func ValidateConfigMapFile(raw []byte) error {
-	docs, err := manifest.Split(raw)
-	if err != nil {
-		return err
-	}
-	_, decodeErr := DecodeObjects(docs)
-	errs := []error{decodeErr}
-	for i, d := range docs {
-		h, err := manifest.ReadHeader(d)
-		if err != nil || h.Kind != KindBinding || !strings.HasPrefix(h.APIVersion, Group+"/") {
-			continue
+	r := manifest.NewReader(bytes.NewReader(raw))
+	var out Objects
+	var errs []error
+	var seen manifest.Identities
+	for {
+		d, err := r.Next()
+		if errors.Is(err, io.EOF) {
+			break
 		}
-		var top map[string]json.RawMessage
-		if json.Unmarshal(d, &top) != nil {
-			continue
+		if err != nil {
+			errs = append(errs, err)
+			break
 		}
-		if st, ok := top["status"]; ok && !bytes.Equal(bytes.TrimSpace(st), []byte("null")) {
-			errs = append(errs, &DocumentError{Index: i, Kind: h.Kind, Namespace: h.Metadata.Namespace, Name: h.Metadata.Name, Err: ErrStatusInFile})
+		if err := d.Expand(func(d *manifest.Document) error {
+			if err := seen.Add(d); err != nil {
+				return err
+			}
+			if err := DecodeDocument(&out, d); err != nil {
+				return err
+			}
+			return statusInFile(d)
+		}); err != nil {
+			errs = append(errs, err)
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// statusInFile refuses a Binding document that sets status.
+func statusInFile(d *manifest.Document) error {
+	if d.Header == nil || d.Header.Kind != KindBinding || d.Header.Group() != Group {
+		return nil
+	}
+	var top map[string]json.RawMessage
+	if json.Unmarshal(d.JSON, &top) != nil {
+		return nil
+	}
+	if st, ok := top["status"]; ok && !bytes.Equal(bytes.TrimSpace(st), []byte("null")) {
+		return d.FailAt("status", ErrStatusInFile)
+	}
+	return nil
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/condengine/condengine/binding"
+	"github.com/condengine/condengine/manifest"
 )
 
 const manifests = `# three kinds and a stranger
@@ -17,7 +18,6 @@ metadata: {namespace: team-a, name: echo, uid: u-e, generation: 2}
 spec:
   url: https://echo.team-a.svc
   allowedNamespaces: ["*"]
-  somethingNew: kept by the schema, ignored here
 ---
 apiVersion: agentkourier.dev/v1alpha1
 kind: ChatConnection
@@ -52,18 +52,18 @@ func TestDecode_ReadsAStreamOfTheThreeKinds(t *testing.T) {
 func TestDecode_ErrorsNameTheDocumentAndTheField(t *testing.T) {
 	cases := map[string]struct{ in, want string }{
 		"wrong type": {"apiVersion: agentkourier.dev/v1alpha1\nkind: Binding\nmetadata: {namespace: a, name: b}\nspec: {chat: {channel: 5}}\n",
-			"document 0 (Binding a/b): spec.chat.channel: a JSON number cannot be a string"},
+			"document 1 (Binding a/b), line 4: spec.chat.channel: must be a string, not the number 5"},
 		"unknown kind of our group": {"apiVersion: agentkourier.dev/v1alpha1\nkind: Bond\nmetadata: {name: b}\n",
-			`document 0 (Bond b): kind: "Bond" is not a kind of agentkourier.dev (want Binding, AgentBackend or ChatConnection)`},
+			`document 1 (Bond b), line 2: kind: "Bond" is not a kind of agentkourier.dev (want Binding, AgentBackend or ChatConnection)`},
 		"wrong version": {"apiVersion: agentkourier.dev/v2\nkind: Binding\n",
-			`document 0 (Binding): apiVersion: "agentkourier.dev/v2" is not served; use agentkourier.dev/v1alpha1`},
-		"no kind":           {"apiVersion: v1\nmetadata: {name: x}\n", "document 0: kind: required"},
-		"no apiVersion":     {"kind: Binding\n", "document 0 (Binding): apiVersion: required"},
-		"not an object":     {"- a\n- b\n", "document 0: a manifest must be an object"},
-		"kind not a string": {"kind: [1]\n", "document 0: kind: must be a string"},
+			`document 1 (Binding), line 1: apiVersion: "agentkourier.dev/v2" is not served; use agentkourier.dev/v1alpha1`},
+		"no kind":           {"apiVersion: v1\nmetadata: {name: x}\n", "document 1, line 1: kind: required"},
+		"no apiVersion":     {"kind: Binding\n", "document 1 (Binding), line 1: apiVersion: required"},
+		"not an object":     {"- a\n- b\n", "document 1, line 1: a manifest must be an object"},
+		"kind not a string": {"kind: [1]\n", "document 1, line 1: kind: must be a string"},
 		"second document": {"apiVersion: v1\nkind: ConfigMap\n---\napiVersion: agentkourier.dev/v1alpha1\nkind: AgentBackend\nmetadata: {name: e}\nspec: {allowedNamespaces: a}\n",
-			"document 1 (AgentBackend e): spec.allowedNamespaces: a JSON string cannot be a []string"},
-		"bad time": {"apiVersion: agentkourier.dev/v1alpha1\nkind: Binding\nmetadata: {name: b, creationTimestamp: yesterday}\n", "document 0 (Binding b): "},
+			"document 2 (AgentBackend e), line 7: spec.allowedNamespaces: must be a list, not \"a\""},
+		"bad time": {"apiVersion: agentkourier.dev/v1alpha1\nkind: Binding\nmetadata: {name: b, creationTimestamp: yesterday}\n", "document 1 (Binding b), line 1: "},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -81,7 +81,116 @@ func TestDecodeObjects_ReportsEveryBadDocument(t *testing.T) {
 		json.RawMessage(`null`),
 	})
 	require.Error(t, err)
-	assert.Contains(t, err.Error(), "document 0")
-	assert.Contains(t, err.Error(), "document 1")
-	assert.Contains(t, err.Error(), "document 2")
+	des := manifest.Errors(err)
+	require.Len(t, des, 3)
+	for i, de := range des {
+		assert.Equal(t, i+1, de.Index, "documents count from 1")
+	}
+}
+
+// decodeError decodes in and returns its one DocumentError.
+func decodeError(t *testing.T, in string) *manifest.DocumentError {
+	t.Helper()
+	_, err := binding.Decode([]byte(in))
+	require.Error(t, err)
+	des := manifest.Errors(err)
+	require.Len(t, des, 1, "%v", err)
+	return des[0]
+}
+
+func TestDecode_UnknownFieldIsAnErrorNamingFieldDocumentAndLine(t *testing.T) {
+	de := decodeError(t, `apiVersion: v1
+kind: ConfigMap
+metadata: {name: x}
+---
+apiVersion: agentkourier.dev/v1alpha1
+kind: Binding
+metadata:
+  namespace: team-a
+  name: chat
+spec:
+  agent:
+    backendRef: {name: echo}
+  chat:
+    connectionRef: {name: slack}
+    chanel: C1
+`)
+	assert.Equal(t, 2, de.Index)
+	assert.Equal(t, 15, de.Line, "the line of the misspelt key in the whole stream")
+	assert.Equal(t, "Binding", de.Kind)
+	assert.Equal(t, "document 2 (Binding team-a/chat), line 15: spec.chat.chanel: unknown field", de.Error())
+}
+
+func TestDecode_UnknownFieldInJSONAndInAList(t *testing.T) {
+	de := decodeError(t, "{\"apiVersion\": \"agentkourier.dev/v1alpha1\", \"kind\": \"AgentBackend\",\n \"metadata\": {\"name\": \"e\"},\n \"spec\": {\"ur1\": \"x\"}}\n")
+	assert.Equal(t, "document 1 (AgentBackend e), line 3: spec.ur1: unknown field", de.Error())
+
+	de = decodeError(t, `apiVersion: v1
+kind: List
+items:
+- apiVersion: agentkourier.dev/v1alpha1
+  kind: ChatConnection
+  metadata: {name: a}
+- apiVersion: agentkourier.dev/v1alpha1
+  kind: ChatConnection
+  metadata: {name: b, labelz: {}}
+`)
+	assert.Equal(t, "items[1]", de.Item)
+	assert.Equal(t, 9, de.Line)
+	assert.Contains(t, de.Error(), "metadata.labelz: unknown field")
+}
+
+func TestDecode_MisspeltKindIsAnError(t *testing.T) {
+	de := decodeError(t, "apiVersion: agentkourier.dev/v1alpha1\nkind: Bindng\nmetadata: {name: b}\n")
+	assert.Equal(t, 2, de.Line)
+	assert.Contains(t, de.Error(), `kind: "Bindng" is not a kind of agentkourier.dev`)
+}
+
+func TestDecode_ExpandsAListOfBindings(t *testing.T) {
+	objs, err := binding.Decode([]byte(`apiVersion: agentkourier.dev/v1alpha1
+kind: BindingList
+items:
+- apiVersion: agentkourier.dev/v1alpha1
+  kind: Binding
+  metadata: {namespace: a, name: one}
+- apiVersion: agentkourier.dev/v1alpha1
+  kind: Binding
+  metadata: {namespace: a, name: two}
+`))
+	require.NoError(t, err)
+	require.Len(t, objs.Bindings, 2)
+	assert.Equal(t, "one", objs.Bindings[0].Name)
+	assert.Equal(t, "two", objs.Bindings[1].Name)
+}
+
+func TestDecode_ExpandsNestedLists(t *testing.T) {
+	objs, err := binding.Decode([]byte(`{"apiVersion": "v1", "kind": "List", "items": [
+  {"apiVersion": "v1", "kind": "List", "items": [
+    {"apiVersion": "agentkourier.dev/v1alpha1", "kind": "Binding", "metadata": {"name": "inner"}}]},
+  {"apiVersion": "agentkourier.dev/v1alpha1", "kind": "AgentBackend", "metadata": {"name": "outer"}}]}`))
+	require.NoError(t, err)
+	require.Len(t, objs.Bindings, 1)
+	assert.Equal(t, "inner", objs.Bindings[0].Name)
+	require.Len(t, objs.Backends, 1)
+
+	de := decodeError(t, `{"apiVersion": "v1", "kind": "List", "items": [
+  {"apiVersion": "v1", "kind": "List", "items": [
+    {"apiVersion": "agentkourier.dev/v1alpha1", "kind": "Binding", "metadata": {"name": "inner"}, "spek": {}}]}]}`)
+	assert.Equal(t, "items[0].items[0]", de.Item)
+	assert.Equal(t, 3, de.Line)
+	assert.Contains(t, de.Error(), "spek: unknown field")
+}
+
+func TestDecode_ASecondObjectOfTheSameNameIsAnError(t *testing.T) {
+	de := decodeError(t, `apiVersion: agentkourier.dev/v1alpha1
+kind: Binding
+metadata: {namespace: a, name: b}
+---
+apiVersion: agentkourier.dev/v1alpha1
+kind: Binding
+metadata: {namespace: a, name: b}
+`)
+	assert.Equal(t, 2, de.Index)
+	assert.Equal(t, 7, de.Line)
+	assert.Contains(t, de.Error(), "listed again (first in document 1, line 1)")
 }

@@ -157,8 +157,6 @@
 //     object a decision read, Causes keep the one-line texts the log
 //     already prints. The probe evidence has no finish time, because
 //     ProbeResult carries none; its generation is given instead.
-//   - DocumentError indexes count the non-empty documents of a stream,
-//     from 0.
 //   - Incremental keys every object, memory entry and probe result by
 //     UID: setting one replaces the one of its kind with that UID, and a
 //     snapshot with two of one kind under one UID is refused
@@ -167,4 +165,11 @@
 //     DeleteServed) when it would pass Result.Memory to the next pass.
 //     While Evaluate would report any ObjectError, every change is
 //     answered by a full evaluation (Step.Full).
+//   - DocumentError (manifest.DocumentError) numbers the documents of a
+//     stream from 1, counting every --- section, empty ones included,
+//     as an editor shows them; a comment-only header before the first
+//     --- is not a document. Decoding is strict: a field the kind does
+//     not have is an error naming its path and line, and a second object
+//     with the kind, namespace and name of an earlier one is an error
+//     (the API server holds one), for every kind in both systems.
 package binding

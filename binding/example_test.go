@@ -55,5 +55,5 @@ status: {conditions: []}
 `))
 	fmt.Println(err)
 	// Output:
-	// document 0 (Binding team-a/chat): status: a file may not set it, remove it
+	// document 1 (Binding team-a/chat), line 5: status: a file may not set it, remove it
 }

@@ -79,7 +79,7 @@ spec: {agent: {backendRef: {name: echo}}, chat: {connectionRef: {name: slack}, c
 	require.Error(t, err)
 	assert.True(t, errors.Is(err, binding.ErrStatusInFile))
 	assert.Equal(t, "status: a file may not set it, remove it", binding.ErrStatusInFile.Error())
-	assert.Equal(t, "document 0 (Binding team-a/chat): status: a file may not set it, remove it", err.Error())
+	assert.Equal(t, "document 1 (Binding team-a/chat), line 5: status: a file may not set it, remove it", err.Error())
 
 	ok := []byte("apiVersion: agentkourier.dev/v1alpha1\nkind: Binding\nmetadata: {namespace: team-a, name: fine}\nstatus: null\n")
 	assert.NoError(t, binding.ValidateConfigMapFile(ok), "a null status sets nothing")

@@ -3,7 +3,10 @@ package finops
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
+	"strings"
 
 	"github.com/condengine/condengine/costjob"
 	"github.com/condengine/condengine/manifest"
@@ -14,7 +17,10 @@ import (
 )
 
 // Group is the API group/version of the FinOps kinds.
-const Group = "finops.stakater.com/v1alpha1"
+const Group = GroupName + "/v1alpha1"
+
+// GroupName is the API group of the FinOps kinds.
+const GroupName = "finops.stakater.com"
 
 // The OpenCost pricing ConfigMap: when a snapshot holds it, its
 // default.json is the document OpenCost has now.
@@ -24,106 +30,140 @@ const (
 )
 
 // Decode reads manifests as kubectl prints them: YAML documents separated
-// by ---, JSON, or a List of items. The FinOps kinds are decoded into
-// their types; every other object is kept as an Other. Errors name the
-// document (counting from 0), the list item when there is one, and the
-// field.
+// by ---, JSON, or a List of items (nested Lists too), within manifest's
+// limits. The FinOps kinds are decoded into their types as strictly as
+// `kubectl apply --validate=strict`; every other object is kept as an
+// Other. A document of the FinOps group with a kind or version it does
+// not serve is an error, as is a second object with the group, kind,
+// namespace and name of an earlier one. Errors are *manifest.DocumentError
+// values naming the document (counting from 1), the List item, the field
+// and its line; every bad document is reported, joined.
 func Decode(data []byte) (Snapshot, error) {
-	raws, err := manifest.Split(data)
-	if err != nil {
-		return Snapshot{}, err
+	return DecodeStream(manifest.NewReader(bytes.NewReader(data)))
+}
+
+// DecodeStream is Decode for a manifest.Reader, such as one over a file
+// (set its File to have errors name it). The stream is read one document
+// at a time; a problem reading it (a limit, text that is not YAML) ends
+// it.
+func DecodeStream(r *manifest.Reader) (Snapshot, error) {
+	var s Snapshot
+	var errs []error
+	var seen manifest.Identities
+	for {
+		d, err := r.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			errs = append(errs, err)
+			break
+		}
+		if err := d.Expand(func(d *manifest.Document) error { return decodeOne(&s, &seen, d) }); err != nil {
+			errs = append(errs, err)
+		}
 	}
-	return DecodeObjects(raws)
+	if len(errs) > 0 {
+		return Snapshot{}, errors.Join(errs...)
+	}
+	return s, nil
 }
 
 // DecodeObjects is Decode for manifests already split into JSON
-// documents, such as a scenario's objects.
+// documents, such as a scenario's objects; raws[i] is document i+1.
 func DecodeObjects(raws []json.RawMessage) (Snapshot, error) {
 	var s Snapshot
-	seen := map[Object]string{}
-	var add func(where string, raw json.RawMessage) error
-	add = func(where string, raw json.RawMessage) error {
+	var errs []error
+	var seen manifest.Identities
+	for i, raw := range raws {
 		t := bytes.TrimSpace(raw)
 		if len(t) == 0 || bytes.Equal(t, []byte("null")) {
-			return nil // an empty document, e.g. after a trailing ---
+			continue // an empty document, e.g. after a trailing ---
 		}
-		var head struct {
-			manifest.Header
-			Data map[string]string `json:"data"`
+		d := &manifest.Document{Index: i + 1, JSON: raw}
+		if err := d.Expand(func(d *manifest.Document) error { return decodeOne(&s, &seen, d) }); err != nil {
+			errs = append(errs, err)
 		}
-		if err := json.Unmarshal(t, &head); err != nil {
-			return fmt.Errorf("%s: %w", where, manifest.FieldError(err))
-		}
-		if head.Kind == "" {
-			return fmt.Errorf("%s: field kind: missing", where)
-		}
-		if head.IsList() {
-			items, err := manifest.Items(t)
-			if err != nil {
-				return fmt.Errorf("%s: %w", where, err)
-			}
-			for i, item := range items {
-				if err := add(fmt.Sprintf("%s item %d", where, i), item); err != nil {
-					return err
-				}
-			}
-			return nil
-		}
-		if head.Metadata.Name == "" {
-			return fmt.Errorf("%s: %s: field metadata.name: missing", where, head.Kind)
-		}
-		id := Object{APIVersion: head.APIVersion, Kind: head.Kind, Namespace: head.Metadata.Namespace, Name: head.Metadata.Name}
-		label := head.String()
-		if first, dup := seen[id]; dup {
-			return fmt.Errorf("%s: %s is listed again (first in %s)", where, label, first)
-		}
-		seen[id] = where
-		var err error
-		switch {
-		case id.APIVersion == Group && id.Kind == pricebook.Kind:
-			var b pricebook.PriceBook
-			if err = json.Unmarshal(t, &b); err == nil {
-				s.PriceBooks = append(s.PriceBooks, b)
-			}
-		case id.APIVersion == Group && id.Kind == offering.Kind:
-			var o offering.Offering
-			if err = json.Unmarshal(t, &o); err == nil {
-				s.Offerings = append(s.Offerings, o)
-			}
-		case id.APIVersion == Group && id.Kind == subscription.Kind:
-			var x subscription.Subscription
-			if err = json.Unmarshal(t, &x); err == nil {
-				s.Subscriptions = append(s.Subscriptions, x)
-			}
-		case id.APIVersion == Group && id.Kind == costjob.Kind:
-			var j costjob.CostJob
-			if err = json.Unmarshal(t, &j); err == nil {
-				s.CostJobs = append(s.CostJobs, j)
-			}
-		case id.APIVersion == Group && id.Kind == provider.Kind:
-			var p provider.FinOpsProvider
-			if err = json.Unmarshal(t, &p); err == nil {
-				s.Providers = append(s.Providers, p)
-			}
-		default:
-			if id.Kind == "ConfigMap" && id.Name == PricingConfigMap {
-				if doc, ok := head.Data[PricingKey]; ok {
-					if err = json.Unmarshal([]byte(doc), &s.PricingDocument); err != nil {
-						err = fmt.Errorf("field data[%q]: %w", PricingKey, err)
-					}
-				}
-			}
-			s.Others = append(s.Others, id)
-		}
-		if err != nil {
-			return fmt.Errorf("%s: %s: %w", where, label, manifest.FieldError(err))
-		}
-		return nil
 	}
-	for i, raw := range raws {
-		if err := add(fmt.Sprintf("document %d", i), raw); err != nil {
-			return Snapshot{}, err
-		}
+	if len(errs) > 0 {
+		return Snapshot{}, errors.Join(errs...)
 	}
 	return s, nil
+}
+
+// Kinds are the kinds of the FinOps API group, in the order the operator
+// documents them.
+var Kinds = []string{pricebook.Kind, offering.Kind, subscription.Kind, costjob.Kind, provider.Kind}
+
+// DecodeDocument decodes one document that is not a List into s: a
+// FinOps kind into its slice, any other object into Others. It does not
+// look for an earlier object of the same name; a caller reading a stream
+// does that with manifest.Identities. The error is a
+// *manifest.DocumentError.
+func DecodeDocument(s *Snapshot, d *manifest.Document) error {
+	return decodeOne(s, nil, d)
+}
+
+// decodeOne decodes one document that is not a List into s, refusing a
+// duplicate when seen is not nil.
+func decodeOne(s *Snapshot, seen *manifest.Identities, d *manifest.Document) error {
+	h, err := d.Identify()
+	if err != nil {
+		return d.Fail(err)
+	}
+	if h.Kind == "" {
+		return d.Fail(errors.New("kind: required"))
+	}
+	if h.Metadata.Name == "" {
+		return d.Fail(errors.New("metadata.name: required"))
+	}
+	if seen != nil {
+		if err := seen.Add(d); err != nil {
+			return err
+		}
+	}
+	id := Object{APIVersion: h.APIVersion, Kind: h.Kind, Namespace: h.Metadata.Namespace, Name: h.Metadata.Name}
+	if h.Group() == GroupName {
+		if h.APIVersion != Group {
+			return d.FailAt("apiVersion", fmt.Errorf("apiVersion: %q is not served; use %s", h.APIVersion, Group))
+		}
+		switch h.Kind {
+		case pricebook.Kind:
+			return decodeInto(d, &s.PriceBooks)
+		case offering.Kind:
+			return decodeInto(d, &s.Offerings)
+		case subscription.Kind:
+			return decodeInto(d, &s.Subscriptions)
+		case costjob.Kind:
+			return decodeInto(d, &s.CostJobs)
+		case provider.Kind:
+			return decodeInto(d, &s.Providers)
+		}
+		return d.FailAt("kind", fmt.Errorf("kind: %q is not a kind of %s (want %s)", h.Kind, GroupName, strings.Join(Kinds, ", ")))
+	}
+	if id.Kind == "ConfigMap" && id.Name == PricingConfigMap {
+		var cm struct {
+			Data map[string]string `json:"data"`
+		}
+		if err := json.Unmarshal(d.JSON, &cm); err != nil {
+			return d.Fail(manifest.FieldError(err))
+		}
+		if doc, ok := cm.Data[PricingKey]; ok {
+			if err := json.Unmarshal([]byte(doc), &s.PricingDocument); err != nil {
+				return d.FailAt("data", fmt.Errorf("data[%q]: %w", PricingKey, manifest.FieldError(err)))
+			}
+		}
+	}
+	s.Others = append(s.Others, id)
+	return nil
+}
+
+// decodeInto decodes d strictly and appends it to list.
+func decodeInto[T any](d *manifest.Document, list *[]T) error {
+	var v T
+	if err := d.Unmarshal(&v); err != nil {
+		return err
+	}
+	*list = append(*list, v)
+	return nil
 }

@@ -58,15 +58,23 @@ apiVersion: finops.stakater.com/v1alpha1
 kind: PriceBook
 metadata: {namespace: finops, name: b}
 spec: {rates: {cpuHour: 0.5}}
-`, "document 1: PriceBook finops/b: spec.rates.cpuHour: a JSON number cannot be a string"},
+`, "document 2 (PriceBook finops/b), line 9: spec.rates.cpuHour: must be a string, not the number 0.5"},
 		{"ListItem", `{"kind": "List", "items": [{"apiVersion": "finops.stakater.com/v1alpha1", "kind": "Offering", "metadata": {"name": "x"}, "spec": {"pricing": {"subscriptionFee": {"priceMicros": "ten"}}}}]}`,
-			"document 0 item 0: Offering x: spec.pricing.subscriptionFee.priceMicros: a JSON string cannot be a int64"},
-		{"MissingKind", `{"metadata": {"name": "x"}}`, "document 0: field kind: missing"},
-		{"MissingName", `{"kind": "Offering", "apiVersion": "finops.stakater.com/v1alpha1"}`, "document 0: Offering: field metadata.name: missing"},
+			`document 1, items[0] (Offering x), line 1: spec.pricing.subscriptionFee.priceMicros: must be an integer, not "ten"`},
+		{"MissingKind", `{"metadata": {"name": "x"}}`, "document 1, line 1: kind: required"},
+		{"MissingName", `{"kind": "Offering", "apiVersion": "finops.stakater.com/v1alpha1"}`, "document 1 (Offering), line 1: metadata.name: required"},
 		{"Duplicate", "kind: Secret\nmetadata: {name: s}\n---\nkind: Secret\nmetadata: {name: s}\n",
-			"document 1: Secret s is listed again (first in document 0)"},
+			"document 2 (Secret s), line 5: metadata.name: Secret s is listed again (first in document 1, line 1)"},
+		{"UnknownField", "apiVersion: finops.stakater.com/v1alpha1\nkind: CostJob\nmetadata: {name: j}\nspec:\n  schedul: daily\n",
+			"document 1 (CostJob j), line 5: spec.schedul: unknown field"},
+		{"MisspeltKind", "apiVersion: finops.stakater.com/v1alpha1\nkind: PriceBok\nmetadata: {name: p}\n",
+			`document 1 (PriceBok p), line 2: kind: "PriceBok" is not a kind of finops.stakater.com (want PriceBook, Offering, Subscription, CostJob, FinOpsProvider)`},
+		{"WrongVersion", "apiVersion: finops.stakater.com/v1\nkind: PriceBook\nmetadata: {name: p}\n",
+			`document 1 (PriceBook p), line 1: apiVersion: "finops.stakater.com/v1" is not served; use finops.stakater.com/v1alpha1`},
+		{"NestedListItem", "kind: List\nitems:\n- kind: List\n  items:\n  - apiVersion: finops.stakater.com/v1alpha1\n    kind: Offering\n    metadata: {name: o}\n    spec: {pricingg: {}}\n",
+			"document 1, items[0].items[0] (Offering o), line 8: spec.pricingg: unknown field"},
 		{"BadPricingDocument", "kind: ConfigMap\nmetadata: {name: finops-operator-custom-pricing-configs}\ndata: {default.json: '{'}\n",
-			`document 0: ConfigMap finops-operator-custom-pricing-configs: field data["default.json"]`},
+			`document 1 (ConfigMap finops-operator-custom-pricing-configs), line 3: data["default.json"]: not valid JSON`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := finops.Decode([]byte(tc.in))

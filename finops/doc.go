@@ -25,14 +25,19 @@
 //
 // # Decisions
 //
-//   - Decode refuses a second object with the same apiVersion, kind,
+//   - Decode refuses a second object with the same group, kind,
 //     namespace and name, naming both documents: an API server cannot
-//     hold both, and evaluating either would be a guess.
-//   - Only objects of group finops.stakater.com/v1alpha1 are decoded as
-//     FinOps kinds; a PriceBook of another group is just an Object.
-//   - Unknown fields are ignored (manifests carry managedFields and
-//     such), but a field of the wrong JSON type is an error naming its
-//     path.
+//     hold both, and evaluating either would be a guess. Binding streams
+//     follow the same rule (manifest.Identities).
+//   - Objects of group finops.stakater.com are decoded as FinOps kinds;
+//     a kind or version of that group the operator does not serve is an
+//     error, as kubectl would refuse it. A PriceBook of another group is
+//     just an Object.
+//   - Decoding is as strict as kubectl apply --validate=strict: a field
+//     the kind does not have is an error naming its path and line
+//     (metadata, managedFields included, is the ObjectMeta every
+//     manifest carries), and so is a field of the wrong type. Errors are
+//     *manifest.DocumentError values, documents counted from 1.
 //   - In scenarios, the pushed OpenCost document is reported as an
 //     outcome of kind ConfigMap named finops-operator-custom-pricing-configs
 //     with status {document, changed}; CostJobs and FinOpsProviders are

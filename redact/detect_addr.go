@@ -47,7 +47,7 @@ func findIPv4(s string, out []span) []span {
 		for j < len(s) && (isDigit(s[j]) || s[j] == '.') {
 			j++
 		}
-		if hasIPv4(s[i:j]) {
+		if hasIPv4(s[i:j]) && !versionWord(s[:i]) {
 			end := j
 			for s[end-1] == '.' {
 				end--
@@ -249,7 +249,8 @@ func findHostPorts(s string, out []span) []span {
 			for start < i && (s[start] == '.' || s[start] == '-' || s[start] == '_') {
 				start++
 			}
-			if hostName(s[start:i]) || (start == i && barePortContext(s, i)) {
+			if hostName(s[start:i]) || (start == i && barePortContext(s, i)) ||
+				(end-i > 2 && !v6Continues(s, end) && serviceName(s[start:i]) && (start == 0 || !glued(s[start-1]))) {
 				out = append(out, span{start, end, kindAddress})
 			}
 		}
@@ -281,4 +282,52 @@ func hostName(h string) bool {
 	}
 	dot := strings.IndexByte(h, '.')
 	return dot > 0 && h[len(h)-1] != '.'
+}
+
+// versionWords name what a four-part number after them is: release-1.2.3.4
+// and v1.2.3.4 are versions, not addresses.
+var versionWords = [...]string{"release", "version", "ver", "rel", "tag", "build", "chart", "image", "app", "v"}
+
+// versionWord reports whether before ends in one of versionWords,
+// followed by '-', '_' or nothing ("v1.2.3.4"), and not glued to a longer
+// word.
+func versionWord(before string) bool {
+	b := before
+	if n := len(b); n > 0 && (b[n-1] == '-' || b[n-1] == '_') {
+		b = b[:n-1]
+	} else if n == 0 || (b[n-1] != 'v' && b[n-1] != 'V') {
+		return false
+	}
+	for _, w := range versionWords {
+		if hasSuffixFold(b, w) && (len(b) == len(w) || !glued(b[len(b)-len(w)-1])) {
+			return true
+		}
+	}
+	return false
+}
+
+// notHosts are words that a number follows after a colon in ordinary
+// messages ("line:12", "exit:137"); they are never taken for a host.
+var notHosts = [...]string{"attempt", "code", "col", "column", "count", "error", "exit", "generation",
+	"http", "https", "index", "line", "offset", "page", "retries", "retry", "size", "status", "step", "version"}
+
+// serviceName accepts a dotless host such as a Kubernetes service name
+// (redis-master): it starts with a letter and is not one of notHosts. The
+// caller asks for a port of at least two digits, so "step:3" stays.
+func serviceName(h string) bool {
+	if h == "" || !is(h[0], cLetter) {
+		return false
+	}
+	for _, w := range notHosts {
+		if len(h) == len(w) && hasPrefixFold(h, w) {
+			return false
+		}
+	}
+	return true
+}
+
+// v6Continues reports whether more IPv6 groups follow at i (":db8",
+// "::"), so that "addr:2001:db8::1" is not read as the service "addr".
+func v6Continues(s string, i int) bool {
+	return i+1 < len(s) && s[i] == ':' && (s[i+1] == ':' || is(s[i+1], cHex))
 }

@@ -69,7 +69,7 @@ func basicCredential(t string) bool {
 // secretKeys are matched as a case-insensitive suffix of the key, so
 // db_password, X-Api-Key and refresh_token count too.
 var secretKeys = [...]string{
-	"password", "passwd", "passphrase", "pwd",
+	"password", "passwd", "passphrase", "pwd", "pw",
 	"token", "secret", "credential", "credentials",
 	"apikey", "api_key", "api-key",
 	"access_key", "accesskey", "secret_key", "secretkey",
@@ -120,6 +120,7 @@ func findKeyValues(s string, out []span) []span {
 			continue
 		}
 		var ve int
+		spaced := v > i+1 && c == ':'
 		if q := s[v]; q == '"' || q == '\'' {
 			v++
 			ve = strings.IndexByte(s[v:], q)
@@ -132,6 +133,10 @@ func findKeyValues(s string, out []span) []span {
 			ve = v
 			for ve < len(s) && s[ve] != ' ' {
 				ve++
+			}
+			// "token: required" is prose, "token=required" is not.
+			if spaced && proseWord(s[v:ve]) {
+				continue
 			}
 		}
 		if ve > v {

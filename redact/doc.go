@@ -12,24 +12,51 @@
 //
 // # What is hidden, and by what
 //
-//	[url]      scheme://anything up to white space or a quote
-//	[address]  IPv4 and IPv6 literals (bracketed, with zone, with port),
-//	           host:port where the host has a dot or is localhost, and a
-//	           bare :port after white space, '(', '=', ',' or a quote
-//	[email]    local@domain.tld and local@localhost
-//	[secret]   the token after "Bearer " (any case) and a base64
-//	           credential after "Basic " (8 or more characters with a
-//	           digit, '+', '/', '=' or an inner capital, so "basic
-//	           authentication" stays); the value after key=, key: or
-//	           "key": when the key ends in password, passwd, passphrase,
-//	           pwd, token, secret, credential(s), apikey, api_key, api-key,
+// One named rule per family, in the table in rules.go; each has positive
+// and negative examples in rules_test.go.
+//
+//	[url]      url: scheme://anything up to white space or a quote;
+//	           url-percent-encoded: scheme%3A%2F%2F... (any case)
+//	[address]  ipv4, ipv6: literals (bracketed, with zone, with port);
+//	           host-port: host:port where the host has a dot or is
+//	           localhost, a dotless service name that starts with a
+//	           letter (redis-master:6379) with a port of 2 or more
+//	           digits, and a bare :port after white space, '(', '=',
+//	           ',' or a quote
+//	[email]    email: local@domain.tld and local@localhost
+//	[secret]   auth-scheme: the token after "Bearer " (any case) and a
+//	           base64 credential after "Basic " (8 or more characters with
+//	           a digit, '+', '/', '=' or an inner capital, so "basic
+//	           authentication" stays);
+//	           key-value: the value after key=, key: or "key": when the
+//	           key ends in password, passwd, passphrase, pwd, pw, token,
+//	           secret, credential(s), apikey, api_key, api-key,
 //	           access_key, accesskey, secret_key, secretkey, private_key,
-//	           privatekey, client_secret, auth or cookie (any case);
-//	           "user:password" before an '@' (connection strings without
-//	           a scheme); runs of 32 or more hex digits; runs of 40 or
-//	           more base64/base64url characters holding both upper- and
-//	           lower-case letters; and JWT-shaped eyJ....x.y strings
+//	           privatekey, client_secret, auth or cookie (any case), and
+//	           "user:password" before an '@';
+//	           password-phrase: the word after "password is" (or was;
+//	           also passwd, passphrase, pwd, pw, token, secret, api key);
+//	           slack-token (xoxb-, xoxp-, xoxa-, xoxo-, xoxr-, xoxs-,
+//	           xoxe-, xapp-), aws-access-key-id (AKIA, ASIA and the other
+//	           IAM ID prefixes, 16 capitals or digits), github-token
+//	           (ghp_, gho_, ghu_, ghs_, ghr_, github_pat_), stripe-key
+//	           (sk_/rk_ live/test), gitlab-token (glpat-, glptt-, gldt-,
+//	           glrt-, gloas-), google-api-key (AIza + 35);
+//	           pem-block: -----BEGIN ... through its -----END line, or to
+//	           the end of a cut message;
+//	           long-run: 32 or more hex digits, 40 or more base64 with
+//	           both cases; jwt: eyJ....x.y
 //	[hidden]   each Options.Hide string (exact, case-sensitive)
+//
+// # Measured on a labelled corpus
+//
+// corpus_test.go holds 32 texts carrying a secret, an address or a
+// credential-bearing URL (one of each family above, as probes, jobs and
+// APIs print them) and 32 lines of ordinary operator text (condition
+// messages, field paths, versions, times, "token: required", "the
+// password is required"). Recall is 32/32 (every planted secret hidden)
+// and the false-positive rate 0/32 (every ordinary line unchanged). The
+// test fails when either figure changes, so this paragraph stays true.
 //
 // Overlapping findings merge into one placeholder. A finding is a word
 // only when no letter or digit touches it: punctuation around it ("_",
@@ -42,10 +69,16 @@
 //     example.com) is not hidden: Kubernetes names and field paths look
 //     exactly like host names, and hiding them would make every message
 //     useless. A host shows only when it has neither scheme nor port.
+//   - A dotless name before a port (redis-master:6379, echo:8080) is a
+//     service address and hidden, unless the name is a word a number
+//     follows in ordinary messages (line, col, step, retry, exit, code,
+//     status, ...) or the port has one digit (step:3).
 //   - A time such as 2026-11-30T10:00:00Z is not host:port (the part before
 //     ':' has no dot) and not IPv6 (it is glued to a letter and has too few
-//     groups). Version strings (1.0, v0.37.2) survive; a four-part version
-//     such as 1.2.3.4 cannot be told from an IPv4 address and is hidden.
+//     groups). Version strings (1.0, v0.37.2) survive. A four-part number
+//     is an address, except right after v or after release-, version-,
+//     ver-, rel-, tag-, build-, chart-, image- or app- (or _), where it
+//     is a version: release-1.2.3.4 stays, node-10.0.0.7 does not.
 //   - A base64 run needs both upper- and lower-case letters to count:
 //     long Kubernetes names (lower case, digits, dashes) are 40 characters
 //     often enough, while random base64 of that length lacks one of the
@@ -53,9 +86,16 @@
 //     rule; 32 digits in a row, decimal ones included, are hidden.
 //   - Any token after "Bearer" is hidden, however short; after "Basic"
 //     only one shaped like a credential, since "basic" is an English word.
-//   - A secret key with a ':' hides even an innocent value: "token:
-//     required" becomes "token: [secret]". Erring towards hiding is the
-//     point of the package.
+//   - After "key: " (a colon and a space, as prose writes it) or "password
+//     is", a value that is an ordinary word (required, missing, must, not,
+//     set, revoked, ... the list proseWords) stays, with its trailing
+//     punctuation: "token: required; secret: must be set" is unchanged.
+//     Any other value is hidden, an unknown lower-case word included, and
+//     after "key=" or a quoted key every value is: that is machine text.
+//   - Full-width forms of ASCII (U+FF01 to U+FF5E) are folded to ASCII
+//     before scanning, as NFKC folds them, so "１０．０．０．７:８４４３" is
+//     hidden like 10.0.0.7:8443. Full-width text that hides nothing comes
+//     back in ASCII.
 //   - Line breaks, tabs, other control characters, Unicode spaces, line and
 //     paragraph separators and invisible format characters (bidi controls,
 //     zero-width characters) each become a space; runs of spaces become one

@@ -41,7 +41,7 @@ func isNormal(s string) bool {
 			continue
 		}
 		r, w := utf8.DecodeRuneInString(s[i:])
-		if (r == utf8.RuneError && w == 1) || blank(r) {
+		if (r == utf8.RuneError && w == 1) || blank(r) || fullWidth(r) {
 			return false
 		}
 		prevSpace = false
@@ -82,6 +82,9 @@ func normalize(s string) string {
 			pendingSpace = b.Len() > 0
 			badRun = false
 			continue
+		case fullWidth(r):
+			r -= fullWidthOffset
+			badRun = false
 		default:
 			badRun = false
 		}
@@ -93,3 +96,10 @@ func normalize(s string) string {
 	}
 	return b.String()
 }
+
+// Full-width forms of ASCII (U+FF01 to U+FF5E) are folded to ASCII, as
+// NFKC folds them, so that "１０．０．０．７:８４４３" is seen, and hidden,
+// as the address it is.
+const fullWidthOffset = 0xFF01 - '!'
+
+func fullWidth(r rune) bool { return r >= 0xFF01 && r <= 0xFF5E }

@@ -82,15 +82,9 @@ func prepareHides(hides []string) []string {
 // scan returns the resolved spans of the normalized string s.
 func scan(s string, hides []string) []span {
 	var spans []span
-	spans = findURLs(s, spans)
-	spans = findEmails(s, spans)
-	spans = findIPv4(s, spans)
-	spans = findIPv6(s, spans)
-	spans = findHostPorts(s, spans)
-	spans = findAuthTokens(s, spans)
-	spans = findKeyValues(s, spans)
-	spans = findRuns(s, spans)
-	spans = findJWTs(s, spans)
+	for _, r := range rules {
+		spans = r.find(s, spans)
+	}
 	ph := findPlaceholders(s)
 	spans = findHidden(s, hides, ph, spans)
 	if len(spans) == 0 {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -12,11 +13,14 @@ import (
 	"strings"
 
 	"k8s.io/apimachinery/pkg/util/yaml"
+
+	"github.com/condengine/condengine/manifest"
 )
 
 // MaxFileBytes bounds a scenario file; larger ones are refused rather than
-// read into memory.
-const MaxFileBytes = 16 << 20
+// read into memory. A scenario is one document, so its bound is the
+// manifest reader's, the same for `condengine check` and `eval`.
+const MaxFileBytes = manifest.MaxDocumentBytes
 
 // Parse decodes one scenario from YAML or JSON. Unknown keys are errors,
 // so a misspelt expectation cannot pass silently. The name, system and
@@ -53,17 +57,42 @@ func Parse(data []byte) (*File, error) {
 	return &f, nil
 }
 
-// Load reads and parses one scenario file.
+// Load reads and parses one scenario file, with the manifest reader
+// `condengine eval` uses, so both accept and refuse the same files.
 func Load(path string) (*File, error) {
-	data, err := os.ReadFile(path)
+	in, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
-	f, err := Parse(data)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+	defer in.Close()
+	r := manifest.NewReader(in)
+	r.File = path
+	d, err := r.Next()
+	if errors.Is(err, io.EOF) {
+		return nil, &manifest.DocumentError{File: path, Err: errors.New("no documents")}
 	}
-	f.Path = path
+	if err != nil {
+		return nil, err
+	}
+	return FromDocument(r, d)
+}
+
+// FromDocument parses the scenario in d, the first document r read, and
+// makes sure r holds nothing after it: a scenario file is one document,
+// and a broken or extra document after it is an error.
+func FromDocument(r *manifest.Reader, d *manifest.Document) (*File, error) {
+	next, err := r.Next()
+	if err == nil {
+		return nil, next.Fail(errors.New("a scenario file holds one document"))
+	}
+	if !errors.Is(err, io.EOF) {
+		return nil, err
+	}
+	f, err := Parse(d.JSON)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", d.File, err)
+	}
+	f.Path = d.File
 	return f, nil
 }
 

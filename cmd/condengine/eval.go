@@ -6,10 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"regexp"
-	"slices"
-	"strconv"
-	"strings"
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -17,7 +13,7 @@ import (
 
 	"github.com/condengine/condengine/binding"
 	"github.com/condengine/condengine/conformance"
-	"github.com/condengine/condengine/finops"
+	finopsapi "github.com/condengine/condengine/finops"
 	"github.com/condengine/condengine/manifest"
 	"github.com/condengine/condengine/scenario"
 )
@@ -102,28 +98,21 @@ type evaluated struct {
 // every object in it.
 func evaluateInput(name string, r io.Reader, now time.Time) (*world, error) {
 	s := newStream(name, r)
-	first, firstN, err := s.rawDocument()
+	first, err := s.rawDocument()
 	if errors.Is(err, io.EOF) {
-		return nil, fmt.Errorf("%s: no documents", name)
+		return nil, &manifest.DocumentError{File: name, Err: errors.New("no documents")}
 	}
 	if err != nil {
 		return nil, err
 	}
-	if looksLikeScenario(first) {
-		if _, n, err := s.rawDocument(); !errors.Is(err, io.EOF) {
-			if err != nil {
-				return nil, err
-			}
-			return nil, fmt.Errorf("%s: document %d: a scenario file holds one document", name, n)
-		}
-		f, err := scenario.Parse(first)
+	if looksLikeScenario(first.JSON) {
+		f, err := scenario.FromDocument(s.r, first)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", name, err)
+			return nil, err
 		}
-		f.Path = name
 		return evaluateScenario(f)
 	}
-	s.unread(first, firstN)
+	s.unread(first)
 	return evaluateStream(s, now)
 }
 
@@ -163,7 +152,9 @@ func evaluateStream(s *stream, now time.Time) (*world, error) {
 	finops := &scenario.File{Path: s.name, Name: s.name, System: scenario.SystemFinOps}
 	finops.Now.Time = now
 	var foreign []json.RawMessage
-	var wheres []string // where each FinOps manifest came from
+	var foreignAt []*manifest.DocumentError // where each foreign manifest came from
+	var wheres []*manifest.DocumentError    // where each FinOps manifest came from
+	var one binding.Objects
 	skipped := 0
 	for {
 		d, err := s.next()
@@ -173,11 +164,11 @@ func evaluateStream(s *stream, now time.Time) (*world, error) {
 		if err != nil {
 			return nil, err
 		}
-		switch d.ident.Group() {
+		switch d.Header.Group() {
 		case binding.Group:
-			one, err := binding.DecodeObjects([]json.RawMessage{d.raw})
-			if err != nil {
-				return nil, documentError(d.where, err)
+			one.Bindings, one.Backends, one.Connections = one.Bindings[:0], nil, nil
+			if err := binding.DecodeDocument(&one, d); err != nil {
+				return nil, err
 			}
 			for i := range one.Bindings {
 				in.binding(&one.Bindings[i])
@@ -185,16 +176,20 @@ func evaluateStream(s *stream, now time.Time) (*world, error) {
 			}
 			objs.Backends = append(objs.Backends, one.Backends...)
 			objs.Connections = append(objs.Connections, one.Connections...)
-		case finopsGroup:
+		case finopsapi.GroupName:
 			if err := checkFinOps(d); err != nil {
 				return nil, err
 			}
-			finops.Objects = append(finops.Objects, d.raw)
-			wheres = append(wheres, d.where)
+			finops.Objects = append(finops.Objects, d.JSON)
+			wheres = append(wheres, d.Fail(nil))
 		default:
 			// A Subscription's lifecycle.targetRef may name any kind, so
 			// other objects go to FinOps when there is FinOps to evaluate.
-			foreign = append(foreign, d.raw)
+			if err := checkFinOps(d); err != nil {
+				return nil, err
+			}
+			foreign = append(foreign, d.JSON)
+			foreignAt = append(foreignAt, d.Fail(nil))
 			skipped++
 		}
 	}
@@ -225,7 +220,7 @@ func evaluateStream(s *stream, now time.Time) (*world, error) {
 		finops.Objects = append(finops.Objects, foreign...)
 		others, err := runOthers(finops)
 		if err != nil {
-			return nil, relocate(err, s.name, wheres)
+			return nil, relocate(err, append(wheres, foreignAt...))
 		}
 		w.inputs.finops = finops
 		w.others = others
@@ -235,41 +230,24 @@ func evaluateStream(s *stream, now time.Time) (*world, error) {
 	return w, nil
 }
 
-const finopsGroup = "finops.stakater.com"
-
-// finopsKinds are the kinds of the FinOps API group.
-var finopsKinds = []string{"PriceBook", "Offering", "Subscription", "CostJob", "FinOpsProvider"}
-
-// checkFinOps decodes one FinOps manifest on its own, so that a wrong kind
-// or a field of the wrong type is reported at its place in the stream.
-func checkFinOps(d document) error {
-	if d.ident.APIVersion != finops.Group {
-		return fmt.Errorf("%s (%s): apiVersion: %q is not served; use %s", d.where, d.ident, d.ident.APIVersion, finops.Group)
-	}
-	if !slices.Contains(finopsKinds, d.ident.Kind) {
-		return fmt.Errorf("%s (%s): kind: %q is not a kind of %s (want %s)", d.where, d.ident, d.ident.Kind, finopsGroup, strings.Join(finopsKinds, ", "))
-	}
-	if _, err := finops.DecodeObjects([]json.RawMessage{d.raw}); err != nil {
-		return fmt.Errorf("%s: %s", d.where, strings.TrimPrefix(err.Error(), "document 0: "))
-	}
-	return nil
+// checkFinOps decodes one manifest as the FinOps decoder will, so that a
+// wrong kind or a field of the wrong type is reported at its place in the
+// stream.
+func checkFinOps(d *manifest.Document) error {
+	var s finopsapi.Snapshot
+	return finopsapi.DecodeDocument(&s, d)
 }
 
-var finopsDocument = regexp.MustCompile(`^(.*?: )?objects: document (\d+)(.*)$`)
-
-// relocate rewrites the FinOps decoder's "objects: document N" (counted
-// among the FinOps manifests only) into the manifest's place in the
-// stream.
-func relocate(err error, name string, wheres []string) error {
-	m := finopsDocument.FindStringSubmatch(err.Error())
-	if m == nil {
+// relocate puts the FinOps runner's DocumentError, which counts documents
+// among the objects it was given, at the manifest's place in the stream.
+func relocate(err error, places []*manifest.DocumentError) error {
+	var de *manifest.DocumentError
+	if !errors.As(err, &de) || de.File != "" || de.Index < 1 || de.Index > len(places) {
 		return err
 	}
-	i, convErr := strconv.Atoi(m[2])
-	if convErr != nil || i < 0 || i >= len(wheres) {
-		return err
-	}
-	return fmt.Errorf("%s%s", wheres[i], m[3])
+	at := *places[de.Index-1]
+	at.Kind, at.Namespace, at.Name, at.Err = de.Kind, de.Namespace, de.Name, de.Err
+	return &at
 }
 
 // evaluateBindings evaluates a Binding snapshot and returns its Bindings
@@ -384,17 +362,4 @@ func joinNS(ns, name string) string {
 		return name
 	}
 	return ns + "/" + name
-}
-
-// documentError replaces binding.DecodeObjects's own "document 0" with
-// the document's place in the whole stream.
-func documentError(where string, err error) error {
-	var de *binding.DocumentError
-	if !errors.As(err, &de) {
-		return fmt.Errorf("%s: %w", where, err)
-	}
-	if de.Kind == "" {
-		return fmt.Errorf("%s: %w", where, de.Err)
-	}
-	return fmt.Errorf("%s (%s %s): %w", where, de.Kind, joinNS(de.Namespace, de.Name), de.Err)
 }

@@ -70,23 +70,29 @@ func TestEval_ScenarioUsesItsOwnNow(t *testing.T) {
 func TestEval_BadInput_NamesFileDocumentAndField(t *testing.T) {
 	const binding = "apiVersion: agentkourier.dev/v1alpha1\nkind: Binding\nmetadata: {name: b, namespace: ns}\n"
 	for _, tc := range []struct{ name, in, want string }{
-		{"bad YAML", binding + "---\nkind: [unclosed\n", "stdin: document 1: "},
-		{"not an object", "- a\n- b\n", "stdin: document 0: a manifest must be an object"},
-		{"scalar", "just text\n", "stdin: document 0: a manifest must be an object"},
-		{"missing kind", "apiVersion: v1\nmetadata: {name: x}\n", "stdin: document 0: kind: required"},
-		{"missing apiVersion", "kind: Binding\nmetadata: {name: x}\n", "stdin: document 0 (Binding): apiVersion: required"},
-		{"missing name", "apiVersion: agentkourier.dev/v1alpha1\nkind: Binding\nmetadata: {namespace: ns}\n", "stdin: document 0 (Binding): metadata.name: required"},
-		{"unknown kind", "---\n" + binding + "---\napiVersion: agentkourier.dev/v1alpha1\nkind: Bindng\nmetadata: {name: x, namespace: ns}\n", `stdin: document 1 (Bindng ns/x): kind: "Bindng" is not a kind of agentkourier.dev`},
-		{"wrong version", "apiVersion: agentkourier.dev/v2\nkind: Binding\nmetadata: {name: x, namespace: ns}\n", "stdin: document 0 (Binding ns/x): apiVersion:"},
-		{"wrong type", binding + "spec: {chat: {channel: [C1]}}\n", "stdin: document 0 (Binding ns/b): spec.chat.channel:"},
-		{"wrong metadata type", "apiVersion: agentkourier.dev/v1alpha1\nkind: Binding\nmetadata: {name: x, generation: two}\n", "stdin: document 0 (Binding x): metadata.generation:"},
-		{"list item", "apiVersion: v1\nkind: List\nitems:\n- " + strings.ReplaceAll(binding, "\n", "\n  ") + "spec: 7\n", "stdin: document 0, items[0] (Binding ns/b): spec:"},
-		{"list items wrong type", "apiVersion: v1\nkind: List\nitems: 3\n", "stdin: document 0: items:"},
-		{"finops wrong type", "apiVersion: finops.stakater.com/v1alpha1\nkind: PriceBook\nmetadata: {name: p, namespace: ns}\nspec: {rates: {cpuHour: 3}}\n", "stdin: document 0: PriceBook ns/p: spec.rates.cpuHour: a JSON number cannot be a string"},
-		{"finops unknown kind", "apiVersion: finops.stakater.com/v1alpha1\nkind: Wat\nmetadata: {name: p, namespace: ns}\n", `stdin: document 0 (Wat ns/p): kind: "Wat" is not a kind of finops.stakater.com`},
-		{"finops repeated", "apiVersion: finops.stakater.com/v1alpha1\nkind: CostJob\nmetadata: {name: p, namespace: ns}\n---\napiVersion: finops.stakater.com/v1alpha1\nkind: CostJob\nmetadata: {name: p, namespace: ns}\n", "stdin: document 1: CostJob ns/p is listed again"},
+		{"bad YAML", binding + "---\nkind: [unclosed\n", "stdin: document 2, line 5: not valid YAML: "},
+		{"not an object", "- a\n- b\n", "stdin: document 1, line 1: a manifest must be an object"},
+		{"scalar", "just text\n", "stdin: document 1, line 1: a manifest must be an object"},
+		{"missing kind", "apiVersion: v1\nmetadata: {name: x}\n", "stdin: document 1, line 1: kind: required"},
+		{"missing apiVersion", "kind: Binding\nmetadata: {name: x}\n", "stdin: document 1 (Binding x), line 1: apiVersion: required"},
+		{"missing name", "apiVersion: agentkourier.dev/v1alpha1\nkind: Binding\nmetadata: {namespace: ns}\n", "stdin: document 1 (Binding), line 3: metadata.name: required"},
+		{"unknown kind", "---\n" + binding + "---\napiVersion: agentkourier.dev/v1alpha1\nkind: Bindng\nmetadata: {name: x, namespace: ns}\n", `stdin: document 2 (Bindng ns/x), line 7: kind: "Bindng" is not a kind of agentkourier.dev`},
+		{"wrong version", "apiVersion: agentkourier.dev/v2\nkind: Binding\nmetadata: {name: x, namespace: ns}\n", "stdin: document 1 (Binding ns/x), line 1: apiVersion:"},
+		{"wrong type", binding + "spec: {chat: {channel: [C1]}}\n", "stdin: document 1 (Binding ns/b), line 4: spec.chat.channel: must be a string, not a list"},
+		{"wrong metadata type", "apiVersion: agentkourier.dev/v1alpha1\nkind: Binding\nmetadata: {name: x, generation: two}\n", `stdin: document 1 (Binding x), line 3: metadata.generation: must be an integer, not "two"`},
+		{"list item", "apiVersion: v1\nkind: List\nitems:\n- " + strings.ReplaceAll(binding, "\n", "\n  ") + "spec: 7\n", "stdin: document 1, items[0] (Binding ns/b), line 7: spec: must be a mapping, not the number 7"},
+		{"list items wrong type", "apiVersion: v1\nkind: List\nitems: 3\n", "stdin: document 1 (List), line 3: items: must be a list, not a number"},
+		{"finops wrong type", "apiVersion: finops.stakater.com/v1alpha1\nkind: PriceBook\nmetadata: {name: p, namespace: ns}\nspec: {rates: {cpuHour: 3}}\n", "stdin: document 1 (PriceBook ns/p), line 4: spec.rates.cpuHour: must be a string, not the number 3"},
+		{"finops unknown kind", "apiVersion: finops.stakater.com/v1alpha1\nkind: Wat\nmetadata: {name: p, namespace: ns}\n", `stdin: document 1 (Wat ns/p), line 2: kind: "Wat" is not a kind of finops.stakater.com`},
+		{"finops repeated", "apiVersion: finops.stakater.com/v1alpha1\nkind: CostJob\nmetadata: {name: p, namespace: ns}\n---\napiVersion: finops.stakater.com/v1alpha1\nkind: CostJob\nmetadata: {name: p, namespace: ns}\n", "stdin: document 2 (CostJob ns/p), line 7: metadata.name: CostJob ns/p is listed again (first in document 1, line 1)"},
 		{"empty", "# nothing\n---\n", "stdin: no documents"},
-		{"scenario then more", "name: x\nsystem: binding\nnow: \"2026-11-30T10:00:00Z\"\nexpect: []\n---\na: b\n", "stdin: document 1: a scenario file holds one document"},
+		{"scenario then more", "name: x\nsystem: binding\nnow: \"2026-11-30T10:00:00Z\"\nexpect: []\n---\na: b\n", "stdin: document 2, line 6: a scenario file holds one document"},
+		{"unknown field", binding + "spec: {chat: {chanel: C1}}\n", "stdin: document 1 (Binding ns/b), line 4: spec.chat.chanel: unknown field"},
+		{"generation 1e400", "apiVersion: agentkourier.dev/v1alpha1\nkind: Binding\nmetadata: {name: x, generation: 1e400}\n", `metadata.generation: must be an integer, not "1e400"`},
+		{"JSON syntax", "{\"apiVersion\": \"v1\",\n \"kind\": \"ConfigMap\" \"x\"}\n", "stdin: document 1, line 2: not valid JSON: invalid character"},
+		{"invalid UTF-8 in JSON", "{\"apiVersion\": \"v1\", \"kind\": \"ConfigMap\",\n \"metadata\": {\"name\": \"a\xffb\"}}\n", "stdin: document 1, line 2: metadata.name: not valid UTF-8"},
+		{"invalid UTF-8 in YAML", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a\xffb}\n", "stdin: document 1, line 3: not valid UTF-8"},
+		{"duplicate of another kind", "apiVersion: v1\nkind: Secret\nmetadata: {name: s}\n---\napiVersion: v1\nkind: Secret\nmetadata: {name: s}\n", "stdin: document 2 (Secret s), line 7: metadata.name: Secret s is listed again"},
 		{"bad scenario", "name: x\nsystem: cobol\nnow: \"2026-11-30T10:00:00Z\"\nexpect: []\n", `stdin: scenario: system "cobol"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -111,6 +117,10 @@ func TestEval_MissingFile_Exit1(t *testing.T) {
 	}
 }
 
+// FuzzEval runs the command on arbitrary input. Inputs over 64 KiB are
+// skipped, so each execution stays a small stream:
+//
+//	go test ./cmd/condengine -run '^$' -fuzz '^FuzzEval$' -fuzztime 30s -fuzzminimizetime 5s
 func FuzzEval(f *testing.F) {
 	for _, name := range []string{"list.yaml", "finops.yaml", "../check/connection-not-found.yaml"} {
 		data, err := os.ReadFile(cliData + "/eval/" + name)
@@ -120,10 +130,26 @@ func FuzzEval(f *testing.F) {
 		f.Add(data)
 	}
 	f.Add([]byte("apiVersion: v1\nkind: List\nitems: [{kind: Binding}]\n"))
+	// Each input is evaluated twice: the output is the same bytes, an
+	// error is one line naming stdin, and a success prints something.
 	f.Fuzz(func(t *testing.T, in []byte) {
-		code, _, _ := run(t, string(in), "eval", "-now", fixedNow, "-o", "yaml")
+		if len(in) > 64<<10 {
+			t.Skip()
+		}
+		code, out, errs := run(t, string(in), "eval", "-now", fixedNow, "-o", "yaml")
 		if code != exitOK && code != exitFail {
 			t.Fatalf("code %d", code)
+		}
+		code2, out2, errs2 := run(t, string(in), "eval", "-now", fixedNow, "-o", "yaml")
+		if code2 != code || out2 != out || errs2 != errs {
+			t.Fatalf("not deterministic: %d %q %q / %d %q %q", code, out, errs, code2, out2, errs2)
+		}
+		if code == exitFail {
+			if !strings.HasPrefix(errs, "condengine eval: stdin: ") || strings.Count(errs, "\n") != 1 {
+				t.Fatalf("error %q is not one line naming stdin", errs)
+			}
+		} else if out == "" {
+			t.Fatal("success printed nothing")
 		}
 	})
 }

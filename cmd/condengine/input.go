@@ -3,104 +3,83 @@ package main
 import (
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 
 	"github.com/condengine/condengine/manifest"
 )
 
-// document is one manifest of an input stream, with where it came from so
-// that every error can name it.
-type document struct {
-	// where is "FILE: document N" or "FILE: document N, items[i]".
-	where string
-	raw   json.RawMessage
-	ident manifest.Header
-}
-
 // stream reads the documents of a YAML or JSON manifest stream one at a
-// time, expanding List objects (kubectl get -o yaml) into their items, so
-// the raw text of the whole input is never held at once.
+// time through manifest.Reader, the reader `check` and the library
+// decoders use too, with the same limits and the same errors. List
+// objects (kubectl get -o yaml) are expanded into their items, nested
+// Lists too, and a second object of an identity already read is refused,
+// so the raw text of the whole input is never held at once.
 type stream struct {
 	name    string
 	r       *manifest.Reader
-	pending []document
-	first   *pendingRaw
+	pending []*manifest.Document
+	first   *manifest.Document
+	seen    manifest.Identities
 }
 
 func newStream(name string, r io.Reader) *stream {
-	return &stream{name: name, r: manifest.NewReader(r)}
+	mr := manifest.NewReader(r)
+	mr.File = name
+	return &stream{name: name, r: mr}
 }
 
-// rawDocument returns the next non-empty document as JSON, and its index.
-func (s *stream) rawDocument() ([]byte, int, error) {
-	js, n, err := s.r.Next()
-	if err != nil && !errors.Is(err, io.EOF) {
-		return nil, n, fmt.Errorf("%s: %w", s.name, err)
-	}
-	return js, n, err
+// rawDocument returns the next non-empty document as written, Lists not
+// expanded, or io.EOF.
+func (s *stream) rawDocument() (*manifest.Document, error) {
+	return s.r.Next()
 }
 
-// next returns the next manifest, or io.EOF.
-func (s *stream) next() (document, error) {
-	if len(s.pending) > 0 {
-		d := s.pending[0]
-		s.pending = s.pending[1:]
-		return d, nil
-	}
-	var js []byte
-	var where string
-	if s.first != nil {
-		js, where = s.first.js, s.first.where
+// next returns the next manifest, or io.EOF. Every other error is a
+// *manifest.DocumentError.
+func (s *stream) next() (*manifest.Document, error) {
+	for len(s.pending) == 0 {
+		d := s.first
 		s.first = nil
-	} else {
-		raw, n, err := s.rawDocument()
-		if err != nil {
-			return document{}, err
+		if d == nil {
+			var err error
+			if d, err = s.rawDocument(); err != nil {
+				return nil, err
+			}
 		}
-		js, where = raw, fmt.Sprintf("%s: document %d", s.name, n)
-	}
-	d, err := identify(where, js)
-	if err != nil {
-		return document{}, err
-	}
-	if !d.ident.IsList() {
-		return d, nil
-	}
-	items, err := manifest.Items(js)
-	if err != nil {
-		return document{}, fmt.Errorf("%s: %w", where, err)
-	}
-	for i, item := range items {
-		it, err := identify(fmt.Sprintf("%s, items[%d]", where, i), item)
-		if err != nil {
-			return document{}, err
+		if err := d.Expand(func(it *manifest.Document) error {
+			if err := identify(it); err != nil {
+				return err
+			}
+			if err := s.seen.Add(it); err != nil {
+				return err
+			}
+			s.pending = append(s.pending, it)
+			return nil
+		}); err != nil {
+			return nil, err
 		}
-		if it.ident.IsList() {
-			return document{}, fmt.Errorf("%s: a List inside a List is not supported", it.where)
-		}
-		s.pending = append(s.pending, it)
 	}
-	return s.next()
+	d := s.pending[0]
+	s.pending[0] = nil
+	s.pending = s.pending[1:]
+	return d, nil
 }
 
-func identify(where string, js []byte) (document, error) {
-	d := document{where: where, raw: js}
-	h, err := manifest.ReadHeader(js)
+// identify reads a manifest's identity, which every manifest must have.
+func identify(d *manifest.Document) error {
+	h, err := d.Identify()
 	if err != nil {
-		return d, fmt.Errorf("%s: %w", where, err)
+		return d.Fail(err)
 	}
-	d.ident = h
 	switch {
 	case h.Kind == "":
-		return d, fmt.Errorf("%s: kind: required", where)
+		return d.Fail(errors.New("kind: required"))
 	case h.APIVersion == "":
-		return d, fmt.Errorf("%s (%s): apiVersion: required", where, h.Kind)
+		return d.Fail(errors.New("apiVersion: required"))
+	case h.Metadata.Name == "":
+		return d.FailAt("metadata", errors.New("metadata.name: required"))
 	}
-	if !h.IsList() && h.Metadata.Name == "" {
-		return d, fmt.Errorf("%s (%s): metadata.name: required", where, h.Kind)
-	}
-	return d, nil
+	return nil
 }
 
 // looksLikeScenario reports whether a first document is a scenario file
@@ -116,14 +95,8 @@ func looksLikeScenario(js []byte) bool {
 	return probe.System != nil && probe.Kind == nil
 }
 
-// unread puts document n, read by rawDocument, back in front of the
+// unread puts a document read by rawDocument back in front of the
 // stream.
-func (s *stream) unread(js []byte, n int) {
-	where := fmt.Sprintf("%s: document %d", s.name, n)
-	s.first = &pendingRaw{where: where, js: js}
-}
-
-type pendingRaw struct {
-	where string
-	js    []byte
+func (s *stream) unread(d *manifest.Document) {
+	s.first = d
 }

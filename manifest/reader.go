@@ -1,0 +1,305 @@
+package manifest
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"io"
+)
+
+// Document is one manifest of a stream, with where it came from, so that
+// every problem with it can be reported at its place.
+type Document struct {
+	// File is the reader's File.
+	File string
+	// Index is the document's number in the stream, counting from 1.
+	Index int
+	// Item is the place inside a List, "items[2]" or
+	// "items[2].items[0]"; "" for a whole document.
+	Item string
+	// Line is the line of the input the document starts on, from 1.
+	Line int
+	// JSON is the document converted to JSON. It is the caller's.
+	JSON json.RawMessage
+	// Header is the document's identity once Identify has read it.
+	Header *Header
+
+	// source is the document as written, YAML or JSON, for finding the
+	// line of a field; it is shared with the Reader and valid until the
+	// next call of Next.
+	source []byte
+	// path is Item followed by a dot, the prefix of the document's
+	// fields inside source.
+	path string
+	// sourceLine is the line of the input source starts on.
+	sourceLine int
+}
+
+// Reader yields the documents of a YAML or JSON stream one at a time, as
+// JSON, so the whole input is never held at once. It enforces Limits as
+// it reads: a document longer than Limits.Document or a stream longer
+// than Limits.Stream is refused before it is held, so an endless input
+// fails with a LimitError after at most Limits.Stream bytes and holds at
+// most one document. Empty, comment-only and null documents are skipped
+// but counted; Lists are returned as they are (see Expand).
+type Reader struct {
+	// File names the input in every error; set it before the first Next.
+	File string
+	// Limits bounds the input; set it before the first Next. The zero
+	// value means MaxDocumentBytes and MaxStreamBytes.
+	Limits Limits
+
+	in    io.Reader
+	br    *bufio.Reader
+	buf   []byte // the document being read, reused
+	read  int64  // bytes of the stream consumed
+	lines int    // lines of the stream consumed
+	n     int    // documents started
+	err   error  // sticky: the first error, or io.EOF
+}
+
+// NewReader reads manifests from r.
+func NewReader(r io.Reader) *Reader {
+	return &Reader{in: r}
+}
+
+// Next returns the next non-empty document, or io.EOF at the end. Any
+// other error is a *DocumentError; after one, Next returns it again.
+func (r *Reader) Next() (*Document, error) {
+	if r.err != nil {
+		return nil, r.err
+	}
+	if r.br == nil {
+		r.Limits = r.Limits.withDefaults()
+		// One byte past the limit tells a stream at the limit from one
+		// beyond it, and nothing further is ever read.
+		r.br = bufio.NewReaderSize(io.LimitReader(r.in, r.Limits.Stream+1), 64<<10)
+	}
+	for {
+		text, start, err := r.section()
+		if err != nil {
+			r.err = err
+			return nil, err
+		}
+		if text == nil {
+			r.err = io.EOF
+			return nil, io.EOF
+		}
+		d := &Document{File: r.File, Index: r.n, Line: start, source: text, sourceLine: start}
+		js, line, err := toJSON(text)
+		if err != nil {
+			if line > 0 {
+				d.Line = start + line - 1
+			}
+			r.err = d.Fail(err)
+			return nil, r.err
+		}
+		if js == nil {
+			continue
+		}
+		d.JSON = js
+		return d, nil
+	}
+}
+
+// section reads the text up to the next --- line or the end. It returns
+// nil text at the end of the stream.
+func (r *Reader) section() ([]byte, int, error) {
+	r.buf = r.buf[:0]
+	start := r.lines + 1
+	lineStart := true
+	seen := false // a byte of this section was read
+	for {
+		chunk, err := r.br.ReadSlice('\n')
+		if err != nil && !errors.Is(err, bufio.ErrBufferFull) && !errors.Is(err, io.EOF) {
+			return nil, start, &DocumentError{File: r.File, Index: r.n + 1, Line: r.lines + 1, Err: err}
+		}
+		r.read += int64(len(chunk))
+		if r.read > r.Limits.Stream {
+			return nil, start, &DocumentError{File: r.File, Index: r.n + 1, Line: r.lines + 1,
+				Err: &LimitError{Limit: "MaxStreamBytes", Bytes: r.Limits.Stream}}
+		}
+		whole := lineStart && !errors.Is(err, bufio.ErrBufferFull)
+		if whole && bytes.HasPrefix(chunk, separator) {
+			rest := bytes.TrimSpace(chunk[len(separator):])
+			if len(rest) > 0 && rest[0] != '#' {
+				return nil, start, &DocumentError{File: r.File, Index: r.n + 1, Line: r.lines + 1,
+					Err: fmt.Errorf("text after the --- separator: %q", clip(rest))}
+			}
+			r.lines++
+			if r.n > 0 || !blank(r.buf) {
+				r.n++
+				return r.buf, start, nil
+			}
+			// Text before a file's first --- that holds nothing (a
+			// comment header) is not a document of its own.
+			r.buf = r.buf[:0]
+			start = r.lines + 1
+			continue
+		}
+		if len(chunk) > 0 {
+			seen = true
+			if int64(len(r.buf)+len(chunk)) > r.Limits.Document {
+				return nil, start, &DocumentError{File: r.File, Index: r.n + 1, Line: start,
+					Err: &LimitError{Limit: "MaxDocumentBytes", Bytes: r.Limits.Document}}
+			}
+			r.buf = grow(r.buf, len(chunk), r.Limits.Document)
+			r.buf = append(r.buf, chunk...)
+			lineStart = chunk[len(chunk)-1] == '\n'
+			if lineStart {
+				r.lines++
+			}
+		}
+		if errors.Is(err, io.EOF) {
+			if !seen {
+				return nil, start, nil
+			}
+			r.n++
+			return r.buf, start, nil
+		}
+	}
+}
+
+var separator = []byte("---")
+
+// grow makes room for n more bytes in buf, doubling its capacity up to
+// limit: append's growth of 1.25 for large slices would allocate five
+// times a large document on the way to holding it.
+func grow(buf []byte, n int, limit int64) []byte {
+	need := len(buf) + n
+	if need <= cap(buf) {
+		return buf
+	}
+	c := int(min(max(int64(2*cap(buf)), int64(need), 4096), max(limit, int64(need))))
+	out := make([]byte, len(buf), c)
+	copy(out, buf)
+	return out
+}
+
+func blank(b []byte) bool {
+	t := bytes.TrimSpace(b)
+	return len(t) == 0 || commentOnly(t)
+}
+
+func clip(b []byte) string {
+	if len(b) > 32 {
+		return string(b[:32]) + "..."
+	}
+	return string(b)
+}
+
+func commentOnly(b []byte) bool {
+	for line := range bytes.SplitSeq(b, []byte("\n")) {
+		line = bytes.TrimSpace(line)
+		if len(line) > 0 && line[0] != '#' {
+			return false
+		}
+	}
+	return true
+}
+
+// Expand calls fn with d, or, when d is a List (as `kubectl get -o yaml`
+// prints several objects), with each of its items in order, the items of
+// nested Lists too. It stops at the first error fn returns; a List that
+// cannot be read is a *DocumentError.
+func (d *Document) Expand(fn func(*Document) error) error {
+	h, err := d.Identify()
+	if err != nil {
+		return d.Fail(err)
+	}
+	if !h.IsList() {
+		return fn(d)
+	}
+	items, err := Items(d.JSON)
+	if err != nil {
+		return d.FailAt("items", err)
+	}
+	for i, raw := range items {
+		rel := fmt.Sprintf("items[%d]", i)
+		item := d.path + rel
+		it := &Document{File: d.File, Index: d.Index, Item: item, Line: d.Line, JSON: raw,
+			source: d.source, sourceLine: d.sourceLine, path: item + "."}
+		if line := d.lineOf(rel); line > 0 {
+			it.Line = line
+		}
+		if err := it.Expand(fn); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Identify reads d's apiVersion, kind, namespace and name into d.Header.
+func (d *Document) Identify() (*Header, error) {
+	if d.Header != nil {
+		return d.Header, nil
+	}
+	h, err := ReadHeader(d.JSON)
+	if err != nil {
+		return nil, err
+	}
+	d.Header = &h
+	return d.Header, nil
+}
+
+// Split reads a whole stream into its non-empty JSON documents, within
+// the default Limits. Lists are not expanded.
+func Split(data []byte) ([]json.RawMessage, error) {
+	r := NewReader(bytes.NewReader(data))
+	var out []json.RawMessage
+	for {
+		d, err := r.Next()
+		if errors.Is(err, io.EOF) {
+			return out, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, d.JSON)
+	}
+}
+
+// Identities remembers the objects of a stream, so that a second object
+// with the group, kind, namespace and name of an earlier one is refused,
+// as the API server would refuse to create it. The version is left out:
+// one object read at two versions is still one object. Each object costs
+// a 128-bit hash and its place, not its name, so a stream of millions of
+// objects is checked in little memory; two identities sharing a hash
+// (odds about 2^-100 for a million objects) would be reported as a
+// duplicate.
+type Identities struct {
+	m map[[16]byte]place
+}
+
+type place struct{ index, line int32 }
+
+// Add records d, whose Header must have been read (Expand and Identify
+// read it), and refuses it when an earlier document had its identity.
+func (s *Identities) Add(d *Document) error {
+	if d.Header == nil {
+		return nil
+	}
+	h := d.Header
+	f := fnv.New128a()
+	for _, part := range []string{h.Group(), h.Kind, h.Metadata.Namespace, h.Metadata.Name} {
+		_, _ = io.WriteString(f, part)
+		_, _ = f.Write([]byte{0})
+	}
+	var k [16]byte
+	f.Sum(k[:0])
+	if s.m == nil {
+		s.m = map[[16]byte]place{}
+	}
+	if first, dup := s.m[k]; dup {
+		where := fmt.Sprintf("document %d", first.index)
+		if first.line > 0 {
+			where += fmt.Sprintf(", line %d", first.line)
+		}
+		return d.FailAt("metadata.name", fmt.Errorf("metadata.name: %s is listed again (first in %s); the API server holds one object per name", h, where))
+	}
+	s.m[k] = place{index: int32(d.Index), line: int32(d.Line)}
+	return nil
+}

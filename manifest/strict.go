@@ -1,0 +1,267 @@
+package manifest
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"reflect"
+	"regexp"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"k8s.io/apimachinery/pkg/util/yaml"
+)
+
+// fieldError is a problem with one field: "path: problem", with the
+// line of the input the field is on when it could be found.
+type fieldError struct {
+	path    string
+	problem string
+	line    int
+}
+
+func (e *fieldError) Error() string {
+	if e.path == "" {
+		return e.problem
+	}
+	return e.path + ": " + e.problem
+}
+
+// Unmarshal decodes d into v as strictly as `kubectl apply
+// --validate=strict`: a field v has no place for is an error naming the
+// field's full path (spec.agent.backendRf), as is a value of the wrong
+// type; both carry the line of the input the field is on. The error is
+// a *DocumentError.
+func (d *Document) Unmarshal(v any) error {
+	dec := json.NewDecoder(bytes.NewReader(d.JSON))
+	dec.DisallowUnknownFields()
+	err := dec.Decode(v)
+	if err == nil {
+		return nil
+	}
+	var te *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &te):
+		fe := typeError(te, d.JSON)
+		fe.line = d.lineOf(fe.path)
+		return d.Fail(fe)
+	case strings.HasPrefix(err.Error(), "json: unknown field "):
+		path := unknownField(d.JSON, reflect.TypeOf(v))
+		if path == "" {
+			name, _ := strconv.Unquote(strings.TrimPrefix(err.Error(), "json: unknown field "))
+			path = name
+		}
+		return d.Fail(&fieldError{path: path, problem: "unknown field", line: d.lineOf(path)})
+	}
+	return d.Fail(FieldError(err))
+}
+
+// FieldError rewrites an error straight from encoding/json in the
+// "path: problem" form every other problem takes, in the words of the
+// manifest rather than of Go. An error already wrapped with context is
+// returned as it is.
+func FieldError(err error) error {
+	switch e := err.(type) {
+	case *json.UnmarshalTypeError:
+		return typeError(e, nil)
+	case *json.SyntaxError:
+		return fmt.Errorf("not valid JSON: %v", e)
+	}
+	return err
+}
+
+// typeError says which value was found where another was wanted; with
+// the document's JSON it quotes a string that was found.
+func typeError(e *json.UnmarshalTypeError, js []byte) *fieldError {
+	path := e.Field
+	if js != nil && e.Offset > 0 {
+		// The offset points into the value, which gives list positions
+		// the error's own Field leaves out.
+		if p := pathAt(js, int(e.Offset)-1); p != "" {
+			path = p
+		}
+	}
+	got := e.Value
+	switch {
+	case got == "string":
+		got = "a string"
+		if s, ok := valueAt(js, path).(string); ok {
+			got = strconv.Quote(s)
+			if len(s) > 32 {
+				got = "a string of " + strconv.Itoa(len(s)) + " bytes"
+			}
+		}
+	case got == "array":
+		got = "a list"
+	case got == "object":
+		got = "a mapping"
+	case got == "bool":
+		got = "true or false"
+	case got == "number":
+		got = "a number"
+		if n, ok := valueAt(js, path).(json.Number); ok && len(n) <= 32 {
+			got = "the number " + string(n)
+		}
+	case strings.HasPrefix(got, "number "):
+		got = "the " + got
+	}
+	return &fieldError{path: path, problem: "must be " + goKind(e.Type) + ", not " + got}
+}
+
+// goKind names a Go type the way a manifest's author knows it.
+func goKind(t reflect.Type) string {
+	if t == nil {
+		return "another type"
+	}
+	switch t.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return "an integer"
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return "a non-negative integer"
+	case reflect.Float32, reflect.Float64:
+		return "a number"
+	case reflect.String:
+		return "a string"
+	case reflect.Bool:
+		return "true or false"
+	case reflect.Slice, reflect.Array:
+		return "a list"
+	case reflect.Map, reflect.Struct:
+		return "a mapping"
+	}
+	return "another type"
+}
+
+// toJSON converts one document as written into JSON. A document that
+// starts like JSON ({" or [) is read as JSON and its errors are JSON's;
+// everything else, YAML flow mappings such as {kind: A} included, is
+// YAML. Blank, comment-only and null documents give nil JSON. A problem
+// comes with its line inside the document when it is known. Text that
+// is not UTF-8 is refused rather than replaced.
+func toJSON(text []byte) (json.RawMessage, int, error) {
+	t := bytes.TrimSpace(text)
+	if len(t) == 0 || commentOnly(t) {
+		return nil, 0, nil
+	}
+	lead := bytes.Count(text[:bytes.Index(text, t[:1])], []byte("\n"))
+	if !utf8.Valid(t) {
+		off := invalidUTF8(t)
+		line := lead + 1 + bytes.Count(t[:off], []byte("\n"))
+		problem := "not valid UTF-8 (byte 0x" + strconv.FormatUint(uint64(t[off]), 16) + "); save the file as UTF-8"
+		if looksJSON(t) {
+			if p := pathAt(t, off); p != "" {
+				return nil, line, &fieldError{path: p, problem: problem}
+			}
+		}
+		return nil, line, errors.New(problem)
+	}
+	if looksJSON(t) {
+		if !json.Valid(t) {
+			var v any
+			err := json.Unmarshal(t, &v)
+			var se *json.SyntaxError
+			if errors.As(err, &se) {
+				off := min(int(se.Offset), len(t))
+				return nil, lead + 1 + bytes.Count(t[:off], []byte("\n")), fmt.Errorf("not valid JSON: %v", se)
+			}
+			return nil, 0, fmt.Errorf("not valid JSON: %v", err)
+		}
+		if bytes.Equal(t, []byte("null")) {
+			return nil, 0, nil
+		}
+		return bytes.Clone(t), 0, nil
+	}
+	js, err := yamlToJSON(text)
+	if err != nil {
+		msg := err.Error()
+		msg = strings.TrimPrefix(msg, "error converting YAML to JSON: ")
+		msg = strings.TrimPrefix(msg, "yaml: ")
+		line := 0
+		if m := yamlLine.FindStringSubmatch(msg); m != nil {
+			line, _ = strconv.Atoi(m[1])
+			msg = m[2]
+		}
+		return nil, line, errors.New("not valid YAML: " + msg)
+	}
+	js = bytes.TrimSpace(js)
+	if len(js) == 0 || bytes.Equal(js, []byte("null")) {
+		return nil, 0, nil
+	}
+	return js, 0, nil
+}
+
+var yamlLine = regexp.MustCompile(`^line (\d+): (.*)$`)
+
+// yamlToJSON converts one YAML document. apimachinery's ToJSON passes
+// through anything that starts like JSON, which a YAML flow mapping
+// ({kind: A}) also does, so such a document is decoded as YAML and
+// encoded again.
+func yamlToJSON(data []byte) ([]byte, error) {
+	if !yaml.IsJSONBuffer(data) {
+		return yaml.ToJSON(data)
+	}
+	var v any
+	if err := yaml.Unmarshal(data, &v); err != nil {
+		return nil, err
+	}
+	return json.Marshal(v)
+}
+
+// looksJSON: an object whose first key is quoted, an empty object, or
+// an array.
+func looksJSON(t []byte) bool {
+	switch t[0] {
+	case '[':
+		return true
+	case '{':
+		rest := bytes.TrimLeft(t[1:], " \t\r\n")
+		return len(rest) > 0 && (rest[0] == '"' || rest[0] == '}')
+	}
+	return bytes.Equal(t, []byte("null"))
+}
+
+func invalidUTF8(b []byte) int {
+	for i := 0; i < len(b); {
+		r, n := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && n <= 1 {
+			return i
+		}
+		i += n
+	}
+	return len(b)
+}
+
+// lineOf finds the line of the input a field of d is on: the field's
+// path, from the top of d (a List item's path is prefixed with its
+// place). 0 when the document's text is gone or the field is not found.
+func (d *Document) lineOf(path string) int {
+	if d.source == nil {
+		return 0
+	}
+	full := d.path + path
+	if path == "" {
+		full = strings.TrimSuffix(full, ".")
+	}
+	segs := splitPath(full)
+	t := bytes.TrimSpace(d.source)
+	if len(t) == 0 {
+		return 0
+	}
+	lead := bytes.Count(d.source[:bytes.Index(d.source, t[:1])], []byte("\n"))
+	var rel int
+	if looksJSON(t) {
+		off := offsetOf(t, segs)
+		if off < 0 {
+			return 0
+		}
+		rel = lead + 1 + bytes.Count(t[:off], []byte("\n"))
+	} else {
+		rel = yamlLineOf(d.source, segs)
+		if rel == 0 {
+			return 0
+		}
+	}
+	return d.sourceLine + rel - 1
+}

@@ -1,0 +1,86 @@
+package redact_test
+
+import (
+	"strings"
+	"testing"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"pgregory.net/rapid"
+
+	"github.com/condengine/condengine/binding"
+	"github.com/condengine/condengine/binding/bindingtest"
+	"github.com/condengine/condengine/costjob"
+)
+
+// plantedSecrets holds one secret of every family the rule table knows,
+// as probe output and job errors carry them.
+var plantedSecrets = []string{
+	"xoxb-123456789012-abcdefghijkl", "AKIAIOSFODNN7EXAMPLE", "ASIAY34FZKBOKMUTVV7A",
+	"ghp_16C7e42F292c6912E7710c838347Ae178B4a", "github_pat_11ABCDEFG0abcdefghijkl_mnopqrstuvwxyz0123456789",
+	"sk_live_4eC39HqLyjWDarjtT1zdp7dc", "glpat-Xy12Ab34Cd56Ef78Gh90", "AIzaSyD-9tSrke72PouQMnMX-a7eZSW0jkFMBWY",
+	"10.0.0.7", "2001:db8::7", "redis-master:6379", "api.example.com:443", "ops@corp.example.com",
+	"eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.sig", "0123456789abcdef0123456789abcdef",
+}
+
+// plantedText puts a secret in one of the shapes foreign text has, some
+// of which hide it by their own rule (a PEM block, a percent-encoded
+// URL, "password is", key=value).
+func plantedText(t *rapid.T, secret string) string {
+	before := rapid.SampledFrom([]string{"", "error: ", "dial tcp ", "run failed (", "x "}).Draw(t, "before")
+	after := rapid.SampledFrom([]string{"", ": connection refused", ")", " after 3 attempts", "\nstack trace"}).Draw(t, "after")
+	switch rapid.IntRange(0, 5).Draw(t, "shape") {
+	case 1:
+		secret = "token=" + secret
+	case 2:
+		secret = "-----BEGIN PRIVATE KEY-----\n" + secret + "\n-----END PRIVATE KEY-----"
+	case 3:
+		secret = "https%3A%2F%2Fuser%3A" + secret + "%40git.internal"
+	case 4:
+		secret = "the password is " + secret
+	}
+	return before + secret + after
+}
+
+// A secret of any family planted in the foreign text that reaches a
+// status (a CostJob run's error, which lands in executionHistory; a
+// Binding's probe errors and card bodies) never shows in it.
+func TestStatus_PropertyPlantedSecretsNeverSurvive(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		secret := rapid.SampledFrom(plantedSecrets).Draw(t, "secret")
+
+		job := costjob.CostJob{}
+		job.Namespace, job.Name = "finops", "nightly"
+		st, _, err := costjob.Record(job, costjob.ExecutionRecord{
+			ExecutionTime: metav1.Unix(1, 0), Status: costjob.Failed, Error: plantedText(t, secret)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := st.ExecutionHistory[0].Error; strings.Contains(got, secret) {
+			t.Fatalf("CostJob executionHistory shows %q: %q", secret, got)
+		}
+
+		s := bindingtest.SnapshotGen().Draw(t, "snapshot")
+		for i := range s.Probes {
+			if b := s.Probes[i].Backend; b != nil {
+				b.Error = plantedText(t, secret)
+				if b.Card == nil {
+					b.Body = []byte(plantedText(t, secret))
+				}
+			}
+			if c := s.Probes[i].Channel; c != nil {
+				c.Error = plantedText(t, secret)
+			}
+		}
+		r, err := binding.Evaluate(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, b := range r.Bindings {
+			for _, c := range b.Conditions {
+				if strings.Contains(c.Message, secret) {
+					t.Fatalf("Binding %s/%s %s shows %q: %q", b.Namespace, b.Name, c.Type, secret, c.Message)
+				}
+			}
+		}
+	})
+}

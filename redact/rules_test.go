@@ -1,0 +1,139 @@
+package redact
+
+import (
+	"strings"
+	"testing"
+)
+
+// ruleExamples holds, for every rule of the table, texts it must find
+// (the secret part, which must not survive Message) and texts it must
+// leave alone (which Message returns unchanged).
+var ruleExamples = map[string]struct{ positive, negative []string }{
+	"url": {
+		positive: []string{"https://user:pass@git.example.com/x", "s3://bucket/key", "postgres://u:p@db/app"},
+		negative: []string{"see the Binding's status", "scheme:// alone"},
+	},
+	"url-percent-encoded": {
+		positive: []string{"https%3A%2F%2Fuser%3Apass%40git.example.com%2Fx", "HTTP%3a%2f%2finternal"},
+		negative: []string{"100% done", "50%3 of 6"},
+	},
+	"email": {
+		positive: []string{"alice@example.com", "ops+alerts@corp.example.org"},
+		negative: []string{"image@sha256", "a @ b"},
+	},
+	"ipv4": {
+		positive: []string{"10.0.0.7", "192.168.1.20:8443", "node-10.0.0.7"},
+		negative: []string{"release-1.2.3.4", "v1.2.3.4", "1.2.3", "v0.37.2"},
+	},
+	"ipv6": {
+		positive: []string{"2001:db8::1", "[fe80::1%eth0]:80", "::1"},
+		negative: []string{"10:00:00", "std::vector"},
+	},
+	"host-port": {
+		positive: []string{"api.example.com:443", "localhost:8080", "redis-master:6379", "echo:8080"},
+		negative: []string{"line:12", "step:3", "2026-11-30T10:00:00Z", "Ready:True", "spec.chat.channel"},
+	},
+	"auth-scheme": {
+		positive: []string{"Bearer abc.def", "Basic dXNlcjpwYXNz"},
+		negative: []string{"basic authentication failed", "Forbearer x"},
+	},
+	"key-value": {
+		positive: []string{"password=hunter2", "pw=hunter2", "db_password: s3cr3t", `"client_secret": "abc def"`, "token: hunter"},
+		negative: []string{"token: required; secret: must be set", "password: missing", "tokens issued: 3"},
+	},
+	"password-phrase": {
+		positive: []string{"hunter2x", "correcthorse"},
+		negative: []string{"the password is required", "token was revoked", "the answer is 42"},
+	},
+	"slack-token": {
+		positive: []string{"xoxb-123456789012-abcdefghijkl", "xoxp-1234-5678-abcdefabcdef", "xapp-1-A0123-456-abcdef0123"},
+		negative: []string{"xoxb- is a prefix", "myxoxb-1234567890123"},
+	},
+	"aws-access-key-id": {
+		positive: []string{"AKIAIOSFODNN7EXAMPLE", "ASIAY34FZKBOKMUTVV7A"},
+		negative: []string{"AKIA is a prefix", "AKIAIOSFODNN7EXAMPLEX1"},
+	},
+	"github-token": {
+		positive: []string{"ghp_16C7e42F292c6912E7710c838347Ae178B4a", "github_pat_11ABCDEFG0abcdefghijkl_mnopqrstuvwxyz0123456789"},
+		negative: []string{"ghp_short", "use a github_pat_ token"},
+	},
+	"stripe-key": {
+		positive: []string{"sk_live_4eC39HqLyjWDarjtT1zdp7dc", "rk_test_abcdefghij12"},
+		negative: []string{"sk_live_ keys are secret", "desk_live_schedule"},
+	},
+	"gitlab-token": {
+		positive: []string{"glpat-xxxxxxxxxxxxxxxxxxxx", "glrt-0123456789abcdefghij"},
+		negative: []string{"glpat- tokens expire", "glpat-short"},
+	},
+	"google-api-key": {
+		positive: []string{"AIzaSyD-9tSrke72PouQMnMX-a7eZSW0jkFMBWY"},
+		negative: []string{"AIza alone", "AIzaShort"},
+	},
+	"pem-block": {
+		positive: []string{"-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA\n-----END RSA PRIVATE KEY-----", "-----BEGIN OPENSSH PRIVATE KEY----- b3Blbn (cut"},
+		negative: []string{"----- separator -----", "BEGIN transaction"},
+	},
+	"long-run": {
+		positive: []string{"0123456789abcdef0123456789abcdef", "QWxhZGRpbjpvcGVuIHNlc2FtZQ0123456789abcdEF"},
+		negative: []string{"a-very-long-kubernetes-name-that-is-lower-case-only", "CONSTANT_NAMES_IN_UPPER_CASE_ARE_NOT_SECRETS"},
+	},
+	"jwt": {
+		positive: []string{"eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.sig"},
+		negative: []string{"keyJam.a.b", "eyJ alone"},
+	},
+}
+
+// rulePositiveContext plants a positive example where each rule expects
+// it: the password phrase needs its key word before it.
+func rulePositiveContext(name, secret string) string {
+	if name == "password-phrase" {
+		return "the password is " + secret + " for now"
+	}
+	return "failed: " + secret + " (retrying)"
+}
+
+func TestRules_EveryRuleHasExamples(t *testing.T) {
+	for _, r := range rules {
+		ex, ok := ruleExamples[r.name]
+		if !ok || len(ex.positive) == 0 || len(ex.negative) == 0 {
+			t.Errorf("rule %q has no positive or no negative example", r.name)
+		}
+	}
+	if len(ruleExamples) != len(rules) {
+		t.Errorf("%d example sets for %d rules: one names no rule", len(ruleExamples), len(rules))
+	}
+}
+
+func TestRules_PositiveExamplesAreFoundByTheirRule(t *testing.T) {
+	for _, r := range rules {
+		for _, secret := range ruleExamples[r.name].positive {
+			msg := normalize(rulePositiveContext(r.name, secret))
+			if len(r.find(msg, nil)) == 0 {
+				t.Errorf("rule %q finds nothing in %q", r.name, msg)
+			}
+			out := Message(msg, Options{})
+			if strings.Contains(out, normalize(secret)) {
+				t.Errorf("rule %q: %q survives in %q", r.name, secret, out)
+			}
+		}
+	}
+}
+
+func TestRules_NegativeExamplesSurvive(t *testing.T) {
+	for _, r := range rules {
+		for _, text := range ruleExamples[r.name].negative {
+			if got := r.find(normalize(text), nil); len(got) != 0 {
+				t.Errorf("rule %q finds %v in %q", r.name, got, text)
+			}
+			if out := Message(text, Options{}); out != text {
+				t.Errorf("rule %q: %q became %q", r.name, text, out)
+			}
+		}
+	}
+}
+
+func TestNormalize_FoldsFullWidthForms(t *testing.T) {
+	if got := Message("dial １０．０．０．７:８４４３ failed", Options{}); got != "dial [address] failed" {
+		t.Fatalf("got %q", got)
+	}
+}
