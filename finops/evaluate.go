@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/condengine/condengine/costjob"
 	"github.com/condengine/condengine/offering"
 	"github.com/condengine/condengine/pricebook"
 	"github.com/condengine/condengine/provider"
@@ -52,7 +53,7 @@ func Evaluate(s Snapshot) Result {
 		Providers:     make([]provider.Plan, len(s.Providers)),
 	}
 	for i := range s.CostJobs {
-		r.CostJobs[i].Schedule, r.CostJobs[i].Recognised = s.CostJobs[i].Schedule()
+		r.CostJobs[i].Schedule, r.CostJobs[i].Recognised = costjob.Schedule(&s.CostJobs[i])
 	}
 	for i := range s.Providers {
 		r.Providers[i] = provider.Evaluate(&s.Providers[i])
