@@ -1,6 +1,5 @@
 // +kubebuilder:object:generate=true
 // +kubebuilder:validation:Optional
-// +groupName=agentkourier.dev
 
 package v1alpha1
 

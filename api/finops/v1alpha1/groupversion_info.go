@@ -1,6 +1,5 @@
 // +kubebuilder:object:generate=true
 // +kubebuilder:validation:Optional
-// +groupName=finops.stakater.com
 
 package v1alpha1
 
