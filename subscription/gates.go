@@ -126,7 +126,7 @@ func (e *evaluator) gates(i int32) verdict {
 	if c := off.Spec.Compatibility; c != nil {
 		for _, req := range c.RequiredOfferings {
 			if req.Namespace != "" && req.Name != "" &&
-				e.covered(i, root, Reference{Namespace: req.Namespace, Name: req.Name}) {
+				e.covered(i, root, req) {
 				continue
 			}
 			m := msg("required offering %s/%s not covered by an active subscription in the family", req.Namespace, req.Name)

@@ -86,7 +86,7 @@ func conditionOwners(t *testing.T, obj client.Object) map[string][]string {
 			continue
 		}
 		var fields map[string]any
-		if err := json.Unmarshal(m.FieldsV1.Raw, &fields); err != nil {
+		if err := json.Unmarshal(m.FieldsV1.GetRawBytes(), &fields); err != nil {
 			t.Fatal(err)
 		}
 		status, _ := fields["f:status"].(map[string]any)
