@@ -28,6 +28,9 @@
 //     hand-written CRDs validated (PriceBook currency pattern and
 //     valuation mode, reference names, the FinOpsProvider singleton and
 //     one-option rules).
+//   - The Offering's spec is declared without fields, as before: the
+//     engine's rules for a requirement with no name or no namespace must
+//     stay reachable, and Reference requires both.
 //   - FinOpsProvider's status is declared without fields: nothing ever
 //     writes it, so its Go fields are not promised to a user.
 //   - CostJob's spec.resources is kept raw (a core/v1

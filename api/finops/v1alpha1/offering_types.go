@@ -35,7 +35,12 @@ type Offering struct {
 	metav1.TypeMeta   `json:",inline"`
 	metav1.ObjectMeta `json:"metadata,omitempty"`
 
-	// Spec is the Offering's pricing, compatibility and lifecycle.
+	// Spec is the Offering's pricing, compatibility and lifecycle. Its
+	// schema names no field: the engine reports a malformed requirement
+	// (no name, no namespace) in PricingResolved, which a stricter schema
+	// would have the API server refuse before the engine saw it.
+	// +kubebuilder:validation:Schemaless
+	// +kubebuilder:validation:Type=object
 	// +kubebuilder:pruning:PreserveUnknownFields
 	Spec OfferingSpec `json:"spec"`
 	// Status is what the engine writes.
