@@ -8,51 +8,31 @@ import (
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/condengine/condengine/api/finops/v1alpha1"
 )
 
-// Granularity names a cost bucket's window (the CRD enum hour|day|month).
-type Granularity string
+// Granularity names a cost bucket's window (the CRD enum hour|day|month);
+// it is v1alpha1.Granularity.
+type Granularity = v1alpha1.Granularity
 
 // The three bucket granularities, in the order Buckets returns them.
 const (
-	Hour  Granularity = "hour"
-	Day   Granularity = "day"
-	Month Granularity = "month"
+	Hour  = v1alpha1.GranularityHour
+	Day   = v1alpha1.GranularityDay
+	Month = v1alpha1.GranularityMonth
 )
 
 // SubscriptionMeter is the breakdown name of the subscription fee.
 const SubscriptionMeter = "subscription"
 
-// CostBucket is one entry of a Subscription's status.costs, shaped and
-// tagged like the CRD so it can be written as is. Zero amounts are left out
-// of the JSON (absent means zero).
-type CostBucket struct {
-	// Granularity is hour, day or month.
-	Granularity Granularity `json:"granularity"`
-	// Start is the window's first instant.
-	Start metav1.Time `json:"start"`
-	// EndExclusive is the first instant after the window.
-	EndExclusive metav1.Time `json:"endExclusive"`
-	// Current is what has been charged inside the window up to the run's
-	// scheduled hour: fee ticks crossed plus the host's usage.
-	Current int64 `json:"current,omitempty"`
-	// Projected is the subscription fee for the whole window, after the
-	// deactivation cut-off; never usage.
-	Projected int64 `json:"projected,omitempty"`
-	// Breakdown splits the bucket by meter: the subscription fee first,
-	// then usage meters by name.
-	Breakdown []CostMetric `json:"breakdown,omitempty"`
-}
+// CostBucket is one entry of a Subscription's status.costs, declared in
+// api/finops/v1alpha1 so it can be written as is. Zero amounts are left
+// out of the JSON (absent means zero).
+type CostBucket = v1alpha1.CostBucket
 
-// CostMetric is one meter's share of a bucket.
-type CostMetric struct {
-	// Name is the meter: "subscription" or a usage meter name.
-	Name string `json:"name"`
-	// Current is the meter's charge so far in the window.
-	Current int64 `json:"current,omitempty"`
-	// Projected is set for the subscription fee only.
-	Projected int64 `json:"projected,omitempty"`
-}
+// CostMetric is one meter's share of a bucket; it is v1alpha1.CostMetric.
+type CostMetric = v1alpha1.CostMetric
 
 // MeterCharge is usage the host has charged for one meter inside one bucket
 // window.

@@ -1,114 +1,56 @@
 package binding
 
 import (
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"github.com/condengine/condengine/api/agentkourier/v1alpha1"
 )
+
+// The API types of the Agent Kourier group are declared in
+// api/agentkourier/v1alpha1; the names below are aliases kept so that
+// existing callers compile unchanged. New code should import v1alpha1.
 
 // Group, version and kinds of the Agent Kourier objects the engine reads.
 const (
-	Group              = "agentkourier.dev"
-	Version            = "v1alpha1"
-	APIVersion         = Group + "/" + Version
-	KindBinding        = "Binding"
-	KindAgentBackend   = "AgentBackend"
-	KindChatConnection = "ChatConnection"
+	Group              = v1alpha1.GroupName
+	Version            = v1alpha1.Version
+	APIVersion         = v1alpha1.APIVersion
+	KindBinding        = v1alpha1.KindBinding
+	KindAgentBackend   = v1alpha1.KindAgentBackend
+	KindChatConnection = v1alpha1.KindChatConnection
 )
 
-// Binding connects an agent (an AgentBackend) to one chat channel reached
-// through a ChatConnection.
-type Binding struct {
-	metav1.TypeMeta   `json:",inline"`
-	metav1.ObjectMeta `json:"metadata,omitempty"`
-	Spec              BindingSpec `json:"spec"`
-	Status            Status      `json:"status,omitempty"`
-}
-
-// BindingSpec is what a Binding asks for.
-type BindingSpec struct {
-	Agent AgentRef `json:"agent"`
-	Chat  ChatRef  `json:"chat"`
-}
-
-// AgentRef says which AgentBackend answers in the channel.
-type AgentRef struct {
-	BackendRef Ref `json:"backendRef"`
-}
-
-// ChatRef says which ChatConnection reaches the channel, and which channel.
-type ChatRef struct {
-	ConnectionRef Ref    `json:"connectionRef"`
-	Channel       string `json:"channel"`
-}
-
-// Ref names an object of a known kind. An empty Namespace means the
-// referring object's own namespace.
-type Ref struct {
-	Name      string `json:"name"`
-	Namespace string `json:"namespace,omitempty"`
-}
-
-// AgentBackend is an agent reachable over HTTP, described by its A2A card.
-type AgentBackend struct {
-	metav1.TypeMeta   `json:",inline"`
-	metav1.ObjectMeta `json:"metadata,omitempty"`
-	Spec              AgentBackendSpec `json:"spec"`
-	Status            Status           `json:"status,omitempty"`
-}
-
-// AgentBackendSpec is where the agent lives and who may use it.
-type AgentBackendSpec struct {
-	// URL is the agent's base address; the card is fetched at URL+CardPath.
-	URL string `json:"url"`
-	// CardPath defaults to DefaultCardPath.
-	CardPath string `json:"cardPath,omitempty"`
-	// AuthSecretRef names the credential sent with the card fetch.
-	AuthSecretRef *SecretKeyRef `json:"authSecretRef,omitempty"`
-	// AllowedNamespaces lists the other namespaces whose Bindings may use
-	// the backend; "*" allows all. Its own namespace is always allowed.
-	AllowedNamespaces []string `json:"allowedNamespaces,omitempty"`
-}
+// Aliases of the v1alpha1 types.
+type (
+	// Binding is v1alpha1.Binding.
+	Binding = v1alpha1.Binding
+	// BindingSpec is v1alpha1.BindingSpec.
+	BindingSpec = v1alpha1.BindingSpec
+	// AgentRef is v1alpha1.AgentRef.
+	AgentRef = v1alpha1.AgentRef
+	// ChatRef is v1alpha1.ChatRef.
+	ChatRef = v1alpha1.ChatRef
+	// Ref is v1alpha1.Ref.
+	Ref = v1alpha1.Ref
+	// AgentBackend is v1alpha1.AgentBackend.
+	AgentBackend = v1alpha1.AgentBackend
+	// AgentBackendSpec is v1alpha1.AgentBackendSpec.
+	AgentBackendSpec = v1alpha1.AgentBackendSpec
+	// ChatConnection is v1alpha1.ChatConnection.
+	ChatConnection = v1alpha1.ChatConnection
+	// ChatConnectionSpec is v1alpha1.ChatConnectionSpec.
+	ChatConnectionSpec = v1alpha1.ChatConnectionSpec
+	// SecretKeyRef is v1alpha1.SecretKeyRef.
+	SecretKeyRef = v1alpha1.SecretKeyRef
+	// Status is v1alpha1.BindingStatus; AgentBackend and ChatConnection
+	// have their own status types of the same shape.
+	Status = v1alpha1.BindingStatus
+)
 
 // DefaultCardPath is where an A2A agent publishes its card.
-const DefaultCardPath = "/.well-known/agent-card.json"
+const DefaultCardPath = v1alpha1.DefaultCardPath
 
-// ChatConnection is a bot's credential on one chat platform, owned by one
-// broker.
-type ChatConnection struct {
-	metav1.TypeMeta   `json:",inline"`
-	metav1.ObjectMeta `json:"metadata,omitempty"`
-	Spec              ChatConnectionSpec `json:"spec"`
-	Status            Status             `json:"status,omitempty"`
-}
-
-// ChatConnectionSpec is the platform, the bot's token and who may use it.
-type ChatConnectionSpec struct {
-	// Platform is one of Platforms.
-	Platform string `json:"platform"`
-	// TokenSecretRef names the bot token.
-	TokenSecretRef *SecretKeyRef `json:"tokenSecretRef,omitempty"`
-	// Broker is the broker that owns the connection; "" is the default
-	// broker.
-	Broker string `json:"broker,omitempty"`
-	// AllowedNamespaces works as on AgentBackendSpec.
-	AllowedNamespaces []string `json:"allowedNamespaces,omitempty"`
-}
+// PlatformSlack is the one chat platform the broker speaks today.
+const PlatformSlack = v1alpha1.PlatformSlack
 
 // Platforms lists the chat platforms a ChatConnection may name. The slice
 // is new on each call.
 func Platforms() []string { return []string{PlatformSlack} }
-
-// PlatformSlack is the one chat platform the broker speaks today.
-const PlatformSlack = "slack"
-
-// SecretKeyRef names one key of a Secret in the object's namespace.
-type SecretKeyRef struct {
-	Name string `json:"name"`
-	Key  string `json:"key"`
-}
-
-// Status is the status of all three kinds: a condition list keyed by type.
-type Status struct {
-	// +listType=map
-	// +listMapKey=type
-	Conditions []metav1.Condition `json:"conditions,omitempty" patchStrategy:"merge" patchMergeKey:"type"`
-}

@@ -185,8 +185,8 @@ func TestRecord_FoldProperties(t *testing.T) {
 }
 
 func TestTimeouts_DefaultsAndBadValuesKeepDefaults(t *testing.T) {
-	assert.Equal(t, DefaultTimeouts(), Spec{}.Timeouts())
-	got := Spec{DatabaseInitTimeout: "30s", OpenCostFetchTimeout: "soon", StatusUpdateTimeout: "-1m", HTTPClientTimeout: "2m"}.Timeouts()
+	assert.Equal(t, DefaultTimeouts(), EffectiveTimeouts(Spec{}))
+	got := EffectiveTimeouts(Spec{DatabaseInitTimeout: "30s", OpenCostFetchTimeout: "soon", StatusUpdateTimeout: "-1m", HTTPClientTimeout: "2m"})
 	assert.Equal(t, 30*time.Second, got.DatabaseInit)
 	assert.Equal(t, 2*time.Minute, got.OpenCostFetch, "unparseable keeps the default")
 	assert.Equal(t, time.Minute, got.StatusUpdate, "negative keeps the default")
@@ -194,9 +194,9 @@ func TestTimeouts_DefaultsAndBadValuesKeepDefaults(t *testing.T) {
 }
 
 func TestShards_OptInWithDefaults(t *testing.T) {
-	_, _, on := Spec{}.Shards()
+	_, _, on := EffectiveSharding(Spec{})
 	assert.False(t, on)
-	n, c, on := Spec{Sharding: &Sharding{Concurrency: 8}}.Shards()
+	n, c, on := EffectiveSharding(Spec{Sharding: &Sharding{Concurrency: 8}})
 	assert.True(t, on)
 	assert.Equal(t, int32(25), n)
 	assert.Equal(t, int32(8), c)

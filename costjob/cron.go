@@ -44,5 +44,6 @@ func Cron(interval string) (cron string, recognised bool) {
 	return DailySchedule, false
 }
 
-// Schedule is Cron for a CostJob's spec.interval.
-func (j *CostJob) Schedule() (cron string, recognised bool) { return Cron(j.Spec.Interval) }
+// Schedule is Cron for a CostJob's spec.interval. (It is a function, not
+// a method, because CostJob is declared in api/finops/v1alpha1.)
+func Schedule(j *CostJob) (cron string, recognised bool) { return Cron(j.Spec.Interval) }

@@ -32,6 +32,6 @@ func OutcomeOf(j *CostJob) Outcome {
 			Generation: j.Generation, Skip: conditions.SkipNeverWritten},
 		Status: j.Status,
 	}
-	o.Schedule, o.Recognised = j.Schedule()
+	o.Schedule, o.Recognised = Schedule(j)
 	return o
 }

@@ -38,10 +38,10 @@ const (
 	DefaultShardConcurrency   = 4
 )
 
-// Timeouts returns the spec's durations with defaults applied. A value
+// EffectiveTimeouts returns the spec's durations with defaults applied. A value
 // that does not parse, or is not positive, keeps its default: the run
 // logs such a value and goes on, it does not fail.
-func (s Spec) Timeouts() Timeouts {
+func EffectiveTimeouts(s Spec) Timeouts {
 	t := DefaultTimeouts()
 	for _, f := range []struct {
 		in  string
@@ -61,9 +61,9 @@ func (s Spec) Timeouts() Timeouts {
 	return t
 }
 
-// Shards returns the sharding settings with defaults applied, and false
+// EffectiveSharding returns the sharding settings with defaults applied, and false
 // when the CostJob did not opt in.
-func (s Spec) Shards() (namespacesPerShard, concurrency int32, enabled bool) {
+func EffectiveSharding(s Spec) (namespacesPerShard, concurrency int32, enabled bool) {
 	if s.Sharding == nil {
 		return 0, 0, false
 	}

@@ -76,7 +76,7 @@ func Explain(s Snapshot) (Result, error) {
 	return evaluate(s, true), nil
 }
 
-func (o *Offering) ref() conditions.ObjectRef {
+func ref(o *Offering) conditions.ObjectRef {
 	return conditions.ObjectRef{Kind: Kind, Namespace: o.Namespace, Name: o.Name, UID: o.UID, Generation: o.Generation}
 }
 
@@ -99,9 +99,9 @@ func (e *evaluator) explain(res *Result) {
 func (e *evaluator) explainReadiness(i int32, v verdict, out Outcome) []conditions.Provenance {
 	o := &e.s.Offerings[i]
 	p := conditions.Provenance{Rule: checkRules[v.reason]}
-	p.Add(o.ref())
+	p.Add(ref(o))
 	if v.message != "" {
-		p.Add(o.ref(), conditions.F("finding", v.message))
+		p.Add(ref(o), conditions.F("finding", v.message))
 	}
 	for k, r := range requirements(o) {
 		field := "spec.compatibility.requiredOfferings[" + strconv.Itoa(k) + "]"
@@ -110,15 +110,15 @@ func (e *evaluator) explainReadiness(i int32, v verdict, out Outcome) []conditio
 		case e.fails.get(Kind, r.Namespace, r.Name):
 			p.Add(conditions.ObjectRef{}, conditions.F("failure", Kind+" "+r.String()))
 		case !ok:
-			p.Add(o.ref(), conditions.F(field, r.String()+" (not found)"))
+			p.Add(ref(o), conditions.F(field, r.String()+" (not found)"))
 		default:
 			req := &e.s.Offerings[j]
-			p.Add(req.ref(), conditions.F("status.ready", string(req.Status.Ready)))
+			p.Add(ref(req), conditions.F("status.ready", string(req.Status.Ready)))
 		}
 	}
 	switch {
 	case o.Status.ResolvedPricing != nil:
-		p.Add(o.ref(), conditions.FTime("status.resolvedPricing.resolvedAt", o.Status.ResolvedPricing.ResolvedAt.Time))
+		p.Add(ref(o), conditions.FTime("status.resolvedPricing.resolvedAt", o.Status.ResolvedPricing.ResolvedAt.Time))
 	case len(o.Spec.Pricing.ResourcePricing) > 0 && e.book >= 0:
 		b := &e.s.PriceBooks[e.book]
 		p.Add(conditions.ObjectRef{Kind: pricebook.Kind, Namespace: b.Namespace, Name: b.Name, UID: b.UID, Generation: b.Generation},
@@ -130,7 +130,7 @@ func (e *evaluator) explainReadiness(i int32, v verdict, out Outcome) []conditio
 	ready, pr := p, p
 	ready.Type, pr.Type = TypeReady, TypePricingResolved
 	pr.Evidence = append([]conditions.Evidence(nil), p.Evidence...)
-	return Vocabulary.Attach(out.Status.Conditions, out.Skip == conditions.SkipStale, o.ref(), []conditions.Provenance{ready, pr})
+	return Vocabulary.Attach(out.Status.Conditions, out.Skip == conditions.SkipStale, ref(o), []conditions.Provenance{ready, pr})
 }
 
 // explainDeletion records the guard's decision, read back from Deleting, and the
@@ -138,7 +138,7 @@ func (e *evaluator) explainReadiness(i int32, v verdict, out Outcome) []conditio
 func (e *evaluator) explainDeletion(i int32, out Outcome) []conditions.Provenance {
 	o := &e.s.Offerings[i]
 	d := conditions.Provenance{Type: TypeDeleting}
-	d.Add(o.ref(), conditions.FTime("metadata.deletionTimestamp", o.DeletionTimestamp.Time))
+	d.Add(ref(o), conditions.FTime("metadata.deletionTimestamp", o.DeletionTimestamp.Time))
 	deps := e.dependents()
 	reason := ""
 	if c := conditions.Find(out.Status.Conditions, TypeDeleting); c != nil {
@@ -159,7 +159,7 @@ func (e *evaluator) explainDeletion(i int32, out Outcome) []conditions.Provenanc
 		for _, r := range deps.offs[o.Key()] {
 			dep := conditions.ObjectRef{Kind: Kind, Namespace: r.Namespace, Name: r.Name}
 			if j, ok := e.idx[r]; ok {
-				dep = e.s.Offerings[j].ref()
+				dep = ref(&e.s.Offerings[j])
 			}
 			d.Add(dep, conditions.F("spec.compatibility.requiredOfferings", o.Key().String()), conditions.F("status.ready", "True"))
 		}
@@ -170,8 +170,8 @@ func (e *evaluator) explainDeletion(i int32, out Outcome) []conditions.Provenanc
 	decided := []conditions.Provenance{d}
 	for _, t := range []string{TypeReady, TypePricingResolved} {
 		k := conditions.Provenance{Type: t, Rule: ruleKeptWhileDelete}
-		k.Add(o.ref(), conditions.FTime("metadata.deletionTimestamp", o.DeletionTimestamp.Time))
+		k.Add(ref(o), conditions.FTime("metadata.deletionTimestamp", o.DeletionTimestamp.Time))
 		decided = append(decided, k)
 	}
-	return Vocabulary.Attach(out.Status.Conditions, out.Skip == conditions.SkipStale, o.ref(), decided)
+	return Vocabulary.Attach(out.Status.Conditions, out.Skip == conditions.SkipStale, ref(o), decided)
 }

@@ -29,7 +29,7 @@ const DescriptionPrefix = "Pricebook from: "
 func Document(b *PriceBook) map[string]string {
 	r := b.Spec.Rates
 	v := func(f Field) string {
-		if s := r.Value(f); s != "" {
+		if s := RateValue(r, f); s != "" {
 			return s
 		}
 		return "0"

@@ -37,9 +37,9 @@ func (f Field) String() string {
 	return fieldNames[f]
 }
 
-// Value returns the string written for f; "" when the block or the field
-// is absent.
-func (r *Rates) Value(f Field) string {
+// RateValue returns the string written for f; "" when the block or the
+// field is absent.
+func RateValue(r *Rates, f Field) string {
 	if r == nil {
 		return ""
 	}
@@ -179,7 +179,7 @@ func ParseRates(r *Rates) (Parsed, error) {
 
 // ParseField parses one rate of r, returning a *RateError on failure.
 func ParseField(r *Rates, f Field) (int64, error) {
-	s := r.Value(f)
+	s := RateValue(r, f)
 	v, err := ParseRate(s)
 	if err != nil {
 		return 0, &RateError{Field: f.String(), Value: s, Problem: err.Error()}

@@ -1,68 +1,36 @@
 package provider
 
 import (
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"github.com/condengine/condengine/api/finops/v1alpha1"
 )
+
+// The FinOpsProvider API types are declared in api/finops/v1alpha1; the
+// names below are aliases kept so that existing callers compile
+// unchanged. New code should import v1alpha1.
 
 // APIVersion and Kind identify a FinOpsProvider manifest.
 const (
-	APIVersion = "finops.stakater.com/v1alpha1"
-	Kind       = "FinOpsProvider"
+	APIVersion = v1alpha1.APIVersion
+	Kind       = v1alpha1.KindFinOpsProvider
 )
 
 // SingletonName is the only name a FinOpsProvider may have.
-const SingletonName = "default"
+const SingletonName = v1alpha1.SingletonName
 
 // PricingModelPricebook is the one pricingModelSource value the
 // reconciler acts on.
-const PricingModelPricebook = "Pricebook"
+const PricingModelPricebook = v1alpha1.PricingModelPricebook
 
-// FinOpsProvider is the cluster's cost provider setting. It carries no
-// conditions and its status is never written.
-type FinOpsProvider struct {
-	metav1.TypeMeta   `json:",inline"`
-	metav1.ObjectMeta `json:"metadata,omitempty"`
-
-	Spec Spec `json:"spec,omitempty"`
-	// Status is declared by the CRD and stays empty.
-	Status Status `json:"status,omitempty"`
-}
-
-// Spec holds exactly one provider option block.
-type Spec struct {
-	// AWSOptions selects AWS.
-	AWSOptions *CloudOptions `json:"awsoptions,omitempty"`
-	// GCPOptions selects Google Cloud.
-	GCPOptions *CloudOptions `json:"gcpoptions,omitempty"`
-	// AzureOptions selects Azure.
-	AzureOptions *CloudOptions `json:"azureoptions,omitempty"`
-	// OnPremOptions selects on-premises pricing.
-	OnPremOptions *OnPremOptions `json:"onpremoptions,omitempty"`
-}
-
-// CloudOptions is the block of a cloud provider.
-type CloudOptions struct {
-	// CloudIntegrationSecret is handed to OpenCost verbatim; it is never
-	// resolved as a Secret reference, and never shown in a message.
-	CloudIntegrationSecret string `json:"cloudIntegrationSecret,omitempty"`
-	// PricingModelSource turns OpenCost custom pricing on when it is
-	// exactly PricingModelPricebook.
-	PricingModelSource string `json:"pricingModelSource,omitempty"`
-}
-
-// OnPremOptions is the on-premises block.
-type OnPremOptions struct {
-	// PricingModelSource is read but changes nothing: on-premises always
-	// turns custom pricing on.
-	PricingModelSource string `json:"pricingModelSource,omitempty"`
-}
-
-// Status is what the CRD declares; no field is ever written.
-type Status struct {
-	// LastSyncTime is declared and never written.
-	LastSyncTime *metav1.Time `json:"lastSyncTime,omitempty"`
-	// ObservedGeneration is declared and never written.
-	ObservedGeneration int64 `json:"observedGeneration,omitempty"`
-	// Conditions is declared and never written.
-	Conditions []metav1.Condition `json:"conditions,omitempty"`
-}
+// Aliases of the v1alpha1 types.
+type (
+	// FinOpsProvider is v1alpha1.FinOpsProvider.
+	FinOpsProvider = v1alpha1.FinOpsProvider
+	// Spec is v1alpha1.FinOpsProviderSpec.
+	Spec = v1alpha1.FinOpsProviderSpec
+	// CloudOptions is v1alpha1.CloudOptions.
+	CloudOptions = v1alpha1.CloudOptions
+	// OnPremOptions is v1alpha1.OnPremOptions.
+	OnPremOptions = v1alpha1.OnPremOptions
+	// Status is v1alpha1.FinOpsProviderStatus.
+	Status = v1alpha1.FinOpsProviderStatus
+)

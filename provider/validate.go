@@ -22,7 +22,7 @@ func Validate(p *FinOpsProvider) field.ErrorList {
 		errs = append(errs, field.Invalid(field.NewPath("metadata", "name"), p.Name, MsgSingleton))
 	}
 	spec := field.NewPath("spec")
-	switch n := p.Spec.optionCount(); {
+	switch n := optionCount(&p.Spec); {
 	case n == 0:
 		errs = append(errs, field.Invalid(spec, "", MsgAtLeastOne), field.Invalid(spec, "", MsgExactlyOne))
 	case n > 1:
@@ -31,7 +31,7 @@ func Validate(p *FinOpsProvider) field.ErrorList {
 	return errs
 }
 
-func (s *Spec) optionCount() int {
+func optionCount(s *Spec) int {
 	n := 0
 	for _, set := range []bool{s.AWSOptions != nil, s.GCPOptions != nil, s.AzureOptions != nil, s.OnPremOptions != nil} {
 		if set {

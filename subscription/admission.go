@@ -65,7 +65,7 @@ func ValidateCreate(s *Subscription) field.ErrorList {
 		errs = append(errs, field.Invalid(field.NewPath("spec", "parent", "subscriptionRef"), p.SubscriptionRef.String(),
 			ReasonCircularDependencyDetected+": a Subscription cannot be its own parent"))
 	}
-	if t := s.target(); t != nil && t.APIVersion == APIVersion && t.Kind == Kind && t.Namespace == s.Namespace && t.Name == s.Name {
+	if t := targetOf(s); t != nil && t.APIVersion == APIVersion && t.Kind == Kind && t.Namespace == s.Namespace && t.Name == s.Name {
 		errs = append(errs, field.Invalid(field.NewPath("spec", "lifecycle", "targetRef"), t.Name,
 			ReasonTargetIsSelfReference+": a Subscription cannot be its own target"))
 	}

@@ -55,7 +55,7 @@ func fuzzSnapshot(data []byte) subscription.Snapshot {
 			if o.Spec.Compatibility == nil {
 				o.Spec.Compatibility = &offering.Compatibility{}
 			}
-			o.Spec.Compatibility.RequiredOfferings = append(o.Spec.Compatibility.RequiredOfferings, offering.Reference{Namespace: r.Namespace, Name: r.Name})
+			o.Spec.Compatibility.RequiredOfferings = append(o.Spec.Compatibility.RequiredOfferings, r)
 		}
 		if src.pick(3) == 0 {
 			o.Spec.Lifecycle = &offering.Lifecycle{OnParentDeactivate: []string{"", "Orphan", "Deactivate", "bogus"}[src.pick(4)]}

@@ -42,7 +42,7 @@ func (e *evaluator) gates(i int32) verdict {
 		return hold(ReasonCircularDependencyDetected,
 			"spec.parent.subscriptionRef names this Subscription (%s)", self)
 	}
-	if t := s.target(); t != nil && t.APIVersion == APIVersion && t.Kind == Kind &&
+	if t := targetOf(s); t != nil && t.APIVersion == APIVersion && t.Kind == Kind &&
 		t.Namespace == s.Namespace && t.Name == s.Name {
 		return hold(ReasonTargetIsSelfReference,
 			"spec.lifecycle.targetRef names this Subscription (%s)", self)
@@ -91,7 +91,7 @@ func (e *evaluator) gates(i int32) verdict {
 				message: msg("parent Subscription %s ended or disappeared and the effective policy is Deactivate", pref)}
 		case lost != "":
 			v.orphaned = true
-		case !e.nodes[n.parent].sub.isReady():
+		case !isReady(e.nodes[n.parent].sub):
 			return hold(ReasonParentSubscriptionNotReady, "parent gate: parent Subscription %s is not ready", pref)
 		case s.Status.CompatibilityRoot == "" && n.rootState == rootLoop:
 			return hold(ReasonParentSubscriptionNotReady,
@@ -127,7 +127,7 @@ func (e *evaluator) gates(i int32) verdict {
 	if c := off.Spec.Compatibility; c != nil {
 		for _, req := range c.RequiredOfferings {
 			if req.Namespace != "" && req.Name != "" &&
-				e.covered(i, root, Reference{Namespace: req.Namespace, Name: req.Name}) {
+				e.covered(i, root, req) {
 				continue
 			}
 			// The requirement is the Offering's text, not the Subscription's.
@@ -141,7 +141,7 @@ func (e *evaluator) gates(i int32) verdict {
 	}
 
 	// 4. Target.
-	if t := s.target(); t != nil {
+	if t := targetOf(s); t != nil {
 		obj := ObjectRef{APIVersion: t.APIVersion, Kind: t.Kind, Namespace: t.Namespace, Name: t.Name}
 		switch {
 		case t.APIVersion == "" || t.Kind == "" || t.Name == "":
@@ -182,14 +182,14 @@ func effectivePolicy(s *Subscription, off *offering.Offering) string {
 	return PolicyDeactivate
 }
 
-func (s *Subscription) target() *TargetRef {
+func targetOf(s *Subscription) *TargetRef {
 	if s.Spec.Lifecycle == nil {
 		return nil
 	}
 	return s.Spec.Lifecycle.TargetRef
 }
 
-func (s *Subscription) isReady() bool { return s.Status.Ready == "True" }
+func isReady(s *Subscription) bool { return s.Status.Ready == "True" }
 
 // describe names an object for a message: kind, namespace/name and API
 // version, all as the Subscription's own spec wrote them.

@@ -106,7 +106,7 @@ func Explain(snap Snapshot) (Result, error) {
 	return evaluate(snap, true), nil
 }
 
-func (s *Subscription) ref() conditions.ObjectRef {
+func subRef(s *Subscription) conditions.ObjectRef {
 	return conditions.ObjectRef{Kind: Kind, Namespace: s.Namespace, Name: s.Name, UID: s.UID, Generation: s.Generation}
 }
 
@@ -118,7 +118,7 @@ func offeringRef(o *offering.Offering) conditions.ObjectRef {
 // it does, from the same indexes the evaluation used.
 func (e *evaluator) explain(i int32, out *Outcome) []conditions.Provenance {
 	s := e.nodes[i].sub
-	self := s.ref()
+	self := subRef(s)
 	var decided []conditions.Provenance
 	for _, c := range out.Status.Conditions {
 		p := conditions.Provenance{Type: c.Type}
@@ -157,7 +157,7 @@ func (e *evaluator) explain(i int32, out *Outcome) []conditions.Provenance {
 func (e *evaluator) explainGates(p *conditions.Provenance, i int32, reason string) {
 	n := &e.nodes[i]
 	s := n.sub
-	self := s.ref()
+	self := subRef(s)
 	if s.IsDeleting() {
 		p.Add(self, conditions.FTime("metadata.deletionTimestamp", s.DeletionTimestamp.Time))
 		return
@@ -195,7 +195,7 @@ func (e *evaluator) explainGates(p *conditions.Provenance, i int32, reason strin
 			if ps.Status.DeactivatedAt != nil {
 				facts = append(facts, conditions.FTime("status.deactivatedAt", ps.Status.DeactivatedAt.Time))
 			}
-			p.Add(ps.ref(), facts...)
+			p.Add(subRef(ps), facts...)
 		}
 		policy, from := effectivePolicy(s, off), "default"
 		switch {
@@ -216,7 +216,7 @@ func (e *evaluator) explainGates(p *conditions.Provenance, i int32, reason strin
 			p.Add(offeringRef(off), conditions.F("spec.compatibility.requiredOfferings["+strconv.Itoa(k)+"]", req.Namespace+"/"+req.Name))
 		}
 	}
-	if t := s.target(); t != nil {
+	if t := targetOf(s); t != nil {
 		obj := ObjectRef{APIVersion: t.APIVersion, Kind: t.Kind, Namespace: t.Namespace, Name: t.Name}
 		v := obj.describe()
 		switch {
