@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	akv1 "github.com/condengine/condengine/api/agentkourier/v1alpha1"
+
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	k8sruntime "k8s.io/apimachinery/pkg/runtime"
@@ -60,12 +62,9 @@ func objects(t *testing.T, docs string) []client.Object {
 
 func newScheme() *k8sruntime.Scheme {
 	s := k8sruntime.NewScheme()
-	gv := BindingGVK.GroupVersion()
-	for _, kind := range []string{binding.KindBinding, binding.KindAgentBackend, binding.KindChatConnection} {
-		s.AddKnownTypeWithName(gv.WithKind(kind), &unstructured.Unstructured{})
-		s.AddKnownTypeWithName(gv.WithKind(kind+"List"), &unstructured.UnstructuredList{})
+	if err := akv1.AddToScheme(s); err != nil {
+		panic(err)
 	}
-	metav1.AddToGroupVersion(s, BindingGVK.GroupVersion())
 	return s
 }
 

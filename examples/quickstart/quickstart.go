@@ -10,12 +10,11 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	k8sruntime "k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	akv1 "github.com/condengine/condengine/api/agentkourier/v1alpha1"
 	"github.com/condengine/condengine/binding"
 	"github.com/condengine/condengine/binding/runtime"
 )
@@ -42,15 +41,17 @@ func (r *BindingReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ct
 		Broker: binding.Broker{Leader: true, StartedAt: r.Started, ConfigSource: binding.ConfigSourceCRDs, ProberListed: true},
 		Served: r.served,
 	}
-	if err := list(ctx, r.Client, binding.KindBinding, &snap.Bindings); err != nil {
-		return ctrl.Result{}, err
+	// The API types are runtime.Objects: register them once with
+	// akv1.AddToScheme on the manager's scheme and list them typed.
+	var bl akv1.BindingList
+	var al akv1.AgentBackendList
+	var cl akv1.ChatConnectionList
+	for _, l := range []client.ObjectList{&bl, &al, &cl} {
+		if err := r.Client.List(ctx, l); err != nil {
+			return ctrl.Result{}, err
+		}
 	}
-	if err := list(ctx, r.Client, binding.KindAgentBackend, &snap.Backends); err != nil {
-		return ctrl.Result{}, err
-	}
-	if err := list(ctx, r.Client, binding.KindChatConnection, &snap.Connections); err != nil {
-		return ctrl.Result{}, err
-	}
+	snap.Bindings, snap.Backends, snap.Connections = bl.Items, al.Items, cl.Items
 	res, err := binding.Evaluate(snap)
 	if err != nil {
 		return ctrl.Result{}, err
@@ -100,29 +101,12 @@ func applyOwned(ctx context.Context, c client.Client, obj *binding.Binding, owne
 		})
 	}
 	u := &unstructured.Unstructured{Object: map[string]any{"status": map[string]any{"conditions": conds}}}
-	u.SetGroupVersionKind(schema.GroupVersionKind{Group: binding.Group, Version: binding.Version, Kind: binding.KindBinding})
+	u.SetGroupVersionKind(akv1.GroupVersion.WithKind(akv1.KindBinding))
 	u.SetNamespace(obj.Namespace)
 	u.SetName(obj.Name)
 	u.SetResourceVersion(obj.ResourceVersion)
 	return c.Status().Apply(ctx, client.ApplyConfigurationFromUnstructured(u),
 		client.FieldOwner("agent-kourier"), client.ForceOwnership)
-}
-
-// list reads every object of one Agent Kourier kind into out.
-func list[T any](ctx context.Context, c client.Client, kind string, out *[]T) error {
-	var ul unstructured.UnstructuredList
-	ul.SetGroupVersionKind(schema.GroupVersionKind{Group: binding.Group, Version: binding.Version, Kind: kind + "List"})
-	if err := c.List(ctx, &ul); err != nil {
-		return err
-	}
-	for i := range ul.Items {
-		var obj T
-		if err := k8sruntime.DefaultUnstructuredConverter.FromUnstructured(ul.Items[i].Object, &obj); err != nil {
-			return err
-		}
-		*out = append(*out, obj)
-	}
-	return nil
 }
 
 func find(bs []binding.Binding, uid types.UID) *binding.Binding {
