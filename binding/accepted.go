@@ -168,13 +168,4 @@ func (r referenced) check(ns string, fs []finding, causes []Cause) ([]finding, [
 }
 
 // capCause bounds a log detail, cutting on a rune boundary.
-func capCause(s string) string {
-	if len(s) <= MaxCauseBytes {
-		return s
-	}
-	cut := MaxCauseBytes - len("…")
-	for cut > 0 && s[cut]&0xC0 == 0x80 {
-		cut--
-	}
-	return s[:cut] + "…"
-}
+func capCause(s string) string { return redact.Clip(s, MaxCauseBytes) }

@@ -11,7 +11,7 @@ const (
 	TypeAccepted         = "Accepted"
 	TypeBackendReachable = "BackendReachable"
 	TypeChannelJoined    = "ChannelJoined"
-	TypeReady            = "Ready"
+	TypeReady            = conditions.TypeReady
 )
 
 // Reasons shared by several types.

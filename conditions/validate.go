@@ -2,7 +2,6 @@ package conditions
 
 import (
 	"fmt"
-	"unicode/utf8"
 
 	"github.com/condengine/condengine/redact"
 
@@ -99,14 +98,4 @@ func MessageProblem(msg string) string {
 }
 
 // truncateForError keeps an error's echo of a bad message short.
-func truncateForError(s string) string {
-	const n = 64
-	if len(s) <= n {
-		return s
-	}
-	cut := n
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut] + "…"
-}
+func truncateForError(s string) string { return redact.Clip(s, 64) }

@@ -56,3 +56,17 @@ func runeStart(s string, n int) int {
 	}
 	return n
 }
+
+// Clip shortens s to at most maxBytes bytes, ending in "…" when it cut,
+// and never splits a rune. It does not redact: use it on text already
+// safe to show (a log detail, an echo in an error), where Message would be
+// too much.
+func Clip(s string, maxBytes int) string {
+	if len(s) <= maxBytes {
+		return s
+	}
+	if maxBytes < len(ellipsis) {
+		return ""
+	}
+	return s[:runeStart(s, maxBytes-len(ellipsis))] + ellipsis
+}
