@@ -6,7 +6,6 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/condengine/condengine/conditions"
-	"github.com/condengine/condengine/redact"
 )
 
 // evaluateBinding decides one Binding: where it is served, its four (or
@@ -50,7 +49,7 @@ func evaluateBinding(s *Snapshot, ix *index, st []bstate, holders map[chanKey]in
 		// The message is the Binding's own text with the parts from
 		// elsewhere already redacted one by one (collectFindings): only
 		// the line and length rule applies to the whole (§11.3).
-		acc.Message = redact.Fit(msg, redact.DefaultMaxBytes)
+		acc.Message = conditions.FitMessage(msg)
 	}
 	desired[0] = acc
 	n := 1

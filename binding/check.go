@@ -5,6 +5,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"k8s.io/apimachinery/pkg/util/validation"
 )
 
 // maxChannelBytes is the longest channel identifier the broker accepts.
@@ -24,42 +26,12 @@ type problems []string
 
 func (p *problems) add(path, what string) { *p = append(*p, path+": "+what) }
 
-// isDNSLabel reports whether s is a DNS-1123 label: at most 63 lower-case
-// letters, digits and '-', starting and ending with a letter or digit.
-func isDNSLabel(s string) bool {
-	if len(s) == 0 || len(s) > 63 {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		alnum := c >= 'a' && c <= 'z' || c >= '0' && c <= '9'
-		if !alnum && (c != '-' || i == 0 || i == len(s)-1) {
-			return false
-		}
-	}
-	return true
-}
+// isDNSLabel reports whether s is a DNS-1123 label, by apimachinery's rule.
+func isDNSLabel(s string) bool { return len(validation.IsDNS1123Label(s)) == 0 }
 
-// isDNSSubdomain reports whether s is a DNS-1123 subdomain: dot-separated
-// labels, at most 253 bytes in all.
-func isDNSSubdomain(s string) bool {
-	if len(s) == 0 || len(s) > 253 {
-		return false
-	}
-	for part := range strings.SplitSeq(s, ".") {
-		if len(part) == 0 {
-			return false
-		}
-		for i := 0; i < len(part); i++ {
-			c := part[i]
-			alnum := c >= 'a' && c <= 'z' || c >= '0' && c <= '9'
-			if !alnum && (c != '-' || i == 0 || i == len(part)-1) {
-				return false
-			}
-		}
-	}
-	return true
-}
+// isDNSSubdomain reports whether s is a DNS-1123 subdomain, by
+// apimachinery's rule.
+func isDNSSubdomain(s string) bool { return len(validation.IsDNS1123Subdomain(s)) == 0 }
 
 // checkRef checks a reference: a required subdomain name and an optional
 // label namespace. It reports whether the reference is usable.

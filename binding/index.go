@@ -1,6 +1,8 @@
 package binding
 
 import (
+	"slices"
+
 	"k8s.io/apimachinery/pkg/types"
 )
 
@@ -255,24 +257,12 @@ func sameSecretRef(a, b *SecretKeyRef) bool {
 	return *a == *b
 }
 
-func sameStrings(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
-
 func sameBackendSpec(a, b *AgentBackendSpec) bool {
 	return a.URL == b.URL && a.CardPath == b.CardPath && sameSecretRef(a.AuthSecretRef, b.AuthSecretRef) &&
-		sameStrings(a.AllowedNamespaces, b.AllowedNamespaces)
+		slices.Equal(a.AllowedNamespaces, b.AllowedNamespaces)
 }
 
 func sameConnSpec(a, b *ChatConnectionSpec) bool {
 	return a.Platform == b.Platform && a.Broker == b.Broker && sameSecretRef(a.TokenSecretRef, b.TokenSecretRef) &&
-		sameStrings(a.AllowedNamespaces, b.AllowedNamespaces)
+		slices.Equal(a.AllowedNamespaces, b.AllowedNamespaces)
 }

@@ -14,6 +14,13 @@ import (
 // server allows 32 KiB; the house rule is stricter.
 const MaxMessageBytes = redact.DefaultMaxBytes
 
+// FitMessage makes s fit the house rule for condition messages: one line,
+// valid UTF-8, at most MaxMessageBytes bytes, with "…" where cut. It hides
+// nothing: an engine assembles messages from the object's own text, shown
+// whole (binding-decisions §11.3, finops-decisions 19), and passes each
+// part taken from another object through redact.Message first.
+func FitMessage(s string) string { return redact.Fit(s, MaxMessageBytes) }
+
 // Validate checks a condition list of this kind, as it would be written
 // to an object whose metadata.generation is generation. It runs
 // apimachinery's ValidateConditions and then the vocabulary's own rules:
