@@ -41,7 +41,7 @@
 // (ProberState.Trigger) as they happen, and calls Limits.NextPass each
 // prober tick. When it says Start, Limits.Plan orders the served Bindings
 // of the latest evaluation into a pass whose longest duration
-// Plan.MaxDuration (and Limits.MaxPassDuration) computes in advance.
+// Plan.MaxDuration (and Limits.MaxPassDuration, the same bound) computes in advance.
 //
 // # Leadership
 //
