@@ -66,7 +66,7 @@ type index struct {
 	// others have an identity problem in errors.
 	bindingOK []bool
 	errors    []ObjectError
-	// explain asks evaluateBinding for provenance (Explain).
+	// explain asks evaluator.decide for provenance (Explain).
 	explain bool
 }
 

@@ -103,7 +103,7 @@ func ref(kind string, m *metav1.ObjectMeta) conditions.ObjectRef {
 }
 
 // explainBinding records why each condition of br reads as it does. It
-// reads the same working state evaluateBinding decided from.
+// reads the same working state evaluator.decide decided from.
 func explainBinding(s *Snapshot, b *bstate, o *Binding, holder *Binding, probes *probeIndex, desired []metav1.Condition, br *Outcome) []conditions.Provenance {
 	self := ref(KindBinding, &o.ObjectMeta)
 	decided := make([]conditions.Provenance, 0, len(desired))
