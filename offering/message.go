@@ -6,5 +6,5 @@ import "github.com/condengine/condengine/redact"
 // another Offering's name in a loop path, a dependent's name, a
 // PriceBook's rate value.
 func foreign(s string) string {
-	return redact.Message(s, redact.Options{})
+	return redact.Message(s)
 }

@@ -133,7 +133,7 @@ func (e *evaluator) gates(i int32) verdict {
 			}
 			// The requirement is the Offering's text, not the Subscription's.
 			m := msg("required offering %s not covered by an active subscription in the family",
-				redact.Message(req.Namespace+"/"+req.Name, redact.Options{}))
+				redact.Message(req.Namespace+"/"+req.Name))
 			if active {
 				return verdict{end: ReasonCompatibilityRequirementNotMet, message: m, stamp: v.stamp}
 			}

@@ -66,7 +66,7 @@ func (e *evaluator) evaluate(i int32) Outcome {
 			// The message is re-stated from the status, not from the
 			// spec: whoever edited it last, it is not the object's own
 			// text, so it is redacted.
-			desired = append(desired, cond(TypeActive, a.Status, a.Reason, redact.Message(a.Message, redact.Options{})))
+			desired = append(desired, cond(TypeActive, a.Status, a.Reason, redact.Message(a.Message)))
 		}
 
 	default:
