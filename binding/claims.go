@@ -92,14 +92,14 @@ func resolveBinding(s *Snapshot, ix *index, i int, b *bstate) {
 		b.backendKey = resolve(o.Spec.Agent.BackendRef, o.Namespace)
 		b.backend = ix.backends[b.backendKey]
 		if b.backend != nil {
-			b.backendDenied = !allows(b.backendKey.ns, b.backend.allowed(), o.Namespace)
+			b.backendDenied = !allows(b.backendKey.ns, b.backend.allowed, o.Namespace)
 		}
 	}
 	if b.spec.connOK {
 		b.connKey = resolve(o.Spec.Chat.ConnectionRef, o.Namespace)
 		b.conn = ix.connections[b.connKey]
 		if b.conn != nil {
-			b.connDenied = !allows(b.connKey.ns, b.conn.allowed(), o.Namespace)
+			b.connDenied = !allows(b.connKey.ns, b.conn.allowed, o.Namespace)
 		}
 	}
 	b.passes = len(b.spec.problems) == 0 &&

@@ -35,7 +35,7 @@ func (e *evaluator) decide(i int) (d decided, owned bool) {
 	}
 	// The ChatConnection the Binding names now decides its owner; with
 	// none to be found, every broker's leader answers for it.
-	if b.conn != nil && b.conn.broker() != s.Broker.Name {
+	if b.conn != nil && connBroker(b.conn) != s.Broker.Name {
 		probes.mark(s, o.UID, "the Binding belongs to another broker")
 		return decided{}, false
 	}
