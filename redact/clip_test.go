@@ -7,27 +7,19 @@ import (
 	"github.com/condengine/condengine/redact"
 )
 
+// Clip keeps text that fits, never splits a rune, counts the ellipsis
+// and never exceeds the bound.
 func TestClip(t *testing.T) {
-	for _, tc := range []struct {
-		name string
-		in   string
-		max  int
-		want string
-	}{
-		{"fits", "abc", 3, "abc"},
-		{"cut", "abcdef", 5, "ab…"},
-		{"no room for ellipsis", "abcdef", 2, ""},
-		{"never splits a rune", "aé€z", 6, "aé…"},
-		{"rune at the cut moves back", "a€€", 5, "a…"},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			got := redact.Clip(tc.in, tc.max)
-			if got != tc.want {
-				t.Fatalf("Clip(%q, %d) = %q, want %q", tc.in, tc.max, got, tc.want)
-			}
-			if len(got) > tc.max || !utf8.ValidString(got) {
-				t.Fatalf("Clip(%q, %d) = %q: over the bound or invalid UTF-8", tc.in, tc.max, got)
-			}
-		})
+	clips := func(in string, max int, want string) {
+		t.Helper()
+		got := redact.Clip(in, max)
+		if got != want || len(got) > max || !utf8.ValidString(got) {
+			t.Errorf("Clip(%q, %d) = %q, want %q within %d bytes of valid UTF-8", in, max, got, want, max)
+		}
 	}
+	clips("abc", 3, "abc")
+	clips("abcdef", 5, "ab…")
+	clips("abcdef", 2, "") // no room for the ellipsis
+	clips("aé€z", 6, "aé…")
+	clips("a€€", 5, "a…") // the rune at the cut moves back
 }
