@@ -5,8 +5,6 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
-
-	"k8s.io/apimachinery/pkg/util/validation"
 )
 
 // maxChannelBytes is the longest channel identifier the broker accepts.
@@ -26,12 +24,44 @@ type problems []string
 
 func (p *problems) add(path, what string) { *p = append(*p, path+": "+what) }
 
-// isDNSLabel reports whether s is a DNS-1123 label, by apimachinery's rule.
-func isDNSLabel(s string) bool { return len(validation.IsDNS1123Label(s)) == 0 }
+// isDNSLabel reports whether s is a DNS-1123 label. The rule is
+// apimachinery's validation.IsDNS1123Label, to which a property test holds
+// this function; it is not called here because its regular expression
+// allocates whenever sync.Pool drops a matcher (always possible, and
+// frequent under -race), and a Binding left unchanged must cost no
+// allocation of its own.
+func isDNSLabel(s string) bool { return len(s) <= 63 && labelChars(s) }
 
-// isDNSSubdomain reports whether s is a DNS-1123 subdomain, by
-// apimachinery's rule.
-func isDNSSubdomain(s string) bool { return len(validation.IsDNS1123Subdomain(s)) == 0 }
+// isDNSSubdomain reports whether s is a DNS-1123 subdomain, as
+// apimachinery's validation.IsDNS1123Subdomain decides (held to it by the
+// same property test).
+func isDNSSubdomain(s string) bool {
+	if len(s) > 253 {
+		return false
+	}
+	for part := range strings.SplitSeq(s, ".") {
+		if !labelChars(part) {
+			return false
+		}
+	}
+	return true
+}
+
+// labelChars reports whether s is non-empty lower-case letters, digits
+// and '-', starting and ending with a letter or digit.
+func labelChars(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		alnum := c >= 'a' && c <= 'z' || c >= '0' && c <= '9'
+		if !alnum && (c != '-' || i == 0 || i == len(s)-1) {
+			return false
+		}
+	}
+	return true
+}
 
 // checkRef checks a reference: a required subdomain name and an optional
 // label namespace. It reports whether the reference is usable.
