@@ -4,6 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+
+	"github.com/condengine/condengine/api/finops/v1alpha1"
+	"github.com/condengine/condengine/redact"
 )
 
 // Alignment says where a fee's tick boundaries fall. The values are the
@@ -14,17 +17,17 @@ type Alignment string
 const (
 	// ActivatedAt puts boundaries at activatedAt + N×period, a grid private
 	// to each Subscription. Never prorated.
-	ActivatedAt Alignment = "ActivatedAt"
+	ActivatedAt Alignment = v1alpha1.AlignActivatedAt
 	// HourBoundary puts boundaries on a cluster-wide UTC grid every period
 	// hours, counted from the Unix epoch (period 6 gives 00, 06, 12, 18).
-	HourBoundary Alignment = "HourBoundary"
+	HourBoundary Alignment = v1alpha1.AlignHourBoundary
 	// DayBoundary puts the first boundary at the first UTC midnight after
 	// activation and then one every period days.
-	DayBoundary Alignment = "DayBoundary"
+	DayBoundary Alignment = v1alpha1.AlignDayBoundary
 	// MonthBoundary puts boundaries on the 1st of a calendar month, 00:00 UTC:
 	// the first one period months after the activation month, then one
 	// every period months.
-	MonthBoundary Alignment = "MonthBoundary"
+	MonthBoundary Alignment = v1alpha1.AlignMonthBoundary
 )
 
 // Fee is an Offering's subscription fee as written in its spec
@@ -186,8 +189,6 @@ func periodError(a Alignment, value, problem string) error {
 }
 
 func fieldError(field, value, problem string) error {
-	if len(value) > 64 {
-		value = value[:64] + "..."
-	}
+	value = redact.Clip(value, 64)
 	return fmt.Errorf("%w: %s.%s %s: %s", ErrInvalidFee, feePath, field, strconv.Quote(value), problem)
 }

@@ -89,7 +89,7 @@ func rejectedPhrase(kind string, key objKey, gen int64, runningGen int64, runnin
 		// The object's problems quote its own values: text from
 		// elsewhere, so they are redacted, apart from the Binding's own.
 		b.WriteString(": ")
-		b.WriteString(redact.Message(strings.Join(probs, ", "), redact.Options{}))
+		b.WriteString(redact.Message(strings.Join(probs, ", ")))
 	}
 	return b.String()
 }
@@ -122,7 +122,7 @@ func collectFindings(o *Binding, b *bstate, conflictHolder *Binding) ([]finding,
 		ch := o.Spec.Chat.Channel
 		if conflictHolder.Namespace == o.Namespace {
 			fs = append(fs, finding{ReasonChannelConflict, "spec.chat.channel: channel " + ch +
-				" is already bound by Binding " + conflictHolder.Namespace + "/" + redact.Message(conflictHolder.Name, redact.Options{})})
+				" is already bound by Binding " + conflictHolder.Namespace + "/" + redact.Message(conflictHolder.Name)})
 		} else {
 			fs = append(fs, finding{ReasonChannelConflict, "spec.chat.channel: channel " + ch +
 				" is already bound by a Binding in another namespace"})
@@ -168,13 +168,4 @@ func (r referenced) check(ns string, fs []finding, causes []Cause) ([]finding, [
 }
 
 // capCause bounds a log detail, cutting on a rune boundary.
-func capCause(s string) string {
-	if len(s) <= MaxCauseBytes {
-		return s
-	}
-	cut := MaxCauseBytes - len("…")
-	for cut > 0 && s[cut]&0xC0 == 0x80 {
-		cut--
-	}
-	return s[:cut] + "…"
-}
+func capCause(s string) string { return redact.Clip(s, MaxCauseBytes) }

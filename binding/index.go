@@ -1,54 +1,41 @@
 package binding
 
 import (
+	"slices"
+
 	"k8s.io/apimachinery/pkg/types"
 )
 
 // objKey is a namespaced name; struct keys avoid building strings.
 type objKey struct{ ns, name string }
 
-// backendInfo is one usable AgentBackend and what this evaluation decided
-// about it.
-type backendInfo struct {
-	obj      *AgentBackend
+// refInfo is one usable object a Binding refers to (an AgentBackend or a
+// ChatConnection) and what this evaluation decided about it. Both kinds
+// are judged by the same steps.
+type refInfo[O, S any] struct {
+	obj      *O
 	problems problems // of its current generation; nil when valid
 	// running is the spec that runs: the current one when valid, else the
 	// remembered good one; nil when none runs.
-	running    *AgentBackendSpec
+	running    *S
 	runningGen int64
+	// allowed is the allowedNamespaces list in force: the running spec's,
+	// or the current one's when nothing runs.
+	allowed []string
 }
 
-// connInfo is one usable ChatConnection, like backendInfo.
-type connInfo struct {
-	obj        *ChatConnection
-	problems   problems
-	running    *ChatConnectionSpec
-	runningGen int64
-}
+type (
+	backendInfo = refInfo[AgentBackend, AgentBackendSpec]
+	connInfo    = refInfo[ChatConnection, ChatConnectionSpec]
+)
 
-// broker is the broker that owns the connection: the running spec's,
+// connBroker is the broker that owns the connection: the running spec's,
 // else the current spec's as written.
-func (c *connInfo) broker() string {
+func connBroker(c *connInfo) string {
 	if c.running != nil {
 		return c.running.Broker
 	}
 	return c.obj.Spec.Broker
-}
-
-// allowed is the allowedNamespaces list in force: the running spec's, or
-// the current one's when nothing runs.
-func (b *backendInfo) allowed() []string {
-	if b.running != nil {
-		return b.running.AllowedNamespaces
-	}
-	return b.obj.Spec.AllowedNamespaces
-}
-
-func (c *connInfo) allowed() []string {
-	if c.running != nil {
-		return c.running.AllowedNamespaces
-	}
-	return c.obj.Spec.AllowedNamespaces
 }
 
 // index holds the snapshot grouped for constant-time lookups.
@@ -64,7 +51,7 @@ type index struct {
 	// others have an identity problem in errors.
 	bindingOK []bool
 	errors    []ObjectError
-	// explain asks evaluateBinding for provenance (Explain).
+	// explain asks evaluator.decide for provenance (Explain).
 	explain bool
 }
 
@@ -165,6 +152,10 @@ func buildIndex(s *Snapshot) *index {
 		} else if m := ix.memory[o.UID]; m != nil && m.Kind == KindAgentBackend && m.Backend != nil && m.Generation <= o.Generation {
 			info.running, info.runningGen = m.Backend, m.Generation
 		}
+		info.allowed = o.Spec.AllowedNamespaces
+		if info.running != nil {
+			info.allowed = info.running.AllowedNamespaces
+		}
 		ix.backends[objKey{o.Namespace, o.Name}] = info
 	}
 	off += len(s.Backends)
@@ -179,6 +170,10 @@ func buildIndex(s *Snapshot) *index {
 			info.running, info.runningGen = &o.Spec, o.Generation
 		} else if m := ix.memory[o.UID]; m != nil && m.Kind == KindChatConnection && m.Connection != nil && m.Generation <= o.Generation {
 			info.running, info.runningGen = m.Connection, m.Generation
+		}
+		info.allowed = o.Spec.AllowedNamespaces
+		if info.running != nil {
+			info.allowed = info.running.AllowedNamespaces
 		}
 		ix.connections[objKey{o.Namespace, o.Name}] = info
 	}
@@ -255,24 +250,12 @@ func sameSecretRef(a, b *SecretKeyRef) bool {
 	return *a == *b
 }
 
-func sameStrings(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
-
 func sameBackendSpec(a, b *AgentBackendSpec) bool {
 	return a.URL == b.URL && a.CardPath == b.CardPath && sameSecretRef(a.AuthSecretRef, b.AuthSecretRef) &&
-		sameStrings(a.AllowedNamespaces, b.AllowedNamespaces)
+		slices.Equal(a.AllowedNamespaces, b.AllowedNamespaces)
 }
 
 func sameConnSpec(a, b *ChatConnectionSpec) bool {
 	return a.Platform == b.Platform && a.Broker == b.Broker && sameSecretRef(a.TokenSecretRef, b.TokenSecretRef) &&
-		sameStrings(a.AllowedNamespaces, b.AllowedNamespaces)
+		slices.Equal(a.AllowedNamespaces, b.AllowedNamespaces)
 }

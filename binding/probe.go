@@ -248,32 +248,22 @@ func channelErrorStatus(code string) metav1.ConditionStatus {
 	return sFalse
 }
 
-// probeMessages are the fixed sentences of the probe conditions. They
-// name nothing the prober touched, because whoever reads the Binding may
-// not own the agent or the connection.
-var probeMessages = map[[2]string]string{
-	{TypeBackendReachable, ReasonPending}:          "no fetch of the agent card has finished yet",
-	{TypeBackendReachable, ReasonInvalidAgentCard}: "the agent card is too large, not JSON, or lacks a field the broker needs; " + logHasCause,
-	{TypeBackendReachable, ReasonAgentNotFound}:    "the agent has no card at the configured path; " + logHasCause,
-	{TypeBackendReachable, ReasonAccessDenied}:     "the agent refused the card fetch; " + logHasCause,
-	{TypeBackendReachable, ReasonRateLimited}:      "the agent asked the prober to slow down, so the fetch could not tell; " + logHasCause,
-	{TypeBackendReachable, ReasonBackendError}:     "the agent answered the card fetch with an unexpected status; " + logHasCause,
-	{TypeBackendReachable, ReasonUnreachable}:      "nothing answered the card fetch; " + logHasCause,
-	{TypeBackendReachable, ReasonProbeTimeout}:     "the card fetch ran past the prober's time limit; " + logHasCause,
-	{TypeBackendReachable, ReasonProbeFailed}:      "the prober could not fetch the agent card; " + logHasCause,
-	{TypeChannelJoined, ReasonPending}:             "no look at the channel has finished yet",
-	{TypeChannelJoined, ReasonChannelArchived}:     "the channel is archived; " + logHasCause,
-	{TypeChannelJoined, ReasonNotInChannel}:        "the bot is not a member of the channel; " + logHasCause,
-	{TypeChannelJoined, ReasonChannelNotFound}:     "the chat platform cannot find the channel for the bot; " + logHasCause,
-	{TypeChannelJoined, ReasonAccessDenied}:        "the chat platform refused the bot's credentials; " + logHasCause,
-	{TypeChannelJoined, ReasonRateLimited}:         "the chat platform asked the prober to slow down, so the look could not tell; " + logHasCause,
-	{TypeChannelJoined, ReasonPlatformTimeout}:     "the chat platform gave up on the request; " + logHasCause,
-	{TypeChannelJoined, ReasonPlatformError}:       "the chat platform did not give a usable answer; " + logHasCause,
-	{TypeChannelJoined, ReasonProbeTimeout}:        "the look at the channel ran past the prober's time limit; " + logHasCause,
-	{TypeChannelJoined, ReasonProbeFailed}:         "the prober could not look at the channel; " + logHasCause,
-}
-
-const logHasCause = "the operator's log has the cause"
+// probeMessages indexes the fixed sentences of the probe conditions, as
+// the vocabulary lists them, by (type, reason).
+var probeMessages = func() map[[2]string]string {
+	out := map[[2]string]string{}
+	for _, t := range Vocabulary.Types() {
+		if t.Name != TypeBackendReachable && t.Name != TypeChannelJoined {
+			continue
+		}
+		for _, r := range t.Reasons {
+			if r.Message != "" {
+				out[[2]string{t.Name, r.Reason}] = r.Message
+			}
+		}
+	}
+	return out
+}()
 
 // ProbeMessage is the fixed sentence a BackendReachable or ChannelJoined
 // condition with this reason carries; "" for OK and for anything else.

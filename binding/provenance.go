@@ -103,7 +103,7 @@ func ref(kind string, m *metav1.ObjectMeta) conditions.ObjectRef {
 }
 
 // explainBinding records why each condition of br reads as it does. It
-// reads the same working state evaluateBinding decided from.
+// reads the same working state evaluator.decide decided from.
 func explainBinding(s *Snapshot, b *bstate, o *Binding, holder *Binding, probes *probeIndex, desired []metav1.Condition, br *Outcome) []conditions.Provenance {
 	self := ref(KindBinding, &o.ObjectMeta)
 	decided := make([]conditions.Provenance, 0, len(desired))
@@ -143,13 +143,13 @@ func explainAccepted(p *conditions.Provenance, b *bstate, o *Binding, holder *Bi
 	if b.spec.backendOK {
 		explainRef(p, self, "spec.agent.backendRef", b.backendKey, b.backend != nil, b.backendDenied, func() (conditions.ObjectRef, problems, []string, int64) {
 			x := b.backend
-			return ref(KindAgentBackend, &x.obj.ObjectMeta), x.problems, x.allowed(), x.runningGen
+			return ref(KindAgentBackend, &x.obj.ObjectMeta), x.problems, x.allowed, x.runningGen
 		})
 	}
 	if b.spec.connOK {
 		explainRef(p, self, "spec.chat.connectionRef", b.connKey, b.conn != nil, b.connDenied, func() (conditions.ObjectRef, problems, []string, int64) {
 			x := b.conn
-			return ref(KindChatConnection, &x.obj.ObjectMeta), x.problems, x.allowed(), x.runningGen
+			return ref(KindChatConnection, &x.obj.ObjectMeta), x.problems, x.allowed, x.runningGen
 		})
 	}
 	if holder != nil {

@@ -1,6 +1,9 @@
 package binding
 
 import (
+	"cmp"
+	"slices"
+
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/condengine/condengine/conditions"
@@ -85,4 +88,115 @@ type ObjectError struct {
 	Name      string
 	UID       types.UID
 	Problem   string
+}
+
+// result lays out the decided outcomes and the next memory in their
+// sorted order.
+func (e *evaluator) result() Result {
+	s, ix := e.s, e.ix
+	res := Result{Bindings: make([]Outcome, 0, len(s.Bindings))}
+	// The memory comes out sorted by kind (AgentBackend, Binding,
+	// ChatConnection), then namespace, name and UID, and the results by
+	// namespace, name and UID: walking positions sorted that way builds
+	// both in order, sorting small integers rather than large values.
+	mem := make([]Served, 0, len(s.Bindings)+len(s.Backends)+len(s.Connections))
+	for _, i := range sortedPositions(len(s.Backends), func(i int) (string, string, string) {
+		o := &s.Backends[i]
+		return o.Namespace, o.Name, string(o.UID)
+	}) {
+		if info := &ix.backendList[i]; info.obj != nil && info.running != nil {
+			o := info.obj
+			mem = append(mem, Served{Kind: KindAgentBackend, Namespace: o.Namespace, Name: o.Name, UID: o.UID,
+				Generation: info.runningGen, Backend: info.running})
+		}
+	}
+	// Bindings are evaluated in input order (their data is read
+	// sequentially) and each result lands at its sorted rank; holes left
+	// by Bindings of other brokers are closed afterwards.
+	order := sortedPositions(len(s.Bindings), func(i int) (string, string, string) {
+		o := &s.Bindings[i]
+		return o.Namespace, o.Name, string(o.UID)
+	})
+	rank := make([]int32, len(s.Bindings))
+	for r, i := range order {
+		rank[i] = int32(r)
+	}
+	res.Bindings = res.Bindings[:len(s.Bindings)]
+	kept := make([]bool, len(s.Bindings))
+	// A Binding's memory entry is its identity (read again from the
+	// snapshot) and what it serves: only the latter is kept per rank.
+	type servedAt struct {
+		gen  int64
+		spec *BindingSpec
+	}
+	bmem := make([]servedAt, len(s.Bindings))
+	for i := range s.Bindings {
+		if !ix.bindingOK[i] {
+			continue
+		}
+		d, owned := e.decide(i)
+		if !owned {
+			continue
+		}
+		r := rank[i]
+		res.Bindings[r], kept[r] = d.outcome, true
+		if d.remember {
+			bmem[r] = servedAt{d.served.Generation, d.served.Binding}
+		}
+	}
+	n := 0
+	for r := range res.Bindings {
+		if kept[r] {
+			res.Bindings[n] = res.Bindings[r]
+			n++
+		}
+		if m := bmem[r]; m.spec != nil {
+			o := &s.Bindings[order[r]]
+			mem = append(mem, Served{Kind: KindBinding, Namespace: o.Namespace, Name: o.Name, UID: o.UID, Generation: m.gen, Binding: m.spec})
+		}
+	}
+	clear(res.Bindings[n:])
+	res.Bindings = res.Bindings[:n]
+	for _, i := range sortedPositions(len(s.Connections), func(i int) (string, string, string) {
+		o := &s.Connections[i]
+		return o.Namespace, o.Name, string(o.UID)
+	}) {
+		if info := &ix.connList[i]; info.obj != nil && info.running != nil {
+			o := info.obj
+			mem = append(mem, Served{Kind: KindChatConnection, Namespace: o.Namespace, Name: o.Name, UID: o.UID,
+				Generation: info.runningGen, Connection: info.running})
+		}
+	}
+	res.Memory.Served = mem
+	res.IgnoredProbes = e.probes.ignored(s)
+	res.Errors = ix.errors
+	sortResult(&res)
+	return res
+}
+
+// sortedPositions returns 0..n-1 ordered by the (namespace, name, uid)
+// that id gives for each position.
+func sortedPositions(n int, id func(int) (string, string, string)) []int32 {
+	out := make([]int32, n)
+	for i := range out {
+		out[i] = int32(i)
+	}
+	slices.SortFunc(out, func(a, b int32) int {
+		ans, an, au := id(int(a))
+		bns, bn, bu := id(int(b))
+		return cmp.Or(cmp.Compare(ans, bns), cmp.Compare(an, bn), cmp.Compare(au, bu))
+	})
+	return out
+}
+
+// sortResult orders the lists evaluate does not build in order.
+func sortResult(r *Result) {
+	slices.SortFunc(r.IgnoredProbes, func(a, b IgnoredProbe) int {
+		return cmp.Or(cmp.Compare(a.UID, b.UID), cmp.Compare(a.Generation, b.Generation),
+			cmp.Compare(a.Namespace, b.Namespace), cmp.Compare(a.Name, b.Name), cmp.Compare(a.Why, b.Why))
+	})
+	slices.SortFunc(r.Errors, func(a, b ObjectError) int {
+		return cmp.Or(cmp.Compare(a.Kind, b.Kind), cmp.Compare(a.Namespace, b.Namespace), cmp.Compare(a.Name, b.Name),
+			cmp.Compare(a.UID, b.UID), cmp.Compare(a.Problem, b.Problem))
+	})
 }

@@ -11,7 +11,7 @@ const (
 	TypeAccepted         = "Accepted"
 	TypeBackendReachable = "BackendReachable"
 	TypeChannelJoined    = "ChannelJoined"
-	TypeReady            = "Ready"
+	TypeReady            = conditions.TypeReady
 )
 
 // Reasons shared by several types.
@@ -72,31 +72,36 @@ var acceptedReasons = []conditions.Reason{
 	{Status: sFalse, Reason: ReasonRejected, Meaning: "The broker refused the Binding for a reason this version does not name.", Action: "Read the message and the broker's log."},
 }
 
+// logHasCause ends a probe message whose cause only the operator's log
+// may show: whoever reads the Binding may not own the agent or the
+// connection, so the message names nothing the prober touched.
+const logHasCause = "the operator's log has the cause"
+
 var backendReasons = []conditions.Reason{
 	{Status: sTrue, Reason: ReasonOK, Meaning: "The last card fetch worked and the card is usable.", Action: "Nothing."},
-	{Status: sUnknown, Reason: ReasonPending, Meaning: "No card fetch has finished yet for this Binding.", Action: "Wait for the next probe pass."},
-	{Status: sFalse, Reason: ReasonInvalidAgentCard, Meaning: "The card was too large, not JSON, or lacked what the broker needs.", Action: "Fix the card the agent serves."},
-	{Status: sFalse, Reason: ReasonAgentNotFound, Meaning: "The agent answered that no card lives at the configured path.", Action: "Check the AgentBackend's url and cardPath."},
-	{Status: sFalse, Reason: ReasonAccessDenied, Meaning: "The agent refused the card fetch.", Action: "Check the credential the AgentBackend sends."},
-	{Status: sUnknown, Reason: ReasonRateLimited, Meaning: "The agent asked the prober to slow down, so the fetch told nothing.", Action: "Wait; the next pass tries again."},
-	{Status: sFalse, Reason: ReasonBackendError, Meaning: "The agent answered the card fetch with an unexpected status.", Action: "Look at the agent's health and logs."},
-	{Status: sFalse, Reason: ReasonUnreachable, Meaning: "Nothing answered the card fetch.", Action: "Check the agent runs and its address resolves and accepts TLS."},
-	{Status: sUnknown, Reason: ReasonProbeTimeout, Meaning: "The fetch was still running when the prober's time limit hit.", Action: "Look at the agent's latency; the next pass tries again."},
-	{Status: sUnknown, Reason: ReasonProbeFailed, Meaning: "The prober could not make the fetch, for example a Secret was missing.", Action: "Read the broker's log for the cause."},
+	{Status: sUnknown, Reason: ReasonPending, Message: "no fetch of the agent card has finished yet", Meaning: "No card fetch has finished yet for this Binding.", Action: "Wait for the next probe pass."},
+	{Status: sFalse, Reason: ReasonInvalidAgentCard, Message: "the agent card is too large, not JSON, or lacks a field the broker needs; " + logHasCause, Meaning: "The card was too large, not JSON, or lacked what the broker needs.", Action: "Fix the card the agent serves."},
+	{Status: sFalse, Reason: ReasonAgentNotFound, Message: "the agent has no card at the configured path; " + logHasCause, Meaning: "The agent answered that no card lives at the configured path.", Action: "Check the AgentBackend's url and cardPath."},
+	{Status: sFalse, Reason: ReasonAccessDenied, Message: "the agent refused the card fetch; " + logHasCause, Meaning: "The agent refused the card fetch.", Action: "Check the credential the AgentBackend sends."},
+	{Status: sUnknown, Reason: ReasonRateLimited, Message: "the agent asked the prober to slow down, so the fetch could not tell; " + logHasCause, Meaning: "The agent asked the prober to slow down, so the fetch told nothing.", Action: "Wait; the next pass tries again."},
+	{Status: sFalse, Reason: ReasonBackendError, Message: "the agent answered the card fetch with an unexpected status; " + logHasCause, Meaning: "The agent answered the card fetch with an unexpected status.", Action: "Look at the agent's health and logs."},
+	{Status: sFalse, Reason: ReasonUnreachable, Message: "nothing answered the card fetch; " + logHasCause, Meaning: "Nothing answered the card fetch.", Action: "Check the agent runs and its address resolves and accepts TLS."},
+	{Status: sUnknown, Reason: ReasonProbeTimeout, Message: "the card fetch ran past the prober's time limit; " + logHasCause, Meaning: "The fetch was still running when the prober's time limit hit.", Action: "Look at the agent's latency; the next pass tries again."},
+	{Status: sUnknown, Reason: ReasonProbeFailed, Message: "the prober could not fetch the agent card; " + logHasCause, Meaning: "The prober could not make the fetch, for example a Secret was missing.", Action: "Read the broker's log for the cause."},
 }
 
 var channelReasons = []conditions.Reason{
 	{Status: sTrue, Reason: ReasonOK, Meaning: "The bot is in the channel, which exists and is open.", Action: "Nothing."},
-	{Status: sUnknown, Reason: ReasonPending, Meaning: "No look at the channel has finished yet for this Binding.", Action: "Wait for the next probe pass."},
-	{Status: sFalse, Reason: ReasonChannelArchived, Meaning: "The channel is archived.", Action: "Unarchive it or bind another channel."},
-	{Status: sFalse, Reason: ReasonNotInChannel, Meaning: "The bot is not a member of the channel.", Action: "Invite the bot into the channel."},
-	{Status: sFalse, Reason: ReasonChannelNotFound, Meaning: "The platform knows no such channel, or the bot cannot see it.", Action: "Check the channel ID, or invite the bot if it is private."},
-	{Status: sFalse, Reason: ReasonAccessDenied, Meaning: "The platform refused the bot's token or its scopes.", Action: "Check the token the ChatConnection names and its scopes."},
-	{Status: sUnknown, Reason: ReasonRateLimited, Meaning: "The platform asked the prober to slow down, so the look told nothing.", Action: "Wait; the next pass tries again."},
-	{Status: sUnknown, Reason: ReasonPlatformTimeout, Meaning: "The platform gave up on the request within its own deadline.", Action: "Wait; the next pass tries again."},
-	{Status: sUnknown, Reason: ReasonPlatformError, Meaning: "The platform did not answer, or answered with an error the broker does not classify.", Action: "Read the broker's log; check the platform's status page."},
-	{Status: sUnknown, Reason: ReasonProbeTimeout, Meaning: "The look was still running when the prober's time limit hit.", Action: "Wait; the next pass tries again."},
-	{Status: sUnknown, Reason: ReasonProbeFailed, Meaning: "The prober could not make the call, for example the token Secret was missing.", Action: "Read the broker's log for the cause."},
+	{Status: sUnknown, Reason: ReasonPending, Message: "no look at the channel has finished yet", Meaning: "No look at the channel has finished yet for this Binding.", Action: "Wait for the next probe pass."},
+	{Status: sFalse, Reason: ReasonChannelArchived, Message: "the channel is archived; " + logHasCause, Meaning: "The channel is archived.", Action: "Unarchive it or bind another channel."},
+	{Status: sFalse, Reason: ReasonNotInChannel, Message: "the bot is not a member of the channel; " + logHasCause, Meaning: "The bot is not a member of the channel.", Action: "Invite the bot into the channel."},
+	{Status: sFalse, Reason: ReasonChannelNotFound, Message: "the chat platform cannot find the channel for the bot; " + logHasCause, Meaning: "The platform knows no such channel, or the bot cannot see it.", Action: "Check the channel ID, or invite the bot if it is private."},
+	{Status: sFalse, Reason: ReasonAccessDenied, Message: "the chat platform refused the bot's credentials; " + logHasCause, Meaning: "The platform refused the bot's token or its scopes.", Action: "Check the token the ChatConnection names and its scopes."},
+	{Status: sUnknown, Reason: ReasonRateLimited, Message: "the chat platform asked the prober to slow down, so the look could not tell; " + logHasCause, Meaning: "The platform asked the prober to slow down, so the look told nothing.", Action: "Wait; the next pass tries again."},
+	{Status: sUnknown, Reason: ReasonPlatformTimeout, Message: "the chat platform gave up on the request; " + logHasCause, Meaning: "The platform gave up on the request within its own deadline.", Action: "Wait; the next pass tries again."},
+	{Status: sUnknown, Reason: ReasonPlatformError, Message: "the chat platform did not give a usable answer; " + logHasCause, Meaning: "The platform did not answer, or answered with an error the broker does not classify.", Action: "Read the broker's log; check the platform's status page."},
+	{Status: sUnknown, Reason: ReasonProbeTimeout, Message: "the look at the channel ran past the prober's time limit; " + logHasCause, Meaning: "The look was still running when the prober's time limit hit.", Action: "Wait; the next pass tries again."},
+	{Status: sUnknown, Reason: ReasonProbeFailed, Message: "the prober could not look at the channel; " + logHasCause, Meaning: "The prober could not make the call, for example the token Secret was missing.", Action: "Read the broker's log for the cause."},
 }
 
 // readyReasons derives Ready's pairs from the other three types: OK, the

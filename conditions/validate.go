@@ -2,7 +2,6 @@ package conditions
 
 import (
 	"fmt"
-	"unicode/utf8"
 
 	"github.com/condengine/condengine/redact"
 
@@ -14,6 +13,13 @@ import (
 // MaxMessageBytes is the longest message the engines write. The API
 // server allows 32 KiB; the house rule is stricter.
 const MaxMessageBytes = redact.DefaultMaxBytes
+
+// FitMessage makes s fit the house rule for condition messages: one line,
+// valid UTF-8, at most MaxMessageBytes bytes, with "…" where cut. It hides
+// nothing: an engine assembles messages from the object's own text, shown
+// whole (binding-decisions §11.3, finops-decisions 19), and passes each
+// part taken from another object through redact.Message first.
+func FitMessage(s string) string { return redact.Fit(s, MaxMessageBytes) }
 
 // Validate checks a condition list of this kind, as it would be written
 // to an object whose metadata.generation is generation. It runs
@@ -99,14 +105,4 @@ func MessageProblem(msg string) string {
 }
 
 // truncateForError keeps an error's echo of a bad message short.
-func truncateForError(s string) string {
-	const n = 64
-	if len(s) <= n {
-		return s
-	}
-	cut := n
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut] + "…"
-}
+func truncateForError(s string) string { return redact.Clip(s, 64) }

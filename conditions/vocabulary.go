@@ -18,6 +18,9 @@ type Reason struct {
 	Meaning string
 	// Action is one line saying what the reader should do about it.
 	Action string
+	// Message is the fixed message an engine writes with this pair, when
+	// it writes a fixed one; empty when the message is composed per object.
+	Message string
 	// Terminal marks a state the object never leaves. A non-terminal pair
 	// is transient: the next evaluation may move it.
 	Terminal bool

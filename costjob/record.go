@@ -29,7 +29,7 @@ func Record(job CostJob, rec ExecutionRecord) (Status, bool, error) {
 			job.Namespace, job.Name, rec.Status, Success, Failed)
 	}
 	if rec.Error != "" {
-		rec.Error = redact.Message(rec.Error, redact.Options{})
+		rec.Error = redact.Message(rec.Error)
 	}
 	old := job.Status
 	st := Status{

@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"hash/fnv"
 	"io"
+
+	"github.com/condengine/condengine/redact"
 )
 
 // Document is one manifest of a stream, with where it came from, so that
@@ -184,12 +186,8 @@ func blank(b []byte) bool {
 	return len(t) == 0 || commentOnly(t)
 }
 
-func clip(b []byte) string {
-	if len(b) > 32 {
-		return string(b[:32]) + "..."
-	}
-	return string(b)
-}
+// clip keeps an echo of stray text short, cutting on a rune boundary.
+func clip(b []byte) string { return redact.Clip(string(b), 32) }
 
 func commentOnly(b []byte) bool {
 	for line := range bytes.SplitSeq(b, []byte("\n")) {

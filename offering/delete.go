@@ -56,10 +56,10 @@ func (e *evaluator) deletion(i int32) Outcome {
 		del.Reason, del.Message = ReasonValidationError, "cannot list the dependents of this offering"
 	case len(d.subs[o.Key()]) > 0:
 		del.Reason = ReasonDependentSubscriptionsExist
-		del.Message = Message(dependentsMessage("still referenced by subscriptions", o.Namespace, d.subs[o.Key()]))
+		del.Message = conditions.FitMessage(dependentsMessage("still referenced by subscriptions", o.Namespace, d.subs[o.Key()]))
 	case len(d.offs[o.Key()]) > 0:
 		del.Reason = ReasonDependentOfferingsExist
-		del.Message = Message(dependentsMessage("still required by dependent resources", o.Namespace, d.offs[o.Key()]))
+		del.Message = conditions.FitMessage(dependentsMessage("still required by dependent resources", o.Namespace, d.offs[o.Key()]))
 	default:
 		del.Status, del.Reason = metav1.ConditionTrue, ReasonDeletionAllowed
 	}

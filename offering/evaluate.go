@@ -198,7 +198,7 @@ func (e *evaluator) readiness(i int32) Outcome {
 	pr := metav1.Condition{Type: TypePricingResolved, Status: metav1.ConditionTrue,
 		Reason: ReasonPricingResolved, ObservedGeneration: o.Generation}
 	if v.reason != "" {
-		msg := Message(v.message)
+		msg := conditions.FitMessage(v.message)
 		ready.Status, ready.Reason, ready.Message = metav1.ConditionFalse, v.reason, msg
 		pr.Status, pr.Reason, pr.Message = metav1.ConditionFalse, v.reason, msg
 	}

@@ -8,7 +8,7 @@ import (
 
 // Condition types of an Offering, in the order they are written.
 const (
-	TypeReady           = "Ready"
+	TypeReady           = conditions.TypeReady
 	TypePricingResolved = "PricingResolved"
 	TypeDeleting        = "Deleting"
 )
@@ -16,14 +16,14 @@ const (
 // Reasons an Offering's conditions carry. The False reasons of Ready and
 // PricingResolved are shared: one check decides both conditions.
 const (
-	ReasonValidationSucceeded         = "ValidationSucceeded"
+	ReasonValidationSucceeded         = conditions.ReasonValidationSucceeded
 	ReasonPricingResolved             = "PricingResolved"
 	ReasonRequiredOfferingNotFound    = "RequiredOfferingNotFound"
 	ReasonRequiredOfferingNotReady    = "RequiredOfferingNotReady"
 	ReasonCircularDependencyDetected  = "CircularDependencyDetected"
 	ReasonNoActivePricebook           = "NoActivePricebook"
 	ReasonPricebookParseFailed        = "PricebookParseFailed"
-	ReasonValidationError             = "ValidationError"
+	ReasonValidationError             = conditions.ReasonValidationError
 	ReasonDependentSubscriptionsExist = "DependentSubscriptionsExist"
 	ReasonDependentOfferingsExist     = "DependentOfferingsExist"
 	ReasonDeletionAllowed             = "DeletionAllowed"

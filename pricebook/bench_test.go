@@ -15,7 +15,7 @@ func benchBooks(n int) []pricebook.PriceBook {
 	books := make([]pricebook.PriceBook, n)
 	for i := range books {
 		books[i] = pb.New(fmt.Sprintf("ns-%02d", i%50), fmt.Sprintf("book-%06d", i),
-			pb.Created(pb.Epoch.Add(time.Duration(i%97)*time.Minute)),
+			pb.Created(pb.Epoch().Add(time.Duration(i%97)*time.Minute)),
 			pb.Rate(pricebook.CPUHour, "0.031"), pb.Rate(pricebook.GPUHour, "1.80"))
 	}
 	books[n/3].Status.Active = true

@@ -87,7 +87,7 @@ func evaluateBook(b *PriceBook, won bool, now time.Time) Outcome {
 	ready := metav1.Condition{Type: TypeReady, Status: metav1.ConditionTrue,
 		Reason: ReasonValidationSucceeded, ObservedGeneration: b.Generation}
 	if err := Readiness(b); err != nil {
-		ready.Status, ready.Reason, ready.Message = metav1.ConditionFalse, ReasonPricebookParseFailed, Message(err.Error())
+		ready.Status, ready.Reason, ready.Message = metav1.ConditionFalse, ReasonPricebookParseFailed, conditions.FitMessage(err.Error())
 	}
 	var buf [2]metav1.Condition
 	desired := append(buf[:0], ready)

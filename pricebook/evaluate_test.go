@@ -121,10 +121,10 @@ func TestActive_NeverActiveBookHasNoActiveCondition(t *testing.T) {
 }
 
 func TestActive_DemotedClearsActivePricing(t *testing.T) {
-	books := []pricebook.PriceBook{pb.New("a", "old", pb.Created(pb.Epoch))}
+	books := []pricebook.PriceBook{pb.New("a", "old", pb.Created(pb.Epoch()))}
 	books = apply(books, evaluate(books, nil, now))
 	require.NotNil(t, books[0].Status.ActivePricing)
-	books = append(books, pb.New("a", "pinned", pb.Created(pb.Epoch), pb.Annotated("true")))
+	books = append(books, pb.New("a", "pinned", pb.Created(pb.Epoch()), pb.Annotated("true")))
 	r := evaluate(books, nil, now.Add(time.Minute))
 	c := conditions.Find(r.Books[0].Status.Conditions, pricebook.TypeActive)
 	require.NotNil(t, c)

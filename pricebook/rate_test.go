@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/condengine/condengine/conditions"
 	"github.com/condengine/condengine/pricebook"
 )
 
@@ -86,7 +87,7 @@ func TestRateError_ValueQuotedWhole(t *testing.T) {
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), `("`+long+`")`)
 
-	m := pricebook.Message(err.Error())
+	m := conditions.FitMessage(err.Error())
 	assert.Len(t, m, 1024-3+len("…"))
 	assert.True(t, strings.HasPrefix(m, `rate "cpuHour" ("999`))
 	assert.True(t, strings.HasSuffix(m, "999…"))
@@ -98,7 +99,7 @@ func TestRateError_OwnDigitsNotRedacted(t *testing.T) {
 	forty := strings.Repeat("1234567890", 4)
 	_, err := pricebook.ParseRates(&pricebook.Rates{GPUHour: forty})
 	require.Error(t, err)
-	assert.Equal(t, `rate "gpuHour" ("`+forty+`"): value is too large for int64 micro-units`, pricebook.Message(err.Error()))
+	assert.Equal(t, `rate "gpuHour" ("`+forty+`"): value is too large for int64 micro-units`, conditions.FitMessage(err.Error()))
 }
 
 func TestField_String(t *testing.T) {

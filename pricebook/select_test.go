@@ -18,7 +18,7 @@ func names(books []pricebook.PriceBook, i int) string {
 }
 
 func TestElect_Tiers(t *testing.T) {
-	old, mid, young := pb.Epoch, pb.Epoch.Add(time.Hour), pb.Epoch.Add(2*time.Hour)
+	old, mid, young := pb.Epoch(), pb.Epoch().Add(time.Hour), pb.Epoch().Add(2*time.Hour)
 	for _, tc := range []struct {
 		name  string
 		books []pricebook.PriceBook

@@ -8,13 +8,13 @@ import (
 
 // Condition types of a PriceBook, in the order they are written.
 const (
-	TypeReady  = "Ready"
+	TypeReady  = conditions.TypeReady
 	TypeActive = "Active"
 )
 
 // Reasons a PriceBook's conditions carry.
 const (
-	ReasonValidationSucceeded  = "ValidationSucceeded"
+	ReasonValidationSucceeded  = conditions.ReasonValidationSucceeded
 	ReasonPricebookParseFailed = "PricebookParseFailed"
 	ReasonActivated            = "Activated"
 	ReasonDemoted              = "Demoted"

@@ -91,7 +91,7 @@ const (
 func TestCorpus_RecallAndFalsePositiveRate(t *testing.T) {
 	hidden := 0
 	for _, c := range corpusSecrets {
-		out := Message(c.text, Options{})
+		out := Message(c.text)
 		if strings.Contains(out, normalize(c.secret)) || strings.Contains(out, c.secret) {
 			t.Logf("survives: %q in %q", c.secret, out)
 			continue
@@ -100,7 +100,7 @@ func TestCorpus_RecallAndFalsePositiveRate(t *testing.T) {
 	}
 	changed := 0
 	for _, p := range corpusProse {
-		if out := Message(p, Options{}); out != p {
+		if out := Message(p); out != p {
 			t.Logf("prose changed: %q -> %q", p, out)
 			changed++
 		}

@@ -7,11 +7,11 @@ import (
 
 // cut shortens the redacted, normalized t to at most limit bytes ending in
 // the ellipsis. Cutting can create a match that the whole text did not have
-// (1.2.3.45 cut to 1.2.3.4, a Hide string ending in "…"), so the result is
+// (1.2.3.45 cut to 1.2.3.4), so the result is
 // scanned again and, while anything would change, cut back to before the
 // first span. The result is therefore a fixed point of Message; each round
 // strictly shortens it, so the loop ends.
-func cut(t string, limit int, hides []string) string {
+func cut(t string, limit int) string {
 	if limit < len(ellipsis) {
 		return "" // no room even for the ellipsis
 	}
@@ -22,7 +22,7 @@ func cut(t string, limit int, hides []string) string {
 			return ellipsis
 		}
 		out := p + ellipsis
-		spans := scan(out, hides)
+		spans := scan(out)
 		if len(spans) == 0 {
 			return out
 		}
@@ -55,4 +55,18 @@ func runeStart(s string, n int) int {
 		n--
 	}
 	return n
+}
+
+// Clip shortens s to at most maxBytes bytes, ending in "…" when it cut,
+// and never splits a rune. It does not redact: use it on text already
+// safe to show (a log detail, an echo in an error), where Message would be
+// too much.
+func Clip(s string, maxBytes int) string {
+	if len(s) <= maxBytes {
+		return s
+	}
+	if maxBytes < len(ellipsis) {
+		return ""
+	}
+	return s[:runeStart(s, maxBytes-len(ellipsis))] + ellipsis
 }

@@ -46,7 +46,6 @@
 //	           the end of a cut message;
 //	           long-run: 32 or more hex digits, 40 or more base64 with
 //	           both cases; jwt: eyJ....x.y
-//	[hidden]   each Options.Hide string (exact, case-sensitive)
 //
 // # Measured on a labelled corpus
 //
@@ -101,23 +100,14 @@
 //     zero-width characters) each become a space; runs of spaces become one
 //     and the ends are trimmed. Each run of invalid UTF-8 bytes becomes one
 //     U+FFFD.
-//   - Hide strings get the same cleanup before matching. Those shorter than
-//     3 bytes are ignored (they would shred ordinary words), and so is "…"
-//     itself, which ends every cut message. An occurrence that lies wholly
-//     inside a placeholder ("secret" in "[secret]") is the package's own
-//     text and stays; everywhere else a Hide string is hidden, including
-//     where it spans a placeholder and its neighbours.
 //   - Placeholders already in the input are kept as they are; a finding
 //     that covers part of one covers all of it.
 //   - A cut never ends inside a placeholder and never creates a new finding:
 //     when the shortened text would match something the whole did not
 //     (1.2.3.45 cut to 1.2.3.4), the cut moves further back.
-//   - A MaxBytes too small to hold "…" (1 or 2) cuts an over-long message
-//     to the empty string.
 //   - Work is linear in the input. The whole input is scanned, even when
 //     most of it will be cut, so that a finding straddling the cut is
-//     always seen whole and never shows its first half. Each Hide string
-//     is searched for separately, so the cost grows with their number too.
+//     always seen whole and never shows its first half.
 //   - The scanners are hand-written byte loops over a class table rather
 //     than regular expressions: a clean message must come back without a
 //     single allocation, and every scanner's back-up stops where the

@@ -13,19 +13,19 @@ type msgCase struct {
 	want string
 }
 
-func runCases(t *testing.T, opts Options, cases []msgCase) {
+func runCases(t *testing.T, cases []msgCase) {
 	t.Helper()
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			got := Message(tc.in, opts)
+			got := Message(tc.in)
 			assert.Equal(t, tc.want, got)
-			assert.Equal(t, got, Message(got, opts), "not idempotent")
+			assert.Equal(t, got, Message(got), "not idempotent")
 		})
 	}
 }
 
 func TestMessage_OneLine(t *testing.T) {
-	runCases(t, Options{}, []msgCase{
+	runCases(t, []msgCase{
 		{"LineBreaksBecomeSpaces", "a\nb\r\nc\rd", "a b c d"},
 		{"TabsBecomeSpaces", "a\tb", "a b"},
 		{"RunsCollapse", "a  \n\t  b", "a b"},
@@ -44,7 +44,7 @@ func TestMessage_OneLine(t *testing.T) {
 }
 
 func TestMessage_ValidUTF8(t *testing.T) {
-	runCases(t, Options{}, []msgCase{
+	runCases(t, []msgCase{
 		{"InvalidByteReplaced", "a\xffb", "a\ufffdb"},
 		{"InvalidRunIsOneReplacement", "a\xff\xfe\xfdb", "a\ufffdb"},
 		{"TruncatedRune", "a\xe2\x80", "a\ufffd"},
@@ -55,7 +55,7 @@ func TestMessage_ValidUTF8(t *testing.T) {
 }
 
 func TestMessage_URL(t *testing.T) {
-	runCases(t, Options{}, []msgCase{
+	runCases(t, []msgCase{
 		{"HTTPS", "GET https://agent.example.com/card failed", "GET [url] failed"},
 		{"WithUserInfo", "x http://user:pw@host/ y", "x [url] y"},
 		{"WithQuery", "x https://h/p?a=1&token=abc#f y", "x [url] y"},
@@ -74,7 +74,7 @@ func TestMessage_URL(t *testing.T) {
 }
 
 func TestMessage_IPv4(t *testing.T) {
-	runCases(t, Options{}, []msgCase{
+	runCases(t, []msgCase{
 		{"Plain", "dial 10.0.0.1 refused", "dial [address] refused"},
 		{"WithPort", "dial 10.0.0.1:8080 refused", "dial [address] refused"},
 		{"SentenceEnd", "from 192.168.1.254.", "from [address]."},
@@ -91,7 +91,7 @@ func TestMessage_IPv4(t *testing.T) {
 }
 
 func TestMessage_IPv6(t *testing.T) {
-	runCases(t, Options{}, []msgCase{
+	runCases(t, []msgCase{
 		{"Loopback", "dial ::1 refused", "dial [address] refused"},
 		{"Full", "2001:0db8:0000:0000:0000:ff00:0042:8329", "[address]"},
 		{"Compressed", "at 2001:db8::1", "at [address]"},
@@ -112,7 +112,7 @@ func TestMessage_IPv6(t *testing.T) {
 }
 
 func TestMessage_HostPort(t *testing.T) {
-	runCases(t, Options{}, []msgCase{
+	runCases(t, []msgCase{
 		{"DottedHost", "dial agent.team-b.svc:8443 failed", "dial [address] failed"},
 		{"Localhost", "dial localhost:8080", "dial [address]"},
 		{"LocalhostAnyCase", "dial LocalHost:1", "dial [address]"},
@@ -132,7 +132,7 @@ func TestMessage_HostPort(t *testing.T) {
 }
 
 func TestMessage_Email(t *testing.T) {
-	runCases(t, Options{}, []msgCase{
+	runCases(t, []msgCase{
 		{"Plain", "owner alice@example.com said", "owner [email] said"},
 		{"Plus", "to a.b+tag@mail.example.org.", "to [email]."},
 		{"Localhost", "root@localhost", "[email]"},
@@ -146,7 +146,7 @@ func TestMessage_Email(t *testing.T) {
 }
 
 func TestMessage_AuthTokens(t *testing.T) {
-	runCases(t, Options{}, []msgCase{
+	runCases(t, []msgCase{
 		{"Bearer", "Authorization: Bearer xyz", "Authorization: Bearer [secret]"},
 		{"BearerLowerCase", "bearer abc.def-ghi", "bearer [secret]"},
 		{"BearerUpperCase", "BEARER abc", "BEARER [secret]"},
@@ -159,7 +159,7 @@ func TestMessage_AuthTokens(t *testing.T) {
 }
 
 func TestMessage_KeyValueSecrets(t *testing.T) {
-	runCases(t, Options{}, []msgCase{
+	runCases(t, []msgCase{
 		{"PasswordEquals", "password=hunter2 next", "password=[secret] next"},
 		{"PasswdColonSpace", "passwd: hunter2", "passwd: [secret]"},
 		{"PwdSpacedEquals", "pwd = hunter2", "pwd = [secret]"},
@@ -186,7 +186,7 @@ func TestMessage_LongRuns(t *testing.T) {
 	hex32 := "0123456789abcdef0123456789ABCDEF"
 	b64 := "QWxhZGRpbjpvcGVuIHNlc2FtZQ0123456789abcdef"
 	jwt := "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2lnbmF0dXJl"
-	runCases(t, Options{}, []msgCase{
+	runCases(t, []msgCase{
 		{"Hex32", "digest " + hex32 + " ok", "digest [secret] ok"},
 		{"HexInDigest", "sha256:" + hex32 + hex32, "sha256:[secret]"},
 		{"Hex31Survives", "id " + hex32[:31], "id " + hex32[:31]},
@@ -201,37 +201,9 @@ func TestMessage_LongRuns(t *testing.T) {
 	})
 }
 
-func TestMessage_Hide(t *testing.T) {
-	opts := Options{Hide: []string{"team-b", "Top Secret Bot", "ab", "", "ret]", "…", "multi\nline"}}
-	runCases(t, opts, []msgCase{
-		{"Name", "bound by team-b/other", "bound by [hidden]/other"},
-		{"Repeated", "team-b team-b", "[hidden] [hidden]"},
-		{"WithSpaces", "the Top Secret Bot says", "the [hidden] says"},
-		{"CaseSensitive", "TEAM-B top secret bot", "TEAM-B top secret bot"},
-		{"TooShortIgnored", "ab cd", "ab cd"},
-		{"InsidePlaceholderKept", "[secret] x", "[secret] x"},
-		{"EllipsisIgnored", "a … b", "a … b"},
-		{"NormalizedLikeMessage", "a multi\r\nline b", "a [hidden] b"},
-		{"OverlapsPattern", "see team-b.svc:80", "see [address]"},
-	})
-	runCases(t, Options{Hide: []string{"x [url]"}}, []msgCase{
-		{"SpanningPlaceholderSettles", "x http://h/ y", "[hidden] y"},
-	})
-	runCases(t, Options{Hide: []string{"l] [e"}}, []msgCase{
-		{"BetweenPlaceholders", "http://h/ a@b.io", "[hidden]"},
-	})
-	runCases(t, Options{Hide: []string{"] x"}}, []msgCase{
-		{"ChainSettlesInOnePass", "a://b x x x x y", "[hidden] y"},
-	})
-	runCases(t, Options{Hide: []string{"secret", "url", "hidden"}}, []msgCase{
-		{"PlaceholderWordsHiddenOutsidePlaceholders", "secret url http://x/ password=a", "[hidden] [hidden] [url] password=[secret]"},
-		{"PlaceholdersInInputKept", "[secret] [url] [hidden]", "[secret] [url] [hidden]"},
-	})
-}
-
 // Punctuation touching a finding never saves it.
 func TestMessage_GluedPunctuation(t *testing.T) {
-	runCases(t, Options{}, []msgCase{
+	runCases(t, []msgCase{
 		{"HostPortThenUnderscore", "x my.app:8443_ y", "x [address]_ y"},
 		{"HostPortThenLetters", "x my.app:8443abc y", "x [address]abc y"},
 		{"UnderscoreLocalhost", "x _localhost:15 y", "x _[address] y"},
@@ -274,24 +246,23 @@ func TestMessage_MustSurvive(t *testing.T) {
 		"finops.stakater.com/active",
 		"CircularDependencyDetected: a -> b -> a",
 		"observedGeneration 3 > generation 2",
-		"[secret] [url] [email] [address] [hidden]",
+		"[secret] [url] [email] [address]",
 	} {
 		t.Run(s, func(t *testing.T) {
-			assert.Equal(t, s, Message(s, Options{}))
-			assert.True(t, Clean(s, Options{}))
+			assert.Equal(t, s, Message(s))
+			assert.True(t, Clean(s))
 		})
 	}
 }
 
 func TestMessage_CleanInputDoesNotAllocate(t *testing.T) {
-	opts := Options{Hide: []string{"team-b", "Other Text"}}
 	for _, s := range []string{
 		"",
 		"generation 2 is invalid, serving generation 1: spec.chat.channel: \"x y\" contains white space",
 		strings.TrimSpace(strings.Repeat("AgentBackend team-a/echo v0.37.2 at 2026-11-30T10:00:00Z; ", 16)),
 	} {
 		var got string
-		allocs := testing.AllocsPerRun(100, func() { got = Message(s, opts) })
+		allocs := testing.AllocsPerRun(100, func() { got = Message(s) })
 		assert.Equal(t, s, got)
 		assert.Zero(t, allocs, "allocations for %q", s)
 	}
@@ -300,7 +271,7 @@ func TestMessage_CleanInputDoesNotAllocate(t *testing.T) {
 func TestPlaceholders_AreFixedPointsAndBounded(t *testing.T) {
 	all := strings.Join(placeholders[:], "")
 	for _, p := range append(placeholders[:], all, strings.Join(placeholders[:], " ")) {
-		assert.Equal(t, p, Message(p, Options{}), "placeholder text must survive")
+		assert.Equal(t, p, Message(p), "placeholder text must survive")
 	}
 	for _, p := range placeholders {
 		assert.LessOrEqual(t, len(p), maxPlaceholderLen)

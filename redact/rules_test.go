@@ -111,7 +111,7 @@ func TestRules_PositiveExamplesAreFoundByTheirRule(t *testing.T) {
 			if len(r.find(msg, nil)) == 0 {
 				t.Errorf("rule %q finds nothing in %q", r.name, msg)
 			}
-			out := Message(msg, Options{})
+			out := Message(msg)
 			if strings.Contains(out, normalize(secret)) {
 				t.Errorf("rule %q: %q survives in %q", r.name, secret, out)
 			}
@@ -125,7 +125,7 @@ func TestRules_NegativeExamplesSurvive(t *testing.T) {
 			if got := r.find(normalize(text), nil); len(got) != 0 {
 				t.Errorf("rule %q finds %v in %q", r.name, got, text)
 			}
-			if out := Message(text, Options{}); out != text {
+			if out := Message(text); out != text {
 				t.Errorf("rule %q: %q became %q", r.name, text, out)
 			}
 		}
@@ -133,7 +133,7 @@ func TestRules_NegativeExamplesSurvive(t *testing.T) {
 }
 
 func TestNormalize_FoldsFullWidthForms(t *testing.T) {
-	if got := Message("dial １０．０．０．７:８４４３ failed", Options{}); got != "dial [address] failed" {
+	if got := Message("dial １０．０．０．７:８４４３ failed"); got != "dial [address] failed" {
 		t.Fatalf("got %q", got)
 	}
 }

@@ -15,7 +15,6 @@ const (
 	kindURL
 	kindEmail
 	kindAddress
-	kindHidden
 )
 
 // Placeholders that replace what a message must not show. None of them
@@ -30,8 +29,6 @@ const (
 	PlaceholderEmail = "[email]"
 	// PlaceholderAddress replaces IPv4 and IPv6 addresses and host:port.
 	PlaceholderAddress = "[address]"
-	// PlaceholderHidden replaces the caller's Options.Hide strings.
-	PlaceholderHidden = "[hidden]"
 )
 
 // maxPlaceholderLen is the length of the longest placeholder.
@@ -42,7 +39,6 @@ var placeholders = [...]string{
 	kindURL:     PlaceholderURL,
 	kindEmail:   PlaceholderEmail,
 	kindAddress: PlaceholderAddress,
-	kindHidden:  PlaceholderHidden,
 }
 
 // span is a byte range [start, end) of the normalized message to replace.

@@ -3,6 +3,7 @@ package subscription
 import (
 	"k8s.io/apimachinery/pkg/types"
 
+	"github.com/condengine/condengine/manifest"
 	"github.com/condengine/condengine/offering"
 	"github.com/condengine/condengine/redact"
 )
@@ -132,7 +133,7 @@ func (e *evaluator) gates(i int32) verdict {
 			}
 			// The requirement is the Offering's text, not the Subscription's.
 			m := msg("required offering %s not covered by an active subscription in the family",
-				redact.Message(req.Namespace+"/"+req.Name, redact.Options{}))
+				redact.Message(req.Namespace+"/"+req.Name))
 			if active {
 				return verdict{end: ReasonCompatibilityRequirementNotMet, message: m, stamp: v.stamp}
 			}
@@ -194,9 +195,5 @@ func isReady(s *Subscription) bool { return s.Status.Ready == "True" }
 // describe names an object for a message: kind, namespace/name and API
 // version, all as the Subscription's own spec wrote them.
 func (r ObjectRef) describe() string {
-	name := r.Name
-	if r.Namespace != "" {
-		name = r.Namespace + "/" + name
-	}
-	return r.Kind + " " + name + " (" + r.APIVersion + ")"
+	return r.Kind + " " + manifest.JoinName(r.Namespace, r.Name) + " (" + r.APIVersion + ")"
 }

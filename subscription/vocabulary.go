@@ -9,7 +9,7 @@ import (
 
 // Condition types of a Subscription, in the order they are written.
 const (
-	TypeReady         = "Ready"
+	TypeReady         = conditions.TypeReady
 	TypeActive        = "Active"
 	TypeDeleting      = "Deleting"
 	TypeCostsResolved = "CostsResolved"
@@ -28,10 +28,10 @@ const (
 	ReasonCompatibilityRequirementNotMet = "CompatibilityRequirementNotMet"
 	ReasonTargetNotFound                 = "TargetNotFound"
 	ReasonTargetIsSelfReference          = "TargetIsSelfReference"
-	ReasonValidationError                = "ValidationError"
+	ReasonValidationError                = conditions.ReasonValidationError
 	ReasonActivationSucceeded            = "ActivationSucceeded"
 	ReasonOrphaned                       = "Orphaned"
-	ReasonValidationSucceeded            = "ValidationSucceeded"
+	ReasonValidationSucceeded            = conditions.ReasonValidationSucceeded
 	ReasonParentDeactivated              = "ParentDeactivated"
 	ReasonMarkedForDeletion              = "MarkedForDeletion"
 	ReasonWaitingForCollectionJob        = "WaitingForCollectionJob"

@@ -28,7 +28,7 @@
 // reads Skip Held with RetryAt. The host applies o.Owned when o.Write
 // is set, then records Wrote(o.Owned, end) or Failed(end) on the memory
 // DecideOutcome returned (it has already run Observe). The Decision it
-// also returns carries a Reason for the log; a fight shows in
+// also returns carries a LogText for the log; a fight shows in
 // Decision.Fight, and FightBegins marks the one decision the host logs and
 // counts.
 //
@@ -41,7 +41,7 @@
 // (ProberState.Trigger) as they happen, and calls Limits.NextPass each
 // prober tick. When it says Start, Limits.Plan orders the served Bindings
 // of the latest evaluation into a pass whose longest duration
-// Plan.MaxDuration (and Limits.MaxPassDuration) computes in advance.
+// Plan.MaxDuration (and Limits.MaxPassDuration, the same bound) computes in advance.
 //
 // # Leadership
 //
@@ -109,7 +109,7 @@
 //     now (a clock stepped back), counts from now: the step neither allows
 //     a write within a gap nor stalls the writer for its size. Foreign edit
 //     times after now still count toward a fight.
-//   - A zero now decides nothing (ReasonNoTime) rather than comparing
+//   - A zero now decides nothing (LogNoTime) rather than comparing
 //     against the year 1; DecideOutcome refuses it with
 //     conditions.ErrZeroNow.
 //   - DecideOutcome hands the writer the Binding's own conditions only

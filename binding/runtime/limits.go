@@ -51,8 +51,6 @@ type Limits struct {
 	StartupList time.Duration
 	// ConfigLook is how often the broker reads the config.
 	ConfigLook time.Duration
-	// CardLimit is the largest agent card, in bytes, a probe accepts.
-	CardLimit int64
 	// FightEdits is how many foreign edits of one Binding's status within
 	// FightWindow make a fight.
 	FightEdits int
@@ -76,7 +74,6 @@ func DefaultLimits() Limits {
 		TriggerRateLimit: 30 * time.Second,
 		StartupList:      15 * time.Second,
 		ConfigLook:       10 * time.Second,
-		CardLimit:        1 << 20,
 		FightEdits:       3,
 		FightWindow:      10 * time.Minute,
 		Quiet:            10 * time.Minute,
@@ -91,8 +88,7 @@ const maxLimit = 365 * 24 * time.Hour
 // naming the field: durations that are zero or negative (a zero tick would
 // spin; a zero gap would remove the write limit) or above a year,
 // a Concurrency that is not a positive multiple of ProbesPerBinding, a
-// backoff cap below the gap, a fight threshold below 1, and a non-positive
-// card limit.
+// backoff cap below the gap, and a fight threshold below 1.
 func (l Limits) Validate() error {
 	var errs []error
 	for _, d := range []struct {
@@ -129,9 +125,6 @@ func (l Limits) Validate() error {
 	if l.FightEdits < 1 {
 		errs = append(errs, fmt.Errorf("limits: FightEdits is %d, must be at least 1", l.FightEdits))
 	}
-	if l.CardLimit <= 0 {
-		errs = append(errs, fmt.Errorf("limits: CardLimit is %d, must be positive", l.CardLimit))
-	}
 	return errors.Join(errs...)
 }
 
@@ -149,12 +142,8 @@ func (l Limits) BindingsAtOnce() int {
 // MaxPassDuration is the longest a pass over n Bindings can take: the
 // Bindings go through in waves of BindingsAtOnce, each wave bounded by
 // ProbeTimeout, so ceil(n/BindingsAtOnce) × ProbeTimeout (ceil(n/2) × 10 s
-// with the defaults). It is 0 for n <= 0.
+// with the defaults). It is 0 for n <= 0, and equals the MaxDuration of a
+// Plan of n Bindings under l.
 func (l Limits) MaxPassDuration(n int) time.Duration {
-	if n <= 0 {
-		return 0
-	}
-	k := l.BindingsAtOnce()
-	waves := (n + k - 1) / k
-	return time.Duration(waves) * max(l.ProbeTimeout, 0)
+	return passBound(n, l.BindingsAtOnce(), l.ProbeTimeout)
 }

@@ -23,7 +23,6 @@ func TestLimits_DefaultsAreTheDecisions(t *testing.T) {
 	assert.Equal(t, 30*time.Second, l.TriggerRateLimit)
 	assert.Equal(t, 15*time.Second, l.StartupList)
 	assert.Equal(t, 10*time.Second, l.ConfigLook)
-	assert.Equal(t, int64(1<<20), l.CardLimit)
 	assert.Equal(t, 3, l.FightEdits)
 	assert.Equal(t, 10*time.Minute, l.FightWindow)
 	assert.Equal(t, 10*time.Minute, l.Quiet)
@@ -43,7 +42,6 @@ func TestLimits_Validate_BadValuesNamed(t *testing.T) {
 		{"ZeroConcurrency", func(l *Limits) { l.Concurrency = 0 }, "Concurrency is 0"},
 		{"CapBelowGap", func(l *Limits) { l.BackoffCap = time.Second }, "BackoffCap 1s is below WriteGap 10s"},
 		{"NoFightThreshold", func(l *Limits) { l.FightEdits = 0 }, "FightEdits is 0"},
-		{"NoCardLimit", func(l *Limits) { l.CardLimit = -5 }, "CardLimit is -5"},
 		{"NegativeQuiet", func(l *Limits) { l.Quiet = -time.Minute }, "Quiet is -1m0s"},
 	}
 	for _, tc := range tests {

@@ -43,7 +43,7 @@ func (l Limits) DecideOutcome(o *binding.Outcome, object []metav1.Condition, m M
 		// The engine's refusal stands; a writer that would still write
 		// (another writer's conditions moved, nothing of ours) does not.
 		if d.Action != None {
-			d.Action, d.At, d.Reason = None, time.Time{}, ReasonUnchanged
+			d.Action, d.At, d.Log = None, time.Time{}, LogUnchanged
 		}
 		return d, m, nil
 	}
@@ -52,7 +52,7 @@ func (l Limits) DecideOutcome(o *binding.Outcome, object []metav1.Condition, m M
 		o.Write, o.Skip, o.Retry, o.RetryAt = false, conditions.SkipHeld, true, d.At
 	case None:
 		o.Write, o.Skip = false, conditions.SkipUnchanged
-		if d.Reason == ReasonStandby {
+		if d.Log == LogStandby {
 			o.Skip = conditions.SkipNotLeader
 		}
 	}

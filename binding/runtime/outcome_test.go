@@ -66,7 +66,7 @@ func TestDecideOutcome(t *testing.T) {
 			require.NoError(t, err)
 			assert.Equal(t, tc.write, o.Write)
 			assert.Equal(t, tc.skip, o.Skip)
-			assert.Equal(t, tc.action, d.Action, d.Reason)
+			assert.Equal(t, tc.action, d.Action, d.Log)
 			assert.Equal(t, !tc.retryAt.IsZero(), o.Retry)
 			assert.True(t, tc.retryAt.Equal(o.RetryAt), "retryAt %v, want %v", o.RetryAt, tc.retryAt)
 			assert.Equal(t, o.Write, d.Action == Write, "the decision and the outcome agree")

@@ -68,11 +68,17 @@ func (l Limits) Plan(targets []Target) Plan {
 // slot has started at least k Bindings and the bound holds whatever the
 // mix of fast and slow backends.
 func (p Plan) MaxDuration() time.Duration {
-	n, k := len(p.Targets), max(p.AtOnce, 1)
-	if n == 0 {
+	return passBound(len(p.Targets), p.AtOnce, p.ProbeTimeout)
+}
+
+// passBound is ceil(n/atOnce) waves of at most timeout each; 0 for no
+// Bindings. Plan.MaxDuration and Limits.MaxPassDuration both are it.
+func passBound(n, atOnce int, timeout time.Duration) time.Duration {
+	if n <= 0 {
 		return 0
 	}
-	return time.Duration((n+k-1)/k) * max(p.ProbeTimeout, 0)
+	k := max(atOnce, 1)
+	return time.Duration((n+k-1)/k) * max(timeout, 0)
 }
 
 // compareTargets orders targets by namespace, name, UID, then the higher

@@ -36,22 +36,22 @@ func (a Action) String() string {
 	return "unknown"
 }
 
-// Reason says why the writer decided what it did, in a few words for a log
+// LogText says why the writer decided what it did, in a few words for a log
 // line. The set is closed; each value is a constant, so deciding never
 // allocates.
-type Reason string
+type LogText string
 
-// The writer's reasons.
+// The writer's log texts.
 const (
-	ReasonStandby     Reason = "standby replica: computes, never writes"
-	ReasonNoTime      Reason = "now is the zero time: nothing is decided"
-	ReasonUnchanged   Reason = "status on the object is the computed one"
-	ReasonChanged     Reason = "status changed"
-	ReasonPutBack     Reason = "foreign edit: putting the computed status back"
-	ReasonGap         Reason = "waiting for the write gap"
-	ReasonBackoff     Reason = "waiting after failed writes"
-	ReasonFightWait   Reason = "fight over the status: put-backs spaced by the backoff"
-	ReasonClockBehind Reason = "last write ends after now: waiting from now"
+	LogStandby     LogText = "standby replica: computes, never writes"
+	LogNoTime      LogText = "now is the zero time: nothing is decided"
+	LogUnchanged   LogText = "status on the object is the computed one"
+	LogChanged     LogText = "status changed"
+	LogPutBack     LogText = "foreign edit: putting the computed status back"
+	LogGap         LogText = "waiting for the write gap"
+	LogBackoff     LogText = "waiting after failed writes"
+	LogFightWait   LogText = "fight over the status: put-backs spaced by the backoff"
+	LogClockBehind LogText = "last write ends after now: waiting from now"
 )
 
 // WriterInput is everything the writer policy reads for one Binding.
@@ -89,8 +89,8 @@ type Decision struct {
 	// FightBegins reports that this decision's foreign edit starts the
 	// fight: the host logs it once and counts it in its metric.
 	FightBegins bool
-	// Reason says why, for a log line.
-	Reason Reason
+	// Log says why, for a log line.
+	Log LogText
 }
 
 // Decide is the status writer's policy for one Binding. In order:
@@ -120,10 +120,10 @@ type Decision struct {
 // allocate.
 func (l Limits) Decide(in WriterInput) Decision {
 	if !in.Leader {
-		return Decision{Action: None, Reason: ReasonStandby}
+		return Decision{Action: None, Log: LogStandby}
 	}
 	if in.Now.IsZero() {
-		return Decision{Action: None, Reason: ReasonNoTime}
+		return Decision{Action: None, Log: LogNoTime}
 	}
 	m := in.Memory
 	if m == nil {
@@ -131,7 +131,7 @@ func (l Limits) Decide(in WriterInput) Decision {
 	}
 	fight := l.fightNow(m, false, in.Now)
 	if equalOurs(in.Object, in.Computed) {
-		return Decision{Action: None, Fight: fight.on, Reason: ReasonUnchanged}
+		return Decision{Action: None, Fight: fight.on, Log: LogUnchanged}
 	}
 
 	// The object differs from the computed status (checked above); it is
@@ -145,35 +145,35 @@ func (l Limits) Decide(in WriterInput) Decision {
 		fight = l.fightNow(m, true, in.Now)
 	}
 
-	reason := ReasonChanged
+	logText := LogChanged
 	if foreign {
-		reason = ReasonPutBack
+		logText = LogPutBack
 	}
 	backoff := l.Backoff()
-	wait, waitReason := l.WriteGap, ReasonGap
+	wait, waitLog := l.WriteGap, LogGap
 	if w := backoff.Wait(m.Failures); w > wait {
-		wait, waitReason = w, ReasonBackoff
+		wait, waitLog = w, LogBackoff
 	}
 	if foreign && fight.on {
 		if w := backoff.Wait(fight.edits); w > wait {
-			wait, waitReason = w, ReasonFightWait
+			wait, waitLog = w, LogFightWait
 		}
 	}
 	from := m.LastEnd
 	if from.After(in.Now) {
-		from, waitReason = in.Now, ReasonClockBehind
+		from, waitLog = in.Now, LogClockBehind
 	}
 	d := Decision{ForeignEdit: newEdit, Fight: fight.on, FightBegins: fight.begins}
 	if from.IsZero() {
-		d.Action, d.At, d.Reason = Write, in.Now, reason
+		d.Action, d.At, d.Log = Write, in.Now, logText
 		return d
 	}
 	due := from.Add(wait)
 	if !due.After(in.Now) {
-		d.Action, d.At, d.Reason = Write, in.Now, reason
+		d.Action, d.At, d.Log = Write, in.Now, logText
 		return d
 	}
-	d.Action, d.At, d.Reason = Wait, due, waitReason
+	d.Action, d.At, d.Log = Wait, due, waitLog
 	return d
 }
 

@@ -34,13 +34,13 @@ func status(gen int64, reason string) []metav1.Condition {
 func TestDecide_Standby_ComputesButNeverWrites(t *testing.T) {
 	d := DefaultLimits().Decide(WriterInput{Object: status(1, "OK"), Computed: status(1, "Unreachable"), Now: t0})
 	assert.Equal(t, None, d.Action)
-	assert.Equal(t, ReasonStandby, d.Reason)
+	assert.Equal(t, LogStandby, d.Log)
 }
 
 func TestDecide_UnchangedStatus_NoWrite(t *testing.T) {
 	m := Memory{Written: status(1, "OK"), LastEnd: t0.Add(-time.Second)}
 	d := DefaultLimits().Decide(WriterInput{Object: status(1, "OK"), Computed: status(1, "OK"), Memory: &m, Leader: true, Now: t0})
-	assert.Equal(t, Decision{Action: None, Reason: ReasonUnchanged}, d)
+	assert.Equal(t, Decision{Action: None, Log: LogUnchanged}, d)
 }
 
 // A new leader's engine keeps a good status instead of writing Pending
@@ -54,13 +54,13 @@ func TestDecide_NewLeader_NoPendingOverGoodStatus(t *testing.T) {
 
 func TestDecide_NeverWritten_WritesAtOnce(t *testing.T) {
 	d := DefaultLimits().Decide(WriterInput{Computed: status(1, "OK"), Leader: true, Now: t0})
-	assert.Equal(t, Decision{Action: Write, At: t0, Reason: ReasonChanged}, d)
+	assert.Equal(t, Decision{Action: Write, At: t0, Log: LogChanged}, d)
 }
 
 func TestDecide_WithinGap_WaitsGapFromLastEnd(t *testing.T) {
 	m := Memory{Written: status(1, "OK"), LastEnd: t0.Add(-3 * time.Second)}
 	d := DefaultLimits().Decide(WriterInput{Object: status(1, "OK"), Computed: status(1, "Unreachable"), Memory: &m, Leader: true, Now: t0})
-	assert.Equal(t, Decision{Action: Wait, At: t0.Add(7 * time.Second), Reason: ReasonGap}, d)
+	assert.Equal(t, Decision{Action: Wait, At: t0.Add(7 * time.Second), Log: LogGap}, d)
 }
 
 func TestDecide_GapPassed_Writes(t *testing.T) {
@@ -76,7 +76,7 @@ func TestDecide_WaitEndsAtTheExactInstant(t *testing.T) {
 	m := Memory{Written: status(1, "OK"), LastEnd: t0.Add(300*time.Millisecond + 7)}
 	now := t0.Add(2 * time.Second)
 	d := DefaultLimits().Decide(WriterInput{Object: status(1, "OK"), Computed: status(1, "Unreachable"), Memory: &m, Leader: true, Now: now})
-	assert.Equal(t, Decision{Action: Wait, At: t0.Add(10*time.Second + 300*time.Millisecond + 7), Reason: ReasonGap}, d)
+	assert.Equal(t, Decision{Action: Wait, At: t0.Add(10*time.Second + 300*time.Millisecond + 7), Log: LogGap}, d)
 }
 
 // withForeign returns conds with another controller's condition inserted
@@ -99,7 +99,7 @@ func TestDecide_OtherControllersConditionAnywhere_NoWrite(t *testing.T) {
 		object := withForeign(status(1, "OK"), at)
 		for _, mem := range []*Memory{nil, {Written: status(1, "OK"), LastEnd: t0.Add(-time.Hour)}, {Written: computed, LastEnd: t0.Add(-time.Second)}} {
 			d := l.Decide(WriterInput{Object: object, Computed: computed, Memory: mem, Leader: true, Now: t0})
-			assert.Equal(t, Decision{Action: None, Reason: ReasonUnchanged}, d, "other condition at %d, memory %v", at, mem != nil)
+			assert.Equal(t, Decision{Action: None, Log: LogUnchanged}, d, "other condition at %d, memory %v", at, mem != nil)
 		}
 	}
 }
@@ -147,7 +147,7 @@ func TestDecide_FailedWrites_BackOffGapThenDoublingToCap(t *testing.T) {
 		assert.Equal(t, Wait, d.Action, "failures=%d", i+1)
 		assert.Equal(t, t0.Add(w), d.At, "failures=%d", i+1)
 		if i > 0 {
-			assert.Equal(t, ReasonBackoff, d.Reason)
+			assert.Equal(t, LogBackoff, d.Log)
 		}
 	}
 }
@@ -155,12 +155,12 @@ func TestDecide_FailedWrites_BackOffGapThenDoublingToCap(t *testing.T) {
 func TestDecide_LastEndAfterNow_WaitsOneWaitFromNow(t *testing.T) {
 	m := Memory{Written: status(1, "OK"), LastEnd: t0.Add(24 * time.Hour)}
 	d := DefaultLimits().Decide(WriterInput{Object: status(1, "OK"), Computed: status(1, "Unreachable"), Memory: &m, Leader: true, Now: t0})
-	assert.Equal(t, Decision{Action: Wait, At: t0.Add(10 * time.Second), Reason: ReasonClockBehind}, d)
+	assert.Equal(t, Decision{Action: Wait, At: t0.Add(10 * time.Second), Log: LogClockBehind}, d)
 }
 
 func TestDecide_ZeroNow_DecidesNothing(t *testing.T) {
 	d := DefaultLimits().Decide(WriterInput{Computed: status(1, "OK"), Leader: true})
-	assert.Equal(t, Decision{Action: None, Reason: ReasonNoTime}, d)
+	assert.Equal(t, Decision{Action: None, Log: LogNoTime}, d)
 }
 
 func TestDecide_ForeignEdit_PutBackOnceUnderGap(t *testing.T) {
@@ -170,12 +170,12 @@ func TestDecide_ForeignEdit_PutBackOnceUnderGap(t *testing.T) {
 	m := Memory{Written: ours, LastEnd: t0.Add(-5 * time.Second)}
 	in := WriterInput{Object: edited, Computed: ours, Memory: &m, Leader: true, Now: t0}
 	d := l.Decide(in)
-	assert.Equal(t, Decision{Action: Wait, At: t0.Add(5 * time.Second), ForeignEdit: true, Reason: ReasonGap}, d)
+	assert.Equal(t, Decision{Action: Wait, At: t0.Add(5 * time.Second), ForeignEdit: true, Log: LogGap}, d)
 
 	m = l.Observe(m, d, edited, t0)
 	in.Now = t0.Add(5 * time.Second)
 	d = l.Decide(in)
-	assert.Equal(t, Decision{Action: Write, At: in.Now, Reason: ReasonPutBack}, d, "the same edit is counted once")
+	assert.Equal(t, Decision{Action: Write, At: in.Now, Log: LogPutBack}, d, "the same edit is counted once")
 
 	m = m.Wrote(ours, in.Now)
 	in.Object, in.Now = ours, in.Now.Add(time.Second)
@@ -191,14 +191,14 @@ func TestDecide_OtherControllersCondition_NotAForeignEdit(t *testing.T) {
 	d := DefaultLimits().Decide(WriterInput{Object: withOther, Computed: newer, Memory: &m, Leader: true, Now: t0})
 	assert.Equal(t, Write, d.Action)
 	assert.False(t, d.ForeignEdit)
-	assert.Equal(t, ReasonChanged, d.Reason)
+	assert.Equal(t, LogChanged, d.Log)
 }
 
 func TestDecide_StatusEqualToComputed_NotAForeignEdit(t *testing.T) {
 	// Another replica (the old leader) wrote what this one computes.
 	m := Memory{Written: status(1, "OK"), LastEnd: t0.Add(-time.Minute)}
 	d := DefaultLimits().Decide(WriterInput{Object: status(1, "Unreachable"), Computed: status(1, "Unreachable"), Memory: &m, Leader: true, Now: t0})
-	assert.Equal(t, Decision{Action: None, Reason: ReasonUnchanged}, d)
+	assert.Equal(t, Decision{Action: None, Log: LogUnchanged}, d)
 }
 
 // fightRound plays one foreign edit at now and the writer's put-back as
@@ -331,9 +331,9 @@ func TestDecide_FarTimes_NoPanicAndSane(t *testing.T) {
 		now     time.Time
 		want    Decision
 	}{
-		{"LastWriteLongAgo", early, late, Decision{Action: Write, At: late, Reason: ReasonChanged}},
-		{"LastWriteFarAhead", late, early, Decision{Action: Wait, At: early.Add(10 * time.Second), Reason: ReasonClockBehind}},
-		{"NowAtTheEndOfTime", late.Add(-5 * time.Second), late, Decision{Action: Wait, At: late.Add(5 * time.Second), Reason: ReasonGap}},
+		{"LastWriteLongAgo", early, late, Decision{Action: Write, At: late, Log: LogChanged}},
+		{"LastWriteFarAhead", late, early, Decision{Action: Wait, At: early.Add(10 * time.Second), Log: LogClockBehind}},
+		{"NowAtTheEndOfTime", late.Add(-5 * time.Second), late, Decision{Action: Wait, At: late.Add(5 * time.Second), Log: LogGap}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -129,3 +129,25 @@ func TestTransition(t *testing.T) {
 		})
 	}
 }
+
+// The vocabulary's own rules report exactly what Vocabulary.Validate
+// finds beyond ValidateConditions, including its empty-message-on-True
+// rule, and nothing that ValidateConditions alone reports.
+func TestRun_VocabularyRulesAreValidate(t *testing.T) {
+	strict := conditions.MustVocabulary("example.dev/v1", "Widget", []conditions.Type{
+		{Name: "Ready", Required: true, Reasons: []conditions.Reason{{Status: metav1.ConditionTrue, Reason: "OK"}}},
+	}, conditions.EmptyMessageWhenTrue())
+	fs := Run(strict, Object{Generation: 1, Conditions: []metav1.Condition{
+		{Type: "Ready", Status: "True", Reason: "OK", Message: "fine", ObservedGeneration: 1, LastTransitionTime: at},
+	}})
+	assert.Equal(t, []Finding{{Rule: "CE006", Severity: Error, Field: "status.conditions[0].message",
+		Detail: `Invalid value: "fine": must be empty when status is True`}}, fs)
+
+	fs = Run(vocab, Object{Generation: 1, Conditions: []metav1.Condition{
+		{Type: "Accepted", Status: "True", Reason: "OK", ObservedGeneration: -1, LastTransitionTime: at},
+		{Type: "Ready", Status: "True", Reason: "OK", ObservedGeneration: 1, LastTransitionTime: at},
+	}})
+	for _, f := range fs {
+		assert.NotEqual(t, "CE004", f.Rule, "a negative generation is ValidateConditions' finding, not the ceiling's: %v", f)
+	}
+}

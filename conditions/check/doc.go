@@ -3,18 +3,12 @@
 // object's conditions. It returns findings instead of failing, so a host
 // can assert on them in its own unit tests, log them, or count them.
 //
-// The rules (Rules lists them with their severity):
-//
-//	CE001 A condition type appears at most once on an object.
-//	CE002 Status is one of True, False and Unknown.
-//	CE003 Each condition of the kind carries a (type, status, reason) its vocabulary lists.
-//	CE004 observedGeneration is never above metadata.generation.
-//	CE005 lastTransitionTime is set and falls on a whole second.
-//	CE006 A message is one line of valid UTF-8 of at most 1024 bytes.
-//	CE007 The kind's conditions come in its vocabulary's order.
-//	CE008 Once any condition of the kind is present, every required type is present.
-//	CE009 lastTransitionTime is not later than the moment of the check.
-//	CE010 A condition behind metadata.generation describes an older spec (info).
+// Rules lists the rules CE001-CE010, each with its ID, severity and one
+// sentence; that list is the only place the sentences are written. The
+// vocabulary's own rules (CE003 reasons, CE004 generation ceiling, CE006
+// messages, CE007 order, CE008 required types) report what
+// conditions.Vocabulary.Validate finds, so the checker and the validator
+// cannot disagree.
 //
 // Transition checks a step between two writes: CT001, a terminal
 // condition keeps its status and reason; CT002, lastTransitionTime moves

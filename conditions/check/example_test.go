@@ -27,6 +27,6 @@ func Example() {
 		fmt.Println(f)
 	}
 	// Output:
-	// CE003 error status.conditions[0].reason: Ready False Borked is not in the Widget vocabulary
-	// CE004 error status.conditions[0].observedGeneration: 3 is above metadata.generation 2
+	// CE003 error status.conditions[0].reason: Unsupported value: "Borked": supported values: "Broken"
+	// CE004 error status.conditions[0].observedGeneration: Invalid value: 3: must not be above metadata.generation (2)
 }

@@ -2,9 +2,13 @@ package check
 
 import (
 	"fmt"
+	"strconv"
+	"strings"
 
 	"github.com/condengine/condengine/conditions"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	metav1validation "k8s.io/apimachinery/pkg/apis/meta/v1/validation"
+	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
 // Rules lists the conventions in ID order. The slice is new on every call.
@@ -46,20 +50,23 @@ func ruleStatus(_ *conditions.Vocabulary, o Object, report reporter) {
 	}
 }
 
+// The vocabulary's own rules (CE003, CE004 for the kind's conditions,
+// CE006-CE008) are Vocabulary.Validate's: each of these rules reports the
+// errors Validate adds beyond apimachinery's ValidateConditions on the
+// field it names, so the two can never disagree.
+
 func ruleVocabulary(v *conditions.Vocabulary, o Object, report reporter) {
-	for i, c := range o.Conditions {
-		if v.Has(c.Type) {
-			if _, ok := v.Lookup(c.Type, c.Status, c.Reason); !ok {
-				report(i, "reason", fmt.Sprintf("%s %s %s is not in the %s vocabulary", c.Type, c.Status, c.Reason, v.Kind()))
-			}
-		}
-	}
+	reportOwn(v, o, report, "reason")
 }
 
-func ruleGenerationCeiling(_ *conditions.Vocabulary, o Object, report reporter) {
+func ruleGenerationCeiling(v *conditions.Vocabulary, o Object, report reporter) {
+	reportOwn(v, o, report, "observedGeneration")
+	// Conditions of other writers are outside the vocabulary; the ceiling
+	// holds for them too.
 	for i, c := range o.Conditions {
-		if c.ObservedGeneration > o.Generation {
-			report(i, "observedGeneration", fmt.Sprintf("%d is above metadata.generation %d", c.ObservedGeneration, o.Generation))
+		if !v.Has(c.Type) && c.ObservedGeneration > o.Generation {
+			report(i, "observedGeneration", field.Invalid(condPath.Index(i).Child("observedGeneration"), c.ObservedGeneration,
+				fmt.Sprintf("must not be above metadata.generation (%d)", o.Generation)).ErrorBody())
 		}
 	}
 }
@@ -76,40 +83,49 @@ func ruleTimeSet(_ *conditions.Vocabulary, o Object, report reporter) {
 }
 
 func ruleMessage(v *conditions.Vocabulary, o Object, report reporter) {
-	for i, c := range o.Conditions {
-		if p := conditions.MessageProblem(c.Message); p != "" && v.Has(c.Type) {
-			report(i, "message", p)
-		}
-	}
+	reportOwn(v, o, report, "message")
 }
 
 func ruleOrder(v *conditions.Vocabulary, o Object, report reporter) {
-	last := -1
-	for i, c := range o.Conditions {
-		k := v.Index(c.Type)
-		if k < 0 {
-			continue
-		}
-		if k < last {
-			report(i, "type", fmt.Sprintf("%s comes after a type the vocabulary puts later", c.Type))
-		}
-		last = max(last, k)
-	}
+	reportOwn(v, o, report, "type")
 }
 
 func ruleRequired(v *conditions.Vocabulary, o Object, report reporter) {
-	any := false
-	for _, c := range o.Conditions {
-		any = any || v.Has(c.Type)
+	reportOwn(v, o, report, "")
+}
+
+// reportOwn reports the errors Vocabulary.Validate finds beyond
+// ValidateConditions whose field is child of a condition ("" for the
+// list itself).
+func reportOwn(v *conditions.Vocabulary, o Object, report reporter, child string) {
+	generic := map[string]bool{}
+	for _, e := range metav1validation.ValidateConditions(o.Conditions, condPath) {
+		generic[e.Error()] = true
 	}
-	if !any {
-		return
-	}
-	for _, t := range v.Types() {
-		if t.Required && conditions.Find(o.Conditions, t.Name) == nil {
-			report(-1, "", fmt.Sprintf("required condition %s is missing", t.Name))
+	for _, e := range v.Validate(o.Conditions, o.Generation, condPath) {
+		if generic[e.Error()] {
+			continue
+		}
+		i, c := splitField(e.Field)
+		if c == child {
+			report(i, c, e.ErrorBody())
 		}
 	}
+}
+
+// splitField splits "status.conditions[2].reason" into 2 and "reason";
+// the list's own path gives -1 and "".
+func splitField(f string) (int, string) {
+	rest, ok := strings.CutPrefix(f, condPath.String()+"[")
+	if !ok {
+		return -1, ""
+	}
+	num, child, _ := strings.Cut(rest, "]")
+	i, err := strconv.Atoi(num)
+	if err != nil {
+		return -1, ""
+	}
+	return i, strings.TrimPrefix(child, ".")
 }
 
 func ruleNotFuture(_ *conditions.Vocabulary, o Object, report reporter) {

@@ -12,7 +12,7 @@ import (
 )
 
 // Epoch is the creation time of built Offerings.
-var Epoch = time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
+func Epoch() time.Time { return time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC) }
 
 // Option adjusts an Offering being built.
 type Option func(*offering.Offering)
@@ -23,7 +23,7 @@ func New(namespace, name string, opts ...Option) offering.Offering {
 	o := offering.Offering{
 		TypeMeta: metav1.TypeMeta{APIVersion: offering.APIVersion, Kind: offering.Kind},
 		ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: name, Generation: 1,
-			UID: types.UID("u-" + namespace + "-" + name), CreationTimestamp: metav1.NewTime(Epoch),
+			UID: types.UID("u-" + namespace + "-" + name), CreationTimestamp: metav1.NewTime(Epoch()),
 			Finalizers: []string{offering.Finalizer}},
 	}
 	for _, f := range opts {
@@ -81,7 +81,7 @@ func Fee(priceMicros int64, period, alignment string, minPeriods int64) Option {
 // Deleting sets a deletion timestamp.
 func Deleting() Option {
 	return func(o *offering.Offering) {
-		t := metav1.NewTime(Epoch.Add(24 * time.Hour))
+		t := metav1.NewTime(Epoch().Add(24 * time.Hour))
 		o.DeletionTimestamp = &t
 	}
 }

@@ -12,7 +12,7 @@ import (
 )
 
 // Epoch is the creation time New gives a book unless told otherwise.
-var Epoch = time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
+func Epoch() time.Time { return time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC) }
 
 // Option adjusts a book being built.
 type Option func(*pricebook.PriceBook)
@@ -23,7 +23,7 @@ func New(namespace, name string, opts ...Option) pricebook.PriceBook {
 	b := pricebook.PriceBook{
 		TypeMeta: metav1.TypeMeta{APIVersion: pricebook.APIVersion, Kind: pricebook.Kind},
 		ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: name, Generation: 1,
-			UID: types.UID("u-" + namespace + "-" + name), CreationTimestamp: metav1.NewTime(Epoch)},
+			UID: types.UID("u-" + namespace + "-" + name), CreationTimestamp: metav1.NewTime(Epoch())},
 		Spec: pricebook.Spec{Currency: "EUR", ValuationMode: pricebook.ValuationCurrency, Rates: &pricebook.Rates{}},
 	}
 	for _, o := range opts {
@@ -122,7 +122,7 @@ func Books(max int) *rapid.Generator[[]pricebook.PriceBook] {
 				continue
 			}
 			seen[[2]string{ns, name}] = true
-			b := New(ns, name, Created(Epoch.Add(time.Duration(rapid.IntRange(0, 3).Draw(t, "age"))*time.Hour)))
+			b := New(ns, name, Created(Epoch().Add(time.Duration(rapid.IntRange(0, 3).Draw(t, "age"))*time.Hour)))
 			switch rapid.IntRange(0, 4).Draw(t, "annotation") {
 			case 0:
 				Annotated("true")(&b)

@@ -12,7 +12,7 @@ import (
 )
 
 // GenNow is the instant generated snapshots are evaluated at.
-var GenNow = time.Date(2026, 11, 30, 10, 0, 0, 0, time.UTC)
+func GenNow() time.Time { return time.Date(2026, 11, 30, 10, 0, 0, 0, time.UTC) }
 
 var genNamespaces = []string{"team-a", "team-b"}
 
@@ -24,7 +24,7 @@ var genNamespaces = []string{"team-a", "team-b"}
 // a realistic starting point.
 func World(t *rapid.T) subscription.Snapshot {
 	nOff := rapid.IntRange(1, 5).Draw(t, "offerings")
-	snap := subscription.Snapshot{Now: GenNow}
+	snap := subscription.Snapshot{Now: GenNow()}
 	for i := 0; i < nOff; i++ {
 		o := ReadyOffering("shop", fmt.Sprintf("o%d", i))
 		if rapid.IntRange(0, 7).Draw(t, "offNotReady") == 0 {

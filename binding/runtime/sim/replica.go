@@ -214,7 +214,7 @@ func (r *Replica) writerTick() {
 		}
 		if br.Write {
 			w := Write{At: s.now, End: s.now.Add(s.opts.WriteLatency), Replica: r.Name, Namespace: br.Namespace,
-				Name: br.Name, UID: br.UID, PutBack: d.Reason == runtime.ReasonPutBack, Conditions: br.Conditions}
+				Name: br.Name, UID: br.UID, PutBack: d.Log == runtime.LogPutBack, Conditions: br.Conditions}
 			s.store(&w)
 			if w.OK {
 				mem = mem.Wrote(br.Owned, w.End)

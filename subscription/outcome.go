@@ -66,7 +66,7 @@ func (e *evaluator) evaluate(i int32) Outcome {
 			// The message is re-stated from the status, not from the
 			// spec: whoever edited it last, it is not the object's own
 			// text, so it is redacted.
-			desired = append(desired, cond(TypeActive, a.Status, a.Reason, redact.Message(a.Message, redact.Options{})))
+			desired = append(desired, cond(TypeActive, a.Status, a.Reason, redact.Message(a.Message)))
 		}
 
 	default:
@@ -152,13 +152,10 @@ func bucketsEqual(a, b []billing.CostBucket) bool {
 	})
 }
 
-// msg formats a condition message through the house message rule: one
-// line, valid UTF-8, at most 1024 bytes. It hides nothing: the messages
-// quote the Subscription's own references as written, which are shown
-// whole (binding-decisions §11.3); a part from another object is passed
-// through redact.Message by the caller before it is formatted in.
+// msg formats a condition message through conditions.FitMessage; the
+// caller passes a part from another object through redact.Message first.
 func msg(format string, args ...any) string {
-	return redact.Fit(fmt.Sprintf(format, args...), redact.DefaultMaxBytes)
+	return conditions.FitMessage(fmt.Sprintf(format, args...))
 }
 
 // atGeneration is a Subscription as MergeObject sees it, with its

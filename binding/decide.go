@@ -6,15 +6,23 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/condengine/condengine/conditions"
-	"github.com/condengine/condengine/redact"
 )
 
-// evaluateBinding decides one Binding: where it is served, its four (or
-// two) conditions, and whether this broker writes them. owned is false
-// for a Binding another broker answers for; it then gets no result.
-func evaluateBinding(s *Snapshot, ix *index, st []bstate, holders map[chanKey]int, probes *probeIndex, i int) (br Outcome, mem Served, remember, owned bool) {
+// decided is what decide found for one Binding: its outcome and, when
+// remember is set, the memory entry of what it serves.
+type decided struct {
+	outcome  Outcome
+	served   Served
+	remember bool
+}
+
+// decide decides the Binding at position i: where it is served, its four
+// (or two) conditions, and whether this broker writes them. owned is
+// false for a Binding another broker answers for; it then gets no result.
+func (e *evaluator) decide(i int) (d decided, owned bool) {
+	s, ix, holders, probes := e.s, e.ix, e.holders, e.probes
 	o := &s.Bindings[i]
-	b := &st[i]
+	b := &e.st[i]
 
 	// Where the Binding is served after this evaluation.
 	var servedGen int64
@@ -27,9 +35,9 @@ func evaluateBinding(s *Snapshot, ix *index, st []bstate, holders map[chanKey]in
 	}
 	// The ChatConnection the Binding names now decides its owner; with
 	// none to be found, every broker's leader answers for it.
-	if b.conn != nil && b.conn.broker() != s.Broker.Name {
+	if b.conn != nil && connBroker(b.conn) != s.Broker.Name {
 		probes.mark(s, o.UID, "the Binding belongs to another broker")
-		return Outcome{}, Served{}, false, false
+		return decided{}, false
 	}
 
 	var holder *Binding
@@ -50,7 +58,7 @@ func evaluateBinding(s *Snapshot, ix *index, st []bstate, holders map[chanKey]in
 		// The message is the Binding's own text with the parts from
 		// elsewhere already redacted one by one (collectFindings): only
 		// the line and length rule applies to the whole (§11.3).
-		acc.Message = redact.Fit(msg, redact.DefaultMaxBytes)
+		acc.Message = conditions.FitMessage(msg)
 	}
 	desired[0] = acc
 	n := 1
@@ -83,7 +91,7 @@ func evaluateBinding(s *Snapshot, ix *index, st []bstate, holders map[chanKey]in
 
 	m := Vocabulary.MergeObject(o, o.Status.Conditions, desired[:n], s.Now)
 	m.Stale = m.Stale || b.staleMemory
-	br = Outcome{
+	br := Outcome{
 		Outcome: conditions.Outcome{Kind: KindBinding, Namespace: o.Namespace, Name: o.Name, UID: o.UID,
 			Generation: o.Generation, Conditions: m.Conditions},
 		Served: servedSpec != nil, ServedGeneration: servedGen,
@@ -111,13 +119,14 @@ func evaluateBinding(s *Snapshot, ix *index, st []bstate, holders map[chanKey]in
 		// The snapshot lags the memory: keep the memory as it is.
 		br.Errors = append(br.Errors, "the memory serves generation "+strconv.FormatInt(b.old.Generation, 10)+
 			", above metadata.generation "+strconv.FormatInt(o.Generation, 10))
-		mem, remember = *b.old, true
-		mem.Namespace, mem.Name = o.Namespace, o.Name
+		d.served, d.remember = *b.old, true
+		d.served.Namespace, d.served.Name = o.Namespace, o.Name
 	case servedSpec != nil:
-		mem = Served{Kind: KindBinding, Namespace: o.Namespace, Name: o.Name, UID: o.UID, Generation: servedGen, Binding: servedSpec}
-		remember = true
+		d.served = Served{Kind: KindBinding, Namespace: o.Namespace, Name: o.Name, UID: o.UID, Generation: servedGen, Binding: servedSpec}
+		d.remember = true
 	}
-	return br, mem, remember, true
+	d.outcome = br
+	return d, true
 }
 
 // probeCondition builds BackendReachable or ChannelJoined from the chosen

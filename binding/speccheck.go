@@ -24,10 +24,33 @@ type problems []string
 
 func (p *problems) add(path, what string) { *p = append(*p, path+": "+what) }
 
-// isDNSLabel reports whether s is a DNS-1123 label: at most 63 lower-case
-// letters, digits and '-', starting and ending with a letter or digit.
-func isDNSLabel(s string) bool {
-	if len(s) == 0 || len(s) > 63 {
+// isDNSLabel reports whether s is a DNS-1123 label. The rule is
+// apimachinery's validation.IsDNS1123Label, to which a property test holds
+// this function; it is not called here because its regular expression
+// allocates whenever sync.Pool drops a matcher (always possible, and
+// frequent under -race), and a Binding left unchanged must cost no
+// allocation of its own.
+func isDNSLabel(s string) bool { return len(s) <= 63 && labelChars(s) }
+
+// isDNSSubdomain reports whether s is a DNS-1123 subdomain, as
+// apimachinery's validation.IsDNS1123Subdomain decides (held to it by the
+// same property test).
+func isDNSSubdomain(s string) bool {
+	if len(s) > 253 {
+		return false
+	}
+	for part := range strings.SplitSeq(s, ".") {
+		if !labelChars(part) {
+			return false
+		}
+	}
+	return true
+}
+
+// labelChars reports whether s is non-empty lower-case letters, digits
+// and '-', starting and ending with a letter or digit.
+func labelChars(s string) bool {
+	if s == "" {
 		return false
 	}
 	for i := 0; i < len(s); i++ {
@@ -35,27 +58,6 @@ func isDNSLabel(s string) bool {
 		alnum := c >= 'a' && c <= 'z' || c >= '0' && c <= '9'
 		if !alnum && (c != '-' || i == 0 || i == len(s)-1) {
 			return false
-		}
-	}
-	return true
-}
-
-// isDNSSubdomain reports whether s is a DNS-1123 subdomain: dot-separated
-// labels, at most 253 bytes in all.
-func isDNSSubdomain(s string) bool {
-	if len(s) == 0 || len(s) > 253 {
-		return false
-	}
-	for part := range strings.SplitSeq(s, ".") {
-		if len(part) == 0 {
-			return false
-		}
-		for i := 0; i < len(part); i++ {
-			c := part[i]
-			alnum := c >= 'a' && c <= 'z' || c >= '0' && c <= '9'
-			if !alnum && (c != '-' || i == 0 || i == len(part)-1) {
-				return false
-			}
 		}
 	}
 	return true
