@@ -10,7 +10,7 @@ import (
 	"github.com/condengine/condengine/scenario"
 )
 
-const scenarioDir = "../testdata/scenarios/binding"
+const scenarioDir = "../conformance/scenarios/binding"
 
 // TestScenarios runs every scenario of the corpus that the engine alone
 // decides. Files named writer-*.yaml also need the status writer of

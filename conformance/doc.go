@@ -7,7 +7,7 @@
 // corpus, or its own files, from a Go test:
 //
 //	func TestConformance(t *testing.T) {
-//		conformance.Runners().Test(t, "testdata/scenarios")
+//		conformance.Runners().TestFS(t, conformance.Corpus())
 //	}
 //
 // The command-line tool (cmd/condengine) reads the same two lists, so

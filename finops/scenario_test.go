@@ -8,7 +8,7 @@ import (
 )
 
 // TestScenarios runs the finops corpus: every file under
-// testdata/scenarios/finops is a conformance vector.
+// conformance/scenarios/finops is a conformance vector.
 func TestScenarios(t *testing.T) {
-	scenario.Runners{scenario.SystemFinOps: finops.RunScenario}.Test(t, "../testdata/scenarios/finops")
+	scenario.Runners{scenario.SystemFinOps: finops.RunScenario}.Test(t, "../conformance/scenarios/finops")
 }

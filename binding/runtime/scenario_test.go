@@ -10,7 +10,7 @@ import (
 	"github.com/condengine/condengine/scenario"
 )
 
-const corpus = "../../testdata/scenarios/binding"
+const corpus = "../../conformance/scenarios/binding"
 
 // Every binding scenario passes through this runner too, since it is the
 // one the conformance tool uses for the binding system.
