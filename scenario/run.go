@@ -86,7 +86,7 @@ func (rs Runners) RunFS(fsys fs.FS) ([]Result, error) {
 // of its own as fixtures and run one file with -run:
 //
 //	func TestConformance(t *testing.T) {
-//		conformance.Runners().TestFS(t, conformance.Corpus())
+//		conformance.Runners().Test(t, "testdata/my-scenarios")
 //	}
 func (rs Runners) Test(t *testing.T, paths ...string) {
 	t.Helper()
