@@ -17,8 +17,11 @@ type Result struct {
 	File *File
 	// Path is the file's path.
 	Path string
-	// Diff is the -want +got text of failed expectations; empty on pass.
+	// Diff is the text of failed expectations, one line per mismatch
+	// under the object it concerns; empty on pass.
 	Diff string
+	// Mismatches are the failed expectations, for machines.
+	Mismatches []Mismatch
 	// Err is a load or evaluation error; the scenario fails with it.
 	Err error
 }
@@ -39,7 +42,8 @@ func (rs Runners) Run(f *File) Result {
 		res.Err = err
 		return res
 	}
-	res.Diff = f.Check(got)
+	res.Mismatches = f.Mismatches(got)
+	res.Diff = FormatMismatches(res.Mismatches)
 	return res
 }
 

@@ -101,30 +101,46 @@ func TestCheck_ReportsEachMismatch(t *testing.T) {
 	require.NoError(t, err)
 	cases := map[string]struct {
 		mutate func(*Outcome)
-		shows  string
+		line   string
 	}{
-		"message too long":      {func(o *Outcome) {}, "more than 60"},
-		"reason":                {func(o *Outcome) { o.Conditions[0].Reason = "InvalidSpec" }, "InvalidSpec"},
-		"generation":            {func(o *Outcome) { o.Conditions[0].ObservedGeneration = 2 }, "ObservedGeneration"},
-		"missing text":          {func(o *Outcome) { o.Conditions[0].Message = "C2" }, `lacks "C1"`},
-		"excluded text":         {func(o *Outcome) { o.Conditions[0].Message = "C1 team-b" }, `contains "team-b"`},
-		"extra condition":       {func(o *Outcome) { o.Conditions = append(o.Conditions, metav1.Condition{Type: "Ready"}) }, "Ready"},
-		"missing condition":     {func(o *Outcome) { o.Conditions = nil }, "ChannelConflict"},
-		"write":                 {func(o *Outcome) { o.Write = false }, "Write"},
-		"status scalar":         {func(o *Outcome) { o.Status = json.RawMessage(`{"channel":"C9","nested":{"a":1}}`) }, "C9"},
-		"status nested":         {func(o *Outcome) { o.Status = json.RawMessage(`{"channel":"C1","nested":{"a":2}}`) }, "nested"},
-		"status must be absent": {func(o *Outcome) { o.Status = json.RawMessage(`{"channel":"C1","nested":{"a":1},"gone":"here"}`) }, "here"},
+		"message too long":      {func(o *Outcome) {}, `conditions[0].message: want at most 60 bytes, got 80 bytes`},
+		"reason":                {func(o *Outcome) { o.Conditions[0].Reason = "InvalidSpec" }, `conditions[0].reason: want "ChannelConflict", got "InvalidSpec"`},
+		"generation":            {func(o *Outcome) { o.Conditions[0].ObservedGeneration = 2 }, `conditions[0].observedGeneration: want 1, got 2`},
+		"missing text":          {func(o *Outcome) { o.Conditions[0].Message = "C2" }, `conditions[0].message: want a message containing "C1", got "C2"`},
+		"excluded text":         {func(o *Outcome) { o.Conditions[0].Message = "C1 team-b" }, `conditions[0].message: want a message without "team-b", got "C1 team-b"`},
+		"extra condition":       {func(o *Outcome) { o.Conditions = append(o.Conditions, metav1.Condition{Type: "Ready"}) }, `conditions[1]: want (absent), got {type: "Ready", status: "", reason: ""}`},
+		"missing condition":     {func(o *Outcome) { o.Conditions = nil }, `conditions[0]: want {type: "Accepted", status: "False", reason: "ChannelConflict"}, got (absent)`},
+		"write":                 {func(o *Outcome) { o.Write = false }, `write: want true, got false`},
+		"status scalar":         {func(o *Outcome) { o.Status = json.RawMessage(`{"channel":"C9","nested":{"a":1}}`) }, `status.channel: want "C1", got "C9"`},
+		"status nested":         {func(o *Outcome) { o.Status = json.RawMessage(`{"channel":"C1","nested":{"a":2}}`) }, `status.nested.a: want 1, got 2`},
+		"status missing":        {func(o *Outcome) { o.Status = json.RawMessage(`{"nested":{"a":1}}`) }, `status.channel: want "C1", got (absent)`},
+		"status must be absent": {func(o *Outcome) { o.Status = json.RawMessage(`{"channel":"C1","nested":{"a":1},"gone":"here"}`) }, `status.gone: want (absent), got "here"`},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
 			o := outcome()
+			if name != "message too long" {
+				o.Conditions[0].Message = o.Conditions[0].Message[:50]
+			}
 			tc.mutate(&o)
 			d := f.Check([]Outcome{o})
-			assert.Contains(t, d, "Binding team-a/late (-want +got)")
-			assert.Contains(t, d, tc.shows)
+			assert.True(t, strings.HasPrefix(d, "Binding team-a/late:\n"), d)
+			assert.Contains(t, d, "\n  "+tc.line+"\n")
+			assert.Equal(t, 2, strings.Count(d, "\n"), "one mismatch only:\n%s", d)
+			assert.NotContains(t, d, "&")
+			assert.NotContains(t, d, "scenario.")
 		})
 	}
 	assert.Contains(t, f.Check(nil), "not evaluated")
+}
+
+func TestMismatches_NameObjectAndField(t *testing.T) {
+	f, err := Parse([]byte(sample))
+	require.NoError(t, err)
+	o := outcome()
+	o.Conditions[0].Message = "C1"
+	o.Write = false
+	assert.Equal(t, []Mismatch{{Object: "Binding team-a/late", Field: "write", Want: "true", Got: "false"}}, f.Mismatches([]Outcome{o}))
 }
 
 func TestCheck_EmptyConditionsMeansNone(t *testing.T) {
@@ -143,7 +159,7 @@ func TestCheck_WriterVerdict(t *testing.T) {
 		WaitUntil: metav1.NewTime(time.Date(2026, 11, 30, 10, 0, 10, 0, time.UTC))}
 	assert.Empty(t, f.Check([]Outcome{o}))
 	o.WaitUntil = metav1.NewTime(o.WaitUntil.Add(time.Second))
-	assert.Contains(t, f.Check([]Outcome{o}), "10:00:11")
+	assert.Contains(t, f.Check([]Outcome{o}), `waitUntil: want "2026-11-30T10:00:10Z", got "2026-11-30T10:00:11Z"`)
 }
 
 func TestRunners(t *testing.T) {
