@@ -130,4 +130,3 @@ func writeCheckJUnit(w io.Writer, results []scenario.Result) error {
 	_, err := io.WriteString(w, "\n")
 	return err
 }
-
