@@ -143,6 +143,9 @@ func Differential(system string, eval Evaluator, opts Options) (*Counterexample,
 			}
 		}
 		c.File.Name = fmt.Sprintf("counterexample: %s snapshot, seed %d, shrunk from %d objects", system, seed, c.Objects)
+		if errors.Is(c.Err, ErrBroken) {
+			c.File.Name = fmt.Sprintf("the request the implementation failed on: %s snapshot, seed %d", system, seed)
+		}
 		c.File.Expect = Expectations(want)
 		return c, nil
 	}

@@ -106,6 +106,7 @@ type answerLine struct {
 
 func startImplementation(command string, timeout time.Duration) (*implementation, error) {
 	cmd := exec.Command("/bin/sh", "-c", command)
+	ownGroup(cmd)
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		return nil, err
@@ -213,11 +214,7 @@ func (p *implementation) exitStatus(writeErr error) string {
 	}
 }
 
-func (p *implementation) kill() {
-	if p.cmd.Process != nil {
-		_ = p.cmd.Process.Kill()
-	}
-}
+func (p *implementation) kill() { killGroup(p.cmd) }
 
 // stop closes the command's input, gives it a moment to exit on its own,
 // then kills it.
