@@ -1,8 +1,6 @@
 package binding_test
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -10,7 +8,6 @@ import (
 
 	"github.com/condengine/condengine/binding"
 	"github.com/condengine/condengine/binding/bindingtest"
-	"github.com/condengine/condengine/scenario"
 )
 
 func FuzzDecode(f *testing.F) {
@@ -60,23 +57,5 @@ func FuzzParseCard(f *testing.F) {
 		if c != nil {
 			_ = c.Problem()
 		}
-	})
-}
-
-// FuzzRunScenario feeds scenario files (the corpus as seeds) through the
-// runner: a bad file is an error, never a panic.
-func FuzzRunScenario(f *testing.F) {
-	paths, _ := filepath.Glob(filepath.Join(scenarioDir, "*.yaml"))
-	for _, p := range paths {
-		if data, err := os.ReadFile(p); err == nil {
-			f.Add(data)
-		}
-	}
-	f.Fuzz(func(t *testing.T, data []byte) {
-		sf, err := scenario.Parse(data)
-		if err != nil || sf.System != scenario.SystemBinding {
-			return
-		}
-		_, _ = binding.RunScenario(sf)
 	})
 }

@@ -47,10 +47,10 @@
 //
 // # Scenarios
 //
-// RunScenario is the scenario runner for the binding system: it runs
-// binding.RunScenario and adds the writer's decision, wait and fight to
+// conformance.RunBinding is the scenario runner for the binding system: it
+// evaluates the scenario and adds the writer's decision, wait and fight to
 // each Binding's outcome, with the writer's memory read from the file's
-// `writer:` block (see WriterBlock for its shape).
+// `writer:` block (see WriterBlock and ParseWriterBlock for its shape).
 //
 // # Decisions
 //

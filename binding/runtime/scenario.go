@@ -9,9 +9,6 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
-
-	"github.com/condengine/condengine/binding"
-	"github.com/condengine/condengine/scenario"
 )
 
 // WriterBlock is the shape of a binding scenario's `writer:` key: the
@@ -151,70 +148,4 @@ func (b WriterBinding) Memory(l Limits) Memory {
 		}
 	}
 	return m
-}
-
-// RunScenario runs a binding scenario as binding.RunScenario does and adds
-// the status writer's verdict to each Binding's outcome: Decision
-// ("write", "wait" or "none"), WaitUntil for a wait, and Fight. The
-// writer's memory comes from the file's writer block (a Binding it does
-// not list, or lists under another UID, is one the writer never wrote);
-// the replica writes only when broker.leader holds and the route is crds.
-func RunScenario(f *scenario.File) ([]scenario.Outcome, error) {
-	outs, err := binding.RunScenario(f)
-	if err != nil {
-		return nil, err
-	}
-	block, lim, err := ParseWriterBlock(f.Writer)
-	if err != nil {
-		return nil, err
-	}
-	snap, err := binding.SnapshotFromScenario(f)
-	if err != nil {
-		return nil, err
-	}
-	res := binding.Evaluate(snap)
-	type id struct{ ns, name string }
-	results := make(map[id]*binding.BindingResult, len(res.Bindings))
-	for i := range res.Bindings {
-		results[id{res.Bindings[i].Namespace, res.Bindings[i].Name}] = &res.Bindings[i]
-	}
-	objects := make(map[id]*binding.Binding, len(snap.Bindings))
-	for i := range snap.Bindings {
-		objects[id{snap.Bindings[i].Namespace, snap.Bindings[i].Name}] = &snap.Bindings[i]
-	}
-	memories := make(map[id]WriterBinding, len(block.Bindings))
-	for _, b := range block.Bindings {
-		ns, name, _ := strings.Cut(b.Binding, "/")
-		if objects[id{ns, name}] == nil {
-			return nil, fmt.Errorf("writer: %s is not a Binding of the scenario", b.Binding)
-		}
-		memories[id{ns, name}] = b
-	}
-	writes := snap.Broker.Leader && snap.Broker.ConfigSource != binding.ConfigSourceConfigMap
-	for i := range outs {
-		o := &outs[i]
-		if o.Kind != binding.KindBinding {
-			continue
-		}
-		k := id{o.Namespace, o.Name}
-		obj, br := objects[k], results[k]
-		if obj == nil || br == nil || br.UID != obj.UID {
-			// Another broker's Binding, or one the engine left out.
-			o.Decision = None.String()
-			continue
-		}
-		var mem *Memory
-		if wb, ok := memories[k]; ok && (wb.UID == "" || wb.UID == obj.UID) {
-			m := wb.Memory(lim)
-			mem = &m
-		}
-		d := lim.Decide(WriterInput{Object: obj.Status.Conditions, Computed: br.Conditions, Memory: mem,
-			Leader: writes, Now: f.Now.Time})
-		o.Decision = d.Action.String()
-		if d.Action == Wait {
-			o.WaitUntil = metav1.NewTime(d.At)
-		}
-		o.Fight = d.Fight
-	}
-	return outs, nil
 }
