@@ -91,14 +91,15 @@ var auditWriters = map[string]func(io.Writer, Report) error{
 func writeTable(w io.Writer, r Report) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 3, ' ', 0)
 	if r.Drifted > 0 {
-		fmt.Fprintln(tw, "KIND\tNAMESPACE\tNAME\tCONDITION\tWRITTEN\tDUE\tDUE MESSAGE")
+		fmt.Fprintln(tw, "KIND\tNAMESPACE\tNAME\tCONDITION\tDIFFERS IN\tWRITTEN\tDUE\tDUE MESSAGE")
 		for _, o := range r.Objects {
 			for _, d := range o.Drift {
 				msg := ""
 				if d.Due != nil {
 					msg = d.Due.Message
 				}
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", o.Kind, dash(o.Namespace), o.Name, d.Type, d.Written, d.Due, dash(msg))
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", o.Kind, dash(o.Namespace), o.Name, d.Type, differs(d.Written, d.Due),
+					d.Written, d.Due, dash(msg))
 			}
 		}
 	}
@@ -127,4 +128,29 @@ func dash(s string) string {
 		return "-"
 	}
 	return s
+}
+
+// differs names the fields in which a written condition departs from the
+// due one.
+func differs(written, due *Condition) string {
+	switch {
+	case written == nil:
+		return "missing"
+	case due == nil:
+		return "not due"
+	}
+	var fields []string
+	if written.Status != due.Status {
+		fields = append(fields, "status")
+	}
+	if written.Reason != due.Reason {
+		fields = append(fields, "reason")
+	}
+	if written.Message != due.Message {
+		fields = append(fields, "message")
+	}
+	if written.ObservedGeneration != due.ObservedGeneration {
+		fields = append(fields, "observedGeneration")
+	}
+	return strings.Join(fields, ",")
 }
