@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -16,9 +17,8 @@ var topKeys = []string{"name", "system", "now", "broker", "objects", "served", "
 var innerKeys = []string{"apiVersion", "kind", "namespace", "name", "type", "status", "reason", "message"}
 
 // toYAML renders a JSON document as block YAML: maps with their keys
-// sorted (the top level in topKeys order), every string double-quoted
-// (a JSON string is a valid YAML double-quoted scalar), numbers as
-// written. It parses back to the same JSON.
+// sorted (the top level in topKeys order), every string double-quoted,
+// numbers as written. It parses back to the same JSON.
 func toYAML(js []byte) ([]byte, error) {
 	dec := json.NewDecoder(bytes.NewReader(js))
 	dec.UseNumber()
@@ -110,7 +110,7 @@ func scalar(v any) string {
 		}
 		return "false"
 	case string:
-		return quote(x)
+		return yamlQuote(x)
 	}
 	b, _ := json.Marshal(v)
 	return string(b)
@@ -121,10 +121,17 @@ var plainKey = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_.\-/]*$`)
 func key(k string) string {
 	switch strings.ToLower(k) {
 	case "y", "n", "yes", "no", "on", "off", "true", "false", "null", "~":
-		return quote(k)
+		return yamlQuote(k)
 	}
 	if plainKey.MatchString(k) {
 		return k
 	}
-	return quote(k)
+	return yamlQuote(k)
 }
+
+// yamlQuote writes s as a double-quoted scalar. Go's escapes (\n, \t,
+// \xNN, \uNNNN, \UNNNNNNNN) are all YAML escapes, and strconv escapes
+// every character YAML refuses raw (C0 and C1 controls, DEL); s comes
+// from decoded JSON, so it is valid UTF-8 and \xNN only ever stands for
+// a code point below 0x80.
+func yamlQuote(s string) string { return strconv.Quote(s) }
