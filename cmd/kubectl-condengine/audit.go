@@ -262,3 +262,17 @@ func (c *Condition) String() string {
 	}
 	return fmt.Sprintf("%s/%s (gen %d)", c.Status, c.Reason, c.ObservedGeneration)
 }
+
+// inNamespace keeps the objects of one namespace.
+func (r Report) inNamespace(ns string) Report {
+	out := Report{Objects: []ObjectReport{}}
+	for _, o := range r.Objects {
+		if o.Namespace == ns {
+			out.Objects = append(out.Objects, o)
+			if len(o.Drift) > 0 {
+				out.Drifted++
+			}
+		}
+	}
+	return out
+}

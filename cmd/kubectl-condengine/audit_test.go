@@ -220,3 +220,43 @@ func containsAll(s string, parts []string) bool {
 	}
 	return true
 }
+
+// With -n the other namespaces are still read: a Binding naming another
+// namespace's objects is judged as the broker judges it.
+func TestAudit_NamespaceStillResolvesOtherNamespaces(t *testing.T) {
+	other := cluster + `
+---
+apiVersion: agentkourier.dev/v1alpha1
+kind: Binding
+metadata: {namespace: team-b, name: remote, uid: u-remote, generation: 1, creationTimestamp: "2026-11-30T09:30:00Z"}
+spec: {agent: {backendRef: {namespace: team-a, name: echo}}, chat: {connectionRef: {namespace: team-a, name: slack}, channel: C9}}
+`
+	_, newReader := fakeCluster(objects(t, other)...)
+	code, outAll, _ := runAudit(t, newReader, "-A", "-o", "json")
+	if code != exitDrift {
+		t.Fatalf("code %d", code)
+	}
+	code, outB, _ := runAudit(t, newReader, "-n", "team-b", "-o", "json")
+	var all, b Report
+	if err := json.Unmarshal([]byte(outAll), &all); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal([]byte(outB), &b); err != nil {
+		t.Fatal(err)
+	}
+	if len(b.Objects) != 1 || b.Objects[0].Name != "remote" {
+		t.Fatalf("team-b report %+v", b)
+	}
+	for _, o := range all.Objects {
+		if o.Name == "remote" {
+			a, _ := json.Marshal(o)
+			g, _ := json.Marshal(b.Objects[0])
+			if string(a) != string(g) {
+				t.Errorf("judged differently with -n:\n%s\n%s", g, a)
+			}
+		}
+	}
+	if wantCode := map[bool]int{true: exitDrift, false: exitOK}[b.Drifted > 0]; code != wantCode {
+		t.Errorf("code %d with %d drifted", code, b.Drifted)
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"sigs.k8s.io/yaml"
 )
@@ -43,7 +44,15 @@ a cluster does not hold, are listed as not judged. It never writes.`,
 			if err != nil {
 				return err
 			}
-			in, err := r.read(cmd.Context(), namespace)
+			// Every namespace is read, so that references across
+			// namespaces resolve as the operators see them; only the
+			// chosen namespace's objects are reported. Without the right
+			// to list cluster-wide, the namespace alone is read.
+			in, err := r.read(cmd.Context(), "")
+			if apierrors.IsForbidden(err) && namespace != "" {
+				r.notes = append(r.notes, "cannot list across namespaces; references to other namespaces read as missing")
+				in, err = r.read(cmd.Context(), namespace)
+			}
 			if err != nil {
 				return err
 			}
@@ -54,6 +63,9 @@ a cluster does not hold, are listed as not judged. It never writes.`,
 			report, err := audit(in)
 			if err != nil {
 				return err
+			}
+			if namespace != "" {
+				report = report.inNamespace(namespace)
 			}
 			if err := write(cmd.OutOrStdout(), report); err != nil {
 				return err

@@ -41,10 +41,8 @@ type reader struct {
 	notes []string
 }
 
-// read fills an audit input from the cluster. References across
-// namespaces (a Binding naming another namespace's AgentBackend, an
-// Offering required from elsewhere) are resolved only when all
-// namespaces are read.
+// read fills an audit input from the cluster: the objects of one
+// namespace, or of all when namespace is "".
 func (r *reader) read(ctx context.Context, namespace string) (auditInput, error) {
 	var in auditInput
 	var err error

@@ -31,6 +31,11 @@
 //     group that is not installed is skipped with a note on stderr.
 //   - -A wins over -n, as in kubectl. Without either, the namespace of
 //     the kubeconfig context is audited.
+//   - With -n, every namespace is still read (a Binding may name another
+//     namespace's AgentBackend, a Subscription another's Offering) and
+//     only the chosen namespace's objects are reported; without the right
+//     to list across namespaces, the namespace alone is read and a note
+//     says references elsewhere read as missing.
 package main
 
 import (
