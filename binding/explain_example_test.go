@@ -5,6 +5,7 @@ import (
 	"os"
 
 	"github.com/condengine/condengine/binding"
+	"github.com/condengine/condengine/conformance"
 	"github.com/condengine/condengine/scenario"
 )
 
@@ -19,7 +20,7 @@ func ExampleExplain() {
 	if err != nil {
 		panic(err)
 	}
-	s, err := binding.SnapshotFromScenario(f)
+	s, err := conformance.BindingSnapshot(f)
 	if err != nil {
 		panic(err)
 	}

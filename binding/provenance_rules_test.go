@@ -6,6 +6,7 @@ import (
 
 	"github.com/condengine/condengine/binding"
 	"github.com/condengine/condengine/conditions"
+	"github.com/condengine/condengine/conformance"
 	"github.com/condengine/condengine/scenario"
 )
 
@@ -58,11 +59,11 @@ func TestExplain_EvidencePerRule(t *testing.T) {
 		}},
 	} {
 		t.Run(tc.file+"/"+tc.typ, func(t *testing.T) {
-			f, err := scenario.Load("../testdata/scenarios/binding/" + tc.file + ".yaml")
+			f, err := scenario.Load("../conformance/scenarios/binding/" + tc.file + ".yaml")
 			if err != nil {
 				t.Fatal(err)
 			}
-			s, err := binding.SnapshotFromScenario(f)
+			s, err := conformance.BindingSnapshot(f)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -1,6 +1,8 @@
 package conformance_test
 
 import (
+	"os"
+	"slices"
 	"testing"
 
 	"github.com/condengine/condengine/conformance"
@@ -10,7 +12,35 @@ import (
 // The whole corpus, both systems, through the same runners the command
 // uses.
 func TestCorpus(t *testing.T) {
-	conformance.Runners().Test(t, "../testdata/scenarios")
+	conformance.Runners().TestFS(t, conformance.Corpus())
+}
+
+// The embedded corpus is the directory's, file for file.
+func TestCorpus_EmbedsEveryFile(t *testing.T) {
+	embedded, err := scenario.PathsFS(conformance.Corpus())
+	if err != nil {
+		t.Fatal(err)
+	}
+	onDisk, err := scenario.PathsFS(os.DirFS("scenarios"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(embedded) < 200 || !slices.Equal(embedded, onDisk) {
+		t.Fatalf("embedded %d files, directory has %d", len(embedded), len(onDisk))
+	}
+}
+
+// Subtests are named by file so `-run Corpus/NAME` selects one.
+func TestCorpus_SubtestNames(t *testing.T) {
+	for in, want := range map[string]string{
+		"binding/ready-all-true.yaml": "ready-all-true",
+		"x/y.yml":                     "y",
+		"z":                           "z",
+	} {
+		if got := scenario.TestName(in); got != want {
+			t.Errorf("TestName(%q) = %q, want %q", in, got, want)
+		}
+	}
 }
 
 func TestRunners_CoverEverySystem(t *testing.T) {

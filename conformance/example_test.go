@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/condengine/condengine/conformance"
+	"github.com/condengine/condengine/scenario"
 )
 
 // A host operator runs a scenario file (here the project's own, with a
@@ -31,4 +32,30 @@ func ExampleVocabularies() {
 	// PriceBook 2
 	// Offering 3
 	// Subscription 4
+}
+
+// An implementation with one reason renamed is caught; the counterexample
+// is shrunk to a handful of objects and names the field that differs.
+func ExampleDifferential() {
+	wrong := func(f *scenario.File) ([]conformance.Object, error) {
+		objs, err := conformance.Reference(f)
+		for i := range objs {
+			for j := range objs[i].Conditions {
+				if objs[i].Conditions[j].Reason == "ChannelConflict" {
+					objs[i].Conditions[j].Reason = "ChannelTaken"
+				}
+			}
+		}
+		return objs, err
+	}
+	c, err := conformance.Differential(scenario.SystemBinding, wrong, conformance.Options{Runs: 100})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(c.Differences[0].Field, c.Differences[0].Want, c.Differences[0].Got)
+	fmt.Println(len(c.File.Objects) <= 5)
+	// Output:
+	// conditions[Accepted].reason "ChannelConflict" "ChannelTaken"
+	// true
 }

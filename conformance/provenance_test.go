@@ -19,7 +19,7 @@ var unreachable = map[string]string{
 // The scenario corpus explained: every rule of the table decides some
 // condition of some scenario, so each rule is exercised by name.
 func TestRules_EveryRuleDecidesSomeScenario(t *testing.T) {
-	paths, err := filepath.Glob("../testdata/scenarios/*/*.yaml")
+	paths, err := filepath.Glob("scenarios/*/*.yaml")
 	if err != nil || len(paths) == 0 {
 		t.Fatalf("no scenarios: %v", err)
 	}
@@ -38,7 +38,7 @@ func TestRules_EveryRuleDecidesSomeScenario(t *testing.T) {
 		}
 		switch f.System {
 		case scenario.SystemBinding:
-			s, err := binding.SnapshotFromScenario(f)
+			s, err := conformance.BindingSnapshot(f)
 			if err != nil {
 				continue // scenarios of bad input
 			}
@@ -50,7 +50,7 @@ func TestRules_EveryRuleDecidesSomeScenario(t *testing.T) {
 				note(path, r.Provenance)
 			}
 		case scenario.SystemFinOps:
-			s, err := finops.FromScenario(f)
+			s, err := conformance.FinOpsSnapshot(f)
 			if err != nil {
 				continue
 			}

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/condengine/condengine/conditions"
+	"github.com/condengine/condengine/conformance"
 	"github.com/condengine/condengine/finops"
 	"github.com/condengine/condengine/scenario"
 )
@@ -13,11 +14,11 @@ import (
 // finops scenario explained.
 func explainedBy(t *testing.T, file, kind, ns, name, typ string) conditions.Provenance {
 	t.Helper()
-	f, err := scenario.Load("../testdata/scenarios/finops/" + file + ".yaml")
+	f, err := scenario.Load("../conformance/scenarios/finops/" + file + ".yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := finops.FromScenario(f)
+	s, err := conformance.FinOpsSnapshot(f)
 	if err != nil {
 		t.Fatal(err)
 	}

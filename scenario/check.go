@@ -2,7 +2,10 @@ package scenario
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
+	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -10,28 +13,74 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
+// Mismatch is one expectation of a scenario that does not hold.
+type Mismatch struct {
+	// Object is "Kind namespace/name" (or "Kind name").
+	Object string `json:"object"`
+	// Field is the path of what differs, as the scenario file spells it:
+	// "conditions[0].reason", "status.activatedAt", "write"; empty when
+	// the object was not evaluated at all.
+	Field string `json:"field,omitempty"`
+	// Want is the expectation and Got what was computed, as YAML/JSON
+	// values ("OK", 1, true) or a phrase; "(absent)" for a missing value.
+	Want string `json:"want"`
+	Got  string `json:"got"`
+}
+
+// String reads `conditions[0].reason: want "OK", got "ChannelConflict"`.
+func (m Mismatch) String() string {
+	if m.Field == "" {
+		return fmt.Sprintf("want %s, got %s", m.Want, m.Got)
+	}
+	return fmt.Sprintf("%s: want %s, got %s", m.Field, m.Want, m.Got)
+}
+
 // Check compares a runner's outcomes with the file's expectations. It
 // returns "" when every expectation holds, and otherwise one block per
-// failing object: the object's identity and a -want +got diff.
+// failing object: the object's identity, then one line per mismatch.
 func (f *File) Check(got []Outcome) string {
+	return FormatMismatches(f.Mismatches(got))
+}
+
+// FormatMismatches renders mismatches as Check does: grouped under the
+// object they concern, in order.
+func FormatMismatches(ms []Mismatch) string {
+	var b strings.Builder
+	last := ""
+	for i, m := range ms {
+		if i == 0 || m.Object != last {
+			b.WriteString(m.Object)
+			b.WriteString(":\n")
+			last = m.Object
+		}
+		b.WriteString("  ")
+		b.WriteString(m.String())
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+// Mismatches lists every expectation of the file that the outcomes do
+// not meet, object by object in the order of expect.
+func (f *File) Mismatches(got []Outcome) []Mismatch {
 	index := make(map[[3]string]*Outcome, len(got))
 	for i := range got {
 		o := &got[i]
 		index[[3]string{o.Kind, o.Namespace, o.Name}] = o
 	}
-	var b strings.Builder
+	var out []Mismatch
 	for _, e := range f.Expect {
 		id := e.Kind + " " + joinName(e.Namespace, e.Name)
 		o := index[[3]string{e.Kind, e.Namespace, e.Name}]
 		if o == nil {
-			fmt.Fprintf(&b, "%s: not evaluated (no such object in the scenario)\n", id)
+			out = append(out, Mismatch{Object: id, Want: "an outcome", Got: "not evaluated (no such object in the scenario)"})
 			continue
 		}
-		if d := diffExpectation(e, o); d != "" {
-			fmt.Fprintf(&b, "%s (-want +got):\n%s", id, d)
-		}
+		c := checker{id: id}
+		c.expectation(e, o)
+		out = append(out, c.out...)
 	}
-	return b.String()
+	return out
 }
 
 func joinName(ns, name string) string {
@@ -41,217 +90,200 @@ func joinName(ns, name string) string {
 	return ns + "/" + name
 }
 
-// view is the comparable shape of one object: only what the expectation
-// asks about, filled in from both sides.
-type view struct {
-	Conditions       []condView     `json:",omitempty"`
-	Status           map[string]any `json:",omitempty"`
-	FinalizerRemoved *bool          `json:",omitempty"`
-	Write            *bool          `json:",omitempty"`
-	Decision         *string        `json:",omitempty"`
-	WaitUntil        *string        `json:",omitempty"`
-	Fight            *bool          `json:",omitempty"`
-	FightBegins      *bool          `json:",omitempty"`
-	ForeignEdit      *bool          `json:",omitempty"`
-	Pass             *passView      `json:",omitempty"`
+const absent = "(absent)"
+
+type checker struct {
+	id  string
+	out []Mismatch
 }
 
-// passView is the comparable shape of a prober verdict: instants to the
-// nanosecond, durations as Go prints them.
-type passView struct {
-	Start        *bool         `json:",omitempty"`
-	At           *string       `json:",omitempty"`
-	Cause        *string       `json:",omitempty"`
-	Targets      *[]PassTarget `json:",omitempty"`
-	AtOnce       *int          `json:",omitempty"`
-	ProbeTimeout *string       `json:",omitempty"`
-	MaxDuration  *string       `json:",omitempty"`
+func (c *checker) add(field, want, got string) {
+	if want != got {
+		c.out = append(c.out, Mismatch{Object: c.id, Field: field, Want: want, Got: got})
+	}
 }
 
-type condView struct {
-	Type, Status, Reason string
-	ObservedGeneration   *int64  `json:",omitempty"`
-	LastTransitionTime   *string `json:",omitempty"`
-	Message              *string `json:",omitempty"`
-	Notes                []string
-}
-
-func diffExpectation(e Expectation, o *Outcome) string {
-	var want, got view
+func (c *checker) expectation(e Expectation, o *Outcome) {
 	if e.Conditions != nil {
-		exp := *e.Conditions
-		for i, ec := range exp {
-			w := condView{Type: ec.Type, Status: ec.Status, Reason: ec.Reason,
-				ObservedGeneration: ec.ObservedGeneration, Message: ec.Message}
-			if ec.LastTransitionTime != nil {
-				s := formatTime(ec.LastTransitionTime.Time)
-				w.LastTransitionTime = &s
-			}
-			want.Conditions = append(want.Conditions, w)
-			if i >= len(o.Conditions) {
-				continue
-			}
-			got.Conditions = append(got.Conditions, project(ec, o.Conditions[i]))
-		}
-		for i := len(exp); i < len(o.Conditions); i++ {
-			c := o.Conditions[i]
-			got.Conditions = append(got.Conditions, condView{Type: c.Type, Status: string(c.Status), Reason: c.Reason})
-		}
-		if len(exp) == 0 && len(o.Conditions) == 0 {
-			want.Conditions, got.Conditions = nil, nil
-		}
+		c.conditions(*e.Conditions, o.Conditions)
 	}
 	if len(e.Status) > 0 && !bytes.Equal(bytes.TrimSpace(e.Status), []byte("null")) {
-		var w map[string]any
-		if err := decodeExact(e.Status, &w); err != nil {
-			return fmt.Sprintf("  expect.status is not a map: %v\n", err)
-		}
-		var g map[string]any
-		if len(o.Status) > 0 {
-			if err := decodeExact(o.Status, &g); err != nil {
-				return fmt.Sprintf("  computed status is not a map: %v\n", err)
-			}
-		}
-		want.Status, got.Status = w, partial(w, g)
+		c.status(e.Status, o.Status)
 	}
 	if e.FinalizerRemoved != nil {
-		want.FinalizerRemoved, got.FinalizerRemoved = e.FinalizerRemoved, &o.FinalizerRemoved
+		c.add("finalizerRemoved", strconv.FormatBool(*e.FinalizerRemoved), strconv.FormatBool(o.FinalizerRemoved))
 	}
 	if e.Write != nil {
-		want.Write, got.Write = e.Write, &o.Write
+		c.add("write", strconv.FormatBool(*e.Write), strconv.FormatBool(o.Write))
 	}
 	if e.Decision != nil {
-		want.Decision, got.Decision = e.Decision, &o.Decision
+		c.add("decision", quote(*e.Decision), quote(o.Decision))
 	}
 	if e.WaitUntil != nil {
-		w, g := formatTime(e.WaitUntil.Time), formatTime(o.WaitUntil.Time)
-		want.WaitUntil, got.WaitUntil = &w, &g
+		c.add("waitUntil", quote(formatTime(e.WaitUntil.Time)), quote(formatTime(o.WaitUntil.Time)))
 	}
 	if e.Fight != nil {
-		want.Fight, got.Fight = e.Fight, &o.Fight
+		c.add("fight", strconv.FormatBool(*e.Fight), strconv.FormatBool(o.Fight))
 	}
 	if e.FightBegins != nil {
-		want.FightBegins, got.FightBegins = e.FightBegins, &o.FightBegins
+		c.add("fightBegins", strconv.FormatBool(*e.FightBegins), strconv.FormatBool(o.FightBegins))
 	}
 	if e.ForeignEdit != nil {
-		want.ForeignEdit, got.ForeignEdit = e.ForeignEdit, &o.ForeignEdit
+		c.add("foreignEdit", strconv.FormatBool(*e.ForeignEdit), strconv.FormatBool(o.ForeignEdit))
 	}
 	if e.Pass != nil {
-		want.Pass, got.Pass = diffPass(*e.Pass, o.Pass)
+		c.pass(*e.Pass, o.Pass)
 	}
-	return cmp.Diff(want, got, exactNumbers)
 }
 
+// pass compares a prober verdict key by key, on the keys the expectation
+// gives: instants to the nanosecond, durations as Go prints them. A
+// runner that reports no verdict reads as an empty one, so every
+// expected key shows.
+func (c *checker) pass(e PassExpectation, p *Pass) {
+	if p == nil {
+		p = &Pass{}
+	}
+	if e.Start != nil {
+		c.add("pass.start", strconv.FormatBool(*e.Start), strconv.FormatBool(p.Start))
+	}
+	if e.At != nil {
+		c.add("pass.at", quote(formatTime(e.At.Time)), quote(formatTime(p.At)))
+	}
+	if e.Cause != nil {
+		c.add("pass.cause", quote(*e.Cause), quote(p.Cause))
+	}
+	if e.Targets != nil {
+		w, g := *e.Targets, p.Targets
+		if w == nil {
+			w = []PassTarget{}
+		}
+		if g == nil {
+			g = []PassTarget{}
+		}
+		c.add("pass.targets", render(w), render(g))
+	}
+	if e.AtOnce != nil {
+		c.add("pass.atOnce", strconv.Itoa(*e.AtOnce), strconv.Itoa(p.AtOnce))
+	}
+	if e.ProbeTimeout != nil {
+		c.add("pass.probeTimeout", e.ProbeTimeout.Duration.String(), p.ProbeTimeout.String())
+	}
+	if e.MaxDuration != nil {
+		c.add("pass.maxDuration", e.MaxDuration.Duration.String(), p.MaxDuration.String())
+	}
+}
+
+// conditions compares the exact list, in order: per position the type,
+// status and reason, and the other fields the expectation names.
+func (c *checker) conditions(want []ExpectedCondition, got []metav1.Condition) {
+	for i, w := range want {
+		at := fmt.Sprintf("conditions[%d]", i)
+		if i >= len(got) {
+			c.add(at, summary(w.Type, w.Status, w.Reason), absent)
+			continue
+		}
+		g := got[i]
+		c.add(at+".type", quote(w.Type), quote(g.Type))
+		c.add(at+".status", quote(w.Status), quote(string(g.Status)))
+		c.add(at+".reason", quote(w.Reason), quote(g.Reason))
+		if w.ObservedGeneration != nil {
+			c.add(at+".observedGeneration", strconv.FormatInt(*w.ObservedGeneration, 10), strconv.FormatInt(g.ObservedGeneration, 10))
+		}
+		if w.LastTransitionTime != nil {
+			c.add(at+".lastTransitionTime", quote(formatTime(w.LastTransitionTime.Time)), quote(formatTime(g.LastTransitionTime.Time)))
+		}
+		if w.Message != nil {
+			c.add(at+".message", quote(*w.Message), quote(g.Message))
+		}
+		for _, s := range w.MessageContains {
+			if !strings.Contains(g.Message, s) {
+				c.add(at+".message", "a message containing "+quote(s), quote(g.Message))
+			}
+		}
+		for _, s := range w.MessageExcludes {
+			if strings.Contains(g.Message, s) {
+				c.add(at+".message", "a message without "+quote(s), quote(g.Message))
+			}
+		}
+		if w.MessageMaxBytes > 0 && len(g.Message) > w.MessageMaxBytes {
+			c.add(at+".message", fmt.Sprintf("at most %d bytes", w.MessageMaxBytes), fmt.Sprintf("%d bytes", len(g.Message)))
+		}
+	}
+	for i := len(want); i < len(got); i++ {
+		g := got[i]
+		c.add(fmt.Sprintf("conditions[%d]", i), absent, summary(g.Type, string(g.Status), g.Reason))
+	}
+}
+
+func summary(typ, status, reason string) string {
+	return fmt.Sprintf("{type: %s, status: %s, reason: %s}", quote(typ), quote(status), quote(reason))
+}
+
+// status checks a partial status: maps key by key, lists and scalars
+// exactly (numbers by their exact decimal value, see exactNumbers), null
+// for a field that must be absent (or null).
+func (c *checker) status(wantRaw, gotRaw json.RawMessage) {
+	var w map[string]any
+	if err := decodeExact(wantRaw, &w); err != nil {
+		c.add("status", "a map", "expect.status does not parse: "+err.Error())
+		return
+	}
+	var g map[string]any
+	if len(bytes.TrimSpace(gotRaw)) > 0 {
+		if err := decodeExact(gotRaw, &g); err != nil {
+			c.add("status", "a map", "a status that is not one: "+err.Error())
+			return
+		}
+	}
+	c.partial("status", w, g)
+}
+
+func (c *checker) partial(path string, want, got map[string]any) {
+	keys := make([]string, 0, len(want))
+	for k := range want {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		wv := want[k]
+		gv, ok := got[k]
+		at := path + "." + k
+		switch {
+		case wv == nil:
+			if ok && gv != nil {
+				c.add(at, absent, render(gv))
+			}
+		case !ok || gv == nil:
+			c.add(at, render(wv), absent)
+		default:
+			wm, wIsMap := wv.(map[string]any)
+			gm, gIsMap := gv.(map[string]any)
+			if wIsMap && gIsMap {
+				c.partial(at, wm, gm)
+			} else if !cmp.Equal(wv, gv, exactNumbers) {
+				c.out = append(c.out, Mismatch{Object: c.id, Field: at, Want: render(wv), Got: render(gv)})
+			}
+		}
+	}
+}
+
+func render(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	return string(b)
+}
+
+func quote(s string) string { return strconv.Quote(s) }
+
 // formatTime renders an instant to the nanosecond, so two instants that
-// differ by any amount differ in the diff (decisions §11.14: the checker
-// compares every instant exactly, never to the whole second).
+// differ by any amount differ (decisions §11.14: the checker compares
+// every instant exactly, never to the whole second).
 func formatTime(t time.Time) string {
 	if t.IsZero() {
 		return ""
 	}
 	return t.UTC().Format(time.RFC3339Nano)
-}
-
-// project reduces a computed condition to the fields ec asks about, and
-// records the loose message checks as notes that differ only on failure.
-func project(ec ExpectedCondition, c metav1.Condition) condView {
-	v := condView{Type: c.Type, Status: string(c.Status), Reason: c.Reason}
-	if ec.ObservedGeneration != nil {
-		g := c.ObservedGeneration
-		v.ObservedGeneration = &g
-	}
-	if ec.LastTransitionTime != nil {
-		s := formatTime(c.LastTransitionTime.Time)
-		v.LastTransitionTime = &s
-	}
-	if ec.Message != nil {
-		m := c.Message
-		v.Message = &m
-	}
-	for _, s := range ec.MessageContains {
-		if !strings.Contains(c.Message, s) {
-			v.Notes = append(v.Notes, fmt.Sprintf("message %q lacks %q", c.Message, s))
-		}
-	}
-	for _, s := range ec.MessageExcludes {
-		if strings.Contains(c.Message, s) {
-			v.Notes = append(v.Notes, fmt.Sprintf("message %q contains %q", c.Message, s))
-		}
-	}
-	if ec.MessageMaxBytes > 0 && len(c.Message) > ec.MessageMaxBytes {
-		v.Notes = append(v.Notes, fmt.Sprintf("message is %d bytes, more than %d", len(c.Message), ec.MessageMaxBytes))
-	}
-	return v
-}
-
-// partial keeps from got only the keys want names, recursively for maps;
-// a key whose wanted value is null stays null in the projection only when
-// got lacks it, so a present field shows up in the diff.
-func partial(want, got map[string]any) map[string]any {
-	out := make(map[string]any, len(want))
-	for k, wv := range want {
-		gv, ok := got[k]
-		switch {
-		case wv == nil:
-			if ok {
-				out[k] = gv
-			} else {
-				out[k] = nil
-			}
-		case !ok:
-			// absent: leave the key out so the diff shows it missing
-		default:
-			wm, wIsMap := wv.(map[string]any)
-			gm, gIsMap := gv.(map[string]any)
-			if wIsMap && gIsMap {
-				out[k] = partial(wm, gm)
-			} else {
-				out[k] = gv
-			}
-		}
-	}
-	return out
-}
-
-// diffPass projects an expected and a computed prober verdict onto the
-// keys the expectation gives. A runner that reports no verdict shows as
-// an empty one, so every expected key appears in the diff.
-func diffPass(e PassExpectation, p *Pass) (want, got *passView) {
-	if p == nil {
-		p = &Pass{}
-	}
-	want, got = &passView{}, &passView{}
-	if e.Start != nil {
-		want.Start, got.Start = e.Start, &p.Start
-	}
-	if e.At != nil {
-		w, g := formatTime(e.At.Time), formatTime(p.At)
-		want.At, got.At = &w, &g
-	}
-	if e.Cause != nil {
-		want.Cause, got.Cause = e.Cause, &p.Cause
-	}
-	if e.Targets != nil {
-		g := p.Targets
-		if g == nil {
-			g = []PassTarget{}
-		}
-		w := *e.Targets
-		if w == nil {
-			w = []PassTarget{}
-		}
-		want.Targets, got.Targets = &w, &g
-	}
-	if e.AtOnce != nil {
-		want.AtOnce, got.AtOnce = e.AtOnce, &p.AtOnce
-	}
-	if e.ProbeTimeout != nil {
-		w, g := e.ProbeTimeout.Duration.String(), p.ProbeTimeout.String()
-		want.ProbeTimeout, got.ProbeTimeout = &w, &g
-	}
-	if e.MaxDuration != nil {
-		w, g := e.MaxDuration.Duration.String(), p.MaxDuration.String()
-		want.MaxDuration, got.MaxDuration = &w, &g
-	}
-	return want, got
 }

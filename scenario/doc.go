@@ -7,8 +7,8 @@
 // are only ever added. Parse refuses unknown keys so a misspelt
 // expectation fails loudly instead of passing unchecked.
 //
-// The package knows no system: a Runner per system (binding.RunScenario,
-// finops.RunScenario) turns a File into Outcomes, and File.Check compares
+// The package knows no system: a Runner per system (conformance.RunBinding,
+// conformance.RunFinOps) turns a File into Outcomes, and File.Check compares
 // them with the expectations, producing a -want +got diff. Package
 // conformance wires the runners of this module together.
 package scenario

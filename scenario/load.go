@@ -96,6 +96,38 @@ func FromDocument(r *manifest.Reader, d *manifest.Document) (*File, error) {
 	return f, nil
 }
 
+// LoadFS reads and parses one scenario file of fsys; the File's Path is
+// its path within fsys.
+func LoadFS(fsys fs.FS, path string) (*File, error) {
+	data, err := fs.ReadFile(fsys, path)
+	if err != nil {
+		return nil, err
+	}
+	f, err := Parse(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	f.Path = path
+	return f, nil
+}
+
+// PathsFS lists every .yaml and .yml file of fsys, in lexical order of
+// their paths.
+func PathsFS(fsys fs.FS) ([]string, error) {
+	var found []string
+	err := fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !d.IsDir() && (strings.HasSuffix(p, ".yaml") || strings.HasSuffix(p, ".yml")) {
+			found = append(found, p)
+		}
+		return nil
+	})
+	slices.Sort(found)
+	return found, err
+}
+
 // Paths expands files and directories into the scenario files they hold:
 // every .yaml and .yml file below a directory, in lexical order. Files
 // named directly are kept whatever their extension.

@@ -2,6 +2,9 @@ package scenario
 
 import (
 	"fmt"
+	"io/fs"
+	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -14,8 +17,11 @@ type Result struct {
 	File *File
 	// Path is the file's path.
 	Path string
-	// Diff is the -want +got text of failed expectations; empty on pass.
+	// Diff is the text of failed expectations, one line per mismatch
+	// under the object it concerns; empty on pass.
 	Diff string
+	// Mismatches are the failed expectations, for machines.
+	Mismatches []Mismatch
 	// Err is a load or evaluation error; the scenario fails with it.
 	Err error
 }
@@ -36,7 +42,8 @@ func (rs Runners) Run(f *File) Result {
 		res.Err = err
 		return res
 	}
-	res.Diff = f.Check(got)
+	res.Mismatches = f.Mismatches(got)
+	res.Diff = FormatMismatches(res.Mismatches)
 	return res
 }
 
@@ -59,11 +66,31 @@ func (rs Runners) RunPaths(paths ...string) ([]Result, error) {
 	return out, nil
 }
 
-// Test runs every scenario under paths as a subtest named after its file,
-// so a host operator can use the corpus (or its own) as fixtures:
+// RunFS loads and runs every scenario file of fsys (an embedded corpus,
+// os.DirFS of a directory, ...), in lexical order of their paths.
+func (rs Runners) RunFS(fsys fs.FS) ([]Result, error) {
+	files, err := PathsFS(fsys)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Result, 0, len(files))
+	for _, p := range files {
+		f, err := LoadFS(fsys, p)
+		if err != nil {
+			out = append(out, Result{Path: p, Err: err})
+			continue
+		}
+		out = append(out, rs.Run(f))
+	}
+	return out, nil
+}
+
+// Test runs every scenario under paths as a subtest named after its file
+// (the base name without extension), so a host operator can use a corpus
+// of its own as fixtures and run one file with -run:
 //
 //	func TestConformance(t *testing.T) {
-//		conformance.Runners().Test(t, "testdata/scenarios")
+//		conformance.Runners().Test(t, "testdata/my-scenarios")
 //	}
 func (rs Runners) Test(t *testing.T, paths ...string) {
 	t.Helper()
@@ -74,8 +101,40 @@ func (rs Runners) Test(t *testing.T, paths ...string) {
 	if len(results) == 0 {
 		t.Fatalf("no scenario files under %v", paths)
 	}
+	subtests(t, results)
+}
+
+// TestFS is Test for the scenario files of fsys:
+//
+//	func TestCorpus(t *testing.T) {
+//		conformance.Runners().TestFS(t, conformance.Corpus())
+//	}
+//
+// runs the project's corpus, and `go test -run Corpus/ready-all-true`
+// one file of it.
+func (rs Runners) TestFS(t *testing.T, fsys fs.FS) {
+	t.Helper()
+	results, err := rs.RunFS(fsys)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(results) == 0 {
+		t.Fatal("no scenario files in the file system")
+	}
+	subtests(t, results)
+}
+
+// TestName is the subtest name of a scenario file: its base name without
+// the .yaml or .yml extension.
+func TestName(p string) string {
+	base := filepath.Base(p)
+	return strings.TrimSuffix(strings.TrimSuffix(base, ".yaml"), ".yml")
+}
+
+func subtests(t *testing.T, results []Result) {
+	t.Helper()
 	for _, r := range results {
-		t.Run(r.Path, func(t *testing.T) {
+		t.Run(TestName(r.Path), func(t *testing.T) {
 			if r.Err != nil {
 				t.Fatal(r.Err)
 			}

@@ -101,30 +101,46 @@ func TestCheck_ReportsEachMismatch(t *testing.T) {
 	require.NoError(t, err)
 	cases := map[string]struct {
 		mutate func(*Outcome)
-		shows  string
+		line   string
 	}{
-		"message too long":      {func(o *Outcome) {}, "more than 60"},
-		"reason":                {func(o *Outcome) { o.Conditions[0].Reason = "InvalidSpec" }, "InvalidSpec"},
-		"generation":            {func(o *Outcome) { o.Conditions[0].ObservedGeneration = 2 }, "ObservedGeneration"},
-		"missing text":          {func(o *Outcome) { o.Conditions[0].Message = "C2" }, `lacks "C1"`},
-		"excluded text":         {func(o *Outcome) { o.Conditions[0].Message = "C1 team-b" }, `contains "team-b"`},
-		"extra condition":       {func(o *Outcome) { o.Conditions = append(o.Conditions, metav1.Condition{Type: "Ready"}) }, "Ready"},
-		"missing condition":     {func(o *Outcome) { o.Conditions = nil }, "ChannelConflict"},
-		"write":                 {func(o *Outcome) { o.Write = false }, "Write"},
-		"status scalar":         {func(o *Outcome) { o.Status = json.RawMessage(`{"channel":"C9","nested":{"a":1}}`) }, "C9"},
-		"status nested":         {func(o *Outcome) { o.Status = json.RawMessage(`{"channel":"C1","nested":{"a":2}}`) }, "nested"},
-		"status must be absent": {func(o *Outcome) { o.Status = json.RawMessage(`{"channel":"C1","nested":{"a":1},"gone":"here"}`) }, "here"},
+		"message too long":      {func(o *Outcome) {}, `conditions[0].message: want at most 60 bytes, got 80 bytes`},
+		"reason":                {func(o *Outcome) { o.Conditions[0].Reason = "InvalidSpec" }, `conditions[0].reason: want "ChannelConflict", got "InvalidSpec"`},
+		"generation":            {func(o *Outcome) { o.Conditions[0].ObservedGeneration = 2 }, `conditions[0].observedGeneration: want 1, got 2`},
+		"missing text":          {func(o *Outcome) { o.Conditions[0].Message = "C2" }, `conditions[0].message: want a message containing "C1", got "C2"`},
+		"excluded text":         {func(o *Outcome) { o.Conditions[0].Message = "C1 team-b" }, `conditions[0].message: want a message without "team-b", got "C1 team-b"`},
+		"extra condition":       {func(o *Outcome) { o.Conditions = append(o.Conditions, metav1.Condition{Type: "Ready"}) }, `conditions[1]: want (absent), got {type: "Ready", status: "", reason: ""}`},
+		"missing condition":     {func(o *Outcome) { o.Conditions = nil }, `conditions[0]: want {type: "Accepted", status: "False", reason: "ChannelConflict"}, got (absent)`},
+		"write":                 {func(o *Outcome) { o.Write = false }, `write: want true, got false`},
+		"status scalar":         {func(o *Outcome) { o.Status = json.RawMessage(`{"channel":"C9","nested":{"a":1}}`) }, `status.channel: want "C1", got "C9"`},
+		"status nested":         {func(o *Outcome) { o.Status = json.RawMessage(`{"channel":"C1","nested":{"a":2}}`) }, `status.nested.a: want 1, got 2`},
+		"status missing":        {func(o *Outcome) { o.Status = json.RawMessage(`{"nested":{"a":1}}`) }, `status.channel: want "C1", got (absent)`},
+		"status must be absent": {func(o *Outcome) { o.Status = json.RawMessage(`{"channel":"C1","nested":{"a":1},"gone":"here"}`) }, `status.gone: want (absent), got "here"`},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
 			o := outcome()
+			if name != "message too long" {
+				o.Conditions[0].Message = o.Conditions[0].Message[:50]
+			}
 			tc.mutate(&o)
 			d := f.Check([]Outcome{o})
-			assert.Contains(t, d, "Binding team-a/late (-want +got)")
-			assert.Contains(t, d, tc.shows)
+			assert.True(t, strings.HasPrefix(d, "Binding team-a/late:\n"), d)
+			assert.Contains(t, d, "\n  "+tc.line+"\n")
+			assert.Equal(t, 2, strings.Count(d, "\n"), "one mismatch only:\n%s", d)
+			assert.NotContains(t, d, "&")
+			assert.NotContains(t, d, "scenario.")
 		})
 	}
 	assert.Contains(t, f.Check(nil), "not evaluated")
+}
+
+func TestMismatches_NameObjectAndField(t *testing.T) {
+	f, err := Parse([]byte(sample))
+	require.NoError(t, err)
+	o := outcome()
+	o.Conditions[0].Message = "C1"
+	o.Write = false
+	assert.Equal(t, []Mismatch{{Object: "Binding team-a/late", Field: "write", Want: "true", Got: "false"}}, f.Mismatches([]Outcome{o}))
 }
 
 func TestCheck_EmptyConditionsMeansNone(t *testing.T) {
@@ -143,16 +159,16 @@ func TestCheck_WriterVerdict(t *testing.T) {
 		WaitUntil: metav1.NewTime(time.Date(2026, 11, 30, 10, 0, 10, 0, time.UTC))}
 	assert.Empty(t, f.Check([]Outcome{o}))
 	o.WaitUntil = metav1.NewTime(o.WaitUntil.Add(time.Second))
-	assert.Contains(t, f.Check([]Outcome{o}), "10:00:11")
+	assert.Contains(t, f.Check([]Outcome{o}), `waitUntil: want "2026-11-30T10:00:10Z", got "2026-11-30T10:00:11Z"`)
 
 	f, err = Parse([]byte("name: x\nsystem: binding\nnow: \"2026-11-30T10:00:00Z\"\nexpect: [{kind: Binding, namespace: a, name: b, fightBegins: true, foreignEdit: true}]\n"))
 	require.NoError(t, err)
 	o = Outcome{Kind: "Binding", Namespace: "a", Name: "b", FightBegins: true, ForeignEdit: true}
 	assert.Empty(t, f.Check([]Outcome{o}))
 	o.FightBegins = false
-	assert.Contains(t, f.Check([]Outcome{o}), "FightBegins")
+	assert.Contains(t, f.Check([]Outcome{o}), "fightBegins: want true, got false")
 	o.FightBegins, o.ForeignEdit = true, false
-	assert.Contains(t, f.Check([]Outcome{o}), "ForeignEdit")
+	assert.Contains(t, f.Check([]Outcome{o}), "foreignEdit: want true, got false")
 }
 
 // Decisions §11.14: instants are compared exactly. A wait that ends a
@@ -216,12 +232,12 @@ expect:
 		mutate func(*Pass)
 		shows  string
 	}{
-		"Start":       {func(p *Pass) { p.Start = true }, "Start"},
+		"Start":       {func(p *Pass) { p.Start = true }, "pass.start: want false, got true"},
 		"AtToSecond":  {func(p *Pass) { p.At = p.At.Truncate(time.Second) }, "10:00:30Z"},
 		"Cause":       {func(p *Pass) { p.Cause = "periodic" }, "periodic"},
 		"TargetOrder": {func(p *Pass) { p.Targets[0], p.Targets[1] = p.Targets[1], p.Targets[0] }, "team-a/b"},
-		"Generation":  {func(p *Pass) { p.Targets[1].Generation = 2 }, "Generation"},
-		"AtOnce":      {func(p *Pass) { p.AtOnce = 3 }, "AtOnce"},
+		"Generation":  {func(p *Pass) { p.Targets[1].Generation = 2 }, `{"binding":"team-a/b","generation":2}`},
+		"AtOnce":      {func(p *Pass) { p.AtOnce = 3 }, "pass.atOnce: want 2, got 3"},
 		"Timeout":     {func(p *Pass) { p.ProbeTimeout = 7 * time.Second }, "7s"},
 		"MaxDuration": {func(p *Pass) { p.MaxDuration = 30 * time.Second }, "30s"},
 	} {
@@ -231,7 +247,7 @@ expect:
 			assert.Contains(t, f.Check([]Outcome{o}), tc.shows)
 		})
 	}
-	assert.Contains(t, f.Check([]Outcome{{Kind: KindProber, Name: "default"}}), "MaxDuration")
+	assert.Contains(t, f.Check([]Outcome{{Kind: KindProber, Name: "default"}}), "pass.maxDuration: want 20s, got 0s")
 }
 
 func TestRunners(t *testing.T) {

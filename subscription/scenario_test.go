@@ -11,7 +11,7 @@ import (
 // scenarioDir holds the corpus; this package runs the files it owns
 // (subscription-, costs-, costjob- and provider-) with its own runner, so
 // they are checked even before the finops system runner wires them in.
-const scenarioDir = "../testdata/scenarios/finops"
+const scenarioDir = "../conformance/scenarios/finops"
 
 func TestScenarios(t *testing.T) {
 	var files []string

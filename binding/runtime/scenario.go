@@ -9,9 +9,6 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
-
-	"github.com/condengine/condengine/binding"
-	"github.com/condengine/condengine/scenario"
 )
 
 // WriterBlock is the shape of a binding scenario's `writer:` key: the
@@ -151,81 +148,4 @@ func (b WriterBinding) Memory(l Limits) Memory {
 		}
 	}
 	return m
-}
-
-// RunScenario runs a binding scenario as binding.RunScenario does and adds
-// the status writer's verdict to each Binding's outcome: Decision
-// ("write", "wait" or "none"), WaitUntil for a wait, Fight, FightBegins
-// and ForeignEdit. It adds one outcome of kind scenario.KindProber, named
-// after the broker ("default" for the default broker): the prober's
-// verdict at now from the file's prober block (see ProberBlock) and the
-// plan of a pass over the evaluated Bindings. The
-// writer's memory comes from the file's writer block (a Binding it does
-// not list, or lists under another UID, is one the writer never wrote);
-// the replica writes only when broker.leader holds and the route is crds.
-func RunScenario(f *scenario.File) ([]scenario.Outcome, error) {
-	outs, err := binding.RunScenario(f)
-	if err != nil {
-		return nil, err
-	}
-	block, lim, err := ParseWriterBlock(f.Writer)
-	if err != nil {
-		return nil, err
-	}
-	snap, err := binding.SnapshotFromScenario(f)
-	if err != nil {
-		return nil, err
-	}
-	res, err := binding.Evaluate(snap)
-	if err != nil {
-		return nil, err
-	}
-	type id struct{ ns, name string }
-	results := make(map[id]*binding.Outcome, len(res.Bindings))
-	for i := range res.Bindings {
-		results[id{res.Bindings[i].Namespace, res.Bindings[i].Name}] = &res.Bindings[i]
-	}
-	objects := make(map[id]*binding.Binding, len(snap.Bindings))
-	for i := range snap.Bindings {
-		objects[id{snap.Bindings[i].Namespace, snap.Bindings[i].Name}] = &snap.Bindings[i]
-	}
-	memories := make(map[id]WriterBinding, len(block.Bindings))
-	for _, b := range block.Bindings {
-		ns, name, _ := strings.Cut(b.Binding, "/")
-		if objects[id{ns, name}] == nil {
-			return nil, fmt.Errorf("writer: %s is not a Binding of the scenario", b.Binding)
-		}
-		memories[id{ns, name}] = b
-	}
-	for i := range outs {
-		o := &outs[i]
-		if o.Kind != binding.KindBinding {
-			continue
-		}
-		k := id{o.Namespace, o.Name}
-		obj, br := objects[k], results[k]
-		if obj == nil || br == nil || br.UID != obj.UID {
-			// Another broker's Binding, or one the engine left out.
-			o.Decision = None.String()
-			continue
-		}
-		var mem Memory
-		if wb, ok := memories[k]; ok && (wb.UID == "" || wb.UID == obj.UID) {
-			mem = wb.Memory(lim)
-		}
-		d, _, err := lim.DecideOutcome(br, obj.Status.Conditions, mem, f.Now.Time)
-		if err != nil {
-			return nil, err
-		}
-		o.Decision = d.Action.String()
-		if d.Action == Wait {
-			o.WaitUntil = metav1.NewTime(d.At)
-		}
-		o.Fight, o.FightBegins, o.ForeignEdit = d.Fight, d.FightBegins, d.ForeignEdit
-	}
-	po, err := proberOutcome(f, snap, res)
-	if err != nil {
-		return nil, err
-	}
-	return append(outs, po), nil
 }

@@ -7,9 +7,6 @@ import (
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-
-	"github.com/condengine/condengine/binding"
-	"github.com/condengine/condengine/scenario"
 )
 
 // ProberBlock is the shape of a binding scenario's `prober:` key: the
@@ -161,31 +158,4 @@ func (p ProberBlock) State(l Limits, startedAt time.Time) ProberState {
 		s.LastBy[k] = at.Time
 	}
 	return s
-}
-
-// proberOutcome is the prober's verdict at the scenario's now, and the
-// plan of a pass over the evaluation's Bindings.
-func proberOutcome(f *scenario.File, snap binding.Snapshot, res binding.Result) (scenario.Outcome, error) {
-	block, lim, err := ParseProberBlock(f.Prober)
-	if err != nil {
-		return scenario.Outcome{}, err
-	}
-	d := lim.NextPass(block.State(lim, snap.Broker.StartedAt), f.Now.Time)
-	targets := make([]Target, 0, len(res.Bindings))
-	for _, b := range res.Bindings {
-		targets = append(targets, Target{Namespace: b.Namespace, Name: b.Name, UID: b.UID,
-			Generation: b.ServedGeneration, Served: b.Served})
-	}
-	plan := lim.Plan(targets)
-	pass := &scenario.Pass{Start: d.Start, At: d.At, Cause: d.Cause.ScenarioName(),
-		Targets: make([]scenario.PassTarget, 0, len(plan.Targets)), AtOnce: plan.AtOnce,
-		ProbeTimeout: plan.ProbeTimeout, MaxDuration: plan.MaxDuration()}
-	for _, t := range plan.Targets {
-		pass.Targets = append(pass.Targets, scenario.PassTarget{Binding: t.Namespace + "/" + t.Name, Generation: t.Generation})
-	}
-	name := snap.Broker.Name
-	if name == "" {
-		name = "default"
-	}
-	return scenario.Outcome{Kind: scenario.KindProber, Name: name, Pass: pass}, nil
 }

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"encoding/json"
+	"encoding/xml"
 	"errors"
 	"strings"
 	"testing"
@@ -19,12 +21,17 @@ func TestCheck_DeliberatelyFailingScenario_ReportedWithDiffAndExit1(t *testing.T
 	}
 	for _, want := range []string{
 		"FAIL " + cliData + "/check/deliberately-failing.yaml: DELIBERATELY FAILING",
-		"Binding team-a/late (-want +got):",
-		`- 			Reason:             "OK",`,
-		`+ 			Reason:             "ChannelConflict",`,
+		"\n    Binding team-a/late:\n",
+		"\n      conditions[0].reason: want \"OK\", got \"ChannelConflict\"\n",
+		"\n      conditions[2]: want {type: \"ChannelJoined\", status: \"Unknown\", reason: \"Pending\"}, got (absent)\n",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	for _, internal := range []string{"&1", "scenario.", "view{", "(-want +got)"} {
+		if strings.Contains(out, internal) {
+			t.Errorf("output shows Go internals %q:\n%s", internal, out)
 		}
 	}
 	if strings.Contains(out, "connection-not-found.yaml") {
@@ -76,5 +83,64 @@ func TestReport_ErrorsAreOneLine(t *testing.T) {
 	n := report(&b, []scenario.Result{{Path: "p.yaml", Err: errors.New("line one\nline two")}}, false)
 	if n != 1 || b.String() != "FAIL p.yaml: line one line two\n0 passed, 1 failed\n" {
 		t.Fatalf("%d %q", n, b.String())
+	}
+}
+
+func TestCheck_JSON(t *testing.T) {
+	code, out, errs := run(t, "", "check", "-o", "json", cliData+"/check")
+	if code != exitFail {
+		t.Fatalf("code %d, stderr %q", code, errs)
+	}
+	var doc checkJSON
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatalf("%v in:\n%s", err, out)
+	}
+	if doc.Passed != 1 || doc.Failed != 1 || len(doc.Scenarios) != 2 {
+		t.Fatalf("%+v", doc)
+	}
+	bad := doc.Scenarios[1]
+	if bad.Passed || bad.System != "binding" || !strings.HasSuffix(bad.Path, "deliberately-failing.yaml") || len(bad.Mismatches) != 7 {
+		t.Fatalf("%+v", bad)
+	}
+	want := scenario.Mismatch{Object: "Binding team-a/late", Field: "conditions[0].reason", Want: `"OK"`, Got: `"ChannelConflict"`}
+	if bad.Mismatches[1] != want {
+		t.Errorf("mismatch %+v, want %+v", bad.Mismatches[1], want)
+	}
+	if code, out, _ := run(t, "", "check", "-o", "json", cliData+"/check/connection-not-found.yaml"); code != exitOK || !strings.Contains(out, `"failed": 0`) {
+		t.Errorf("passing run: code %d\n%s", code, out)
+	}
+}
+
+func TestCheck_JUnit(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, dir+"/broken.yaml", "name: x\n")
+	code, out, errs := run(t, "", "check", "-o", "junit", cliData+"/check", dir)
+	if code != exitFail {
+		t.Fatalf("code %d, stderr %q", code, errs)
+	}
+	var doc junitSuites
+	if err := xml.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatalf("%v in:\n%s", err, out)
+	}
+	if doc.Tests != 3 || doc.Failures != 1 || doc.Errors != 1 || len(doc.Suites) != 2 {
+		t.Fatalf("%+v", doc)
+	}
+	cases := doc.Suites[0].Cases
+	if cases[0].Name != "connection-not-found" || cases[0].Failure != nil || cases[0].Error != nil {
+		t.Errorf("passing case %+v", cases[0])
+	}
+	f := cases[1].Failure
+	if cases[1].Name != "deliberately-failing" || f == nil || !strings.Contains(f.Text, `conditions[0].reason: want "OK", got "ChannelConflict"`) {
+		t.Errorf("failing case %+v", cases[1])
+	}
+	if e := doc.Suites[1].Cases[0].Error; e == nil || !strings.Contains(e.Message, "system") {
+		t.Errorf("unloadable case %+v", doc.Suites[1].Cases[0])
+	}
+}
+
+func TestCheck_UnknownFormat_Exit2(t *testing.T) {
+	code, _, errs := run(t, "", "check", "-o", "yaml", cliData+"/check")
+	if code != exitUsage || !strings.Contains(errs, `-o "yaml" is not text, json or junit`) {
+		t.Fatalf("code %d, stderr %q", code, errs)
 	}
 }

@@ -34,9 +34,11 @@ func commands() []command {
 	return []command{
 		{"demo", "show the seed's kubectl view and a FinOps family, computed from built-in data", runDemo},
 		{"eval", "compute the status of every object in a scenario or a manifest stream", runEval},
-		{"check", "run scenario files and report a -want +got diff per failure", runCheck},
+		{"check", "run scenario files and report each expectation that does not hold", runCheck},
 		{"vocab", "print the condition types and reasons of each kind", runVocab},
 		{"explain", "say which rule and which facts decided each condition", runExplain},
+		{"conform", "check another implementation against this engine over JSON lines", runConform},
+		{"reference", "answer the conform protocol with this engine", runReference},
 	}
 }
 
@@ -68,7 +70,7 @@ func usage(w io.Writer) {
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "commands:")
 	for _, c := range commands() {
-		fmt.Fprintf(w, "  %-6s %s\n", c.name, c.summary)
+		fmt.Fprintf(w, "  %-9s %s\n", c.name, c.summary)
 	}
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "run 'condengine <command> -h' for the flags of one command")

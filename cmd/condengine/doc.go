@@ -4,10 +4,12 @@
 //
 //	condengine demo
 //	condengine eval [-f FILE|-] [-o table|yaml|json] [-now RFC3339]
-//	condengine check [-v] DIR|FILE...
+//	condengine check [-v] [-o text|json|junit] DIR|FILE...
 //	condengine vocab [KIND] [-o markdown|json] [-out DIR]
 //	condengine explain -f FILE|- [KIND [NAMESPACE/]NAME] [-o tree|json] [-now RFC3339]
 //	condengine explain -rules [-o markdown|json] [-out FILE]
+//	condengine conform --system binding|finops --exec CMD [--runs N] [--seed S] [--out FILE]
+//	condengine reference --system binding|finops
 //
 // demo prints, from built-in scenario files (demo/*.yaml, which `check`
 // also verifies), the `kubectl get akbinding -A` view of the seed and a
@@ -19,8 +21,17 @@
 // object with its computed status (-o yaml, -o json).
 //
 // check runs scenario files with the runners of package conformance and
-// prints a FAIL block with a -want +got diff per failing file, then the
-// line "N passed, M failed".
+// prints a FAIL block per failing file, one line per expectation that
+// does not hold (`conditions[0].reason: want "OK", got "ChannelConflict"`),
+// then the line "N passed, M failed". -o json prints the same verdicts as
+// one JSON document, -o junit as JUnit XML (a testsuite per system, a
+// testcase per file) for CI systems.
+//
+// conform checks another implementation against this engine over the
+// JSON-lines protocol of docs/conform.md: it starts CMD once, sends it
+// generated snapshots and compares each answer; the first disagreement is
+// shrunk and printed (and written to --out) as a scenario file. reference
+// answers that protocol with this engine.
 //
 // vocab prints the reason tables of each kind's condition vocabulary, the
 // same tables the validator enforces; `go generate ./cmd/condengine`
@@ -37,8 +48,9 @@
 // status. -o json prints the same as a list of objects. -rules prints the
 // rule table; `go generate ./cmd/condengine` writes it to docs/rules.md.
 //
-// Exit codes: 0 success; 1 a failed scenario, an unreadable or invalid
-// input, a missing path; 2 a command line that cannot be understood.
+// Exit codes: 0 success; 1 a failed scenario, a disagreement or a broken
+// implementation (conform), an unreadable or invalid input, a missing
+// path; 2 a command line that cannot be understood.
 // Errors name the file, the document (counted from 1, with items[i] for a
 // List entry), the object and the field.
 //

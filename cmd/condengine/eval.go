@@ -122,7 +122,7 @@ func evaluateScenario(f *scenario.File) (*world, error) {
 	w := &world{now: f.Now.Time}
 	switch f.System {
 	case scenario.SystemBinding:
-		snap, err := binding.SnapshotFromScenario(f)
+		snap, err := conformance.BindingSnapshot(f)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", f.Path, err)
 		}

@@ -196,7 +196,7 @@ func explainWorld(w *world) ([]explained, error) {
 		}
 	}
 	if f := w.inputs.finops; f != nil {
-		s, err := finops.FromScenario(f)
+		s, err := conformance.FinOpsSnapshot(f)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", f.Path, err)
 		}

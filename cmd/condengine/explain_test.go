@@ -11,7 +11,7 @@ import (
 	"github.com/condengine/condengine/conformance"
 )
 
-const parentDeactivated = "../../testdata/scenarios/finops/subscription-parent-deactivated-default-policy.yaml"
+const parentDeactivated = "../../conformance/scenarios/finops/subscription-parent-deactivated-default-policy.yaml"
 
 // The seed's question: why is team-a/late refused? The rule, the holder
 // and both creation times, none of which the status may show.

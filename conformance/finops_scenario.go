@@ -1,4 +1,4 @@
-package finops
+package conformance
 
 import (
 	"cmp"
@@ -8,37 +8,38 @@ import (
 	"strings"
 
 	"github.com/condengine/condengine/conditions"
+	"github.com/condengine/condengine/finops"
 	"github.com/condengine/condengine/manifest"
 	"github.com/condengine/condengine/scenario"
 	"github.com/condengine/condengine/subscription"
 )
 
-// FromScenario builds the snapshot a finops scenario describes: its
+// FinOpsSnapshot builds the snapshot a finops scenario describes: its
 // objects decoded, its failures and its collection run carried over.
-func FromScenario(f *scenario.File) (Snapshot, error) {
+func FinOpsSnapshot(f *scenario.File) (finops.Snapshot, error) {
 	if f.System != scenario.SystemFinOps {
-		return Snapshot{}, fmt.Errorf("finops: scenario system is %q", f.System)
+		return finops.Snapshot{}, fmt.Errorf("scenario system is %q, not %q", f.System, scenario.SystemFinOps)
 	}
-	s, err := DecodeObjects(f.Objects)
+	s, err := finops.DecodeObjects(f.Objects)
 	if err != nil {
-		return Snapshot{}, fmt.Errorf("objects: %w", err)
+		return finops.Snapshot{}, fmt.Errorf("objects: %w", err)
 	}
 	s.Now = f.Now.Time
 	for _, x := range f.Failures {
-		s.Failures = append(s.Failures, Failure{Kind: x.Kind, Namespace: x.Namespace, Name: x.Name})
+		s.Failures = append(s.Failures, finops.Failure{Kind: x.Kind, Namespace: x.Namespace, Name: x.Name})
 	}
 	if c := f.Collection; c != nil {
 		col := &subscription.Collection{ScheduledHour: c.ScheduledHour.Time}
 		for i, r := range c.Results {
 			ns, name, ok := strings.Cut(r.Subscription, "/")
 			if !ok || ns == "" || name == "" {
-				return Snapshot{}, fmt.Errorf("collection.results[%d].subscription: %q is not namespace/name", i, r.Subscription)
+				return finops.Snapshot{}, fmt.Errorf("collection.results[%d].subscription: %q is not namespace/name", i, r.Subscription)
 			}
 			src := subscription.Source(r.Source)
 			switch src {
 			case subscription.SourceDB, subscription.SourceCalculator, subscription.SourceError:
 			default:
-				return Snapshot{}, fmt.Errorf("collection.results[%d].source: %q is not db, calculator or error", i, r.Source)
+				return finops.Snapshot{}, fmt.Errorf("collection.results[%d].source: %q is not db, calculator or error", i, r.Source)
 			}
 			col.Results = append(col.Results, subscription.CollectionResult{
 				Subscription: subscription.Reference{Namespace: ns, Name: name}, Buckets: r.Buckets, Source: src})
@@ -48,19 +49,19 @@ func FromScenario(f *scenario.File) (Snapshot, error) {
 	return s, nil
 }
 
-// RunScenario evaluates a finops scenario once (one reconcile of every
-// object) and returns an outcome per object of a FinOps kind, sorted by
+// RunFinOps is the scenario runner of the finops system: it evaluates a
+// finops scenario once (one reconcile of every object) and returns an outcome per object of a FinOps kind, sorted by
 // kind, namespace and name. CostJobs and FinOpsProviders keep the status
 // they came with, since no reconciler writes one. When the evaluation
 // pushes an OpenCost document, it appears as an outcome of kind ConfigMap
-// named PricingConfigMap whose status is {"document": {...}, "changed":
-// bool}, with Write set when the document changed.
-func RunScenario(f *scenario.File) ([]scenario.Outcome, error) {
-	s, err := FromScenario(f)
+// named finops.PricingConfigMap whose status is {"document": {...},
+// "changed": bool}, with Write set when the document changed.
+func RunFinOps(f *scenario.File) ([]scenario.Outcome, error) {
+	s, err := FinOpsSnapshot(f)
 	if err != nil {
 		return nil, err
 	}
-	r, err := Evaluate(s)
+	r, err := finops.Evaluate(s)
 	if err != nil {
 		return nil, err
 	}
@@ -108,12 +109,12 @@ func RunScenario(f *scenario.File) ([]scenario.Outcome, error) {
 	if r.PriceBooks.Document != nil {
 		ns := ""
 		for _, o := range s.Others {
-			if o.Kind == "ConfigMap" && o.Name == PricingConfigMap {
+			if o.Kind == "ConfigMap" && o.Name == finops.PricingConfigMap {
 				ns = o.Namespace
 			}
 		}
 		doc := map[string]any{"document": r.PriceBooks.Document, "changed": r.PriceBooks.DocumentChanged}
-		if err := add("ConfigMap", ns, PricingConfigMap, doc, scenario.Outcome{Write: r.PriceBooks.DocumentChanged}); err != nil {
+		if err := add("ConfigMap", ns, finops.PricingConfigMap, doc, scenario.Outcome{Write: r.PriceBooks.DocumentChanged}); err != nil {
 			return nil, err
 		}
 	}

@@ -1,13 +1,16 @@
-package binding_test
+package conformance_test
 
 import (
 	"encoding/json"
+	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/condengine/condengine/binding"
+	"github.com/condengine/condengine/conformance"
 	"github.com/condengine/condengine/scenario"
 )
 
@@ -38,12 +41,12 @@ expect:
       - {type: Ready, status: "False", reason: "BackendReachable:BackendError", observedGeneration: 2}
 `
 
-func TestRunScenario_MapsTheFileAndTheResult(t *testing.T) {
+func TestRunBinding_MapsTheFileAndTheResult(t *testing.T) {
 	f, err := scenario.Parse([]byte(runnerScenario))
 	require.NoError(t, err)
-	out, err := binding.RunScenario(f)
+	out, err := conformance.RunBinding(f)
 	require.NoError(t, err)
-	require.Len(t, out, 1, "only Bindings get an outcome")
+	require.Len(t, out, 2, "only Bindings and the prober get an outcome")
 	o := out[0]
 	require.Equal(t, "team-a/chat", o.Namespace+"/"+o.Name)
 	require.True(t, o.Write)
@@ -54,19 +57,19 @@ func TestRunScenario_MapsTheFileAndTheResult(t *testing.T) {
 	require.Empty(t, f.Check(out))
 }
 
-func TestRunScenario_WrongExpectationFails(t *testing.T) {
+func TestRunBinding_WrongExpectationFails(t *testing.T) {
 	bad := strings.Replace(runnerScenario, "reason: NotInChannel", "reason: ChannelArchived", 1)
 	f, err := scenario.Parse([]byte(bad))
 	require.NoError(t, err)
-	r := scenario.Runners{scenario.SystemBinding: binding.RunScenario}.Run(f)
+	r := scenario.Runners{scenario.SystemBinding: conformance.RunBinding}.Run(f)
 	require.False(t, r.Passed())
 	require.Contains(t, r.Diff, "ChannelArchived")
 }
 
-func TestRunScenario_Defaults(t *testing.T) {
+func TestRunBinding_Defaults(t *testing.T) {
 	f, err := scenario.Parse([]byte(strings.Replace(runnerScenario, "broker: {name: \"\", leader: true}\n", "", 1)))
 	require.NoError(t, err)
-	s, err := binding.SnapshotFromScenario(f)
+	s, err := conformance.BindingSnapshot(f)
 	require.NoError(t, err)
 	require.True(t, s.Broker.Leader)
 	require.True(t, s.Broker.ProberListed)
@@ -76,7 +79,7 @@ func TestRunScenario_Defaults(t *testing.T) {
 	require.Equal(t, "u-chat", string(s.Probes[0].UID), "a probe's uid defaults to the Binding's current uid")
 }
 
-func TestRunScenario_Errors(t *testing.T) {
+func TestRunBinding_Errors(t *testing.T) {
 	for name, edit := range map[string][2]string{
 		"bad config source": {"broker: {name: \"\", leader: true}", "broker: {configSource: etcd}"},
 		"bad probe binding": {"binding: team-a/chat,", "binding: chat,"},
@@ -90,8 +93,82 @@ func TestRunScenario_Errors(t *testing.T) {
 			if err != nil {
 				return // refused by the format itself
 			}
-			_, err = binding.RunScenario(f)
+			_, err = conformance.RunBinding(f)
 			require.Error(t, err)
 		})
+	}
+}
+
+const bindingCorpus = "scenarios/binding"
+
+// Every binding scenario passes through this runner too, since it is the
+// one the conformance tool uses for the binding system.
+func TestScenarios_BindingCorpus(t *testing.T) {
+	scenario.Runners{scenario.SystemBinding: conformance.RunBinding}.Test(t, bindingCorpus)
+}
+
+func TestScenarios_WriterFilesExist(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join(bindingCorpus, "writer-*.yaml"))
+	require.NoError(t, err)
+	assert.GreaterOrEqual(t, len(files), 15)
+	for _, p := range files {
+		f, err := scenario.Load(p)
+		require.NoError(t, err)
+		for _, e := range f.Expect {
+			assert.NotNil(t, e.Decision, "%s states no decision", p)
+		}
+	}
+}
+
+// A scenario whose expectation is wrong must fail, or the corpus proves
+// nothing.
+func TestRunBinding_WrongDecisionFails(t *testing.T) {
+	f, err := scenario.Load(filepath.Join(bindingCorpus, "writer-changed-within-gap-waits.yaml"))
+	require.NoError(t, err)
+	write := "write"
+	f.Expect[0].Decision = &write
+	res := scenario.Runners{scenario.SystemBinding: conformance.RunBinding}.Run(f)
+	assert.False(t, res.Passed())
+	assert.Contains(t, res.Diff, `decision: want "write", got "wait"`)
+}
+
+func TestRunBinding_WriterNamesUnknownBinding(t *testing.T) {
+	f, err := scenario.Load(filepath.Join(bindingCorpus, "writer-unchanged-none.yaml"))
+	require.NoError(t, err)
+	f.Writer = []byte(`{"bindings": [{"binding": "team-a/ghost"}]}`)
+	_, err = conformance.RunBinding(f)
+	assert.ErrorContains(t, err, "team-a/ghost is not a Binding")
+}
+
+func TestRunBinding_WithoutWriterBlock_DecidesWithEmptyMemory(t *testing.T) {
+	f, err := scenario.Load(filepath.Join(bindingCorpus, "ready-all-true.yaml"))
+	require.NoError(t, err)
+	outs, err := conformance.RunBinding(f)
+	require.NoError(t, err)
+	require.Len(t, outs, 2, "the Binding and the prober")
+	assert.Equal(t, "write", outs[0].Decision)
+	assert.False(t, outs[0].Fight)
+	assert.True(t, outs[0].WaitUntil.IsZero())
+	p := outs[1]
+	require.Equal(t, scenario.KindProber, p.Kind)
+	assert.Equal(t, "default", p.Name)
+	require.NotNil(t, p.Pass)
+	assert.True(t, p.Pass.Start, "no pass has run and the broker started an hour ago")
+	assert.Equal(t, []scenario.PassTarget{{Binding: "team-a/chat", Generation: 1}}, p.Pass.Targets)
+}
+
+// The prober's schedule has its own vectors: each states a pass.
+func TestScenarios_ProberFilesExist(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join(bindingCorpus, "prober-*.yaml"))
+	require.NoError(t, err)
+	assert.GreaterOrEqual(t, len(files), 15)
+	for _, p := range files {
+		f, err := scenario.Load(p)
+		require.NoError(t, err)
+		require.NotEmpty(t, f.Expect, p)
+		for _, e := range f.Expect {
+			assert.Equal(t, scenario.KindProber, e.Kind, p)
+			assert.NotNil(t, e.Pass, "%s states no pass", p)
+		}
 	}
 }

@@ -1,0 +1,132 @@
+package main
+
+import (
+	"encoding/json"
+	"encoding/xml"
+	"fmt"
+	"io"
+
+	"github.com/condengine/condengine/scenario"
+)
+
+// checkWriters are the machine formats of `check -o`; "text" is report.
+var checkWriters = map[string]func(io.Writer, []scenario.Result) error{
+	"text":  nil,
+	"json":  writeCheckJSON,
+	"junit": writeCheckJUnit,
+}
+
+// checkJSON is the document `check -o json` prints.
+type checkJSON struct {
+	Passed    int            `json:"passed"`
+	Failed    int            `json:"failed"`
+	Scenarios []scenarioJSON `json:"scenarios"`
+}
+
+type scenarioJSON struct {
+	Path       string              `json:"path"`
+	Name       string              `json:"name,omitempty"`
+	System     string              `json:"system,omitempty"`
+	Passed     bool                `json:"passed"`
+	Error      string              `json:"error,omitempty"`
+	Mismatches []scenario.Mismatch `json:"mismatches,omitempty"`
+}
+
+func writeCheckJSON(w io.Writer, results []scenario.Result) error {
+	doc := checkJSON{Scenarios: make([]scenarioJSON, 0, len(results))}
+	for _, r := range results {
+		s := scenarioJSON{Path: r.Path, Passed: r.Passed(), Mismatches: r.Mismatches}
+		if r.File != nil {
+			s.Name, s.System = r.File.Name, r.File.System
+		}
+		if r.Err != nil {
+			s.Error = oneLine(r.Err.Error())
+		}
+		if s.Passed {
+			doc.Passed++
+		} else {
+			doc.Failed++
+		}
+		doc.Scenarios = append(doc.Scenarios, s)
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(doc)
+}
+
+// The JUnit XML shape CI systems read: one testsuite per system, one
+// testcase per file, a failure per failed expectation block, an error
+// for a file that could not be run.
+type junitSuites struct {
+	XMLName  xml.Name     `xml:"testsuites"`
+	Tests    int          `xml:"tests,attr"`
+	Failures int          `xml:"failures,attr"`
+	Errors   int          `xml:"errors,attr"`
+	Suites   []junitSuite `xml:"testsuite"`
+}
+
+type junitSuite struct {
+	Name     string      `xml:"name,attr"`
+	Tests    int         `xml:"tests,attr"`
+	Failures int         `xml:"failures,attr"`
+	Errors   int         `xml:"errors,attr"`
+	Cases    []junitCase `xml:"testcase"`
+}
+
+type junitCase struct {
+	Name      string        `xml:"name,attr"`
+	Classname string        `xml:"classname,attr"`
+	File      string        `xml:"file,attr"`
+	Failure   *junitProblem `xml:"failure,omitempty"`
+	Error     *junitProblem `xml:"error,omitempty"`
+}
+
+type junitProblem struct {
+	Message string `xml:"message,attr"`
+	Type    string `xml:"type,attr"`
+	Text    string `xml:",cdata"`
+}
+
+func writeCheckJUnit(w io.Writer, results []scenario.Result) error {
+	doc := junitSuites{}
+	suites := map[string]int{}
+	for _, r := range results {
+		system := "unloadable"
+		name := scenario.TestName(r.Path)
+		if r.File != nil {
+			system = r.File.System
+		}
+		i, ok := suites[system]
+		if !ok {
+			i = len(doc.Suites)
+			suites[system] = i
+			doc.Suites = append(doc.Suites, junitSuite{Name: "condengine check " + system})
+		}
+		s := &doc.Suites[i]
+		c := junitCase{Name: name, Classname: "condengine." + system, File: r.Path}
+		switch {
+		case r.Err != nil:
+			c.Error = &junitProblem{Message: oneLine(r.Err.Error()), Type: "error", Text: r.Err.Error()}
+			s.Errors++
+			doc.Errors++
+		case r.Diff != "":
+			c.Failure = &junitProblem{Message: fmt.Sprintf("%d expectation(s) do not hold", len(r.Mismatches)), Type: "mismatch",
+				Text: r.File.Name + "\n" + r.Diff}
+			s.Failures++
+			doc.Failures++
+		}
+		s.Tests++
+		doc.Tests++
+		s.Cases = append(s.Cases, c)
+	}
+	if _, err := io.WriteString(w, xml.Header); err != nil {
+		return err
+	}
+	enc := xml.NewEncoder(w)
+	enc.Indent("", "  ")
+	if err := enc.Encode(doc); err != nil {
+		return err
+	}
+	_, err := io.WriteString(w, "\n")
+	return err
+}

@@ -1,0 +1,259 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/condengine/condengine/conformance"
+	"github.com/condengine/condengine/scenario"
+)
+
+// TestMain lets the test binary stand in for the command and for
+// implementations under test: with CONDENGINE_TEST_AS=command it runs
+// condengine with its arguments; with CONDENGINE_TEST_AS=fake it is the
+// misbehaving implementation its first argument names.
+func TestMain(m *testing.M) {
+	switch os.Getenv("CONDENGINE_TEST_AS") {
+	case "command":
+		os.Exit(Run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+	case "fake":
+		os.Exit(fake(os.Args[1], os.Args[2]))
+	}
+	os.Exit(m.Run())
+}
+
+// fake answers requests of system as the engine does, except as
+// behaviour says.
+func fake(behaviour, system string) int {
+	in := bufio.NewReaderSize(os.Stdin, 1<<16)
+	for n := 1; ; n++ {
+		line, err := readLine(in, scenario.MaxFileBytes)
+		if err != nil {
+			return 0
+		}
+		f, err := conformance.ParseRequest(line, system)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 4
+		}
+		objs, err := conformance.Reference(f)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 4
+		}
+		switch behaviour {
+		case "malformed":
+			fmt.Println(`{"objects": [`)
+			continue
+		case "two-values":
+			fmt.Println(`{"objects":[]} {"objects":[]}`)
+			continue
+		case "unknown-key":
+			fmt.Println(`{"objects":[],"verdict":"ok"}`)
+			continue
+		case "silent":
+			time.Sleep(time.Minute)
+		case "crash":
+			if n == 3 {
+				fmt.Fprintln(os.Stderr, "panic: boom")
+				return 3
+			}
+		case "drops-last":
+			// The wrong object count: the last object is left out.
+			if len(objs) > 0 {
+				objs = objs[:len(objs)-1]
+			}
+		case "renames":
+			for i := range objs {
+				for j := range objs[i].Conditions {
+					if objs[i].Conditions[j].Reason == "ChannelConflict" {
+						objs[i].Conditions[j].Reason = "ChannelTaken"
+					}
+				}
+			}
+		}
+		out, _ := conformance.EncodeAnswer(objs)
+		fmt.Println(string(out))
+	}
+}
+
+func self(t *testing.T) string {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return "'" + strings.ReplaceAll(exe, "'", `'\''`) + "'"
+}
+
+func asCommand(t *testing.T, args string) string {
+	return "CONDENGINE_TEST_AS=command " + self(t) + " " + args
+}
+
+func asFake(t *testing.T, behaviour, system string) string {
+	return "CONDENGINE_TEST_AS=fake " + self(t) + " " + behaviour + " " + system
+}
+
+// The engine's own reference passes conform on 500 snapshots per system.
+func TestConform_SelfConformance500PerSystem(t *testing.T) {
+	for _, sys := range []string{scenario.SystemBinding, scenario.SystemFinOps} {
+		t.Run(sys, func(t *testing.T) {
+			start := time.Now()
+			code, out, errs := run(t, "", "conform", "--system", sys, "--exec", asCommand(t, "reference --system "+sys), "--runs", "500")
+			if code != exitOK {
+				t.Fatalf("code %d\nstdout:\n%s\nstderr:\n%s", code, out, errs)
+			}
+			want := "500 " + sys + " snapshots (seeds 0 to 499): the implementation agrees with the engine on every one\n"
+			if out != want {
+				t.Errorf("stdout %q, want %q", out, want)
+			}
+			t.Logf("500 %s snapshots in %v", sys, time.Since(start))
+		})
+	}
+}
+
+// A planted mutation is caught, shrunk to a handful of objects, printed
+// and written as a scenario `check` passes.
+func TestConform_RenamedReason_ShrunkCounterexample(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "cx.yaml")
+	code, stdout, errs := run(t, "", "conform", "--system", "binding", "--exec", asFake(t, "renames", "binding"), "--runs", "200", "--out", out)
+	if code != exitFail {
+		t.Fatalf("code %d, stderr %q\n%s", code, errs, stdout)
+	}
+	for _, want := range []string{"FAIL request ", "disagrees with the engine; shrunk from ",
+		`conditions[Accepted].reason: want "ChannelConflict", got "ChannelTaken"`, "--- written to " + out} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("stdout lacks %q:\n%s", want, stdout)
+		}
+	}
+	f, err := scenario.Load(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(f.Objects) > 5 {
+		t.Errorf("counterexample has %d objects, more than a handful", len(f.Objects))
+	}
+	if code, cout, _ := run(t, "", "check", out); code != exitOK {
+		t.Errorf("check fails the engine's own counterexample:\n%s", cout)
+	}
+}
+
+// The wrong number of objects is a disagreement, shrunk like any other.
+func TestConform_WrongObjectCount(t *testing.T) {
+	code, stdout, errs := run(t, "", "conform", "--system", "finops", "--exec", asFake(t, "drops-last", "finops"), "--runs", "50")
+	if code != exitFail || !strings.Contains(stdout, "disagrees with the engine") || !strings.Contains(stdout, ": want listed, got (absent)") {
+		t.Fatalf("code %d, stderr %q\n%s", code, errs, stdout)
+	}
+}
+
+func TestConform_ProtocolErrorsNameTheRequest(t *testing.T) {
+	for _, tc := range []struct {
+		behaviour, args, want string
+	}{
+		{"malformed", "", "FAIL request 1 (seed 0): the implementation stopped answering: request 1: malformed answer: not an answer: unexpected EOF"},
+		{"two-values", "", "request 1: malformed answer: not an answer: more than one JSON value on the line"},
+		{"unknown-key", "", `request 1: malformed answer: not an answer: json: unknown field "verdict"`},
+		{"silent", "--timeout=300ms", "FAIL request 1 (seed 0): the implementation stopped answering: request 1: no answer within 300ms"},
+		{"crash", "", "FAIL request 3 (seed 2): the implementation stopped answering: request 3: the command ended its output without answering (it exited with status 3); its stderr ends with: panic: boom"},
+	} {
+		t.Run(tc.behaviour, func(t *testing.T) {
+			args := []string{"conform", "--system", "binding", "--exec", asFake(t, tc.behaviour, "binding"), "--runs", "5"}
+			if tc.args != "" {
+				args = append(args, tc.args)
+			}
+			start := time.Now()
+			code, stdout, errs := run(t, "", args...)
+			if code != exitFail || !strings.Contains(stdout, tc.want) {
+				t.Fatalf("code %d, stderr %q, stdout lacks %q:\n%s", code, errs, tc.want, stdout)
+			}
+			if !strings.Contains(stdout, "--- scenario (the engine's answer as expect) ---\nname: ") {
+				t.Errorf("the failing request is not shown:\n%s", stdout)
+			}
+			if d := time.Since(start); d > 20*time.Second {
+				t.Errorf("took %v", d)
+			}
+		})
+	}
+}
+
+func TestConform_NonZeroExitBeforeAnswering(t *testing.T) {
+	code, stdout, _ := run(t, "", "conform", "--system", "binding", "--exec", "exit 7", "--runs", "3")
+	if code != exitFail || !strings.Contains(stdout, "request 1: the command ended its output without answering (it exited with status 7)") ||
+		!strings.Contains(stdout, "name: \"the request the implementation failed on: binding snapshot, seed 0\"") {
+		t.Fatalf("code %d\n%s", code, stdout)
+	}
+}
+
+func TestConform_UsageErrors_Exit2(t *testing.T) {
+	for name, args := range map[string][]string{
+		"no system":     {"conform", "--exec", "true"},
+		"bad system":    {"conform", "--system", "cooking", "--exec", "true"},
+		"no exec":       {"conform", "--system", "binding"},
+		"zero runs":     {"conform", "--system", "binding", "--exec", "true", "--runs", "0"},
+		"extra arg":     {"conform", "--system", "binding", "--exec", "true", "x"},
+		"unknown flag":  {"conform", "--sytem", "binding"},
+		"ref no system": {"reference"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			if code, _, _ := run(t, "", args...); code != exitUsage {
+				t.Errorf("code %d, want %d", code, exitUsage)
+			}
+		})
+	}
+}
+
+func TestReference_AnswersEachLine(t *testing.T) {
+	// The first generated snapshot with at least three Bindings.
+	var f *scenario.File
+	for seed := 0; ; seed++ {
+		var err error
+		if f, err = conformance.Generate(scenario.SystemBinding, seed); err != nil {
+			t.Fatal(err)
+		}
+		if objs, _ := conformance.Reference(f); len(objs) >= 3 {
+			break
+		}
+	}
+	req, err := conformance.Request(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs := run(t, string(req)+"\n\n"+string(req), "reference", "--system", "binding")
+	if code != exitOK {
+		t.Fatalf("code %d, stderr %q", code, errs)
+	}
+	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	if len(lines) != 2 || lines[0] != lines[1] {
+		t.Fatalf("%d answer lines:\n%s", len(lines), out)
+	}
+	got, err := conformance.DecodeAnswer([]byte(lines[0]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ := conformance.Reference(f)
+	if d := conformance.Compare(want, got); len(d) > 0 || len(got) == 0 {
+		t.Fatalf("%d objects, differences %v", len(got), d)
+	}
+}
+
+func TestReference_RefusesABadRequest(t *testing.T) {
+	f, _ := conformance.Generate(scenario.SystemFinOps, 1)
+	req, _ := conformance.Request(f)
+	for name, tc := range map[string]struct{ stdin, want string }{
+		"not json":     {"{\n", "request 1: "},
+		"other system": {string(req) + "\n", `request 1: request is a "finops" scenario, not "binding"`},
+		"expect":       {`{"name":"x","system":"binding","now":"2026-11-30T10:00:00Z","expect":[{"kind":"Binding","name":"a"}]}` + "\n", "request 1: a request carries no expect"},
+		"second line":  {`{"name":"x","system":"binding","now":"2026-11-30T10:00:00Z"}` + "\nnope\n", "request 2: "},
+	} {
+		t.Run(name, func(t *testing.T) {
+			code, _, errs := run(t, tc.stdin, "reference", "--system", "binding")
+			if code != exitFail || !strings.Contains(errs, tc.want) {
+				t.Fatalf("code %d, stderr %q lacks %q", code, errs, tc.want)
+			}
+		})
+	}
+}

@@ -1,0 +1,70 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/condengine/condengine/conformance"
+	"github.com/condengine/condengine/scenario"
+)
+
+// runReference answers the conform protocol with this engine: one request
+// line in, one answer line out, until stdin ends. A request it cannot
+// read ends the run with exit 1 and the request named on stderr, so a
+// conform run reports it as a crash rather than as an answer.
+func runReference(e env, args []string) int {
+	fs := newFlags(e, "reference", "reference --system binding|finops")
+	system := fs.String("system", "", "the system of the requests: binding or finops")
+	pos, code, ok := parseFlags(fs, args)
+	if !ok {
+		return code
+	}
+	if len(pos) > 0 {
+		return usageError(e, "reference", "unexpected argument %q", pos[0])
+	}
+	if conformance.StatusKinds(*system) == nil {
+		return usageError(e, "reference", "--system must be %s or %s", scenario.SystemBinding, scenario.SystemFinOps)
+	}
+	in := bufio.NewReaderSize(e.stdin, 1<<16)
+	out := bufio.NewWriter(e.stdout)
+	for n := 1; ; {
+		line, err := readLine(in, scenario.MaxFileBytes)
+		if errors.Is(err, io.EOF) {
+			return exitOK
+		}
+		if err != nil {
+			fmt.Fprintf(e.stderr, "condengine reference: request %d: %v\n", n, err)
+			return exitFail
+		}
+		if len(bytes.TrimSpace(line)) == 0 {
+			continue // blank lines are not requests
+		}
+		answer, err := answerRequest(line, *system)
+		if err != nil {
+			fmt.Fprintf(e.stderr, "condengine reference: request %d: %s\n", n, oneLine(err.Error()))
+			return exitFail
+		}
+		out.Write(answer)
+		out.WriteByte('\n')
+		if err := out.Flush(); err != nil {
+			fmt.Fprintf(e.stderr, "condengine reference: %v\n", err)
+			return exitFail
+		}
+		n++
+	}
+}
+
+func answerRequest(line []byte, system string) ([]byte, error) {
+	f, err := conformance.ParseRequest(line, system)
+	if err != nil {
+		return nil, err
+	}
+	objs, err := conformance.Reference(f)
+	if err != nil {
+		return nil, err
+	}
+	return conformance.EncodeAnswer(objs)
+}

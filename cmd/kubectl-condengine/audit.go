@@ -1,0 +1,278 @@
+package main
+
+import (
+	"cmp"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/condengine/condengine/binding"
+	"github.com/condengine/condengine/conditions"
+	"github.com/condengine/condengine/conformance"
+	"github.com/condengine/condengine/finops"
+	"github.com/condengine/condengine/offering"
+	"github.com/condengine/condengine/pricebook"
+	"github.com/condengine/condengine/scenario"
+	"github.com/condengine/condengine/subscription"
+)
+
+// Report is what audit found: every object it judged, in kind,
+// namespace, name order.
+type Report struct {
+	// Objects lists every audited object, with its drift (if any) and the
+	// conditions that cannot be judged from a cluster alone.
+	Objects []ObjectReport `json:"objects"`
+	// Drifted counts the objects with at least one drifted condition.
+	Drifted int `json:"drifted"`
+}
+
+// ObjectReport is the verdict on one object.
+type ObjectReport struct {
+	Kind      string `json:"kind"`
+	Namespace string `json:"namespace,omitempty"`
+	Name      string `json:"name"`
+	// Drift lists each condition whose written value differs from the due
+	// one.
+	Drift []ConditionDrift `json:"drift,omitempty"`
+	// NotJudged are the condition types whose due value depends on probe
+	// results, which a cluster does not hold.
+	NotJudged []string `json:"notJudged,omitempty"`
+}
+
+// ConditionDrift is one condition written otherwise than due.
+type ConditionDrift struct {
+	Type string `json:"type"`
+	// Written and Due are nil when the condition is absent on that side.
+	Written *Condition `json:"written"`
+	Due     *Condition `json:"due"`
+}
+
+// Condition is the part of a condition audit compares; the transition
+// time is left out, since it records when a write happened.
+type Condition struct {
+	Status             string `json:"status"`
+	Reason             string `json:"reason"`
+	Message            string `json:"message,omitempty"`
+	ObservedGeneration int64  `json:"observedGeneration,omitempty"`
+}
+
+// auditInput is what the cluster gave: the objects of both groups as
+// JSON, and the targets of Subscriptions that exist.
+type auditInput struct {
+	now      time.Time
+	bindings []json.RawMessage // Bindings, AgentBackends, ChatConnections
+	finops   []json.RawMessage // the FinOps kinds and the existing targets
+}
+
+// audit compares every object's written conditions with the due ones.
+func audit(in auditInput) (Report, error) {
+	var r Report
+	if len(in.bindings) > 0 {
+		objs, err := auditBindings(in)
+		if err != nil {
+			return r, err
+		}
+		r.Objects = append(r.Objects, objs...)
+	}
+	if len(in.finops) > 0 {
+		objs, err := auditFinOps(in)
+		if err != nil {
+			return r, err
+		}
+		r.Objects = append(r.Objects, objs...)
+	}
+	slices.SortFunc(r.Objects, func(a, b ObjectReport) int {
+		return cmp.Or(cmp.Compare(a.Kind, b.Kind), cmp.Compare(a.Namespace, b.Namespace), cmp.Compare(a.Name, b.Name))
+	})
+	for _, o := range r.Objects {
+		if len(o.Drift) > 0 {
+			r.Drifted++
+		}
+	}
+	return r, nil
+}
+
+type key struct{ kind, ns, name string }
+
+// probeWorlds are the probe results a broker might have: none yet, all
+// good, all failing. A condition is judged only when all three give it
+// the same value.
+var probeWorlds = []func(b binding.Binding) *scenario.Probe{
+	func(binding.Binding) *scenario.Probe { return nil },
+	func(b binding.Binding) *scenario.Probe {
+		card := `{"name":"a","version":"1","supportedInterfaces":[{"url":"https://a.example/a2a","protocolBinding":"JSONRPC"}]}`
+		yes, no := true, false
+		return &scenario.Probe{Binding: b.Namespace + "/" + b.Name, UID: string(b.UID), Generation: b.Generation,
+			Backend: &scenario.Observation{HTTP: 200, CardText: &card},
+			Channel: &scenario.Observation{OK: true, IsMember: &yes, IsArchived: &no}}
+	},
+	func(b binding.Binding) *scenario.Probe {
+		return &scenario.Probe{Binding: b.Namespace + "/" + b.Name, UID: string(b.UID), Generation: b.Generation,
+			Backend: &scenario.Observation{Error: binding.NetErrorRefused},
+			Channel: &scenario.Observation{Error: "channel_not_found"}}
+	},
+}
+
+// auditBindings evaluates the Bindings once per broker that owns a
+// ChatConnection (the broker named in its spec, "" the default; a Binding
+// whose connection is missing belongs to the default broker), as a leader
+// that reads custom resources, has run for a day and remembers nothing.
+func auditBindings(in auditInput) ([]ObjectReport, error) {
+	objs, err := binding.DecodeObjects(in.bindings)
+	if err != nil {
+		return nil, err
+	}
+	owner := map[[2]string]string{}
+	brokers := []string{""}
+	for _, c := range objs.Connections {
+		owner[[2]string{c.Namespace, c.Name}] = c.Spec.Broker
+		if !slices.Contains(brokers, c.Spec.Broker) {
+			brokers = append(brokers, c.Spec.Broker)
+		}
+	}
+	// due[world][binding key] = conditions from the owning broker.
+	due := make([]map[key][]metav1.Condition, len(probeWorlds))
+	for w, probe := range probeWorlds {
+		due[w] = map[key][]metav1.Condition{}
+		for _, name := range brokers {
+			f := &scenario.File{Name: "audit", System: scenario.SystemBinding, Now: metav1.NewTime(in.now), Objects: in.bindings}
+			yes := true
+			started := metav1.NewTime(in.now.Add(-24 * time.Hour))
+			f.Broker = &scenario.Broker{Name: name, Leader: &yes, ProberListed: &yes, StartedAt: &started, ConfigSource: string(binding.ConfigSourceCRDs)}
+			for _, b := range objs.Bindings {
+				if p := probe(b); p != nil {
+					f.Probes = append(f.Probes, *p)
+				}
+			}
+			outs, err := conformance.RunBinding(f)
+			if err != nil {
+				return nil, err
+			}
+			for _, o := range outs {
+				b := findBinding(objs.Bindings, o.Namespace, o.Name)
+				ref := b.Spec.Chat.ConnectionRef
+				ns := cmp.Or(ref.Namespace, b.Namespace)
+				if owner[[2]string{ns, ref.Name}] == name {
+					due[w][key{o.Kind, o.Namespace, o.Name}] = o.Conditions
+				}
+			}
+		}
+	}
+	var out []ObjectReport
+	for _, b := range objs.Bindings {
+		k := key{binding.KindBinding, b.Namespace, b.Name}
+		worlds := make([][]metav1.Condition, len(due))
+		for w := range due {
+			worlds[w] = due[w][k]
+		}
+		out = append(out, judge(k, b.Status.Conditions, worlds, binding.Vocabulary.Types()))
+	}
+	return out, nil
+}
+
+func findBinding(list []binding.Binding, ns, name string) binding.Binding {
+	for _, b := range list {
+		if b.Namespace == ns && b.Name == name {
+			return b
+		}
+	}
+	return binding.Binding{}
+}
+
+// auditFinOps evaluates the FinOps objects once, at now. FinOps
+// conditions need no probe results: every one is judged.
+func auditFinOps(in auditInput) ([]ObjectReport, error) {
+	snap, err := finops.DecodeObjects(in.finops)
+	if err != nil {
+		return nil, err
+	}
+	f := &scenario.File{Name: "audit", System: scenario.SystemFinOps, Now: metav1.NewTime(in.now), Objects: in.finops}
+	outs, err := conformance.RunFinOps(f)
+	if err != nil {
+		return nil, err
+	}
+	due := map[key][]metav1.Condition{}
+	for _, o := range outs {
+		due[key{o.Kind, o.Namespace, o.Name}] = o.Conditions
+	}
+	var out []ObjectReport
+	add := func(kind, ns, name string, written []metav1.Condition, types []conditions.Type) {
+		k := key{kind, ns, name}
+		out = append(out, judge(k, written, [][]metav1.Condition{due[k]}, types))
+	}
+	for _, b := range snap.PriceBooks {
+		add(pricebook.Kind, b.Namespace, b.Name, b.Status.Conditions, pricebook.Vocabulary.Types())
+	}
+	for _, o := range snap.Offerings {
+		add(offering.Kind, o.Namespace, o.Name, o.Status.Conditions, offering.Vocabulary.Types())
+	}
+	for _, s := range snap.Subscriptions {
+		add(subscription.Kind, s.Namespace, s.Name, s.Status.Conditions, subscription.Vocabulary.Types())
+	}
+	return out, nil
+}
+
+// judge compares written with the due conditions of each world: a type
+// every world agrees on is judged, others are listed as not judged. Only
+// the types of the kind's vocabulary are looked at; other controllers'
+// conditions are theirs.
+func judge(k key, written []metav1.Condition, worlds [][]metav1.Condition, types []conditions.Type) ObjectReport {
+	r := ObjectReport{Kind: k.kind, Namespace: k.ns, Name: k.name}
+	for _, t := range types {
+		due := pick(worlds[0], t.Name)
+		agreed := true
+		for _, w := range worlds[1:] {
+			if !equalCond(due, pick(w, t.Name)) {
+				agreed = false
+			}
+		}
+		if !agreed {
+			r.NotJudged = append(r.NotJudged, t.Name)
+			continue
+		}
+		if got := pick(written, t.Name); !equalCond(got, due) {
+			r.Drift = append(r.Drift, ConditionDrift{Type: t.Name, Written: got, Due: due})
+		}
+	}
+	return r
+}
+
+func pick(cs []metav1.Condition, typ string) *Condition {
+	for _, c := range cs {
+		if c.Type == typ {
+			return &Condition{Status: string(c.Status), Reason: c.Reason, Message: c.Message, ObservedGeneration: c.ObservedGeneration}
+		}
+	}
+	return nil
+}
+
+func equalCond(a, b *Condition) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	return *a == *b
+}
+
+func (c *Condition) String() string {
+	if c == nil {
+		return "(absent)"
+	}
+	return fmt.Sprintf("%s/%s (gen %d)", c.Status, c.Reason, c.ObservedGeneration)
+}
+
+// inNamespace keeps the objects of one namespace.
+func (r Report) inNamespace(ns string) Report {
+	out := Report{Objects: []ObjectReport{}}
+	for _, o := range r.Objects {
+		if o.Namespace == ns {
+			out.Objects = append(out.Objects, o)
+			if len(o.Drift) > 0 {
+				out.Drifted++
+			}
+		}
+	}
+	return out
+}

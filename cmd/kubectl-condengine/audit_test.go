@@ -1,0 +1,262 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"k8s.io/apimachinery/pkg/api/meta"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/cli-runtime/pkg/genericclioptions"
+	dynamicfake "k8s.io/client-go/dynamic/fake"
+	"sigs.k8s.io/yaml"
+)
+
+var auditNow = time.Date(2026, 11, 30, 10, 0, 0, 0, time.UTC)
+
+const cluster = `
+apiVersion: agentkourier.dev/v1alpha1
+kind: ChatConnection
+metadata: {namespace: team-a, name: slack, uid: u-slack, generation: 1, creationTimestamp: "2026-11-30T08:00:00Z"}
+spec: {platform: slack, tokenSecretRef: {name: slack-bot-token, key: token}}
+---
+apiVersion: agentkourier.dev/v1alpha1
+kind: AgentBackend
+metadata: {namespace: team-a, name: echo, uid: u-echo, generation: 1, creationTimestamp: "2026-11-30T08:00:00Z"}
+spec: {url: "https://echo.example"}
+---
+apiVersion: agentkourier.dev/v1alpha1
+kind: Binding
+metadata: {namespace: team-a, name: first, uid: u-first, generation: 1, creationTimestamp: "2026-11-30T09:00:00Z"}
+spec: {agent: {backendRef: {name: echo}}, chat: {connectionRef: {name: slack}, channel: C1}}
+status:
+  conditions:
+    - {type: Accepted, status: "True", reason: OK, message: "", observedGeneration: 1, lastTransitionTime: "2026-11-30T09:00:05Z"}
+    - {type: BackendReachable, status: "True", reason: OK, message: "", observedGeneration: 1, lastTransitionTime: "2026-11-30T09:00:05Z"}
+    - {type: ChannelJoined, status: "True", reason: OK, message: "", observedGeneration: 1, lastTransitionTime: "2026-11-30T09:00:05Z"}
+    - {type: Ready, status: "True", reason: OK, message: "", observedGeneration: 1, lastTransitionTime: "2026-11-30T09:00:05Z"}
+---
+apiVersion: agentkourier.dev/v1alpha1
+kind: Binding
+metadata: {namespace: team-a, name: late, uid: u-late, generation: 1, creationTimestamp: "2026-11-30T09:59:00Z"}
+spec: {agent: {backendRef: {name: echo}}, chat: {connectionRef: {name: slack}, channel: C1}}
+status:
+  conditions:
+    - {type: Accepted, status: "True", reason: ChannelFree, message: "", observedGeneration: 1, lastTransitionTime: "2026-11-30T09:59:05Z"}
+    - {type: Ready, status: "False", reason: "Accepted:ChannelConflict", message: "x", observedGeneration: 1, lastTransitionTime: "2026-11-30T09:59:05Z"}
+`
+
+func objects(t *testing.T, docs string) []runtime.Object {
+	t.Helper()
+	var out []runtime.Object
+	for _, doc := range strings.Split(docs, "\n---\n") {
+		var m map[string]any
+		if err := yaml.Unmarshal([]byte(doc), &m); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, &unstructured.Unstructured{Object: m})
+	}
+	return out
+}
+
+// fakeCluster is a reader over a fake dynamic client holding objs.
+func fakeCluster(objs ...runtime.Object) (*dynamicfake.FakeDynamicClient, newReaderFunc) {
+	lists := map[schema.GroupVersionResource]string{}
+	for _, gvr := range append(append([]schema.GroupVersionResource{}, bindingResources...), finopsResources...) {
+		kind := map[string]string{"bindings": "Binding", "agentbackends": "AgentBackend", "chatconnections": "ChatConnection",
+			"pricebooks": "PriceBook", "offerings": "Offering", "subscriptions": "Subscription", "costjobs": "CostJob",
+			"finopsproviders": "FinOpsProvider"}[gvr.Resource]
+		lists[gvr] = kind + "List"
+	}
+	lists[schema.GroupVersionResource{Version: "v1", Resource: "configmaps"}] = "ConfigMapList"
+	client := dynamicfake.NewSimpleDynamicClientWithCustomListKinds(runtime.NewScheme(), lists, objs...)
+	mapper := meta.NewDefaultRESTMapper(nil)
+	mapper.Add(schema.GroupVersionKind{Version: "v1", Kind: "ConfigMap"}, meta.RESTScopeNamespace)
+	return client, func(*genericclioptions.ConfigFlags) (*reader, error) {
+		return &reader{client: client, mapper: mapper}, nil
+	}
+}
+
+func runAudit(t *testing.T, newReader newReaderFunc, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := run(append([]string{"audit"}, args...), &out, &errb, newReader, func() time.Time { return auditNow })
+	return code, out.String(), errb.String()
+}
+
+func TestAudit_WrongReasonIsDrift_Exit1(t *testing.T) {
+	client, newReader := fakeCluster(objects(t, cluster)...)
+	code, out, errs := runAudit(t, newReader, "-A")
+	if code != exitDrift {
+		t.Fatalf("code %d, stderr %q\n%s", code, errs, out)
+	}
+	rows := strings.Split(out, "\n")
+	if !strings.HasPrefix(rows[0], "KIND ") || !strings.Contains(rows[0], "CONDITION") {
+		t.Fatalf("header %q", rows[0])
+	}
+	want := []string{"Binding", "team-a", "late", "Accepted", "status,reason", "True/ChannelFree", "(gen", "False/ChannelConflict"}
+	if !containsAll(rows[1], want) {
+		t.Errorf("row %q lacks %q", rows[1], want)
+	}
+	if !containsAll(rows[2], []string{"late", "Ready", " message ", "False/Accepted:ChannelConflict"}) {
+		t.Errorf("row %q does not say the message differs", rows[2])
+	}
+	if !strings.Contains(out, "  Binding team-a/first: BackendReachable, ChannelJoined, Ready\n") {
+		t.Errorf("the probe-dependent conditions of the accepted Binding are not listed as not judged:\n%s", out)
+	}
+	if strings.Contains(out, "Binding team-a/late: ") {
+		t.Errorf("a refused Binding is judged whole:\n%s", out)
+	}
+	if !strings.HasSuffix(out, "2 objects audited, 1 drifted\n") {
+		t.Errorf("summary:\n%s", out)
+	}
+	assertReadOnly(t, client)
+}
+
+// Writing what audit says is due ends the drift.
+func TestAudit_AfterTheDueStatusIsWritten_Exit0(t *testing.T) {
+	_, newReader := fakeCluster(objects(t, cluster)...)
+	code, out, _ := runAudit(t, newReader, "-A", "-o", "json")
+	if code != exitDrift {
+		t.Fatalf("code %d\n%s", code, out)
+	}
+	var r Report
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatal(err)
+	}
+	objs := objects(t, cluster)
+	late := objs[3].(*unstructured.Unstructured)
+	var conds []any
+	for _, o := range r.Objects {
+		if o.Name != "late" {
+			continue
+		}
+		if len(o.Drift) != 2 {
+			t.Fatalf("drift %+v", o.Drift)
+		}
+		for _, d := range o.Drift {
+			conds = append(conds, map[string]any{"type": d.Type, "status": d.Due.Status, "reason": d.Due.Reason,
+				"message": d.Due.Message, "observedGeneration": d.Due.ObservedGeneration, "lastTransitionTime": "2026-11-30T10:00:00Z"})
+		}
+	}
+	if err := unstructured.SetNestedSlice(late.Object, conds, "status", "conditions"); err != nil {
+		t.Fatal(err)
+	}
+	_, newReader = fakeCluster(objs...)
+	code, out, errs := runAudit(t, newReader, "--all-namespaces")
+	if code != exitOK || !strings.HasSuffix(out, "2 objects audited, 0 drifted\n") || strings.Contains(out, "KIND") {
+		t.Fatalf("code %d, stderr %q\n%s", code, errs, out)
+	}
+}
+
+func TestAudit_Namespace(t *testing.T) {
+	_, newReader := fakeCluster(objects(t, cluster)...)
+	code, out, _ := runAudit(t, newReader, "-n", "team-b")
+	if code != exitOK || out != "0 objects audited, 0 drifted\n" {
+		t.Fatalf("code %d\n%s", code, out)
+	}
+	code, _, _ = runAudit(t, newReader, "--namespace", "team-a")
+	if code != exitDrift {
+		t.Fatalf("code %d", code)
+	}
+}
+
+func TestAudit_FinOpsDrift_YAML(t *testing.T) {
+	book := `apiVersion: finops.stakater.com/v1alpha1
+kind: PriceBook
+metadata: {namespace: finops, name: std, uid: u-std, generation: 1, creationTimestamp: "2026-11-30T08:00:00Z"}
+spec: {rates: {cpuHour: "0.031"}}`
+	_, newReader := fakeCluster(objects(t, book)...)
+	code, out, errs := runAudit(t, newReader, "-A", "-o", "yaml")
+	if code != exitDrift {
+		t.Fatalf("code %d, stderr %q\n%s", code, errs, out)
+	}
+	var r Report
+	if err := yaml.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatal(err)
+	}
+	if r.Drifted != 1 || len(r.Objects) != 1 || r.Objects[0].Kind != "PriceBook" || len(r.Objects[0].Drift) == 0 ||
+		r.Objects[0].Drift[0].Written != nil || r.Objects[0].NotJudged != nil {
+		t.Fatalf("%+v", r)
+	}
+}
+
+func TestAudit_UsageErrors_Exit2(t *testing.T) {
+	_, newReader := fakeCluster()
+	for name, args := range map[string][]string{
+		"bad output":   {"-A", "-o", "xml"},
+		"argument":     {"-A", "extra"},
+		"unknown flag": {"--bogus"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			if code, _, errs := runAudit(t, newReader, args...); code != exitError || !strings.HasPrefix(errs, "error: ") {
+				t.Errorf("code %d, stderr %q", code, errs)
+			}
+		})
+	}
+}
+
+func assertReadOnly(t *testing.T, client *dynamicfake.FakeDynamicClient) {
+	t.Helper()
+	if len(client.Actions()) == 0 {
+		t.Fatal("no requests recorded")
+	}
+	for _, a := range client.Actions() {
+		if v := a.GetVerb(); v != "list" && v != "get" {
+			t.Errorf("audit made a %s request", v)
+		}
+	}
+}
+
+func containsAll(s string, parts []string) bool {
+	for _, p := range parts {
+		if !strings.Contains(s, p) {
+			return false
+		}
+	}
+	return true
+}
+
+// With -n the other namespaces are still read: a Binding naming another
+// namespace's objects is judged as the broker judges it.
+func TestAudit_NamespaceStillResolvesOtherNamespaces(t *testing.T) {
+	other := cluster + `
+---
+apiVersion: agentkourier.dev/v1alpha1
+kind: Binding
+metadata: {namespace: team-b, name: remote, uid: u-remote, generation: 1, creationTimestamp: "2026-11-30T09:30:00Z"}
+spec: {agent: {backendRef: {namespace: team-a, name: echo}}, chat: {connectionRef: {namespace: team-a, name: slack}, channel: C9}}
+`
+	_, newReader := fakeCluster(objects(t, other)...)
+	code, outAll, _ := runAudit(t, newReader, "-A", "-o", "json")
+	if code != exitDrift {
+		t.Fatalf("code %d", code)
+	}
+	code, outB, _ := runAudit(t, newReader, "-n", "team-b", "-o", "json")
+	var all, b Report
+	if err := json.Unmarshal([]byte(outAll), &all); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal([]byte(outB), &b); err != nil {
+		t.Fatal(err)
+	}
+	if len(b.Objects) != 1 || b.Objects[0].Name != "remote" {
+		t.Fatalf("team-b report %+v", b)
+	}
+	for _, o := range all.Objects {
+		if o.Name == "remote" {
+			a, _ := json.Marshal(o)
+			g, _ := json.Marshal(b.Objects[0])
+			if string(a) != string(g) {
+				t.Errorf("judged differently with -n:\n%s\n%s", g, a)
+			}
+		}
+	}
+	if wantCode := map[bool]int{true: exitDrift, false: exitOK}[b.Drifted > 0]; code != wantCode {
+		t.Errorf("code %d with %d drifted", code, b.Drifted)
+	}
+}

@@ -1,0 +1,168 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/cli-runtime/pkg/genericclioptions"
+	"sigs.k8s.io/yaml"
+)
+
+func auditCommand(flags *genericclioptions.ConfigFlags, newReader newReaderFunc, now func() time.Time) *cobra.Command {
+	var allNamespaces bool
+	var output string
+	cmd := &cobra.Command{
+		Use:   "audit [-n NAMESPACE | -A] [-o table|yaml|json]",
+		Short: "Print every condition written otherwise than condengine computes it; exit 1 on drift",
+		Long: `audit lists the Bindings, AgentBackends and ChatConnections (agentkourier.dev)
+and the PriceBooks, Offerings, Subscriptions, CostJobs and FinOpsProviders
+(finops.stakater.com), computes with condengine the conditions each object
+is due, and prints each condition whose written status, reason, message or
+observedGeneration differs. Conditions that depend on probe results, which
+a cluster does not hold, are listed as not judged. It never writes.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			write, ok := auditWriters[output]
+			if !ok {
+				return fmt.Errorf("--output %q is not table, yaml or json", output)
+			}
+			namespace := ""
+			if !allNamespaces {
+				ns, _, err := flags.ToRawKubeConfigLoader().Namespace()
+				if err != nil {
+					return err
+				}
+				namespace = ns
+			}
+			r, err := newReader(flags)
+			if err != nil {
+				return err
+			}
+			// Every namespace is read, so that references across
+			// namespaces resolve as the operators see them; only the
+			// chosen namespace's objects are reported. Without the right
+			// to list cluster-wide, the namespace alone is read.
+			in, err := r.read(cmd.Context(), "")
+			if apierrors.IsForbidden(err) && namespace != "" {
+				r.notes = append(r.notes, "cannot list across namespaces; references to other namespaces read as missing")
+				in, err = r.read(cmd.Context(), namespace)
+			}
+			if err != nil {
+				return err
+			}
+			for _, n := range r.notes {
+				fmt.Fprintf(cmd.ErrOrStderr(), "note: %s\n", n)
+			}
+			in.now = now()
+			report, err := audit(in)
+			if err != nil {
+				return err
+			}
+			if namespace != "" {
+				report = report.inNamespace(namespace)
+			}
+			if err := write(cmd.OutOrStdout(), report); err != nil {
+				return err
+			}
+			if report.Drifted > 0 {
+				return errDrift
+			}
+			return nil
+		},
+	}
+	cmd.Flags().BoolVarP(&allNamespaces, "all-namespaces", "A", false, "audit the objects of every namespace")
+	cmd.Flags().StringVarP(&output, "output", "o", "table", "output format: table, yaml or json")
+	return cmd
+}
+
+var auditWriters = map[string]func(io.Writer, Report) error{
+	"table": writeTable,
+	"json": func(w io.Writer, r Report) error {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(r)
+	},
+	"yaml": func(w io.Writer, r Report) error {
+		b, err := yaml.Marshal(r)
+		if err != nil {
+			return err
+		}
+		_, err = w.Write(b)
+		return err
+	},
+}
+
+// writeTable prints one row per drifted condition, then the conditions
+// not judged per object, then a summary line.
+func writeTable(w io.Writer, r Report) error {
+	tw := tabwriter.NewWriter(w, 0, 4, 3, ' ', 0)
+	if r.Drifted > 0 {
+		fmt.Fprintln(tw, "KIND\tNAMESPACE\tNAME\tCONDITION\tDIFFERS IN\tWRITTEN\tDUE\tDUE MESSAGE")
+		for _, o := range r.Objects {
+			for _, d := range o.Drift {
+				msg := ""
+				if d.Due != nil {
+					msg = d.Due.Message
+				}
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", o.Kind, dash(o.Namespace), o.Name, d.Type, differs(d.Written, d.Due),
+					d.Written, d.Due, dash(msg))
+			}
+		}
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	var notJudged []string
+	for _, o := range r.Objects {
+		if len(o.NotJudged) > 0 {
+			notJudged = append(notJudged, fmt.Sprintf("  %s %s: %s", o.Kind, joinName(o.Namespace, o.Name), strings.Join(o.NotJudged, ", ")))
+		}
+	}
+	if len(notJudged) > 0 {
+		if r.Drifted > 0 {
+			fmt.Fprintln(w)
+		}
+		fmt.Fprintln(w, "Not judged (they depend on probe results, which the cluster does not hold):")
+		fmt.Fprintln(w, strings.Join(notJudged, "\n"))
+	}
+	_, err := fmt.Fprintf(w, "%d objects audited, %d drifted\n", len(r.Objects), r.Drifted)
+	return err
+}
+
+func dash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+// differs names the fields in which a written condition departs from the
+// due one.
+func differs(written, due *Condition) string {
+	switch {
+	case written == nil:
+		return "missing"
+	case due == nil:
+		return "not due"
+	}
+	var fields []string
+	if written.Status != due.Status {
+		fields = append(fields, "status")
+	}
+	if written.Reason != due.Reason {
+		fields = append(fields, "reason")
+	}
+	if written.Message != due.Message {
+		fields = append(fields, "message")
+	}
+	if written.ObservedGeneration != due.ObservedGeneration {
+		fields = append(fields, "observedGeneration")
+	}
+	return strings.Join(fields, ",")
+}

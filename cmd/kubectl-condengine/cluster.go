@@ -1,0 +1,165 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/dynamic"
+
+	"github.com/condengine/condengine/subscription"
+)
+
+// The resources audit reads. It only ever lists and gets.
+var (
+	bindingResources = []schema.GroupVersionResource{
+		{Group: "agentkourier.dev", Version: "v1alpha1", Resource: "bindings"},
+		{Group: "agentkourier.dev", Version: "v1alpha1", Resource: "agentbackends"},
+		{Group: "agentkourier.dev", Version: "v1alpha1", Resource: "chatconnections"},
+	}
+	finopsResources = []schema.GroupVersionResource{
+		{Group: "finops.stakater.com", Version: "v1alpha1", Resource: "pricebooks"},
+		{Group: "finops.stakater.com", Version: "v1alpha1", Resource: "offerings"},
+		{Group: "finops.stakater.com", Version: "v1alpha1", Resource: "subscriptions"},
+		{Group: "finops.stakater.com", Version: "v1alpha1", Resource: "costjobs"},
+		{Group: "finops.stakater.com", Version: "v1alpha1", Resource: "finopsproviders"},
+	}
+)
+
+// reader lists the objects of both groups in one namespace ("" for all)
+// and looks up the targets Subscriptions name.
+type reader struct {
+	client dynamic.Interface
+	mapper meta.RESTMapper
+	// notes collects what the reader skipped (a group not installed).
+	notes []string
+}
+
+// read fills an audit input from the cluster: the objects of one
+// namespace, or of all when namespace is "".
+func (r *reader) read(ctx context.Context, namespace string) (auditInput, error) {
+	var in auditInput
+	var err error
+	if in.bindings, err = r.list(ctx, bindingResources, namespace); err != nil {
+		return in, err
+	}
+	if in.finops, err = r.list(ctx, finopsResources, namespace); err != nil {
+		return in, err
+	}
+	targets, err := r.targets(ctx, in.finops)
+	if err != nil {
+		return in, err
+	}
+	if len(in.finops) > 0 {
+		in.finops = append(in.finops, targets...)
+	}
+	return in, nil
+}
+
+func (r *reader) list(ctx context.Context, resources []schema.GroupVersionResource, namespace string) ([]json.RawMessage, error) {
+	var out []json.RawMessage
+	for _, gvr := range resources {
+		list, err := r.client.Resource(gvr).Namespace(namespace).List(ctx, metav1.ListOptions{})
+		if apierrors.IsNotFound(err) {
+			r.notes = append(r.notes, fmt.Sprintf("%s.%s is not served by this cluster; skipped", gvr.Resource, gvr.Group))
+			continue
+		}
+		if err != nil {
+			return nil, fmt.Errorf("listing %s.%s: %w", gvr.Resource, gvr.Group, err)
+		}
+		for i := range list.Items {
+			raw, err := objectJSON(&list.Items[i], gvr)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, raw)
+		}
+	}
+	return out, nil
+}
+
+// objectJSON is the object as the engine decodes it: managedFields are
+// bookkeeping of the API server and are dropped.
+func objectJSON(u *unstructured.Unstructured, gvr schema.GroupVersionResource) ([]byte, error) {
+	u = u.DeepCopy()
+	u.SetManagedFields(nil)
+	if u.GetAPIVersion() == "" {
+		u.SetAPIVersion(gvr.GroupVersion().String())
+	}
+	return u.MarshalJSON()
+}
+
+// targets gets the object each Subscription's targetRef names and
+// returns those that exist, by identity only.
+func (r *reader) targets(ctx context.Context, finopsObjects []json.RawMessage) ([]json.RawMessage, error) {
+	var out []json.RawMessage
+	seen := map[subscription.TargetRef]bool{}
+	for _, raw := range finopsObjects {
+		var s subscription.Subscription
+		if err := json.Unmarshal(raw, &s); err != nil || s.Kind != subscription.Kind || s.Spec.Lifecycle == nil || s.Spec.Lifecycle.TargetRef == nil {
+			continue
+		}
+		t := *s.Spec.Lifecycle.TargetRef
+		if seen[t] || t.APIVersion == "" || t.Kind == "" || t.Name == "" {
+			continue
+		}
+		seen[t] = true
+		if t.APIVersion == subscription.APIVersion && t.Kind == subscription.Kind {
+			continue // a Subscription: already listed
+		}
+		exists, err := r.exists(ctx, t)
+		if err != nil {
+			return nil, err
+		}
+		if exists {
+			raw, err := json.Marshal(map[string]any{"apiVersion": t.APIVersion, "kind": t.Kind,
+				"metadata": map[string]string{"namespace": t.Namespace, "name": t.Name}})
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, raw)
+		}
+	}
+	return out, nil
+}
+
+func (r *reader) exists(ctx context.Context, t subscription.TargetRef) (bool, error) {
+	gv, err := schema.ParseGroupVersion(t.APIVersion)
+	if err != nil {
+		return false, nil // a malformed reference names nothing
+	}
+	m, err := r.mapper.RESTMapping(gv.WithKind(t.Kind).GroupKind(), gv.Version)
+	if meta.IsNoMatchError(err) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("finding the resource of %s %s: %w", t.APIVersion, t.Kind, err)
+	}
+	ri := r.client.Resource(m.Resource)
+	var getErr error
+	if m.Scope.Name() == meta.RESTScopeNameNamespace {
+		_, getErr = ri.Namespace(t.Namespace).Get(ctx, t.Name, metav1.GetOptions{})
+	} else {
+		_, getErr = ri.Get(ctx, t.Name, metav1.GetOptions{})
+	}
+	switch {
+	case getErr == nil:
+		return true, nil
+	case apierrors.IsNotFound(getErr):
+		return false, nil
+	}
+	return false, fmt.Errorf("cannot tell whether %s %s exists: %w", t.Kind, joinName(t.Namespace, t.Name), getErr)
+}
+
+func joinName(ns, name string) string {
+	if ns == "" {
+		return name
+	}
+	return strings.Join([]string{ns, name}, "/")
+}

@@ -1,0 +1,122 @@
+package conformance
+
+import (
+	"bytes"
+	"cmp"
+	"encoding/json"
+	"fmt"
+	"slices"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/condengine/condengine/scenario"
+)
+
+// Object is what an implementation says one object's status is once a
+// reconcile of the snapshot is done: the conditions, and the other status
+// fields as a JSON object (the "conditions" key left out). It is one
+// entry of an answer line of the conform protocol (docs/conform.md).
+type Object struct {
+	// Kind, Namespace and Name identify the object; Namespace is empty
+	// for cluster-scoped kinds.
+	Kind      string `json:"kind"`
+	Namespace string `json:"namespace,omitempty"`
+	Name      string `json:"name"`
+	// Conditions are the object's conditions, compared by type.
+	Conditions []metav1.Condition `json:"conditions"`
+	// Status holds the status fields other than conditions; absent, null
+	// and {} mean the same.
+	Status json.RawMessage `json:"status,omitempty"`
+}
+
+// ID is "Kind namespace/name", or "Kind name" when cluster-scoped.
+func (o Object) ID() string {
+	if o.Namespace == "" {
+		return o.Kind + " " + o.Name
+	}
+	return o.Kind + " " + o.Namespace + "/" + o.Name
+}
+
+// Evaluator is an implementation under test: given a scenario (one
+// snapshot of one system; its Expect is always empty), it returns one
+// Object per object whose status it writes. An error means it could not
+// answer; the difference is reported like a disagreement.
+type Evaluator func(*scenario.File) ([]Object, error)
+
+// StatusKinds lists the kinds whose status an implementation of system
+// writes, and so the kinds an answer lists: Binding for "binding";
+// PriceBook, Offering and Subscription for "finops". CostJobs,
+// FinOpsProviders and the OpenCost ConfigMap carry no status the operator
+// computes and are not part of an answer. Nil for an unknown system.
+func StatusKinds(system string) []string {
+	switch system {
+	case scenario.SystemBinding:
+		return []string{"Binding"}
+	case scenario.SystemFinOps:
+		return []string{"Offering", "PriceBook", "Subscription"}
+	}
+	return nil
+}
+
+// Reference is this engine as an Evaluator: the answer every other
+// implementation is compared with. Objects come sorted by kind, namespace
+// and name. A Binding's conditions are the ones it carries after the
+// reconcile (the written ones when a write is due, else those it had); a
+// FinOps object's are the ones the engine computes.
+func Reference(f *scenario.File) ([]Object, error) {
+	run, ok := Runners()[f.System]
+	if !ok {
+		return nil, fmt.Errorf("no reference for system %q", f.System)
+	}
+	outs, err := run(f)
+	if err != nil {
+		return nil, err
+	}
+	return fromOutcomes(f.System, outs)
+}
+
+// fromOutcomes is the one place the engine's scenario outcomes become
+// answers; when the outcome shape changes, only this adapter moves.
+func fromOutcomes(system string, outs []scenario.Outcome) ([]Object, error) {
+	kinds := StatusKinds(system)
+	var objs []Object
+	for _, o := range outs {
+		if !slices.Contains(kinds, o.Kind) {
+			continue
+		}
+		st, err := statusFields(o.Status)
+		if err != nil {
+			return nil, fmt.Errorf("%s %s: %w", o.Kind, o.Name, err)
+		}
+		conds := o.Conditions
+		if conds == nil {
+			conds = []metav1.Condition{}
+		}
+		objs = append(objs, Object{Kind: o.Kind, Namespace: o.Namespace, Name: o.Name, Conditions: conds, Status: st})
+	}
+	sortObjects(objs)
+	return objs, nil
+}
+
+// statusFields drops the conditions key from a status object; it returns
+// nil when nothing else is left.
+func statusFields(raw json.RawMessage) (json.RawMessage, error) {
+	if len(bytes.TrimSpace(raw)) == 0 {
+		return nil, nil
+	}
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &m); err != nil {
+		return nil, fmt.Errorf("status is not an object: %w", err)
+	}
+	delete(m, "conditions")
+	if len(m) == 0 {
+		return nil, nil
+	}
+	return json.Marshal(m)
+}
+
+func sortObjects(objs []Object) {
+	slices.SortFunc(objs, func(a, b Object) int {
+		return cmp.Or(cmp.Compare(a.Kind, b.Kind), cmp.Compare(a.Namespace, b.Namespace), cmp.Compare(a.Name, b.Name))
+	})
+}

@@ -1,0 +1,282 @@
+package conformance
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/condengine/condengine/binding"
+	"github.com/condengine/condengine/binding/runtime"
+	"github.com/condengine/condengine/manifest"
+	"github.com/condengine/condengine/scenario"
+)
+
+// runBindingEvaluation evaluates a binding scenario: it builds the
+// snapshot the file describes, evaluates it, and reports per Binding the conditions the
+// object carries afterwards (the written ones when a write is due, else
+// the ones it had), whether a write is due, and its status as JSON.
+// Objects of other kinds are read but get no outcome. A file's writer
+// block is RunBinding's.
+func runBindingEvaluation(f *scenario.File) ([]scenario.Outcome, error) {
+	s, err := BindingSnapshot(f)
+	if err != nil {
+		return nil, err
+	}
+	r, err := binding.Evaluate(s)
+	if err != nil {
+		return nil, err
+	}
+	byID := make(map[bindingKey]*binding.Outcome, len(r.Bindings))
+	for i := range r.Bindings {
+		byID[bindingKey{r.Bindings[i].Namespace, r.Bindings[i].Name}] = &r.Bindings[i]
+	}
+	out := make([]scenario.Outcome, 0, len(s.Bindings))
+	for i := range s.Bindings {
+		o := &s.Bindings[i]
+		oc := scenario.Outcome{Kind: binding.KindBinding, Namespace: o.Namespace, Name: o.Name, Conditions: o.Status.Conditions}
+		if br := byID[bindingKey{o.Namespace, o.Name}]; br != nil && br.UID == o.UID {
+			oc.Write = br.Write
+			if br.Write {
+				oc.Conditions = br.Conditions
+			}
+		}
+		st, err := json.Marshal(binding.Status{Conditions: oc.Conditions})
+		if err != nil {
+			return nil, err
+		}
+		oc.Status = st
+		out = append(out, oc)
+	}
+	return out, nil
+}
+
+// BindingSnapshot builds the binding.Snapshot a binding scenario
+// describes, with the format's defaults: the broker started an hour before now,
+// reads custom resources, leads, and its prober has listed the Bindings.
+func BindingSnapshot(f *scenario.File) (binding.Snapshot, error) {
+	if f.System != scenario.SystemBinding {
+		return binding.Snapshot{}, fmt.Errorf("scenario system is %q, not %q", f.System, scenario.SystemBinding)
+	}
+	objs, err := binding.DecodeObjects(f.Objects)
+	if err != nil {
+		return binding.Snapshot{}, err
+	}
+	now := f.Now.Time
+	s := binding.Snapshot{
+		Now:         now,
+		Broker:      binding.Broker{StartedAt: now.Add(-time.Hour), ConfigSource: binding.ConfigSourceCRDs, Leader: true, ProberListed: true},
+		Bindings:    objs.Bindings,
+		Backends:    objs.Backends,
+		Connections: objs.Connections,
+	}
+	if b := f.Broker; b != nil {
+		if b.StartedAt != nil {
+			s.Broker.StartedAt = b.StartedAt.Time
+		}
+		switch binding.ConfigSource(b.ConfigSource) {
+		case "", binding.ConfigSourceCRDs:
+		case binding.ConfigSourceConfigMap:
+			s.Broker.ConfigSource = binding.ConfigSourceConfigMap
+		default:
+			return binding.Snapshot{}, fmt.Errorf("broker.configSource: %q is not crds or configmap", b.ConfigSource)
+		}
+		if b.Leader != nil {
+			s.Broker.Leader = *b.Leader
+		}
+		if b.ProberListed != nil {
+			s.Broker.ProberListed = *b.ProberListed
+		}
+		s.Broker.Name = b.Name
+	}
+	for i, e := range f.Served {
+		sv, err := servedFromScenario(e)
+		if err != nil {
+			return binding.Snapshot{}, fmt.Errorf("served[%d]: %w", i, err)
+		}
+		s.Served.Served = append(s.Served.Served, sv)
+	}
+	uids := make(map[bindingKey]types.UID, len(s.Bindings))
+	for _, b := range s.Bindings {
+		uids[bindingKey{b.Namespace, b.Name}] = b.UID
+	}
+	for i, p := range f.Probes {
+		pr, err := probeFromScenario(p, uids)
+		if err != nil {
+			return binding.Snapshot{}, fmt.Errorf("probes[%d]: %w", i, err)
+		}
+		s.Probes = append(s.Probes, pr)
+	}
+	return s, nil
+}
+
+func servedFromScenario(e scenario.Served) (binding.Served, error) {
+	sv := binding.Served{Kind: e.Kind, Namespace: e.Namespace, Name: e.Name, UID: types.UID(e.UID), Generation: e.Generation}
+	spec := e.Spec
+	if len(spec) == 0 {
+		spec = json.RawMessage("{}")
+	}
+	var err error
+	switch e.Kind {
+	case binding.KindBinding:
+		sv.Binding = new(binding.BindingSpec)
+		err = json.Unmarshal(spec, sv.Binding)
+	case binding.KindAgentBackend:
+		sv.Backend = new(binding.AgentBackendSpec)
+		err = json.Unmarshal(spec, sv.Backend)
+	case binding.KindChatConnection:
+		sv.Connection = new(binding.ChatConnectionSpec)
+		err = json.Unmarshal(spec, sv.Connection)
+	default:
+		return sv, fmt.Errorf("kind: %q is not %s, %s or %s", e.Kind, binding.KindBinding, binding.KindAgentBackend, binding.KindChatConnection)
+	}
+	if err != nil {
+		return sv, fmt.Errorf("spec: %w", manifest.FieldError(err))
+	}
+	return sv, nil
+}
+
+func probeFromScenario(p scenario.Probe, uids map[bindingKey]types.UID) (binding.ProbeResult, error) {
+	ns, name, ok := strings.Cut(p.Binding, "/")
+	if !ok || ns == "" || name == "" {
+		return binding.ProbeResult{}, fmt.Errorf("binding: %q is not namespace/name", p.Binding)
+	}
+	r := binding.ProbeResult{UID: types.UID(p.UID), Namespace: ns, Name: name, Generation: p.Generation}
+	if r.UID == "" {
+		r.UID = uids[bindingKey{ns, name}]
+	}
+	if o := p.Backend; o != nil {
+		b := &binding.BackendObservation{HTTPStatus: o.HTTP, BodyBytes: o.CardBytes, Error: o.Error,
+			RetryAfter: o.RetryAfter, Timeout: o.Timeout, Failed: o.Failed}
+		switch {
+		case o.CardText != nil:
+			b.Body = []byte(*o.CardText)
+		case len(o.Card) > 0:
+			b.Body = []byte(o.Card)
+		}
+		r.Backend = b
+	}
+	if o := p.Channel; o != nil {
+		c := &binding.ChannelObservation{HTTPStatus: o.HTTP, OK: o.OK, Error: o.Error,
+			RetryAfter: o.RetryAfter, Timeout: o.Timeout, Failed: o.Failed}
+		if o.IsMember != nil {
+			c.IsMember = *o.IsMember
+		}
+		if o.IsArchived != nil {
+			c.IsArchived = *o.IsArchived
+		}
+		r.Channel = c
+	}
+	return r, nil
+}
+
+// RunBinding is the scenario runner of the binding system: it evaluates
+// the scenario as runBindingEvaluation does and adds the status writer's
+// verdict to each Binding's outcome: Decision
+// ("write", "wait" or "none"), WaitUntil for a wait, Fight, FightBegins
+// and ForeignEdit. It adds one outcome of kind scenario.KindProber, named
+// after the broker ("default" for the default broker): the prober's
+// verdict at now from the file's prober block (see runtime.ProberBlock)
+// and the plan of a pass over the evaluated Bindings. The writer's memory comes from the file's writer block (a Binding it does
+// not list, or lists under another UID, is one the writer never wrote);
+// the replica writes only when broker.leader holds and the route is crds.
+func RunBinding(f *scenario.File) ([]scenario.Outcome, error) {
+	outs, err := runBindingEvaluation(f)
+	if err != nil {
+		return nil, err
+	}
+	block, lim, err := runtime.ParseWriterBlock(f.Writer)
+	if err != nil {
+		return nil, err
+	}
+	snap, err := BindingSnapshot(f)
+	if err != nil {
+		return nil, err
+	}
+	res, err := binding.Evaluate(snap)
+	if err != nil {
+		return nil, err
+	}
+	type id struct{ ns, name string }
+	results := make(map[id]*binding.Outcome, len(res.Bindings))
+	for i := range res.Bindings {
+		results[id{res.Bindings[i].Namespace, res.Bindings[i].Name}] = &res.Bindings[i]
+	}
+	objects := make(map[id]*binding.Binding, len(snap.Bindings))
+	for i := range snap.Bindings {
+		objects[id{snap.Bindings[i].Namespace, snap.Bindings[i].Name}] = &snap.Bindings[i]
+	}
+	memories := make(map[id]runtime.WriterBinding, len(block.Bindings))
+	for _, b := range block.Bindings {
+		ns, name, _ := strings.Cut(b.Binding, "/")
+		if objects[id{ns, name}] == nil {
+			return nil, fmt.Errorf("writer: %s is not a Binding of the scenario", b.Binding)
+		}
+		memories[id{ns, name}] = b
+	}
+	for i := range outs {
+		o := &outs[i]
+		if o.Kind != binding.KindBinding {
+			continue
+		}
+		k := id{o.Namespace, o.Name}
+		obj, br := objects[k], results[k]
+		if obj == nil || br == nil || br.UID != obj.UID {
+			// Another broker's Binding, or one the engine left out.
+			o.Decision = runtime.None.String()
+			continue
+		}
+		var mem runtime.Memory
+		if wb, ok := memories[k]; ok && (wb.UID == "" || wb.UID == obj.UID) {
+			mem = wb.Memory(lim)
+		}
+		d, _, err := lim.DecideOutcome(br, obj.Status.Conditions, mem, f.Now.Time)
+		if err != nil {
+			return nil, err
+		}
+		o.Decision = d.Action.String()
+		if d.Action == runtime.Wait {
+			o.WaitUntil = metav1.NewTime(d.At)
+		}
+		o.Fight, o.FightBegins, o.ForeignEdit = d.Fight, d.FightBegins, d.ForeignEdit
+	}
+	po, err := proberOutcome(f, snap, res)
+	if err != nil {
+		return nil, err
+	}
+	return append(outs, po), nil
+}
+
+// bindingKey identifies an object of the binding system by namespace and
+// name.
+type bindingKey struct{ ns, name string }
+
+// proberOutcome is the prober's verdict at the scenario's now, and the
+// plan of a pass over the evaluation's Bindings.
+func proberOutcome(f *scenario.File, snap binding.Snapshot, res binding.Result) (scenario.Outcome, error) {
+	block, lim, err := runtime.ParseProberBlock(f.Prober)
+	if err != nil {
+		return scenario.Outcome{}, err
+	}
+	d := lim.NextPass(block.State(lim, snap.Broker.StartedAt), f.Now.Time)
+	targets := make([]runtime.Target, 0, len(res.Bindings))
+	for _, b := range res.Bindings {
+		targets = append(targets, runtime.Target{Namespace: b.Namespace, Name: b.Name, UID: b.UID,
+			Generation: b.ServedGeneration, Served: b.Served})
+	}
+	plan := lim.Plan(targets)
+	pass := &scenario.Pass{Start: d.Start, At: d.At, Cause: d.Cause.ScenarioName(),
+		Targets: make([]scenario.PassTarget, 0, len(plan.Targets)), AtOnce: plan.AtOnce,
+		ProbeTimeout: plan.ProbeTimeout, MaxDuration: plan.MaxDuration()}
+	for _, t := range plan.Targets {
+		pass.Targets = append(pass.Targets, scenario.PassTarget{Binding: t.Namespace + "/" + t.Name, Generation: t.Generation})
+	}
+	name := snap.Broker.Name
+	if name == "" {
+		name = "default"
+	}
+	return scenario.Outcome{Kind: scenario.KindProber, Name: name, Pass: pass}, nil
+}

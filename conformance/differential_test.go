@@ -1,0 +1,114 @@
+package conformance_test
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/condengine/condengine/conformance"
+	"github.com/condengine/condengine/scenario"
+)
+
+// renamed is the engine with one reason renamed: the planted mutation
+// an implementation might carry.
+func renamed(from, to string) conformance.Evaluator {
+	return func(f *scenario.File) ([]conformance.Object, error) {
+		objs, err := conformance.Reference(f)
+		for i := range objs {
+			for j := range objs[i].Conditions {
+				if objs[i].Conditions[j].Reason == from {
+					objs[i].Conditions[j].Reason = to
+				}
+			}
+		}
+		return objs, err
+	}
+}
+
+func TestDifferential_EngineAgreesWithItself(t *testing.T) {
+	for _, sys := range []string{scenario.SystemBinding, scenario.SystemFinOps} {
+		t.Run(sys, func(t *testing.T) {
+			c, err := conformance.Differential(sys, conformance.Reference, conformance.Options{Runs: 200})
+			require.NoError(t, err)
+			assert.Nil(t, c)
+		})
+	}
+}
+
+func TestDifferential_CatchesARenamedReasonWithASmallCounterexample(t *testing.T) {
+	cases := []struct{ system, from, to, field string }{
+		{scenario.SystemBinding, "ChannelConflict", "ChannelTaken", "conditions[Accepted].reason"},
+		{scenario.SystemFinOps, "OfferingNotFound", "OfferingMissing", "].reason"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.system, func(t *testing.T) {
+			wrong := renamed(tc.from, tc.to)
+			c, err := conformance.Differential(tc.system, wrong, conformance.Options{Runs: 300})
+			require.NoError(t, err)
+			require.NotNil(t, c, "the mutation went unnoticed")
+			t.Logf("counterexample:\n%s", c.Report())
+			require.NotEmpty(t, c.Differences)
+			assert.Contains(t, c.Differences[0].Field, tc.field)
+			assert.Equal(t, `"`+tc.from+`"`, c.Differences[0].Want)
+			assert.Equal(t, `"`+tc.to+`"`, c.Differences[0].Got)
+			assert.LessOrEqual(t, len(c.File.Objects), 5, "not shrunk to a handful of objects")
+			assert.Less(t, len(c.File.Objects), c.Objects+1)
+
+			// The file is a scenario the engine passes and the wrong
+			// evaluator still fails.
+			path := filepath.Join(t.TempDir(), "counterexample.yaml")
+			require.NoError(t, c.WriteFile(path))
+			results, err := conformance.Runners().RunPaths(path)
+			require.NoError(t, err)
+			require.Len(t, results, 1)
+			assert.True(t, results[0].Passed(), "engine fails its own counterexample: %v %s", results[0].Err, results[0].Diff)
+			f, err := scenario.Load(path)
+			require.NoError(t, err)
+			want, err := conformance.Reference(f)
+			require.NoError(t, err)
+			got, err := wrong(f)
+			require.NoError(t, err)
+			assert.NotEmpty(t, conformance.Compare(want, got))
+		})
+	}
+}
+
+// A host's test fails, naming the file it wrote.
+func TestCheck_FailsTheHostTestAndWritesTheFile(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "cx.yaml")
+	ft := &fakeT{TB: t}
+	func() {
+		defer func() { _ = recover() }()
+		conformance.Check(ft, scenario.SystemBinding, renamed("ChannelConflict", "Elsewhere"), conformance.Options{Runs: 300, Out: out})
+	}()
+	require.True(t, ft.failed, "Check did not fail")
+	assert.Contains(t, ft.msg, "written to "+out)
+	assert.Contains(t, ft.msg, `want "ChannelConflict", got "Elsewhere"`)
+	data, err := os.ReadFile(out)
+	require.NoError(t, err)
+	assert.True(t, strings.HasPrefix(string(data), "name: \"counterexample: binding snapshot"), string(data))
+
+	ok := &fakeT{TB: t}
+	conformance.Check(ok, scenario.SystemFinOps, conformance.Reference, conformance.Options{Runs: 20})
+	assert.False(t, ok.failed)
+}
+
+type fakeT struct {
+	testing.TB
+	failed bool
+	msg    string
+}
+
+func (f *fakeT) Helper() {}
+func (f *fakeT) Fatalf(format string, args ...any) {
+	f.failed = true
+	f.msg = fmtS(format, args...)
+	panic("FailNow")
+}
+
+func fmtS(format string, args ...any) string { return fmt.Sprintf(format, args...) }

@@ -1,0 +1,92 @@
+package conformance
+
+import (
+	"slices"
+
+	"github.com/condengine/condengine/scenario"
+)
+
+// Shrink returns the smallest scenario it finds, made from f by dropping
+// list entries (objects, memory, probes, failures, collection results)
+// and optional blocks (broker, collection), on which fails still holds.
+// It tries halves, then quarters and so on down to single entries, and
+// starts again while anything was dropped, calling fails at most budget
+// times. f itself is not modified; fails must be deterministic.
+func Shrink(f *scenario.File, fails func(*scenario.File) bool, budget int) *scenario.File {
+	cur := clone(f)
+	calls := 0
+	try := func(c *scenario.File) bool {
+		if calls >= budget {
+			return false
+		}
+		calls++
+		if fails(c) {
+			cur = c
+			return true
+		}
+		return false
+	}
+	for progress := true; progress && calls < budget; {
+		progress = false
+		for _, l := range lists {
+			for chunk := max(l.len(cur)/2, 1); chunk >= 1 && calls < budget; chunk /= 2 {
+				for lo := 0; lo < l.len(cur) && calls < budget; {
+					c := clone(cur)
+					l.drop(c, lo, min(lo+chunk, l.len(c)))
+					if try(c) {
+						progress = true
+					} else {
+						lo += chunk
+					}
+				}
+			}
+		}
+		if cur.Collection != nil {
+			c := clone(cur)
+			c.Collection = nil
+			progress = try(c) || progress
+		}
+		if cur.Broker != nil {
+			c := clone(cur)
+			c.Broker = nil
+			progress = try(c) || progress
+		}
+	}
+	return cur
+}
+
+// list is one list of a scenario the shrinker may drop entries from.
+type list struct {
+	len  func(*scenario.File) int
+	drop func(f *scenario.File, lo, hi int)
+}
+
+var lists = []list{
+	{func(f *scenario.File) int { return len(f.Objects) }, func(f *scenario.File, lo, hi int) { f.Objects = slices.Delete(f.Objects, lo, hi) }},
+	{func(f *scenario.File) int { return len(f.Probes) }, func(f *scenario.File, lo, hi int) { f.Probes = slices.Delete(f.Probes, lo, hi) }},
+	{func(f *scenario.File) int { return len(f.Served) }, func(f *scenario.File, lo, hi int) { f.Served = slices.Delete(f.Served, lo, hi) }},
+	{func(f *scenario.File) int { return len(f.Failures) }, func(f *scenario.File, lo, hi int) { f.Failures = slices.Delete(f.Failures, lo, hi) }},
+	{func(f *scenario.File) int {
+		if f.Collection == nil {
+			return 0
+		}
+		return len(f.Collection.Results)
+	}, func(f *scenario.File, lo, hi int) { f.Collection.Results = slices.Delete(f.Collection.Results, lo, hi) }},
+}
+
+// clone copies f deeply enough that dropping entries from the copy leaves
+// f as it was.
+func clone(f *scenario.File) *scenario.File {
+	c := *f
+	c.Objects = slices.Clone(f.Objects)
+	c.Probes = slices.Clone(f.Probes)
+	c.Served = slices.Clone(f.Served)
+	c.Failures = slices.Clone(f.Failures)
+	c.Expect = slices.Clone(f.Expect)
+	if f.Collection != nil {
+		col := *f.Collection
+		col.Results = slices.Clone(f.Collection.Results)
+		c.Collection = &col
+	}
+	return &c
+}

@@ -1,0 +1,65 @@
+package finopstest
+
+import (
+	"pgregory.net/rapid"
+
+	"github.com/condengine/condengine/finops"
+	"github.com/condengine/condengine/offering"
+	ot "github.com/condengine/condengine/offering/offeringtest"
+	pb "github.com/condengine/condengine/pricebook/pricebooktest"
+	"github.com/condengine/condengine/subscription"
+	st "github.com/condengine/condengine/subscription/subscriptiontest"
+)
+
+// SnapshotGen draws a FinOps snapshot: books with every tier and bad
+// rates, Subscription families with their Offerings and targets, a random
+// requirement graph of further Offerings, failing reads; then zero to
+// three reconciles applied (statuses, finalizers, the OpenCost document),
+// and finally time passing with objects deleted, edited, made not ready
+// and a charge collection run.
+func SnapshotGen() *rapid.Generator[finops.Snapshot] {
+	return rapid.Custom(func(t *rapid.T) finops.Snapshot {
+		w := st.World(t)
+		s := finops.Snapshot{Now: w.Now, PriceBooks: pb.Books(6).Draw(t, "books"),
+			Offerings: append(w.Offerings, ot.Graph(6).Draw(t, "graph")...), Subscriptions: w.Subscriptions}
+		for _, o := range w.Objects {
+			s.Others = append(s.Others, finops.Object{APIVersion: o.APIVersion, Kind: o.Kind, Namespace: o.Namespace, Name: o.Name})
+		}
+		for _, f := range w.Failures {
+			s.Failures = append(s.Failures, finops.Failure{Kind: f.Kind, Namespace: f.Namespace, Name: f.Name})
+		}
+		for range rapid.IntRange(0, 3).Draw(t, "reconciles") {
+			r, err := finops.Evaluate(s)
+			if err != nil {
+				t.Fatalf("a generated snapshot is refused: %v", err)
+			}
+			s = finops.Apply(s, r)
+		}
+		if rapid.Bool().Draw(t, "disturb") {
+			s = disturb(t, s)
+		}
+		return s
+	})
+}
+
+// disturb runs subscriptiontest.Disturb on the parts of s it knows.
+func disturb(t *rapid.T, s finops.Snapshot) finops.Snapshot {
+	in := subscription.Snapshot{Now: s.Now, Subscriptions: s.Subscriptions, Offerings: s.Offerings}
+	for _, o := range s.Others {
+		in.Objects = append(in.Objects, subscription.ObjectRef{APIVersion: o.APIVersion, Kind: o.Kind, Namespace: o.Namespace, Name: o.Name})
+	}
+	for _, f := range s.Failures {
+		in.Failures = append(in.Failures, subscription.ObjectRef{APIVersion: f.APIVersion, Kind: f.Kind, Namespace: f.Namespace, Name: f.Name})
+	}
+	out := st.Disturb(t, in)
+	s.Now, s.Subscriptions, s.Collection = out.Now, out.Subscriptions, out.Collection
+	s.Offerings = append([]offering.Offering(nil), out.Offerings...)
+	s.Others, s.Failures = nil, nil
+	for _, o := range out.Objects {
+		s.Others = append(s.Others, finops.Object{APIVersion: o.APIVersion, Kind: o.Kind, Namespace: o.Namespace, Name: o.Name})
+	}
+	for _, f := range out.Failures {
+		s.Failures = append(s.Failures, finops.Failure{APIVersion: f.APIVersion, Kind: f.Kind, Namespace: f.Namespace, Name: f.Name})
+	}
+	return s
+}
