@@ -33,6 +33,10 @@
 //     holds no probe results) carries Missing and an empty Rule; the tree
 //     prints "← missing input: ..." and no rule line. A decided condition
 //     that leaned on a default for a missing input carries both.
+//   - A condition with an empty Status is one that is not on the object
+//     and that the inputs at hand cannot decide; the tree prints it as
+//     "Type (absent)" with its missing input, so a reader still learns
+//     that it exists and why nothing is said about it.
 //   - The JSON shape is the Object's fields; Decision's fields sit flat
 //     in each condition, and "missing" appears only when set.
 //   - A condition without provenance (a bug in an evaluator) is printed

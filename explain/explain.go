@@ -20,7 +20,9 @@ type Object struct {
 	Conditions []Condition `json:"conditions"`
 }
 
-// Condition is one condition as the engine decided it, and why.
+// Condition is one condition as the engine decided it, and why. An empty
+// Status stands for a condition that is not on the object and could not
+// be decided (see Decision.Missing).
 type Condition struct {
 	Type               string                 `json:"type"`
 	Status             metav1.ConditionStatus `json:"status"`
@@ -113,7 +115,11 @@ func WriteTree(w io.Writer, objs []Object) error {
 			ew.printf("  (no conditions)\n")
 		}
 		for _, c := range x.Conditions {
-			ew.printf("  %s=%s %s (observedGeneration %d)\n", c.Type, c.Status, c.Reason, c.ObservedGeneration)
+			if c.Status == "" {
+				ew.printf("  %s (absent)\n", c.Type)
+			} else {
+				ew.printf("  %s=%s %s (observedGeneration %d)\n", c.Type, c.Status, c.Reason, c.ObservedGeneration)
+			}
 			c.Decision.write(ew, "    ")
 		}
 	}

@@ -57,6 +57,7 @@ func TestWriteTree_Missing(t *testing.T) {
 	x := explain.Object{Kind: "Binding", Namespace: "team-a", Name: "b", Conditions: []explain.Condition{
 		{Type: "BackendReachable", Status: "True", Reason: "OK", ObservedGeneration: 1,
 			Decision: explain.Decision{Missing: "the card fetch results"}},
+		{Type: "ChannelJoined", Decision: explain.Decision{Missing: "the channel look results"}},
 		{Type: "CostsResolved", Status: "True", Reason: "Collected", ObservedGeneration: 1,
 			Decision: explain.Decision{Rule: "k/kept", Sentence: "kept", Missing: "the collection run",
 				Evidence: []conditions.Evidence{{Object: conditions.ObjectRef{}, Facts: []conditions.Fact{conditions.F("now", "t")}}}}},
@@ -68,6 +69,8 @@ func TestWriteTree_Missing(t *testing.T) {
 	want := `Binding team-a/b
   BackendReachable=True OK (observedGeneration 1)
     ← missing input: the card fetch results
+  ChannelJoined (absent)
+    ← missing input: the channel look results
   CostsResolved=True Collected (observedGeneration 1)
     ← missing input: the collection run
     ← rule k/kept: kept

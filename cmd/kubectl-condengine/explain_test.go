@@ -132,6 +132,26 @@ func TestExplain_ProbeConditionSaysItCannotBeJudgedLive(t *testing.T) {
 	}
 }
 
+// An accepted Binding with nothing written yet still lists its probe
+// conditions, as absent, with the input that is missing.
+func TestExplain_UnwrittenProbeConditionsAreListedAsAbsent(t *testing.T) {
+	_, newReader := fakeCluster(objects(t, conflictAcrossNamespaces)...)
+	code, out, errs := runExplain(t, newReader, "binding", "support", "-n", "team-b")
+	if code != exitOK {
+		t.Fatalf("code %d, stderr %q\n%s", code, errs, out)
+	}
+	for _, want := range []string{
+		"  Accepted=True OK (observedGeneration 1)\n    ← rule binding/accepted/ok: ",
+		"  BackendReachable (absent)\n    ← missing input: the prober's card fetch results, ",
+		"  ChannelJoined (absent)\n    ← missing input: the prober's channel look results, ",
+		"  Ready (absent)\n    ← missing input: the probe results ",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("lacks %q:\n%s", want, out)
+		}
+	}
+}
+
 // A Subscription's CostsResolved is judged as if no collection run wrote
 // now: the kept rule, and the run named as the missing input.
 func TestExplain_CostsResolvedNamesTheCollectionRun(t *testing.T) {

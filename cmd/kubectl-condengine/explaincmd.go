@@ -113,27 +113,22 @@ func kindOf(arg string) string {
 }
 
 // liveExplanation is the object's due conditions with their decisions,
-// except those the cluster cannot judge: these are shown as written (or
-// left out when not written), with the missing input and no rule.
+// except those the cluster cannot judge: these are shown as written
+// (with an empty status when not written), with the missing input and no
+// rule.
 func liveExplanation(o ObjectReport) explain.Object {
 	x := o.due
 	x.Conditions = slices.Clone(x.Conditions)
 	for _, t := range o.NotJudged {
-		i := slices.IndexFunc(x.Conditions, func(c explain.Condition) bool { return c.Type == t })
-		j := slices.IndexFunc(o.written, func(c metav1.Condition) bool { return c.Type == t })
-		if j < 0 {
-			if i >= 0 {
-				x.Conditions = slices.Delete(x.Conditions, i, i+1)
-			}
-			continue
-		}
-		w := o.written[j]
-		c := explain.Condition{Type: w.Type, Status: w.Status, Reason: w.Reason, ObservedGeneration: w.ObservedGeneration,
-			Decision: explain.Decision{Missing: missingInputs[o.Kind+"/"+t]}}
+		c := explain.Condition{Type: t, Decision: explain.Decision{Missing: missingInputs[o.Kind+"/"+t]}}
 		if c.Missing == "" {
 			c.Missing = "an input a cluster does not hold; not judged, shown as written"
 		}
-		if i >= 0 {
+		if j := slices.IndexFunc(o.written, func(w metav1.Condition) bool { return w.Type == t }); j >= 0 {
+			w := o.written[j]
+			c.Status, c.Reason, c.ObservedGeneration = w.Status, w.Reason, w.ObservedGeneration
+		}
+		if i := slices.IndexFunc(x.Conditions, func(d explain.Condition) bool { return d.Type == t }); i >= 0 {
 			x.Conditions[i] = c
 		} else {
 			x.Conditions = append(x.Conditions, c)
