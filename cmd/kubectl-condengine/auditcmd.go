@@ -27,8 +27,10 @@ func auditCommand(flags *genericclioptions.ConfigFlags, newReader newReaderFunc,
 and the PriceBooks, Offerings, Subscriptions, CostJobs and FinOpsProviders
 (finops.stakater.com), computes with condengine the conditions each object
 is due, and prints each condition whose written status, reason, message or
-observedGeneration differs. Conditions that depend on probe results, which
-a cluster does not hold, are listed as not judged. It never writes.`,
+observedGeneration differs, followed by the rule and the evidence that
+decide the due value (the "why" field with -o yaml|json). Conditions that
+depend on probe results, which a cluster does not hold, are listed as not
+judged. It never writes.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			write, ok := auditWriters[output]
