@@ -113,7 +113,7 @@ func TestExplain_ProbeConditionSaysItCannotBeJudgedLive(t *testing.T) {
 		t.Errorf("stderr %q: the judged conditions are as due", errs)
 	}
 
-	code, out, _ = runExplain(t, newReader, "bindings", "first", "-n", "team-a", "-o", "json")
+	code, out, _ = runExplain(t, newReader, "bindings/first", "-n", "team-a", "-o", "json")
 	if code != exitOK {
 		t.Fatalf("json: code %d", code)
 	}
@@ -195,7 +195,10 @@ func TestExplain_Errors_Exit2(t *testing.T) {
 	}{
 		"bad output":   {[]string{"binding", "late", "-n", "team-a", "-o", "yaml"}, `--output "yaml" is not tree or json`},
 		"unknown kind": {[]string{"pod", "late", "-n", "team-a"}, `does not know the kind "pod"; kinds with conditions: Binding, PriceBook, Offering, Subscription`},
-		"no name":      {[]string{"binding"}, "accepts 2 arg(s)"},
+		"no name":      {[]string{"binding"}, `name the object as KIND NAME or KIND/NAME, not "binding"`},
+		"empty name":   {[]string{"binding/", "-n", "team-a"}, "KIND/NAME"},
+		"extra slash":  {[]string{"binding/a/b", "-n", "team-a"}, "KIND/NAME"},
+		"three args":   {[]string{"binding", "late", "x"}, "accepts between 1 and 2 arg(s)"},
 		"not found":    {[]string{"binding", "late", "-n", "team-b"}, "no Binding team-b/late in the cluster"},
 	} {
 		t.Run(name, func(t *testing.T) {

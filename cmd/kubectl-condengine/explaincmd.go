@@ -48,7 +48,7 @@ var explainKinds = []struct {
 func explainCommand(flags *genericclioptions.ConfigFlags, newReader newReaderFunc, now func() time.Time) *cobra.Command {
 	var output string
 	cmd := &cobra.Command{
-		Use:   "explain KIND NAME [-n NAMESPACE] [-o tree|json]",
+		Use:   "explain KIND NAME|KIND/NAME [-n NAMESPACE] [-o tree|json]",
 		Short: "Print, per condition of one object, the rule and the evidence that decide its due value",
 		Long: `explain reads the cluster as audit does, computes with condengine the
 conditions the named Binding, PriceBook, Offering or Subscription is due,
@@ -62,11 +62,19 @@ Binding) and the charge collection run (a Subscription's CostsResolved).
 Such conditions say so under "missing input"; the probe conditions are
 shown as written, with no rule. Evidence is raw: it may name objects of
 other namespaces. It never writes.`,
-		Args: cobra.ExactArgs(2),
+		Args: cobra.RangeArgs(1, 2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			write := map[string]func(io.Writer, []explain.Object) error{"tree": explain.WriteTree, "json": explain.WriteJSON}[output]
 			if write == nil {
 				return fmt.Errorf("--output %q is not tree or json", output)
+			}
+			if len(args) == 1 {
+				// KIND/NAME, as kubectl get takes it.
+				k, n, ok := strings.Cut(args[0], "/")
+				if !ok || k == "" || n == "" || strings.Contains(n, "/") {
+					return fmt.Errorf("name the object as KIND NAME or KIND/NAME, not %q", args[0])
+				}
+				args = []string{k, n}
 			}
 			kind := kindOf(args[0])
 			if kind == "" {

@@ -7,7 +7,7 @@
 // evidence it read. Neither ever writes to the cluster.
 //
 //	kubectl condengine audit [-n NAMESPACE | -A] [-o table|yaml|json] [--kubeconfig FILE] [--context NAME]
-//	kubectl condengine explain KIND NAME [-n NAMESPACE] [-o tree|json] [--kubeconfig FILE] [--context NAME]
+//	kubectl condengine explain KIND NAME|KIND/NAME [-n NAMESPACE] [-o tree|json] [--kubeconfig FILE] [--context NAME]
 //
 // KIND is Binding, PriceBook, Offering or Subscription, in any case,
 // singular or plural (akbinding too).
