@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -16,6 +15,7 @@ import (
 	"github.com/condengine/condengine/binding"
 	"github.com/condengine/condengine/conditions"
 	"github.com/condengine/condengine/conformance"
+	"github.com/condengine/condengine/explain"
 	"github.com/condengine/condengine/finops"
 	"github.com/condengine/condengine/scenario"
 )
@@ -43,23 +43,7 @@ func (in *explainInputs) keepBindings(snap binding.Snapshot) {
 }
 
 // explained is one object's conditions with their provenance.
-type explained struct {
-	Kind       string               `json:"kind"`
-	Namespace  string               `json:"namespace"`
-	Name       string               `json:"name"`
-	Conditions []explainedCondition `json:"conditions"`
-}
-
-type explainedCondition struct {
-	Type               string                 `json:"type"`
-	Status             metav1.ConditionStatus `json:"status"`
-	Reason             string                 `json:"reason"`
-	ObservedGeneration int64                  `json:"observedGeneration"`
-	Rule               string                 `json:"rule"`
-	Sentence           string                 `json:"sentence"`
-	From               string                 `json:"from,omitempty"`
-	Evidence           []conditions.Evidence  `json:"evidence"`
-}
+type explained = explain.Object
 
 func runExplain(e env, args []string) int {
 	fs := newFlags(e, "explain", "explain -f FILE|- [KIND [NAMESPACE/]NAME] [-o tree|json] [-now RFC3339]\n       condengine explain -rules [-o markdown|json] [-out FILE]")
@@ -147,16 +131,14 @@ func runExplain(e env, args []string) int {
 		fmt.Fprintf(e.stderr, "condengine explain: no %s %s in %s\n", kind, joinNS(ns, name), inName)
 		return exitFail
 	}
+	write := explain.WriteTree
 	if *format == "json" {
-		enc := json.NewEncoder(e.stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(objs); err != nil {
-			fmt.Fprintf(e.stderr, "condengine explain: %v\n", err)
-			return exitFail
-		}
-		return exitOK
+		write = explain.WriteJSON
 	}
-	writeTree(e.stdout, objs)
+	if err := write(e.stdout, objs); err != nil {
+		fmt.Fprintf(e.stderr, "condengine explain: %v\n", err)
+		return exitFail
+	}
 	return exitOK
 }
 
@@ -164,22 +146,10 @@ func runExplain(e env, args []string) int {
 // every object with conditions, in the order of the vocabularies, then
 // namespace and name.
 func explainWorld(w *world) ([]explained, error) {
-	sentences := map[string]string{}
-	for _, r := range conformance.Rules() {
-		sentences[r.ID] = r.Sentence
-	}
+	sentences := explain.Sentences(conformance.Rules())
 	var out []explained
 	add := func(kind, ns, name string, conds []metav1.Condition, prov []conditions.Provenance) {
-		x := explained{Kind: kind, Namespace: ns, Name: name, Conditions: []explainedCondition{}}
-		for i, c := range conds {
-			ec := explainedCondition{Type: c.Type, Status: c.Status, Reason: c.Reason, ObservedGeneration: c.ObservedGeneration}
-			if i < len(prov) && prov[i].Type == c.Type {
-				p := prov[i]
-				ec.Rule, ec.Sentence, ec.From, ec.Evidence = p.Rule, sentences[p.Rule], p.From, p.Evidence
-			}
-			x.Conditions = append(x.Conditions, ec)
-		}
-		out = append(out, x)
+		out = append(out, explain.NewObject(kind, ns, name, conds, prov, sentences))
 	}
 	if in := w.inputs; in.bindings != nil {
 		snap := *in.bindings
@@ -222,50 +192,6 @@ func explainWorld(w *world) ([]explained, error) {
 		return cmp.Or(cmp.Compare(rank[a.Kind], rank[b.Kind]), cmp.Compare(a.Namespace, b.Namespace), cmp.Compare(a.Name, b.Name))
 	})
 	return out, nil
-}
-
-// writeTree prints each condition as condition ← rule ← evidence.
-func writeTree(w io.Writer, objs []explained) {
-	for k, x := range objs {
-		if k > 0 {
-			fmt.Fprintln(w)
-		}
-		fmt.Fprintf(w, "%s %s\n", x.Kind, joinNS(x.Namespace, x.Name))
-		if len(x.Conditions) == 0 {
-			fmt.Fprintln(w, "  (no conditions)")
-		}
-		for _, c := range x.Conditions {
-			fmt.Fprintf(w, "  %s=%s %s (observedGeneration %d)\n", c.Type, c.Status, c.Reason, c.ObservedGeneration)
-			if c.From != "" {
-				fmt.Fprintf(w, "    ← derived from %s\n", c.From)
-			}
-			fmt.Fprintf(w, "    ← rule %s: %s\n", c.Rule, c.Sentence)
-			for _, ev := range c.Evidence {
-				fmt.Fprintf(w, "      ← %s\n", describeObject(ev.Object))
-				for _, f := range ev.Facts {
-					fmt.Fprintf(w, "          %s: %s\n", f.Field, oneLine(f.Value))
-				}
-			}
-		}
-	}
-}
-
-func describeObject(r conditions.ObjectRef) string {
-	if r == (conditions.ObjectRef{}) {
-		return "the evaluation's inputs"
-	}
-	s := r.String()
-	var ids []string
-	if r.UID != "" {
-		ids = append(ids, "uid "+string(r.UID))
-	}
-	if r.Generation != 0 {
-		ids = append(ids, "generation "+strconv.FormatInt(r.Generation, 10))
-	}
-	if len(ids) > 0 {
-		s += " (" + strings.Join(ids, ", ") + ")"
-	}
-	return s
 }
 
 // explainRules prints or writes the rule table.

@@ -12,6 +12,7 @@ import (
 	"github.com/condengine/condengine/binding"
 	"github.com/condengine/condengine/conditions"
 	"github.com/condengine/condengine/conformance"
+	"github.com/condengine/condengine/explain"
 	"github.com/condengine/condengine/finops"
 	"github.com/condengine/condengine/offering"
 	"github.com/condengine/condengine/pricebook"
@@ -40,6 +41,12 @@ type ObjectReport struct {
 	// NotJudged are the condition types whose due value depends on probe
 	// results, which a cluster does not hold.
 	NotJudged []string `json:"notJudged,omitempty"`
+
+	// due is the due conditions with the decision behind each (for a
+	// Binding, those of the evaluation without probe results).
+	due explain.Object
+	// written is the object's conditions as read.
+	written []metav1.Condition
 }
 
 // ConditionDrift is one condition written otherwise than due.
@@ -48,6 +55,10 @@ type ConditionDrift struct {
 	// Written and Due are nil when the condition is absent on that side.
 	Written *Condition `json:"written"`
 	Due     *Condition `json:"due"`
+	// Why is the rule that decided the due condition and the evidence it
+	// read; nil when nothing is due. The evidence is raw: it may name
+	// objects of other namespaces.
+	Why *explain.Decision `json:"why,omitempty"`
 }
 
 // Condition is the part of a condition audit compares; the transition
@@ -133,8 +144,11 @@ func auditBindings(in auditInput) ([]ObjectReport, error) {
 			brokers = append(brokers, c.Spec.Broker)
 		}
 	}
-	// due[world][binding key] = conditions from the owning broker.
+	// due[world][binding key] = conditions from the owning broker;
+	// explained[binding key] = the same in the world without probe
+	// results, with the decision behind each.
 	due := make([]map[key][]metav1.Condition, len(probeWorlds))
+	explained := map[key]explain.Object{}
 	for w, probe := range probeWorlds {
 		due[w] = map[key][]metav1.Condition{}
 		for _, name := range brokers {
@@ -151,12 +165,30 @@ func auditBindings(in auditInput) ([]ObjectReport, error) {
 			if err != nil {
 				return nil, err
 			}
-			for _, o := range outs {
-				b := findBinding(objs.Bindings, o.Namespace, o.Name)
+			owned := func(bns, bname string) bool {
+				b := findBinding(objs.Bindings, bns, bname)
 				ref := b.Spec.Chat.ConnectionRef
-				ns := cmp.Or(ref.Namespace, b.Namespace)
-				if owner[[2]string{ns, ref.Name}] == name {
+				return owner[[2]string{cmp.Or(ref.Namespace, b.Namespace), ref.Name}] == name
+			}
+			for _, o := range outs {
+				if owned(o.Namespace, o.Name) {
 					due[w][key{o.Kind, o.Namespace, o.Name}] = o.Conditions
+				}
+			}
+			if w > 0 {
+				continue
+			}
+			snap, err := conformance.BindingSnapshot(f)
+			if err != nil {
+				return nil, err
+			}
+			r, err := binding.Explain(snap)
+			if err != nil {
+				return nil, err
+			}
+			for _, o := range r.Bindings {
+				if owned(o.Namespace, o.Name) {
+					explained[key{binding.KindBinding, o.Namespace, o.Name}] = explain.NewObject(binding.KindBinding, o.Namespace, o.Name, o.Conditions, o.Provenance, sentences)
 				}
 			}
 		}
@@ -168,7 +200,7 @@ func auditBindings(in auditInput) ([]ObjectReport, error) {
 		for w := range due {
 			worlds[w] = due[w][k]
 		}
-		out = append(out, judge(k, b.Status.Conditions, worlds, binding.Vocabulary.Types()))
+		out = append(out, judge(k, b.Status.Conditions, worlds, binding.Vocabulary.Types(), explained[k]))
 	}
 	return out, nil
 }
@@ -198,10 +230,14 @@ func auditFinOps(in auditInput) ([]ObjectReport, error) {
 	for _, o := range outs {
 		due[key{o.Kind, o.Namespace, o.Name}] = o.Conditions
 	}
+	explained, err := explainFinOps(f)
+	if err != nil {
+		return nil, err
+	}
 	var out []ObjectReport
 	add := func(kind, ns, name string, written []metav1.Condition, types []conditions.Type) {
 		k := key{kind, ns, name}
-		out = append(out, judge(k, written, [][]metav1.Condition{due[k]}, types))
+		out = append(out, judge(k, written, [][]metav1.Condition{due[k]}, types, explained[k]))
 	}
 	for _, b := range snap.PriceBooks {
 		add(pricebook.Kind, b.Namespace, b.Name, b.Status.Conditions, pricebook.Vocabulary.Types())
@@ -215,12 +251,47 @@ func auditFinOps(in auditInput) ([]ObjectReport, error) {
 	return out, nil
 }
 
+// explainFinOps evaluates f again with provenance: the due conditions
+// of every PriceBook, Offering and Subscription with their decisions. A
+// Subscription's CostsResolved says the collection run is missing.
+func explainFinOps(f *scenario.File) (map[key]explain.Object, error) {
+	snap, err := conformance.FinOpsSnapshot(f)
+	if err != nil {
+		return nil, err
+	}
+	r, err := finops.Explain(snap)
+	if err != nil {
+		return nil, err
+	}
+	out := map[key]explain.Object{}
+	add := func(kind, ns, name string, conds []metav1.Condition, prov []conditions.Provenance) {
+		x := explain.NewObject(kind, ns, name, conds, prov, sentences)
+		for i := range x.Conditions {
+			x.Conditions[i].Missing = missingInputs[kind+"/"+x.Conditions[i].Type]
+		}
+		out[key{kind, ns, name}] = x
+	}
+	for _, o := range r.PriceBooks.Books {
+		add(pricebook.Kind, o.Namespace, o.Name, o.Status.Conditions, o.Provenance)
+	}
+	for _, o := range r.Offerings.Offerings {
+		add(offering.Kind, o.Namespace, o.Name, o.Status.Conditions, o.Provenance)
+	}
+	for _, o := range r.Subscriptions.Subscriptions {
+		add(subscription.Kind, o.Namespace, o.Name, o.Status.Conditions, o.Provenance)
+	}
+	return out, nil
+}
+
 // judge compares written with the due conditions of each world: a type
 // every world agrees on is judged, others are listed as not judged. Only
 // the types of the kind's vocabulary are looked at; other controllers'
 // conditions are theirs.
-func judge(k key, written []metav1.Condition, worlds [][]metav1.Condition, types []conditions.Type) ObjectReport {
-	r := ObjectReport{Kind: k.kind, Namespace: k.ns, Name: k.name}
+//
+// explained holds the due conditions with their decisions; a drift's Why
+// is the decision of its due condition.
+func judge(k key, written []metav1.Condition, worlds [][]metav1.Condition, types []conditions.Type, explained explain.Object) ObjectReport {
+	r := ObjectReport{Kind: k.kind, Namespace: k.ns, Name: k.name, due: explained, written: written}
 	for _, t := range types {
 		due := pick(worlds[0], t.Name)
 		agreed := true
@@ -234,7 +305,12 @@ func judge(k key, written []metav1.Condition, worlds [][]metav1.Condition, types
 			continue
 		}
 		if got := pick(written, t.Name); !equalCond(got, due) {
-			r.Drift = append(r.Drift, ConditionDrift{Type: t.Name, Written: got, Due: due})
+			d := ConditionDrift{Type: t.Name, Written: got, Due: due}
+			if c := explained.Find(t.Name); c != nil && due != nil && c.Status == metav1.ConditionStatus(due.Status) &&
+				c.Reason == due.Reason && c.ObservedGeneration == due.ObservedGeneration {
+				d.Why = &c.Decision
+			}
+			r.Drift = append(r.Drift, d)
 		}
 	}
 	return r

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -12,6 +13,8 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"sigs.k8s.io/yaml"
+
+	"github.com/condengine/condengine/explain"
 )
 
 func auditCommand(flags *genericclioptions.ConfigFlags, newReader newReaderFunc, now func() time.Time) *cobra.Command {
@@ -24,8 +27,10 @@ func auditCommand(flags *genericclioptions.ConfigFlags, newReader newReaderFunc,
 and the PriceBooks, Offerings, Subscriptions, CostJobs and FinOpsProviders
 (finops.stakater.com), computes with condengine the conditions each object
 is due, and prints each condition whose written status, reason, message or
-observedGeneration differs. Conditions that depend on probe results, which
-a cluster does not hold, are listed as not judged. It never writes.`,
+observedGeneration differs, followed by the rule and the evidence that
+decide the due value (the "why" field with -o yaml|json). Conditions that
+depend on probe results, which a cluster does not hold, are listed as not
+judged. It never writes.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			write, ok := auditWriters[output]
@@ -40,32 +45,9 @@ a cluster does not hold, are listed as not judged. It never writes.`,
 				}
 				namespace = ns
 			}
-			r, err := newReader(flags)
+			report, err := readAndAudit(cmd, flags, newReader, now, namespace)
 			if err != nil {
 				return err
-			}
-			// Every namespace is read, so that references across
-			// namespaces resolve as the operators see them; only the
-			// chosen namespace's objects are reported. Without the right
-			// to list cluster-wide, the namespace alone is read.
-			in, err := r.read(cmd.Context(), "")
-			if apierrors.IsForbidden(err) && namespace != "" {
-				r.notes = append(r.notes, "cannot list across namespaces; references to other namespaces read as missing")
-				in, err = r.read(cmd.Context(), namespace)
-			}
-			if err != nil {
-				return err
-			}
-			for _, n := range r.notes {
-				fmt.Fprintf(cmd.ErrOrStderr(), "note: %s\n", n)
-			}
-			in.now = now()
-			report, err := audit(in)
-			if err != nil {
-				return err
-			}
-			if namespace != "" {
-				report = report.inNamespace(namespace)
 			}
 			if err := write(cmd.OutOrStdout(), report); err != nil {
 				return err
@@ -79,6 +61,38 @@ a cluster does not hold, are listed as not judged. It never writes.`,
 	cmd.Flags().BoolVarP(&allNamespaces, "all-namespaces", "A", false, "audit the objects of every namespace")
 	cmd.Flags().StringVarP(&output, "output", "o", "table", "output format: table, yaml or json")
 	return cmd
+}
+
+// readAndAudit reads the cluster and audits it, reporting the objects of
+// namespace ("" for all). Every namespace is read, so that references
+// across namespaces resolve as the operators see them; without the right
+// to list cluster-wide, the namespace alone is read. The reader's notes
+// go to stderr.
+func readAndAudit(cmd *cobra.Command, flags *genericclioptions.ConfigFlags, newReader newReaderFunc, now func() time.Time, namespace string) (Report, error) {
+	r, err := newReader(flags)
+	if err != nil {
+		return Report{}, err
+	}
+	in, err := r.read(cmd.Context(), "")
+	if apierrors.IsForbidden(err) && namespace != "" {
+		r.notes = append(r.notes, "cannot list across namespaces; references to other namespaces read as missing")
+		in, err = r.read(cmd.Context(), namespace)
+	}
+	if err != nil {
+		return Report{}, err
+	}
+	for _, n := range r.notes {
+		fmt.Fprintf(cmd.ErrOrStderr(), "note: %s\n", n)
+	}
+	in.now = now()
+	report, err := audit(in)
+	if err != nil {
+		return Report{}, err
+	}
+	if namespace != "" {
+		report = report.inNamespace(namespace)
+	}
+	return report, nil
 }
 
 var auditWriters = map[string]func(io.Writer, Report) error{
@@ -98,12 +112,19 @@ var auditWriters = map[string]func(io.Writer, Report) error{
 	},
 }
 
-// writeTable prints one row per drifted condition, then the conditions
-// not judged per object, then a summary line.
+// writeTable prints one row per drifted condition, each followed by the
+// decision behind its due value (indented, as explain prints it), then
+// the conditions not judged per object, then a summary line.
 func writeTable(w io.Writer, r Report) error {
-	tw := tabwriter.NewWriter(w, 0, 4, 3, ' ', 0)
 	if r.Drifted > 0 {
+		// The rows are aligned on their own, then the decisions are put
+		// between them: a line without tabs would split tabwriter's
+		// columns.
+		var rows bytes.Buffer
+		var why []*explain.Decision
+		tw := tabwriter.NewWriter(&rows, 0, 4, 3, ' ', 0)
 		fmt.Fprintln(tw, "KIND\tNAMESPACE\tNAME\tCONDITION\tDIFFERS IN\tWRITTEN\tDUE\tDUE MESSAGE")
+		why = append(why, nil)
 		for _, o := range r.Objects {
 			for _, d := range o.Drift {
 				msg := ""
@@ -112,11 +133,22 @@ func writeTable(w io.Writer, r Report) error {
 				}
 				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", o.Kind, dash(o.Namespace), o.Name, d.Type, differs(d.Written, d.Due),
 					d.Written, d.Due, dash(msg))
+				why = append(why, d.Why)
 			}
 		}
-	}
-	if err := tw.Flush(); err != nil {
-		return err
+		if err := tw.Flush(); err != nil {
+			return err
+		}
+		for i, row := range strings.SplitAfter(strings.TrimSuffix(rows.String(), "\n"), "\n") {
+			if _, err := io.WriteString(w, strings.TrimSuffix(row, "\n")+"\n"); err != nil {
+				return err
+			}
+			if i < len(why) && why[i] != nil {
+				if err := why[i].WriteTree(w, "    "); err != nil {
+					return err
+				}
+			}
+		}
 	}
 	var notJudged []string
 	for _, o := range r.Objects {

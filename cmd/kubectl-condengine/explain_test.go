@@ -1,0 +1,276 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"sigs.k8s.io/yaml"
+
+	"github.com/condengine/condengine/explain"
+)
+
+func runExplain(t *testing.T, newReader newReaderFunc, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := run(append([]string{"explain"}, args...), &out, &errb, newReader, func() time.Time { return auditNow })
+	return code, out.String(), errb.String()
+}
+
+// The holder lives in another namespace: the evidence names it all the
+// same, with both creation times.
+const conflictAcrossNamespaces = `
+apiVersion: agentkourier.dev/v1alpha1
+kind: ChatConnection
+metadata: {namespace: team-a, name: slack, uid: u-slack, generation: 1, creationTimestamp: "2026-11-30T08:00:00Z"}
+spec: {platform: slack, tokenSecretRef: {name: slack-bot-token, key: token}, allowedNamespaces: [team-b]}
+---
+apiVersion: agentkourier.dev/v1alpha1
+kind: AgentBackend
+metadata: {namespace: team-a, name: echo, uid: u-echo, generation: 1, creationTimestamp: "2026-11-30T08:00:00Z"}
+spec: {url: "https://echo.example"}
+---
+apiVersion: agentkourier.dev/v1alpha1
+kind: AgentBackend
+metadata: {namespace: team-b, name: helper, uid: u-helper, generation: 1, creationTimestamp: "2026-11-30T08:00:00Z"}
+spec: {url: "https://helper.example"}
+---
+apiVersion: agentkourier.dev/v1alpha1
+kind: Binding
+metadata: {namespace: team-b, name: support, uid: u-support, generation: 1, creationTimestamp: "2026-11-30T08:30:00Z"}
+spec: {agent: {backendRef: {name: helper}}, chat: {connectionRef: {namespace: team-a, name: slack}, channel: C7}}
+---
+apiVersion: agentkourier.dev/v1alpha1
+kind: Binding
+metadata: {namespace: team-a, name: second, uid: u-second, generation: 1, creationTimestamp: "2026-11-30T09:45:00Z"}
+spec: {agent: {backendRef: {name: echo}}, chat: {connectionRef: {name: slack}, channel: C7}}
+`
+
+// A Binding refused by a channel conflict: the rule, the holder (in
+// another namespace) and both creation times; Ready derived from
+// Accepted.
+func TestExplain_ChannelConflictNamesRuleHolderAndBothCreationTimes(t *testing.T) {
+	client, newReader := fakeCluster(objects(t, conflictAcrossNamespaces)...)
+	code, out, errs := runExplain(t, newReader, "binding", "second", "-n", "team-a")
+	if code != exitOK {
+		t.Fatalf("code %d, stderr %q\n%s", code, errs, out)
+	}
+	want := `Binding team-a/second
+  Accepted=False ChannelConflict (observedGeneration 1)
+    ← rule binding/accepted/channel-conflict: an older Binding (by creationTimestamp, then namespace, name and UID) holds the same channel on the same ChatConnection
+      ← Binding team-a/second (uid u-second, generation 1)
+          spec.agent.backendRef: team-a/echo
+          spec.chat.connectionRef: team-a/slack
+          spec.chat.channel: C7
+          metadata.creationTimestamp: 2026-11-30T09:45:00Z
+      ← AgentBackend team-a/echo (uid u-echo, generation 1)
+      ← Binding team-b/support (uid u-support, generation 1)
+          holds: channel C7 on ChatConnection team-a/slack
+          metadata.creationTimestamp: 2026-11-30T08:30:00Z
+      ← ChatConnection team-a/slack (uid u-slack, generation 1)
+  Ready=False Accepted:ChannelConflict (observedGeneration 1)
+    ← derived from Accepted
+    ← rule binding/ready/from-accepted: Accepted is not True, so Ready carries its status and Accepted:<reason>
+      ← Binding team-a/second (uid u-second, generation 1)
+          status.conditions[Accepted]: ChannelConflict
+`
+	if out != want {
+		t.Errorf("got:\n%s\nwant:\n%s", out, want)
+	}
+	// Nothing is written on the object: explain says the written
+	// conditions differ, on stderr, and leaves stdout to the tree.
+	if !strings.Contains(errs, "note: Accepted is written (absent), due False/ChannelConflict (gen 1)") {
+		t.Errorf("stderr %q", errs)
+	}
+	assertReadOnly(t, client)
+}
+
+// A probe condition cannot be judged from a cluster: it is shown as
+// written, says which input is missing, and names no rule; Accepted,
+// which needs no probe, is explained by its rule.
+func TestExplain_ProbeConditionSaysItCannotBeJudgedLive(t *testing.T) {
+	_, newReader := fakeCluster(objects(t, cluster)...)
+	code, out, errs := runExplain(t, newReader, "Binding", "first", "--namespace", "team-a")
+	if code != exitOK {
+		t.Fatalf("code %d, stderr %q\n%s", code, errs, out)
+	}
+	for _, want := range []string{
+		"  Accepted=True OK (observedGeneration 1)\n    ← rule binding/accepted/ok: ",
+		"  BackendReachable=True OK (observedGeneration 1)\n    ← missing input: the prober's card fetch results, which a cluster does not hold; not judged, shown as written\n",
+		"  ChannelJoined=True OK (observedGeneration 1)\n    ← missing input: the prober's channel look results, ",
+		"  Ready=True OK (observedGeneration 1)\n    ← missing input: the probe results BackendReachable and ChannelJoined depend on, ",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("lacks %q:\n%s", want, out)
+		}
+	}
+	if n := strings.Count(out, "← rule "); n != 1 {
+		t.Errorf("%d rule lines, want Accepted's only:\n%s", n, out)
+	}
+	if errs != "" {
+		t.Errorf("stderr %q: the judged conditions are as due", errs)
+	}
+
+	code, out, _ = runExplain(t, newReader, "bindings/first", "-n", "team-a", "-o", "json")
+	if code != exitOK {
+		t.Fatalf("json: code %d", code)
+	}
+	var got []explain.Object
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 1 || len(got[0].Conditions) != 4 {
+		t.Fatalf("%s", out)
+	}
+	for _, c := range got[0].Conditions {
+		probe := c.Type != "Accepted"
+		if probe != (c.Rule == "") || probe != (c.Missing != "") {
+			t.Errorf("%s: rule %q, missing %q", c.Type, c.Rule, c.Missing)
+		}
+	}
+}
+
+// An accepted Binding with nothing written yet still lists its probe
+// conditions, as absent, with the input that is missing.
+func TestExplain_UnwrittenProbeConditionsAreListedAsAbsent(t *testing.T) {
+	_, newReader := fakeCluster(objects(t, conflictAcrossNamespaces)...)
+	code, out, errs := runExplain(t, newReader, "binding", "support", "-n", "team-b")
+	if code != exitOK {
+		t.Fatalf("code %d, stderr %q\n%s", code, errs, out)
+	}
+	for _, want := range []string{
+		"  Accepted=True OK (observedGeneration 1)\n    ← rule binding/accepted/ok: ",
+		"  BackendReachable (absent)\n    ← missing input: the prober's card fetch results, ",
+		"  ChannelJoined (absent)\n    ← missing input: the prober's channel look results, ",
+		"  Ready (absent)\n    ← missing input: the probe results ",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+// A Subscription's CostsResolved is judged as if no collection run wrote
+// now: the kept rule, and the run named as the missing input.
+func TestExplain_CostsResolvedNamesTheCollectionRun(t *testing.T) {
+	docs := `apiVersion: finops.stakater.com/v1alpha1
+kind: Offering
+metadata: {namespace: shop, name: base, uid: o-base, generation: 1}
+spec: {pricing: {subscriptionFee: {priceMicros: 40000000, period: 1h, tickAlignment: ActivatedAt}}}
+status: {ready: "True"}
+---
+apiVersion: finops.stakater.com/v1alpha1
+kind: Subscription
+metadata: {namespace: team-a, name: acme, uid: u-acme, generation: 1}
+spec: {offeringRef: {name: base, namespace: shop}}
+status:
+  ready: "True"
+  activatedAt: "2026-11-30T09:00:00Z"
+  compatibilityRoot: u-acme
+  conditions:
+    - {type: CostsResolved, status: "True", reason: FromDB, observedGeneration: 1, lastTransitionTime: "2026-11-30T09:00:00Z", message: ""}`
+	_, newReader := fakeCluster(objects(t, docs)...)
+	code, out, errs := runExplain(t, newReader, "subscription", "acme", "-n", "team-a")
+	if code != exitOK {
+		t.Fatalf("code %d, stderr %q\n%s", code, errs, out)
+	}
+	want := "  CostsResolved=True FromDB (observedGeneration 1)\n" +
+		"    ← missing input: the charge collection run, which a cluster does not show; judged as if none ran now, so the collector's last CostsResolved is kept\n" +
+		"    ← rule subscription/costs-resolved/kept: "
+	if !strings.Contains(out, want) {
+		t.Errorf("lacks %q:\n%s", want, out)
+	}
+	if !strings.Contains(out, "  Active=True ActivationSucceeded (observedGeneration 1)\n    ← rule subscription/active/") {
+		t.Errorf("Active is not explained by its rule:\n%s", out)
+	}
+}
+
+func TestExplain_Errors_Exit2(t *testing.T) {
+	_, newReader := fakeCluster(objects(t, cluster)...)
+	for name, tc := range map[string]struct {
+		args []string
+		want string
+	}{
+		"bad output":   {[]string{"binding", "late", "-n", "team-a", "-o", "yaml"}, `--output "yaml" is not tree or json`},
+		"unknown kind": {[]string{"pod", "late", "-n", "team-a"}, `does not know the kind "pod"; kinds with conditions: Binding, PriceBook, Offering, Subscription`},
+		"no name":      {[]string{"binding"}, `name the object as KIND NAME or KIND/NAME, not "binding"`},
+		"empty name":   {[]string{"binding/", "-n", "team-a"}, "KIND/NAME"},
+		"extra slash":  {[]string{"binding/a/b", "-n", "team-a"}, "KIND/NAME"},
+		"three args":   {[]string{"binding", "late", "x"}, "accepts between 1 and 2 arg(s)"},
+		"not found":    {[]string{"binding", "late", "-n", "team-b"}, "no Binding team-b/late in the cluster"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			code, out, errs := runExplain(t, newReader, tc.args...)
+			if code != exitError || !strings.HasPrefix(errs, "error: ") || !strings.Contains(errs, tc.want) || out != "" {
+				t.Errorf("code %d, stdout %q, stderr %q; want %q", code, out, errs, tc.want)
+			}
+		})
+	}
+}
+
+// Each drift row of audit's table is followed by the decision behind the
+// due condition; the JSON and YAML carry it as why.
+func TestAudit_DriftCarriesTheDueDecision(t *testing.T) {
+	_, newReader := fakeCluster(objects(t, cluster)...)
+	code, out, _ := runAudit(t, newReader, "-A")
+	if code != exitDrift {
+		t.Fatalf("code %d\n%s", code, out)
+	}
+	lines := strings.Split(out, "\n")
+	row := -1
+	for i, l := range lines {
+		if strings.HasPrefix(l, "Binding ") && strings.Contains(l, " Accepted ") {
+			row = i
+		}
+	}
+	if row < 0 || row+10 >= len(lines) {
+		t.Fatalf("no Accepted drift row:\n%s", out)
+	}
+	under := strings.Join(lines[row+1:row+12], "\n")
+	for _, want := range []string{
+		"\n      ← Binding team-a/first (uid u-first, generation 1)\n          holds: channel C1 on ChatConnection team-a/slack\n          metadata.creationTimestamp: 2026-11-30T09:00:00Z",
+		"          metadata.creationTimestamp: 2026-11-30T09:59:00Z",
+	} {
+		if !strings.Contains(under, want) {
+			t.Errorf("under the row, lacks %q:\n%s", want, under)
+		}
+	}
+	if !strings.HasPrefix(lines[row+1], "    ← rule binding/accepted/channel-conflict: ") {
+		t.Errorf("line under the row: %q", lines[row+1])
+	}
+	if !strings.Contains(out, "\n    ← derived from Accepted\n    ← rule binding/ready/from-accepted: ") {
+		t.Errorf("Ready's drift is not explained:\n%s", out)
+	}
+
+	for _, format := range []string{"json", "yaml"} {
+		_, out, _ := runAudit(t, newReader, "-A", "-o", format)
+		var r Report
+		if err := yamlOrJSON(format, out, &r); err != nil {
+			t.Fatal(err)
+		}
+		found := false
+		for _, o := range r.Objects {
+			for _, d := range o.Drift {
+				if d.Why == nil || d.Why.Rule == "" || len(d.Why.Evidence) == 0 {
+					t.Errorf("%s: %s %s drift without a decision: %+v", format, o.Name, d.Type, d.Why)
+					continue
+				}
+				if d.Type == "Accepted" {
+					found = d.Why.Rule == "binding/accepted/channel-conflict" && d.Why.Evidence[2].Object.Name == "first"
+				}
+			}
+		}
+		if !found {
+			t.Errorf("%s: Accepted's decision does not name the rule and the holder:\n%s", format, out)
+		}
+	}
+}
+
+func yamlOrJSON(format, out string, v any) error {
+	if format == "json" {
+		return json.Unmarshal([]byte(out), v)
+	}
+	return yaml.UnmarshalStrict([]byte(out), v)
+}

@@ -1,0 +1,146 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/cli-runtime/pkg/genericclioptions"
+
+	"github.com/condengine/condengine/binding"
+	"github.com/condengine/condengine/conformance"
+	"github.com/condengine/condengine/explain"
+	"github.com/condengine/condengine/offering"
+	"github.com/condengine/condengine/pricebook"
+	"github.com/condengine/condengine/subscription"
+)
+
+// sentences maps every rule ID to its sentence.
+var sentences = explain.Sentences(conformance.Rules())
+
+// missingInputs says, per "Kind/Type", which input a cluster cannot give
+// for that condition and what follows. A condition audit cannot judge
+// carries it with no rule; one it judges by a default carries it beside
+// its rule.
+var missingInputs = map[string]string{
+	binding.KindBinding + "/" + binding.TypeBackendReachable: "the prober's card fetch results, which a cluster does not hold; not judged, shown as written",
+	binding.KindBinding + "/" + binding.TypeChannelJoined:    "the prober's channel look results, which a cluster does not hold; not judged, shown as written",
+	binding.KindBinding + "/" + binding.TypeReady:            "the probe results BackendReachable and ChannelJoined depend on, which a cluster does not hold; not judged, shown as written",
+	subscription.Kind + "/" + subscription.TypeCostsResolved: "the charge collection run, which a cluster does not show; judged as if none ran now, so the collector's last CostsResolved is kept",
+}
+
+// explainKinds are the kinds explain knows, with the names kubectl users
+// type for them.
+var explainKinds = []struct {
+	kind  string
+	names []string
+}{
+	{binding.KindBinding, []string{"binding", "bindings", "akbinding", "akbindings"}},
+	{pricebook.Kind, []string{"pricebook", "pricebooks"}},
+	{offering.Kind, []string{"offering", "offerings"}},
+	{subscription.Kind, []string{"subscription", "subscriptions"}},
+}
+
+func explainCommand(flags *genericclioptions.ConfigFlags, newReader newReaderFunc, now func() time.Time) *cobra.Command {
+	var output string
+	cmd := &cobra.Command{
+		Use:   "explain KIND NAME|KIND/NAME [-n NAMESPACE] [-o tree|json]",
+		Short: "Print, per condition of one object, the rule and the evidence that decide its due value",
+		Long: `explain reads the cluster as audit does, computes with condengine the
+conditions the named Binding, PriceBook, Offering or Subscription is due,
+and prints per condition the rule that decided it and the evidence it read
+(the objects, their fields and values), as a tree or as JSON. For Ready it
+names the condition Ready was derived from.
+
+A cluster does not hold every input the operators use: a Binding's probe
+results (BackendReachable, ChannelJoined, and so Ready for an accepted
+Binding) and the charge collection run (a Subscription's CostsResolved).
+Such conditions say so under "missing input"; the probe conditions are
+shown as written, with no rule. Evidence is raw: it may name objects of
+other namespaces. It never writes.`,
+		Args: cobra.RangeArgs(1, 2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			write := map[string]func(io.Writer, []explain.Object) error{"tree": explain.WriteTree, "json": explain.WriteJSON}[output]
+			if write == nil {
+				return fmt.Errorf("--output %q is not tree or json", output)
+			}
+			if len(args) == 1 {
+				// KIND/NAME, as kubectl get takes it.
+				k, n, ok := strings.Cut(args[0], "/")
+				if !ok || k == "" || n == "" || strings.Contains(n, "/") {
+					return fmt.Errorf("name the object as KIND NAME or KIND/NAME, not %q", args[0])
+				}
+				args = []string{k, n}
+			}
+			kind := kindOf(args[0])
+			if kind == "" {
+				var names []string
+				for _, k := range explainKinds {
+					names = append(names, k.kind)
+				}
+				return fmt.Errorf("explain does not know the kind %q; kinds with conditions: %s", args[0], strings.Join(names, ", "))
+			}
+			namespace, _, err := flags.ToRawKubeConfigLoader().Namespace()
+			if err != nil {
+				return err
+			}
+			report, err := readAndAudit(cmd, flags, newReader, now, namespace)
+			if err != nil {
+				return err
+			}
+			i := slices.IndexFunc(report.Objects, func(o ObjectReport) bool {
+				return o.Kind == kind && o.Namespace == namespace && o.Name == args[1]
+			})
+			if i < 0 {
+				return fmt.Errorf("no %s %s in the cluster", kind, joinName(namespace, args[1]))
+			}
+			o := report.Objects[i]
+			for _, d := range o.Drift {
+				fmt.Fprintf(cmd.ErrOrStderr(), "note: %s is written %s, due %s (kubectl condengine audit shows the drift)\n", d.Type, d.Written, d.Due)
+			}
+			return write(cmd.OutOrStdout(), []explain.Object{liveExplanation(o)})
+		},
+	}
+	cmd.Flags().StringVarP(&output, "output", "o", "tree", "output format: tree or json")
+	return cmd
+}
+
+// kindOf maps what the user typed to a kind explain knows, or "".
+func kindOf(arg string) string {
+	arg = strings.ToLower(arg)
+	for _, k := range explainKinds {
+		if slices.Contains(k.names, arg) {
+			return k.kind
+		}
+	}
+	return ""
+}
+
+// liveExplanation is the object's due conditions with their decisions,
+// except those the cluster cannot judge: these are shown as written
+// (with an empty status when not written), with the missing input and no
+// rule.
+func liveExplanation(o ObjectReport) explain.Object {
+	x := o.due
+	x.Conditions = slices.Clone(x.Conditions)
+	for _, t := range o.NotJudged {
+		c := explain.Condition{Type: t, Decision: explain.Decision{Missing: missingInputs[o.Kind+"/"+t]}}
+		if c.Missing == "" {
+			c.Missing = "an input a cluster does not hold; not judged, shown as written"
+		}
+		if j := slices.IndexFunc(o.written, func(w metav1.Condition) bool { return w.Type == t }); j >= 0 {
+			w := o.written[j]
+			c.Status, c.Reason, c.ObservedGeneration = w.Status, w.Reason, w.ObservedGeneration
+		}
+		if i := slices.IndexFunc(x.Conditions, func(d explain.Condition) bool { return d.Type == t }); i >= 0 {
+			x.Conditions[i] = c
+		} else {
+			x.Conditions = append(x.Conditions, c)
+		}
+	}
+	return x
+}
