@@ -34,6 +34,13 @@ func TestKubectlCondengineAudit_CatchesAWrongReasonUntilTheCorrectHostRuns(t *te
 	e := newEnv(t)
 	plugins := buildAuditPlugin(t)
 	ns := e.namespace("audit-drift")
+	// Other tests print `kubectl get akbinding -A` and expect only their
+	// own rows: the objects go when the test ends (the namespace cannot,
+	// without a controller manager).
+	t.Cleanup(func() {
+		e.Kubectl("", "delete", "bindings.agentkourier.dev,agentbackends.agentkourier.dev,chatconnections.agentkourier.dev",
+			"--all", "-n", ns, "--wait=true")
+	})
 	// holder is created first (or, within the same second, wins on its
 	// name) and holds C1; latecomer is refused.
 	e.Kubectl(`
