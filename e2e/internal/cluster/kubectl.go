@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -37,6 +38,18 @@ func (c *Cluster) KubectlCmd(ctx context.Context, args ...string) *exec.Cmd {
 	cmd := exec.CommandContext(ctx, c.bins.Kubectl, full...)
 	env := []string{"HOME=" + c.Dir, "PATH=" + os.Getenv("PATH")}
 	cmd.Env = env
+	return cmd
+}
+
+// PluginCmd prepares `kubectl args...` where args[0] names a kubectl
+// plugin that kubectl is to find on PATH, with dir first on it. kubectl
+// refuses flags before a plugin's name and passes every argument after it
+// to the plugin, so the kubeconfig and cache flags, which KubectlCmd puts
+// first, come last here: the plugin reads them.
+func (c *Cluster) PluginCmd(ctx context.Context, dir string, args ...string) *exec.Cmd {
+	full := append(slices.Clone(args), "--kubeconfig="+c.Kubeconfig, "--cache-dir="+filepath.Join(c.Dir, "kube-cache"))
+	cmd := exec.CommandContext(ctx, c.bins.Kubectl, full...)
+	cmd.Env = []string{"HOME=" + c.Dir, "PATH=" + dir + string(os.PathListSeparator) + os.Getenv("PATH")}
 	return cmd
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -25,6 +26,13 @@ type Host struct {
 	Probes func(b *binding.Binding) *binding.ProbeResult
 	// Memory is the engine's memory of good generations, carried between Steps.
 	Memory binding.Memory
+	// Namespace, when not empty, is the only namespace listed and written,
+	// so a test sharing its control plane with others leaves theirs alone.
+	Namespace string
+	// Edit, when set, changes the conditions of each write before it is
+	// sent (a copy: the returned Result keeps the engine's), which makes
+	// the host one with a bug on purpose.
+	Edit func(namespace, name string, conds []metav1.Condition)
 
 	// Writes counts status writes the API server accepted; Conflicts counts
 	// writes it refused because the object had changed since it was listed.
@@ -64,7 +72,12 @@ func (h *Host) Step(ctx context.Context, now time.Time) (int, binding.Result, er
 			continue
 		}
 		// Only our own conditions: another controller's stay its own.
-		status, err := statusOf(r.Owned)
+		owned := r.Owned
+		if h.Edit != nil {
+			owned = slices.Clone(owned)
+			h.Edit(r.Namespace, r.Name, owned)
+		}
+		status, err := statusOf(owned)
 		if err != nil {
 			return wrote, res, err
 		}
@@ -88,7 +101,7 @@ func (h *Host) list(ctx context.Context) (binding.Objects, map[types.UID]string,
 	var raws []json.RawMessage
 	rvs := map[types.UID]string{}
 	for _, gvr := range []schema.GroupVersionResource{kube.Bindings, kube.AgentBackends, kube.ChatConnections} {
-		list, err := h.Dyn.Resource(gvr).List(ctx, metav1.ListOptions{})
+		list, err := h.Dyn.Resource(gvr).Namespace(h.Namespace).List(ctx, metav1.ListOptions{})
 		if err != nil {
 			return binding.Objects{}, nil, err
 		}
