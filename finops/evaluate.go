@@ -105,7 +105,16 @@ type id struct {
 	uid             types.UID
 }
 
-func idOf(o *conditions.Outcome) id { return id{o.Namespace, o.Name, o.UID} }
+// byID indexes a kind's outcomes by the identity of their objects; common
+// reaches the shared outcome inside the kind's own.
+func byID[O any](outs []O, common func(*O) *conditions.Outcome) map[id]*O {
+	m := make(map[id]*O, len(outs))
+	for i := range outs {
+		c := common(&outs[i])
+		m[id{c.Namespace, c.Name, c.UID}] = &outs[i]
+	}
+	return m
+}
 
 // Apply returns the snapshot as it stands after the host carried out r:
 // new statuses written, finalizers added or dropped, objects whose last
@@ -116,10 +125,7 @@ func idOf(o *conditions.Outcome) id { return id{o.Namespace, o.Name, o.UID} }
 func Apply(s Snapshot, r Result) Snapshot {
 	next := s
 	next.Collection = nil
-	books := make(map[id]*pricebook.Outcome, len(r.PriceBooks.Books))
-	for i := range r.PriceBooks.Books {
-		books[idOf(&r.PriceBooks.Books[i].Outcome)] = &r.PriceBooks.Books[i]
-	}
+	books := byID(r.PriceBooks.Books, func(o *pricebook.Outcome) *conditions.Outcome { return &o.Outcome })
 	next.PriceBooks = slices.Clone(s.PriceBooks)
 	for i := range next.PriceBooks {
 		b := &next.PriceBooks[i]
@@ -130,10 +136,7 @@ func Apply(s Snapshot, r Result) Snapshot {
 	if r.PriceBooks.Document != nil {
 		next.PricingDocument = r.PriceBooks.Document
 	}
-	offs := make(map[id]*offering.Outcome, len(r.Offerings.Offerings))
-	for i := range r.Offerings.Offerings {
-		offs[idOf(&r.Offerings.Offerings[i].Outcome)] = &r.Offerings.Offerings[i]
-	}
+	offs := byID(r.Offerings.Offerings, func(o *offering.Outcome) *conditions.Outcome { return &o.Outcome })
 	next.Offerings = make([]offering.Offering, 0, len(s.Offerings))
 	for _, o := range s.Offerings {
 		if out := offs[id{o.Namespace, o.Name, o.UID}]; out != nil {
@@ -151,10 +154,7 @@ func Apply(s Snapshot, r Result) Snapshot {
 		}
 		next.Offerings = append(next.Offerings, o)
 	}
-	subs := make(map[id]*subscription.Outcome, len(r.Subscriptions.Subscriptions))
-	for i := range r.Subscriptions.Subscriptions {
-		subs[idOf(&r.Subscriptions.Subscriptions[i].Outcome)] = &r.Subscriptions.Subscriptions[i]
-	}
+	subs := byID(r.Subscriptions.Subscriptions, func(o *subscription.Outcome) *conditions.Outcome { return &o.Outcome })
 	next.Subscriptions = make([]subscription.Subscription, 0, len(s.Subscriptions))
 	for _, x := range s.Subscriptions {
 		if out := subs[id{x.Namespace, x.Name, x.UID}]; out != nil {
