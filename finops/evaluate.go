@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/condengine/condengine/conditions"
@@ -137,37 +138,47 @@ func Apply(s Snapshot, r Result) Snapshot {
 		next.PricingDocument = r.PriceBooks.Document
 	}
 	offs := byID(r.Offerings.Offerings, func(o *offering.Outcome) *conditions.Outcome { return &o.Outcome })
-	next.Offerings = make([]offering.Offering, 0, len(s.Offerings))
-	for _, o := range s.Offerings {
-		if out := offs[id{o.Namespace, o.Name, o.UID}]; out != nil {
-			if out.Write {
-				o.Status = out.Status
-			}
-			switch out.Finalizer {
-			case conditions.FinalizerAdd:
-				o.Finalizers = append(slices.Clone(o.Finalizers), offering.Finalizer)
-			case conditions.FinalizerRemove:
-				if o.Finalizers = without(o.Finalizers, offering.Finalizer); len(o.Finalizers) == 0 {
-					continue // the API server deletes it now
-				}
-			}
+	next.Offerings = applied(s.Offerings, offs, func(o *offering.Offering, out *offering.Outcome) bool {
+		if out.Write {
+			o.Status = out.Status
 		}
-		next.Offerings = append(next.Offerings, o)
-	}
+		switch out.Finalizer {
+		case conditions.FinalizerAdd:
+			o.Finalizers = append(slices.Clone(o.Finalizers), offering.Finalizer)
+		case conditions.FinalizerRemove:
+			o.Finalizers = without(o.Finalizers, offering.Finalizer)
+			return len(o.Finalizers) > 0 // the API server deletes it now
+		}
+		return true
+	})
 	subs := byID(r.Subscriptions.Subscriptions, func(o *subscription.Outcome) *conditions.Outcome { return &o.Outcome })
-	next.Subscriptions = make([]subscription.Subscription, 0, len(s.Subscriptions))
-	for _, x := range s.Subscriptions {
-		if out := subs[id{x.Namespace, x.Name, x.UID}]; out != nil {
-			if out.Write {
-				x.Status = out.Status
-			}
-			if out.Finalizer == conditions.FinalizerRemove {
-				if x.Finalizers = without(x.Finalizers, subscription.Finalizer); len(x.Finalizers) == 0 && x.IsDeleting() {
-					continue
-				}
-			}
+	next.Subscriptions = applied(s.Subscriptions, subs, func(x *subscription.Subscription, out *subscription.Outcome) bool {
+		if out.Write {
+			x.Status = out.Status
 		}
-		next.Subscriptions = append(next.Subscriptions, x)
+		if out.Finalizer == conditions.FinalizerRemove {
+			x.Finalizers = without(x.Finalizers, subscription.Finalizer)
+			return len(x.Finalizers) > 0 || !x.IsDeleting()
+		}
+		return true
+	})
+	return next
+}
+
+// applied returns a new list of the objects of list, each copy with its
+// outcome (if any) carried out by apply; apply reports false for an
+// object that no longer exists afterwards, which is left out.
+func applied[T any, P interface {
+	*T
+	metav1.Object
+}, O any](list []T, outs map[id]*O, apply func(P, *O) bool) []T {
+	next := make([]T, 0, len(list))
+	for _, x := range list {
+		p := P(&x)
+		if out := outs[id{p.GetNamespace(), p.GetName(), p.GetUID()}]; out != nil && !apply(p, out) {
+			continue
+		}
+		next = append(next, x)
 	}
 	return next
 }
