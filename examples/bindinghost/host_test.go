@@ -169,11 +169,13 @@ func statusManagers(u *unstructured.Unstructured) []string {
 	return out
 }
 
-// applyOtherCondition applies a status of the one condition cond to the
-// Binding team-a/team-a-chat, as another writer does with its own field
-// manager (named in opts).
-func applyOtherCondition(t *testing.T, c client.Client, cond map[string]any, opts ...client.SubResourceApplyOption) {
+// applyOtherCondition applies a status of one condition of generation 1
+// to the Binding team-a/team-a-chat, as another writer does with its own
+// field manager (named in opts).
+func applyOtherCondition(t *testing.T, c client.Client, typ, status, reason, message, at string, opts ...client.SubResourceApplyOption) {
 	t.Helper()
+	cond := map[string]any{"type": typ, "status": status, "reason": reason, "message": message,
+		"lastTransitionTime": at, "observedGeneration": int64(1)}
 	u := &unstructured.Unstructured{Object: map[string]any{"status": map[string]any{"conditions": []any{cond}}}}
 	u.SetGroupVersionKind(BindingGVK)
 	u.SetNamespace("team-a")
@@ -238,8 +240,7 @@ func TestRunOnce_ForeignEditIsPutBackOnce(t *testing.T) {
 	ctx := context.Background()
 
 	// Someone else rewrites Ready with their own field manager.
-	applyOtherCondition(t, c, map[string]any{"type": "Ready", "status": "False", "reason": "Broken", "message": "edited by hand",
-		"lastTransitionTime": "2026-11-30T10:00:02Z", "observedGeneration": int64(1)},
+	applyOtherCondition(t, c, "Ready", "False", "Broken", "edited by hand", "2026-11-30T10:00:02Z",
 		client.FieldOwner("someone-else"), client.ForceOwnership)
 	before := rec.count()
 
@@ -377,9 +378,7 @@ func TestRunOnce_OtherControllersConditionStaysTheirs(t *testing.T) {
 	var rec applies
 	c := newClient(t, &rec, objects(t, world)...)
 	ctx := context.Background()
-	applyOtherCondition(t, c, map[string]any{"type": "example.com/Audited", "status": "True", "reason": "Checked", "message": "",
-		"lastTransitionTime": "2026-11-30T09:00:00Z", "observedGeneration": int64(1)},
-		client.FieldOwner("auditor"))
+	applyOtherCondition(t, c, "example.com/Audited", "True", "Checked", "", "2026-11-30T09:00:00Z", client.FieldOwner("auditor"))
 	rec.calls = nil
 	h := newHost(t, c)
 	h.RecordProbe(okProbe("u-chat-1", 1))

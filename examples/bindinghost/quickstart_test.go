@@ -26,8 +26,7 @@ func TestQuickStart_AppliesOnlyTheOwnedConditions(t *testing.T) {
 	ctx := context.Background()
 
 	// Another controller owns a condition of its own on the Binding.
-	applyOtherCondition(t, c, map[string]any{"type": "example.com/Audited", "status": "True", "reason": "Reviewed", "message": "",
-		"lastTransitionTime": "2026-11-30T09:58:00Z", "observedGeneration": int64(1)},
+	applyOtherCondition(t, c, "example.com/Audited", "True", "Reviewed", "", "2026-11-30T09:58:00Z",
 		client.FieldOwner("auditor"), client.ForceOwnership)
 	before := rec.count()
 
