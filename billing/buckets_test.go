@@ -36,8 +36,7 @@ func TestWindows_HalfOpenUTCCalendar(t *testing.T) {
 }
 
 func TestBuckets_DeactivationCutsProjected(t *testing.T) {
-	s, err := hourlyExample(t).Deactivated(at("2026-04-01T13:42:07Z"))
-	require.NoError(t, err)
+	s := mustDeactivated(t, hourlyExample(t), "2026-04-01T13:42:07Z")
 	got, err := s.Buckets(at("2026-04-01T13:00:00Z"), nil)
 	require.NoError(t, err)
 	assert.Equal(t, int64(40000000), got[0].Projected, "final tick at 14:00 whole")
@@ -53,8 +52,7 @@ func TestBuckets_DeactivationCutsProjected(t *testing.T) {
 }
 
 func TestBuckets_ZeroValuesOmittedInJSON(t *testing.T) {
-	s, err := hourlyExample(t).Deactivated(at("2026-04-01T13:42:07Z"))
-	require.NoError(t, err)
+	s := mustDeactivated(t, hourlyExample(t), "2026-04-01T13:42:07Z")
 	got, err := s.Buckets(at("2026-04-02T13:00:00Z"), nil)
 	require.NoError(t, err)
 	raw, err := json.Marshal(got[:2])
@@ -130,8 +128,7 @@ func TestBuckets_UsageHookAddsCurrentOnly(t *testing.T) {
 }
 
 func TestBuckets_UsageOnlyWhenFeeIsZero(t *testing.T) {
-	s, err := hourlyExample(t).Deactivated(at("2026-04-01T09:30:00Z"))
-	require.NoError(t, err)
+	s := mustDeactivated(t, hourlyExample(t), "2026-04-01T09:30:00Z")
 	got, err := s.Buckets(at("2026-04-02T13:00:00Z"), func(Granularity, time.Time, time.Time) []MeterCharge {
 		return []MeterCharge{{Meter: "networkGb", Micros: 3}}
 	})

@@ -113,15 +113,13 @@ func TestSubSecondInstants_ActivatedAtReadAtWholeSeconds(t *testing.T) {
 
 func TestDeactivatedBeforeActivation_ChargesFirstTick(t *testing.T) {
 	s := mustSchedule(t, Fee{PriceMicros: 40000000, Period: "1", Alignment: HourBoundary}, "2026-04-01T09:15:00Z")
-	d, err := s.Deactivated(at("2026-04-01T08:00:00Z"))
-	require.NoError(t, err)
+	d := mustDeactivated(t, s, "2026-04-01T08:00:00Z")
 	assert.Equal(t, int64(30000000), mustFee(t, d, "2026-04-01T00:00:00Z", "2026-04-02T00:00:00Z"), "one prorated tick (Decisions 4, 5)")
 }
 
 func TestDeactivatedBeforeFirstBoundary_OpeningTickStaysProrated(t *testing.T) {
 	s := mustSchedule(t, Fee{PriceMicros: 40000000, Period: "1", Alignment: HourBoundary}, "2026-04-01T09:15:00Z")
-	d, err := s.Deactivated(at("2026-04-01T09:40:00Z"))
-	require.NoError(t, err)
+	d := mustDeactivated(t, s, "2026-04-01T09:40:00Z")
 	assert.Equal(t, int64(30000000), mustFee(t, d, "2026-04-01T09:00:00Z", "2026-04-02T00:00:00Z"))
 }
 
@@ -189,8 +187,7 @@ func TestZeroSchedule_ChargesNothingNoPanic(t *testing.T) {
 	var s Schedule
 	assert.Zero(t, s.Ticks(at("2026-04-01T00:00:00Z")))
 	assert.Zero(t, mustFee(t, s, "2026-04-01T00:00:00Z", "2026-05-01T00:00:00Z"))
-	d, err := s.Deactivated(at("2026-04-01T00:00:00Z"))
-	require.NoError(t, err)
+	d := mustDeactivated(t, s, "2026-04-01T00:00:00Z")
 	got, err := d.Buckets(at("2026-04-01T13:00:00Z"), nil)
 	require.NoError(t, err)
 	assert.Zero(t, got[2].Projected)

@@ -5,7 +5,6 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 func TestMinPeriods_NoneSetAlwaysReached(t *testing.T) {
@@ -22,8 +21,7 @@ func TestMinPeriods_BoundaryAtTCounts(t *testing.T) {
 
 func TestMinPeriods_MeasuredFromActivationNotDeletion_SnapIgnored(t *testing.T) {
 	s := mustSchedule(t, Fee{PriceMicros: 1, Period: "1h", Alignment: ActivatedAt, MinPeriods: 3}, "2026-04-01T09:00:00Z")
-	d, err := s.Deactivated(at("2026-04-01T09:30:00Z"))
-	require.NoError(t, err)
+	d := mustDeactivated(t, s, "2026-04-01T09:30:00Z")
 	assert.False(t, d.MinPeriodsReached(at("2026-04-01T11:00:00Z")), "two boundaries so far")
 	assert.True(t, d.MinPeriodsReached(at("2026-04-01T12:00:00Z")), "the grid keeps counting after the snap")
 	assert.Equal(t, int64(1), mustFee(t, d, "2026-04-01T00:00:00Z", "2026-04-02T00:00:00Z"), "but no shortfall is charged")

@@ -75,6 +75,17 @@ type drawn struct {
 	w   walker
 }
 
+// ordered draws two instants near the schedule's first n boundaries
+// (as near does), the earlier first.
+func (d drawn) ordered(t *rapid.T, n int64) (x, y time.Time) {
+	x = near(t, d.s, d.fee, d.w.a, n, "x")
+	y = near(t, d.s, d.fee, d.w.a, n, "y")
+	if y.Before(x) {
+		x, y = y, x
+	}
+	return x, y
+}
+
 func drawSchedule(t *rapid.T, withDeactivation bool) drawn {
 	f := smallFee(t)
 	a := instant(t, "activatedAt")
@@ -105,11 +116,7 @@ func mustFeeR(t *rapid.T, s Schedule, a, b time.Time) int64 {
 func TestProperty_ClosedFormMatchesWalk(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		d := drawSchedule(t, true)
-		x := near(t, d.s, d.fee, d.w.a, 200, "x")
-		y := near(t, d.s, d.fee, d.w.a, 200, "y")
-		if y.Before(x) {
-			x, y = y, x
-		}
+		x, y := d.ordered(t, 200)
 		if got, want := d.s.Ticks(y), d.w.ticks(y); got != want {
 			t.Fatalf("Ticks(%s) = %d, walk %d", y, got, want)
 		}
@@ -149,11 +156,7 @@ func TestProperty_FeeAdditive(t *testing.T) {
 func TestProperty_MonotoneAndNonNegative(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		d := drawSchedule(t, true)
-		x := near(t, d.s, d.fee, d.w.a, 300, "x")
-		y := near(t, d.s, d.fee, d.w.a, 300, "y")
-		if y.Before(x) {
-			x, y = y, x
-		}
+		x, y := d.ordered(t, 300)
 		if d.s.Ticks(x) < 0 || d.s.Ticks(x) > d.s.Ticks(y) {
 			t.Fatalf("Ticks not monotone: %d at %s, %d at %s", d.s.Ticks(x), x, d.s.Ticks(y), y)
 		}

@@ -26,6 +26,13 @@ func mustSchedule(t testing.TB, f Fee, activatedAt string) Schedule {
 	return s
 }
 
+func mustDeactivated(t testing.TB, s Schedule, deactivatedAt string) Schedule {
+	t.Helper()
+	d, err := s.Deactivated(at(deactivatedAt))
+	require.NoError(t, err)
+	return d
+}
+
 func mustFee(t testing.TB, s Schedule, start, end string) int64 {
 	t.Helper()
 	v, err := s.Fee(at(start), at(end))
@@ -83,8 +90,7 @@ func TestWorkedExample_MonthBoundaryProration_ChargedInLastHourOfAugust(t *testi
 func TestWorkedExample_Snap_ActivatedAtHourlyDeactivatedMidHour(t *testing.T) {
 	s := mustSchedule(t, Fee{PriceMicros: 40000000, Period: "1h", Alignment: ActivatedAt}, "2026-04-01T09:00:00Z")
 	assert.True(t, at("2026-04-01T14:00:00Z").Equal(s.Snap(at("2026-04-01T13:42:07Z"))))
-	d, err := s.Deactivated(at("2026-04-01T13:42:07Z"))
-	require.NoError(t, err)
+	d := mustDeactivated(t, s, "2026-04-01T13:42:07Z")
 	assert.Equal(t, int64(200000000), mustFee(t, d, "2026-04-01T09:00:00Z", "2027-01-01T00:00:00Z"), "5 ticks")
 	assert.Equal(t, int64(40000000), mustFee(t, d, "2026-04-01T13:00:00Z", "2026-04-01T14:00:00Z"), "final tick whole")
 	assert.Zero(t, mustFee(t, d, "2026-04-01T14:00:00Z", "2026-04-01T15:00:00Z"))
@@ -92,8 +98,7 @@ func TestWorkedExample_Snap_ActivatedAtHourlyDeactivatedMidHour(t *testing.T) {
 
 func TestWorkedExample_Snap_HourBoundaryDeactivatedAtTwenty(t *testing.T) {
 	s := mustSchedule(t, Fee{PriceMicros: 40000000, Period: "1", Alignment: HourBoundary}, "2026-04-01T06:30:00Z")
-	d, err := s.Deactivated(at("2026-04-01T09:40:00Z"))
-	require.NoError(t, err)
+	d := mustDeactivated(t, s, "2026-04-01T09:40:00Z")
 	assert.True(t, at("2026-04-01T10:00:00Z").Equal(s.Snap(at("2026-04-01T09:40:00Z"))))
 	assert.Equal(t, int64(40000000), mustFee(t, d, "2026-04-01T09:00:00Z", "2026-04-01T10:00:00Z"), "full 09:00-10:00 tick")
 	assert.Zero(t, mustFee(t, d, "2026-04-01T10:00:00Z", "2026-04-02T00:00:00Z"))
@@ -102,8 +107,7 @@ func TestWorkedExample_Snap_HourBoundaryDeactivatedAtTwenty(t *testing.T) {
 func TestWorkedExample_Snap_ActivatedAtDailyEndedThreeDaysLater(t *testing.T) {
 	s := mustSchedule(t, Fee{PriceMicros: 1000000, Period: "24h", Alignment: ActivatedAt}, "2026-04-01T09:15:00Z")
 	assert.True(t, at("2026-04-05T09:15:00Z").Equal(s.Snap(at("2026-04-04T12:00:00Z"))), "day-4 09:15")
-	d, err := s.Deactivated(at("2026-04-04T12:00:00Z"))
-	require.NoError(t, err)
+	d := mustDeactivated(t, s, "2026-04-04T12:00:00Z")
 	assert.Equal(t, int64(4000000), mustFee(t, d, "2026-04-01T00:00:00Z", "2026-05-01T00:00:00Z"))
 	assert.Equal(t, int64(1000000), mustFee(t, d, "2026-04-05T09:00:00Z", "2026-04-05T10:00:00Z"), "final tick in the 09:00 row of day 4")
 }
@@ -111,8 +115,7 @@ func TestWorkedExample_Snap_ActivatedAtDailyEndedThreeDaysLater(t *testing.T) {
 func TestSnap_OnBoundaryNotMoved(t *testing.T) {
 	s := mustSchedule(t, Fee{PriceMicros: 1, Period: "1h", Alignment: ActivatedAt}, "2026-04-01T09:00:00Z")
 	assert.True(t, at("2026-04-01T13:00:00Z").Equal(s.Snap(at("2026-04-01T13:00:00Z"))))
-	d, err := s.Deactivated(at("2026-04-01T13:00:00Z"))
-	require.NoError(t, err)
+	d := mustDeactivated(t, s, "2026-04-01T13:00:00Z")
 	assert.Equal(t, int64(4), mustFee(t, d, "2026-04-01T00:00:00Z", "2026-04-02T00:00:00Z"))
 }
 
@@ -134,14 +137,12 @@ func TestWorkedExample_MonthBoundaryOpening_303080082(t *testing.T) {
 // as an opening; the deactivation itself never prorates.
 func TestWorkedExample_OpeningTickAlsoLastIsProrated(t *testing.T) {
 	s := mustSchedule(t, Fee{PriceMicros: 300000000, Period: "1", Alignment: MonthBoundary}, "2026-10-01T06:00:00Z")
-	d, err := s.Deactivated(at("2026-10-15T12:00:00Z"))
-	require.NoError(t, err)
+	d := mustDeactivated(t, s, "2026-10-15T12:00:00Z")
 	assert.Equal(t, int64(303080082), mustFee(t, d, "2026-10-01T00:00:00Z", "2027-01-01T00:00:00Z"),
 		"one tick, at 11-01, prorated; nothing after the snap")
 
 	h := mustSchedule(t, Fee{PriceMicros: 40000000, Period: "1", Alignment: HourBoundary}, "2026-04-01T09:15:00Z")
-	hd, err := h.Deactivated(at("2026-04-01T09:40:00Z"))
-	require.NoError(t, err)
+	hd := mustDeactivated(t, h, "2026-04-01T09:40:00Z")
 	assert.Equal(t, int64(30000000), mustFee(t, hd, "2026-04-01T09:00:00Z", "2026-04-01T12:00:00Z"), "45 of 60 minutes")
 }
 

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"testing"
+	"time"
 
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -42,6 +43,7 @@ func benchSets(n int) (current, same, flipped []metav1.Condition) {
 // plain SetStatusCondition variant copies the list first to stay pure;
 // SetStatusConditionInPlace does not, as a controller working on its own
 // deep copy does not: the baseline the unchanged Merge is held to.
+// MergeObject, the made-again step in front of Merge, runs beside them.
 func BenchmarkMerge(b *testing.B) {
 	for _, n := range []int{4, 8, 32, 64} {
 		v := benchVocab(b, n)
@@ -50,6 +52,17 @@ func BenchmarkMerge(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				if v.Merge(current, same, 2, now).Changed {
+					b.Fatal("changed")
+				}
+			}
+		})
+		// MergeObject is Merge behind the made-again step; the two read as a
+		// ratio on the unchanged path.
+		obj := madeAt(t0.Add(-time.Hour), 2)
+		b.Run(fmt.Sprintf("n=%d/unchanged/MergeObject", n), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if v.MergeObject(obj, current, same, now).Changed {
 					b.Fatal("changed")
 				}
 			}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/condengine/condengine/conditions"
@@ -105,7 +106,16 @@ type id struct {
 	uid             types.UID
 }
 
-func idOf(o *conditions.Outcome) id { return id{o.Namespace, o.Name, o.UID} }
+// byID indexes a kind's outcomes by the identity of their objects; common
+// reaches the shared outcome inside the kind's own.
+func byID[O any](outs []O, common func(*O) *conditions.Outcome) map[id]*O {
+	m := make(map[id]*O, len(outs))
+	for i := range outs {
+		c := common(&outs[i])
+		m[id{c.Namespace, c.Name, c.UID}] = &outs[i]
+	}
+	return m
+}
 
 // Apply returns the snapshot as it stands after the host carried out r:
 // new statuses written, finalizers added or dropped, objects whose last
@@ -116,10 +126,7 @@ func idOf(o *conditions.Outcome) id { return id{o.Namespace, o.Name, o.UID} }
 func Apply(s Snapshot, r Result) Snapshot {
 	next := s
 	next.Collection = nil
-	books := make(map[id]*pricebook.Outcome, len(r.PriceBooks.Books))
-	for i := range r.PriceBooks.Books {
-		books[idOf(&r.PriceBooks.Books[i].Outcome)] = &r.PriceBooks.Books[i]
-	}
+	books := byID(r.PriceBooks.Books, func(o *pricebook.Outcome) *conditions.Outcome { return &o.Outcome })
 	next.PriceBooks = slices.Clone(s.PriceBooks)
 	for i := range next.PriceBooks {
 		b := &next.PriceBooks[i]
@@ -130,44 +137,48 @@ func Apply(s Snapshot, r Result) Snapshot {
 	if r.PriceBooks.Document != nil {
 		next.PricingDocument = r.PriceBooks.Document
 	}
-	offs := make(map[id]*offering.Outcome, len(r.Offerings.Offerings))
-	for i := range r.Offerings.Offerings {
-		offs[idOf(&r.Offerings.Offerings[i].Outcome)] = &r.Offerings.Offerings[i]
-	}
-	next.Offerings = make([]offering.Offering, 0, len(s.Offerings))
-	for _, o := range s.Offerings {
-		if out := offs[id{o.Namespace, o.Name, o.UID}]; out != nil {
-			if out.Write {
-				o.Status = out.Status
-			}
-			switch out.Finalizer {
-			case conditions.FinalizerAdd:
-				o.Finalizers = append(slices.Clone(o.Finalizers), offering.Finalizer)
-			case conditions.FinalizerRemove:
-				if o.Finalizers = without(o.Finalizers, offering.Finalizer); len(o.Finalizers) == 0 {
-					continue // the API server deletes it now
-				}
-			}
+	offs := byID(r.Offerings.Offerings, func(o *offering.Outcome) *conditions.Outcome { return &o.Outcome })
+	next.Offerings = applied(s.Offerings, offs, func(o *offering.Offering, out *offering.Outcome) bool {
+		if out.Write {
+			o.Status = out.Status
 		}
-		next.Offerings = append(next.Offerings, o)
-	}
-	subs := make(map[id]*subscription.Outcome, len(r.Subscriptions.Subscriptions))
-	for i := range r.Subscriptions.Subscriptions {
-		subs[idOf(&r.Subscriptions.Subscriptions[i].Outcome)] = &r.Subscriptions.Subscriptions[i]
-	}
-	next.Subscriptions = make([]subscription.Subscription, 0, len(s.Subscriptions))
-	for _, x := range s.Subscriptions {
-		if out := subs[id{x.Namespace, x.Name, x.UID}]; out != nil {
-			if out.Write {
-				x.Status = out.Status
-			}
-			if out.Finalizer == conditions.FinalizerRemove {
-				if x.Finalizers = without(x.Finalizers, subscription.Finalizer); len(x.Finalizers) == 0 && x.IsDeleting() {
-					continue
-				}
-			}
+		switch out.Finalizer {
+		case conditions.FinalizerAdd:
+			o.Finalizers = append(slices.Clone(o.Finalizers), offering.Finalizer)
+		case conditions.FinalizerRemove:
+			o.Finalizers = without(o.Finalizers, offering.Finalizer)
+			return len(o.Finalizers) > 0 // the API server deletes it now
 		}
-		next.Subscriptions = append(next.Subscriptions, x)
+		return true
+	})
+	subs := byID(r.Subscriptions.Subscriptions, func(o *subscription.Outcome) *conditions.Outcome { return &o.Outcome })
+	next.Subscriptions = applied(s.Subscriptions, subs, func(x *subscription.Subscription, out *subscription.Outcome) bool {
+		if out.Write {
+			x.Status = out.Status
+		}
+		if out.Finalizer == conditions.FinalizerRemove {
+			x.Finalizers = without(x.Finalizers, subscription.Finalizer)
+			return len(x.Finalizers) > 0 || !x.IsDeleting()
+		}
+		return true
+	})
+	return next
+}
+
+// applied returns a new list of the objects of list, each copy with its
+// outcome (if any) carried out by apply; apply reports false for an
+// object that no longer exists afterwards, which is left out.
+func applied[T any, P interface {
+	*T
+	metav1.Object
+}, O any](list []T, outs map[id]*O, apply func(P, *O) bool) []T {
+	next := make([]T, 0, len(list))
+	for _, x := range list {
+		p := P(&x)
+		if out := outs[id{p.GetNamespace(), p.GetName(), p.GetUID()}]; out != nil && !apply(p, out) {
+			continue
+		}
+		next = append(next, x)
 	}
 	return next
 }

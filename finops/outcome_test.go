@@ -114,10 +114,7 @@ func TestEvaluate_UnwrittenKindsFillTheSharedOutcome(t *testing.T) {
 func TestProperty_ResultIndependentOfListOrder(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		s := world(t)
-		p := s
-		p.PriceBooks = rapid.Permutation(s.PriceBooks).Draw(t, "books")
-		p.Offerings = rapid.Permutation(s.Offerings).Draw(t, "offerings")
-		p.Subscriptions = rapid.Permutation(s.Subscriptions).Draw(t, "subscriptions")
+		p := shuffled(t, s)
 		a, b := evaluate(s), evaluate(p)
 		if x, y := jsonOf(t, a), jsonOf(t, b); x != y {
 			t.Fatalf("shuffled input, another result:\n%s\n%s", x, y)

@@ -9,27 +9,21 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/condengine/condengine/finops"
+	"github.com/condengine/condengine/finops/finopstest"
 	"github.com/condengine/condengine/offering"
-	ot "github.com/condengine/condengine/offering/offeringtest"
 	"github.com/condengine/condengine/pricebook"
-	pb "github.com/condengine/condengine/pricebook/pricebooktest"
 	"github.com/condengine/condengine/subscription"
-	st "github.com/condengine/condengine/subscription/subscriptiontest"
 )
 
-// world draws a whole FinOps snapshot: books with every tier and bad
-// rates, the Subscription package's generated families with their
-// Offerings, and a random requirement graph of further Offerings.
-func world(t *rapid.T) finops.Snapshot {
-	w := st.World(t)
-	s := finops.Snapshot{Now: w.Now, PriceBooks: pb.Books(6).Draw(t, "books"),
-		Offerings: append(w.Offerings, ot.Graph(8).Draw(t, "graph")...), Subscriptions: w.Subscriptions}
-	for _, o := range w.Objects {
-		s.Others = append(s.Others, finops.Object{APIVersion: o.APIVersion, Kind: o.Kind, Namespace: o.Namespace, Name: o.Name})
-	}
-	for _, f := range w.Failures {
-		s.Failures = append(s.Failures, finops.Failure{Kind: f.Kind, Namespace: f.Namespace, Name: f.Name})
-	}
+// world draws a whole FinOps snapshot with a requirement graph of up to
+// eight further Offerings.
+func world(t *rapid.T) finops.Snapshot { return finopstest.World(t, 8) }
+
+// shuffled is s with each kind's list drawn in another order.
+func shuffled(t *rapid.T, s finops.Snapshot) finops.Snapshot {
+	s.PriceBooks = rapid.Permutation(s.PriceBooks).Draw(t, "books")
+	s.Offerings = rapid.Permutation(s.Offerings).Draw(t, "offerings")
+	s.Subscriptions = rapid.Permutation(s.Subscriptions).Draw(t, "subscriptions")
 	return s
 }
 
@@ -64,10 +58,7 @@ func bound(s finops.Snapshot) int { return len(s.Offerings) + len(s.Subscription
 func TestProperty_SettleConvergesIndependentOfOrder(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		s := world(t)
-		p := s
-		p.PriceBooks = rapid.Permutation(s.PriceBooks).Draw(t, "books")
-		p.Offerings = rapid.Permutation(s.Offerings).Draw(t, "offerings")
-		p.Subscriptions = rapid.Permutation(s.Subscriptions).Draw(t, "subscriptions")
+		p := shuffled(t, s)
 		a, _, err := finops.Settle(s, bound(s))
 		if err != nil {
 			t.Fatal(err)

@@ -70,24 +70,12 @@ func TestOutcome_EveryFieldFilled(t *testing.T) {
 			r := evaluate(offering.Snapshot{Now: now, Offerings: []offering.Offering{tc.off}})
 			require.Len(t, r.Offerings, 1)
 			o := r.Offerings[0]
-			assert.Equal(t, offering.Kind, o.Kind)
-			assert.Equal(t, tc.off.Namespace, o.Namespace)
-			assert.Equal(t, tc.off.Name, o.Name)
-			assert.Equal(t, tc.off.UID, o.UID)
-			assert.NotEmpty(t, o.UID)
-			assert.Equal(t, tc.off.Generation, o.Generation)
-			assert.Equal(t, tc.write, o.Write)
-			assert.Equal(t, tc.skip, o.Skip)
-			assert.Equal(t, tc.finalizer, o.Finalizer)
-			assert.Equal(t, tc.retry, o.Retry)
+			want := conditionstest.Expected{Kind: offering.Kind, Object: tc.off.ObjectMeta, Write: tc.write, Skip: tc.skip,
+				Finalizer: tc.finalizer, Retry: tc.retry, Owned: tc.owned}
 			if tc.retry {
-				assert.True(t, now.Equal(o.RetryAt), "retry at the snapshot's now, under the host's backoff")
+				want.RetryAt = now // the snapshot's now, under the host's backoff
 			}
-			var owned []string
-			for _, c := range o.Owned {
-				owned = append(owned, c.Type)
-			}
-			assert.Equal(t, tc.owned, owned)
+			conditionstest.CheckOutcome(t, want, &o.Outcome)
 			assert.Equal(t, audited(), o.Conditions[len(o.Conditions)-1], "the other writer's condition is kept in Conditions")
 			assert.Equal(t, o.Conditions, o.Status.Conditions)
 		})

@@ -9,6 +9,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/condengine/condengine/conditions"
+	"github.com/condengine/condengine/conditions/conditionstest"
 	"github.com/condengine/condengine/pricebook"
 	pb "github.com/condengine/condengine/pricebook/pricebooktest"
 )
@@ -209,22 +210,8 @@ func TestOutcome_EveryFieldFilled(t *testing.T) {
 			r := evaluate([]pricebook.PriceBook{tc.book}, nil, now.Add(time.Hour))
 			require.Len(t, r.Books, 1)
 			o := r.Books[0]
-			assert.Equal(t, pricebook.Kind, o.Kind)
-			assert.Equal(t, tc.book.Namespace, o.Namespace)
-			assert.Equal(t, tc.book.Name, o.Name)
-			assert.Equal(t, tc.book.UID, o.UID)
-			assert.NotEmpty(t, o.UID)
-			assert.Equal(t, tc.book.Generation, o.Generation)
-			assert.Equal(t, tc.write, o.Write)
-			assert.Equal(t, tc.skip, o.Skip)
-			assert.Equal(t, conditions.FinalizerKeep, o.Finalizer)
-			assert.False(t, o.Retry)
-			assert.True(t, o.RetryAt.IsZero())
-			var owned []string
-			for _, c := range o.Owned {
-				owned = append(owned, c.Type)
-			}
-			assert.Equal(t, tc.owned, owned)
+			conditionstest.CheckOutcome(t, conditionstest.Expected{Kind: pricebook.Kind, Object: tc.book.ObjectMeta,
+				Write: tc.write, Skip: tc.skip, Finalizer: conditions.FinalizerKeep, Owned: tc.owned}, &o.Outcome)
 			assert.Contains(t, o.Conditions, audited)
 			assert.Equal(t, o.Conditions, o.Status.Conditions)
 		})

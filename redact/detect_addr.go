@@ -27,11 +27,10 @@ func portEnd(s string, i int) int {
 func findIPv4(s string, out []span) []span {
 	// Every address has a dot between digits; jump from dot to dot.
 	for from := 0; ; {
-		d := strings.IndexByte(s[from:], '.')
+		d := indexFrom(s, from, '.')
 		if d < 0 {
 			return out
 		}
-		d += from
 		if d == 0 || d+1 >= len(s) || !isDigit(s[d-1]) || !isDigit(s[d+1]) {
 			from = d + 1
 			continue
@@ -94,11 +93,10 @@ func findIPv6(s string, out []span) []span {
 	// Every address has a colon; grow the run of IPv6 characters around
 	// each one not yet seen.
 	for from := 0; ; {
-		c := strings.IndexByte(s[from:], ':')
+		c := indexFrom(s, from, ':')
 		if c < 0 {
 			return out
 		}
-		c += from
 		i := c
 		for i > from && is(s[i-1], cV6) {
 			i--
@@ -235,11 +233,10 @@ func isIPv4Exact(s string) bool {
 // often a Kubernetes name or a field path than a host.
 func findHostPorts(s string, out []span) []span {
 	for from := 0; ; {
-		i := strings.IndexByte(s[from:], ':')
+		i := indexFrom(s, from, ':')
 		if i < 0 {
 			return out
 		}
-		i += from
 		end := portEnd(s, i)
 		if end > i {
 			start := i

@@ -74,11 +74,10 @@ func findEmails(s string, out []span) []span {
 	// byte is looked at from at most two '@'s.
 	lastEnd := 0
 	for from := 0; ; {
-		i := strings.IndexByte(s[from:], '@')
+		i := indexFrom(s, from, '@')
 		if i < 0 {
 			return out
 		}
-		i += from
 		from = i + 1
 		start := i
 		for start > lastEnd && is(s[start-1], cLocal) {

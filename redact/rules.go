@@ -95,11 +95,10 @@ func (p prefixed) find(s string, out []span) []span {
 func findEncodedURLs(s string, out []span) []span {
 	const sep = "%3a%2f%2f"
 	for from := 0; ; {
-		i := strings.IndexByte(s[from:], '%')
+		i := indexFrom(s, from, '%')
 		if i < 0 {
 			return out
 		}
-		i += from
 		if !hasPrefixFold(s[i:], sep) {
 			from = i + 1
 			continue

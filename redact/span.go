@@ -51,17 +51,25 @@ func cmpSpan(a, b span) int {
 	return cmp.Or(cmp.Compare(a.start, b.start), cmp.Compare(b.end, a.end), cmp.Compare(a.k, b.k))
 }
 
+// indexFrom is the index in s of the first c at or after from, or -1:
+// the step of every scan that jumps from one marker byte to the next.
+func indexFrom(s string, from int, c byte) int {
+	if i := strings.IndexByte(s[from:], c); i >= 0 {
+		return from + i
+	}
+	return -1
+}
+
 // findPlaceholders lists the placeholders already present in s. They are
 // atomic: a later span that touches part of one swallows all of it, which
 // keeps a second pass from cutting a placeholder in half.
 func findPlaceholders(s string) []span {
 	var out []span
 	for from := 0; ; {
-		i := strings.IndexByte(s[from:], '[')
+		i := indexFrom(s, from, '[')
 		if i < 0 {
 			return out
 		}
-		i += from
 		from = i + 1
 		for k, p := range placeholders {
 			if strings.HasPrefix(s[i:], p) {

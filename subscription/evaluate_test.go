@@ -11,6 +11,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/condengine/condengine/conditions"
+	"github.com/condengine/condengine/conditions/conditionstest"
 	"github.com/condengine/condengine/offering"
 	"github.com/condengine/condengine/subscription"
 	st "github.com/condengine/condengine/subscription/subscriptiontest"
@@ -271,20 +272,12 @@ func TestOutcome_EveryFieldFilled(t *testing.T) {
 			res := evaluate(subscription.Snapshot{Now: now, Offerings: base,
 				Subscriptions: []subscription.Subscription{tc.sub}, Failures: tc.failures})
 			o := outcome(t, res, tc.sub.Namespace, tc.sub.Name)
-			assert.Equal(t, subscription.Kind, o.Kind)
-			assert.Equal(t, tc.sub.UID, o.UID)
-			assert.NotEmpty(t, o.UID)
-			assert.Equal(t, tc.sub.Generation, o.Generation)
-			assert.Equal(t, tc.write, o.Write)
-			assert.Equal(t, tc.skip, o.Skip)
-			assert.Equal(t, conditions.FinalizerKeep, o.Finalizer)
-			assert.Equal(t, tc.retry, o.Retry)
-			assert.Equal(t, tc.retry, now.Equal(o.RetryAt))
-			var owned []string
-			for _, c := range o.Owned {
-				owned = append(owned, c.Type)
+			want := conditionstest.Expected{Kind: subscription.Kind, Object: tc.sub.ObjectMeta, Write: tc.write, Skip: tc.skip,
+				Finalizer: conditions.FinalizerKeep, Retry: tc.retry, Owned: tc.owned}
+			if tc.retry {
+				want.RetryAt = now
 			}
-			assert.Equal(t, tc.owned, owned)
+			conditionstest.CheckOutcome(t, want, &o.Outcome)
 			assert.Contains(t, o.Conditions, audited)
 			assert.Equal(t, o.Conditions, o.Status.Conditions)
 		})

@@ -1,6 +1,9 @@
 // Package conditionstest helps host operators compare condition lists in
 // their own unit tests: go-cmp options that ignore what a test should not
-// pin down, and an assertion that prints a -want +got diff.
+// pin down, and an assertion that prints a -want +got diff. For the
+// engine's outcomes it has CheckOutcomes (the rules every kind's list
+// obeys) and CheckOutcome (one outcome's shared fields against a table
+// test's expectation).
 package conditionstest
 
 import (

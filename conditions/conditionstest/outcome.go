@@ -2,6 +2,9 @@ package conditionstest
 
 import (
 	"slices"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/condengine/condengine/conditions"
 )
@@ -59,5 +62,59 @@ func CheckOutcomes(t TB, v *conditions.Vocabulary, outs []*conditions.Outcome) {
 		if !slices.Equal(want, got) {
 			t.Errorf("%s: owned types %v, want %v", id, got, want)
 		}
+	}
+}
+
+// Expected is what a table test expects of the shared fields of one
+// object's outcome.
+type Expected struct {
+	// Kind is the object's kind.
+	Kind string
+	// Object is the object evaluated; its namespace, name, uid and
+	// generation are the outcome's.
+	Object metav1.ObjectMeta
+	// Write, Skip and Finalizer are expected as they are.
+	Write     bool
+	Skip      conditions.Skip
+	Finalizer conditions.FinalizerAction
+	// Retry is expected as it is; RetryAt as an instant, zero when no
+	// retry is due.
+	Retry   bool
+	RetryAt time.Time
+	// Owned is the types of the owned conditions, in order.
+	Owned []string
+}
+
+// CheckOutcome fails t once for every shared field of got that is not
+// the expected one. An outcome with an empty uid always fails: the host
+// matches outcomes to objects by it.
+func CheckOutcome(t TB, want Expected, got *conditions.Outcome) {
+	t.Helper()
+	m := want.Object
+	id := want.Kind + " " + m.Namespace + "/" + m.Name
+	if got.Kind != want.Kind || got.Namespace != m.Namespace || got.Name != m.Name || got.UID != m.UID {
+		t.Errorf("%s: outcome names %s %s/%s uid %q, want uid %q", id, got.Kind, got.Namespace, got.Name, got.UID, m.UID)
+	}
+	if got.UID == "" {
+		t.Errorf("%s: outcome has no uid", id)
+	}
+	if got.Generation != m.Generation {
+		t.Errorf("%s: generation %d, want %d", id, got.Generation, m.Generation)
+	}
+	if got.Write != want.Write || got.Skip != want.Skip {
+		t.Errorf("%s: write=%v skip %q, want write=%v skip %q", id, got.Write, got.Skip, want.Write, want.Skip)
+	}
+	if got.Finalizer != want.Finalizer {
+		t.Errorf("%s: finalizer %q, want %q", id, got.Finalizer, want.Finalizer)
+	}
+	if got.Retry != want.Retry || !got.RetryAt.Equal(want.RetryAt) {
+		t.Errorf("%s: retry=%v at %v, want retry=%v at %v", id, got.Retry, got.RetryAt, want.Retry, want.RetryAt)
+	}
+	var owned []string
+	for _, c := range got.Owned {
+		owned = append(owned, c.Type)
+	}
+	if !slices.Equal(owned, want.Owned) {
+		t.Errorf("%s: owned types %v, want %v", id, owned, want.Owned)
 	}
 }

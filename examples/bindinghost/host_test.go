@@ -169,6 +169,35 @@ func statusManagers(u *unstructured.Unstructured) []string {
 	return out
 }
 
+// applyOtherCondition applies a status of one condition of generation 1
+// to the Binding team-a/team-a-chat, as another writer does with its own
+// field manager (named in opts).
+func applyOtherCondition(t *testing.T, c client.Client, typ, status, reason, message, at string, opts ...client.SubResourceApplyOption) {
+	t.Helper()
+	cond := map[string]any{"type": typ, "status": status, "reason": reason, "message": message,
+		"lastTransitionTime": at, "observedGeneration": int64(1)}
+	u := &unstructured.Unstructured{Object: map[string]any{"status": map[string]any{"conditions": []any{cond}}}}
+	u.SetGroupVersionKind(BindingGVK)
+	u.SetNamespace("team-a")
+	u.SetName("team-a-chat")
+	if err := c.Status().Apply(context.Background(), client.ApplyConfigurationFromUnstructured(u), opts...); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// firstPassDone returns a client over the world and a host whose first
+// pass, at t0 with the Binding's probe recorded, has already run.
+func firstPassDone(t *testing.T, rec *applies) (client.WithWatch, *Host) {
+	t.Helper()
+	c := newClient(t, rec, objects(t, world)...)
+	h := newHost(t, c)
+	h.RecordProbe(okProbe("u-chat-1", 1))
+	if _, err := h.RunOnce(context.Background(), t0); err != nil {
+		t.Fatal(err)
+	}
+	return c, h
+}
+
 const allOK = "Accepted=True/OK BackendReachable=True/OK ChannelJoined=True/OK Ready=True/OK"
 
 func TestRunOnce_StatusLandsUnderTheFieldManager(t *testing.T) {
@@ -207,25 +236,12 @@ func TestRunOnce_StatusLandsUnderTheFieldManager(t *testing.T) {
 
 func TestRunOnce_ForeignEditIsPutBackOnce(t *testing.T) {
 	var rec applies
-	c := newClient(t, &rec, objects(t, world)...)
-	h := newHost(t, c)
-	h.RecordProbe(okProbe("u-chat-1", 1))
+	c, h := firstPassDone(t, &rec)
 	ctx := context.Background()
-	if _, err := h.RunOnce(ctx, t0); err != nil {
-		t.Fatal(err)
-	}
 
 	// Someone else rewrites Ready with their own field manager.
-	edit := &unstructured.Unstructured{Object: map[string]any{"status": map[string]any{"conditions": []any{
-		map[string]any{"type": "Ready", "status": "False", "reason": "Broken", "message": "edited by hand",
-			"lastTransitionTime": "2026-11-30T10:00:02Z", "observedGeneration": int64(1)},
-	}}}}
-	edit.SetGroupVersionKind(BindingGVK)
-	edit.SetNamespace("team-a")
-	edit.SetName("team-a-chat")
-	if err := c.Status().Apply(ctx, client.ApplyConfigurationFromUnstructured(edit), client.FieldOwner("someone-else"), client.ForceOwnership); err != nil {
-		t.Fatal(err)
-	}
+	applyOtherCondition(t, c, "Ready", "False", "Broken", "edited by hand", "2026-11-30T10:00:02Z",
+		client.FieldOwner("someone-else"), client.ForceOwnership)
 	before := rec.count()
 
 	// Within the write gap the put-back waits, and the edit is counted once.
@@ -262,13 +278,8 @@ func TestRunOnce_ForeignEditIsPutBackOnce(t *testing.T) {
 
 func TestRunOnce_RecreatedBindingGetsNoOldStatus(t *testing.T) {
 	var rec applies
-	c := newClient(t, &rec, objects(t, world)...)
-	h := newHost(t, c)
-	h.RecordProbe(okProbe("u-chat-1", 1))
+	c, h := firstPassDone(t, &rec)
 	ctx := context.Background()
-	if _, err := h.RunOnce(ctx, t0); err != nil {
-		t.Fatal(err)
-	}
 
 	old := getBinding(t, c, "team-a-chat")
 	if err := c.Delete(ctx, old); err != nil {
@@ -367,16 +378,7 @@ func TestRunOnce_OtherControllersConditionStaysTheirs(t *testing.T) {
 	var rec applies
 	c := newClient(t, &rec, objects(t, world)...)
 	ctx := context.Background()
-	other := &unstructured.Unstructured{Object: map[string]any{"status": map[string]any{"conditions": []any{
-		map[string]any{"type": "example.com/Audited", "status": "True", "reason": "Checked", "message": "",
-			"lastTransitionTime": "2026-11-30T09:00:00Z", "observedGeneration": int64(1)},
-	}}}}
-	other.SetGroupVersionKind(BindingGVK)
-	other.SetNamespace("team-a")
-	other.SetName("team-a-chat")
-	if err := c.Status().Apply(ctx, client.ApplyConfigurationFromUnstructured(other), client.FieldOwner("auditor")); err != nil {
-		t.Fatal(err)
-	}
+	applyOtherCondition(t, c, "example.com/Audited", "True", "Checked", "", "2026-11-30T09:00:00Z", client.FieldOwner("auditor"))
 	rec.calls = nil
 	h := newHost(t, c)
 	h.RecordProbe(okProbe("u-chat-1", 1))

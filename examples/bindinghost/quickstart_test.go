@@ -26,16 +26,8 @@ func TestQuickStart_AppliesOnlyTheOwnedConditions(t *testing.T) {
 	ctx := context.Background()
 
 	// Another controller owns a condition of its own on the Binding.
-	audit := &unstructured.Unstructured{Object: map[string]any{"status": map[string]any{"conditions": []any{
-		map[string]any{"type": "example.com/Audited", "status": "True", "reason": "Reviewed", "message": "",
-			"lastTransitionTime": "2026-11-30T09:58:00Z", "observedGeneration": int64(1)},
-	}}}}
-	audit.SetGroupVersionKind(BindingGVK)
-	audit.SetNamespace("team-a")
-	audit.SetName("team-a-chat")
-	if err := c.Status().Apply(ctx, client.ApplyConfigurationFromUnstructured(audit), client.FieldOwner("auditor"), client.ForceOwnership); err != nil {
-		t.Fatal(err)
-	}
+	applyOtherCondition(t, c, "example.com/Audited", "True", "Reviewed", "", "2026-11-30T09:58:00Z",
+		client.FieldOwner("auditor"), client.ForceOwnership)
 	before := rec.count()
 
 	r := &quickstart.BindingReconciler{Client: c, Limits: runtime.DefaultLimits(),

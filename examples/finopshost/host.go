@@ -160,10 +160,7 @@ func (h *Host) RunOnce(ctx context.Context, now time.Time) (Report, error) {
 	// Outcomes come sorted, not in list order: each is matched to the
 	// object it was computed from by UID, for the resourceVersion the
 	// write is guarded by.
-	books := make(map[types.UID]*pricebook.PriceBook, len(s.PriceBooks))
-	for i := range s.PriceBooks {
-		books[s.PriceBooks[i].UID] = &s.PriceBooks[i]
-	}
+	books := byUID(s.PriceBooks)
 	for _, o := range r.PriceBooks.Books {
 		if b := books[o.UID]; b != nil && o.Write {
 			h.writeStatus(ctx, PriceBookGVK, b.ObjectMeta, &o.Outcome, o.Status, &rep, fail)
@@ -172,10 +169,7 @@ func (h *Host) RunOnce(ctx context.Context, now time.Time) (Report, error) {
 	if r.PriceBooks.DocumentChanged && r.PriceBooks.Document != nil {
 		h.writeDocument(ctx, r.PriceBooks.Document, &rep, fail)
 	}
-	offs := make(map[types.UID]*offering.Offering, len(s.Offerings))
-	for i := range s.Offerings {
-		offs[s.Offerings[i].UID] = &s.Offerings[i]
-	}
+	offs := byUID(s.Offerings)
 	for _, o := range r.Offerings.Offerings {
 		x := offs[o.UID]
 		if x == nil {
@@ -192,10 +186,7 @@ func (h *Host) RunOnce(ctx context.Context, now time.Time) (Report, error) {
 		}
 		rep.Retry = rep.Retry || o.Retry
 	}
-	listed := make(map[types.UID]*subscription.Subscription, len(s.Subscriptions))
-	for i := range s.Subscriptions {
-		listed[s.Subscriptions[i].UID] = &s.Subscriptions[i]
-	}
+	listed := byUID(s.Subscriptions)
 	for _, o := range r.Subscriptions.Subscriptions {
 		if x := listed[o.UID]; x != nil && o.Write {
 			h.writeStatus(ctx, SubscriptionGVK, x.ObjectMeta, &o.Outcome, o.Status, &rep, fail)
@@ -203,6 +194,18 @@ func (h *Host) RunOnce(ctx context.Context, now time.Time) (Report, error) {
 		rep.Retry = rep.Retry || o.Retry
 	}
 	return rep, nil
+}
+
+// byUID indexes listed objects by UID.
+func byUID[T any, P interface {
+	*T
+	GetUID() types.UID
+}](list []T) map[types.UID]*T {
+	m := make(map[types.UID]*T, len(list))
+	for i := range list {
+		m[P(&list[i]).GetUID()] = &list[i]
+	}
+	return m
 }
 
 // writeStatus applies the outcome's status with only the kind's own

@@ -19,15 +19,7 @@ import (
 // and a charge collection run.
 func SnapshotGen() *rapid.Generator[finops.Snapshot] {
 	return rapid.Custom(func(t *rapid.T) finops.Snapshot {
-		w := st.World(t)
-		s := finops.Snapshot{Now: w.Now, PriceBooks: pb.Books(6).Draw(t, "books"),
-			Offerings: append(w.Offerings, ot.Graph(6).Draw(t, "graph")...), Subscriptions: w.Subscriptions}
-		for _, o := range w.Objects {
-			s.Others = append(s.Others, finops.Object{APIVersion: o.APIVersion, Kind: o.Kind, Namespace: o.Namespace, Name: o.Name})
-		}
-		for _, f := range w.Failures {
-			s.Failures = append(s.Failures, finops.Failure{Kind: f.Kind, Namespace: f.Namespace, Name: f.Name})
-		}
+		s := World(t, 6)
 		for range rapid.IntRange(0, 3).Draw(t, "reconciles") {
 			r, err := finops.Evaluate(s)
 			if err != nil {
@@ -40,6 +32,23 @@ func SnapshotGen() *rapid.Generator[finops.Snapshot] {
 		}
 		return s
 	})
+}
+
+// World draws a FinOps snapshot as no reconcile has seen it yet: books
+// with every tier and bad rates, the Subscription package's generated
+// families with their Offerings, failing reads, and a random requirement
+// graph of at most graph further Offerings.
+func World(t *rapid.T, graph int) finops.Snapshot {
+	w := st.World(t)
+	s := finops.Snapshot{Now: w.Now, PriceBooks: pb.Books(6).Draw(t, "books"),
+		Offerings: append(w.Offerings, ot.Graph(graph).Draw(t, "graph")...), Subscriptions: w.Subscriptions}
+	for _, o := range w.Objects {
+		s.Others = append(s.Others, finops.Object{APIVersion: o.APIVersion, Kind: o.Kind, Namespace: o.Namespace, Name: o.Name})
+	}
+	for _, f := range w.Failures {
+		s.Failures = append(s.Failures, finops.Failure{Kind: f.Kind, Namespace: f.Namespace, Name: f.Name})
+	}
+	return s
 }
 
 // disturb runs subscriptiontest.Disturb on the parts of s it knows.
