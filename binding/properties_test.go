@@ -33,16 +33,22 @@ func shuffle[T any](t *rapid.T, label string, xs []T) []T {
 	return rapid.Permutation(xs).Draw(t, label)
 }
 
+// shuffled is s with every list of it drawn in another order.
+func shuffled(t *rapid.T, s binding.Snapshot) binding.Snapshot {
+	p := s
+	p.Bindings = shuffle(t, "bindings", s.Bindings)
+	p.Backends = shuffle(t, "backends", s.Backends)
+	p.Connections = shuffle(t, "connections", s.Connections)
+	p.Served.Served = shuffle(t, "served", s.Served.Served)
+	p.Probes = shuffle(t, "probes", s.Probes)
+	return p
+}
+
 func TestProperty_OrderIndependence(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		s := bindingtest.SnapshotGen().Draw(t, "snapshot")
 		want := resultJSON(t, mustEvaluate(s))
-		p := s
-		p.Bindings = shuffle(t, "bindings", s.Bindings)
-		p.Backends = shuffle(t, "backends", s.Backends)
-		p.Connections = shuffle(t, "connections", s.Connections)
-		p.Served.Served = shuffle(t, "served", s.Served.Served)
-		p.Probes = shuffle(t, "probes", s.Probes)
+		p := shuffled(t, s)
 		if got := resultJSON(t, mustEvaluate(p)); got != want {
 			t.Fatalf("shuffled input gave other bytes:\nwant %s\ngot  %s", want, got)
 		}
