@@ -87,8 +87,14 @@ func runPerBinding(b *testing.B, s binding.Snapshot) {
 // write (no status yet). Compare ns/Binding across sizes: it must stay
 // flat.
 func BenchmarkEvaluate(b *testing.B) {
+	perBindingAtSizes(b, func(n int) binding.Snapshot { return benchWorld(n, false) })
+}
+
+// perBindingAtSizes runs runPerBinding, one sub-benchmark per size, over
+// the world built for that size.
+func perBindingAtSizes(b *testing.B, world func(n int) binding.Snapshot) {
 	for _, n := range benchSizes() {
-		s := benchWorld(n, false)
+		s := world(n)
 		b.Run(strconv.Itoa(n), func(b *testing.B) {
 			runPerBinding(b, s)
 		})
@@ -98,13 +104,10 @@ func BenchmarkEvaluate(b *testing.B) {
 // BenchmarkEvaluateSteady measures the same mixed world once its status
 // is written: the usual state of a running broker.
 func BenchmarkEvaluateSteady(b *testing.B) {
-	for _, n := range benchSizes() {
+	perBindingAtSizes(b, func(n int) binding.Snapshot {
 		s := benchWorld(n, false)
-		s = bt.Apply(s, mustEvaluate(s))
-		b.Run(strconv.Itoa(n), func(b *testing.B) {
-			runPerBinding(b, s)
-		})
-	}
+		return bt.Apply(s, mustEvaluate(s))
+	})
 }
 
 // BenchmarkEvaluateUnchanged measures healthy Bindings whose status is
