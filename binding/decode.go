@@ -67,16 +67,22 @@ func eachDocument(r *manifest.Reader, do func(*manifest.Document) error) error {
 			errs = append(errs, err)
 			break
 		}
-		if err := d.Expand(func(d *manifest.Document) error {
-			if err := seen.Add(d); err != nil {
-				return err
-			}
-			return do(d)
-		}); err != nil {
+		if err := expandNew(d, &seen, do); err != nil {
 			errs = append(errs, err)
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// expandNew hands each document of d, Lists expanded, to do, after
+// refusing one that names an object already in seen.
+func expandNew(d *manifest.Document, seen *manifest.Identities, do func(*manifest.Document) error) error {
+	return d.Expand(func(d *manifest.Document) error {
+		if err := seen.Add(d); err != nil {
+			return err
+		}
+		return do(d)
+	})
 }
 
 // DecodeObjects decodes manifests already split and converted to JSON,
@@ -88,12 +94,7 @@ func DecodeObjects(raws []json.RawMessage) (Objects, error) {
 	var seen manifest.Identities
 	for i, raw := range raws {
 		d := &manifest.Document{Index: i + 1, JSON: raw}
-		if err := d.Expand(func(d *manifest.Document) error {
-			if err := seen.Add(d); err != nil {
-				return err
-			}
-			return DecodeDocument(&out, d)
-		}); err != nil {
+		if err := expandNew(d, &seen, func(d *manifest.Document) error { return DecodeDocument(&out, d) }); err != nil {
 			errs = append(errs, err)
 		}
 	}
