@@ -4,6 +4,8 @@ import (
 	"strconv"
 	"strings"
 
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
 	"github.com/condengine/condengine/redact"
 )
 
@@ -103,20 +105,12 @@ func collectFindings(o *Binding, b *bstate, conflictHolder *Binding) ([]finding,
 		fs = append(fs, finding{ReasonInvalidSpec, p})
 	}
 	if b.spec.backendOK {
-		ref := referenced{kind: KindAgentBackend, path: "spec.agent.backendRef", key: b.backendKey, denied: b.backendDenied,
-			notFound: ReasonBackendNotFound, rejected: ReasonBackendRejected}
-		if x := b.backend; x != nil {
-			ref.found, ref.problems, ref.gen, ref.runningGen, ref.running = true, x.problems, x.obj.Generation, x.runningGen, x.running != nil
-		}
-		fs, causes = ref.check(o.Namespace, fs, causes)
+		fs, causes = withObject(referenced{kind: KindAgentBackend, path: "spec.agent.backendRef", key: b.backendKey, denied: b.backendDenied,
+			notFound: ReasonBackendNotFound, rejected: ReasonBackendRejected}, b.backend).check(o.Namespace, fs, causes)
 	}
 	if b.spec.connOK {
-		ref := referenced{kind: KindChatConnection, path: "spec.chat.connectionRef", key: b.connKey, denied: b.connDenied,
-			notFound: ReasonConnectionNotFound, rejected: ReasonConnectionRejected}
-		if x := b.conn; x != nil {
-			ref.found, ref.problems, ref.gen, ref.runningGen, ref.running = true, x.problems, x.obj.Generation, x.runningGen, x.running != nil
-		}
-		fs, causes = ref.check(o.Namespace, fs, causes)
+		fs, causes = withObject(referenced{kind: KindChatConnection, path: "spec.chat.connectionRef", key: b.connKey, denied: b.connDenied,
+			notFound: ReasonConnectionNotFound, rejected: ReasonConnectionRejected}, b.conn).check(o.Namespace, fs, causes)
 	}
 	if conflictHolder != nil {
 		ch := o.Spec.Chat.Channel
@@ -144,6 +138,18 @@ type referenced struct {
 	gen, runningGen    int64
 	running            bool   // a good generation of the object runs
 	notFound, rejected string // the reasons for this reference
+}
+
+// withObject fills in what ref needs of the object found under its key, x;
+// nil when there is none.
+func withObject[O, S any, P interface {
+	*O
+	metav1.Object
+}](ref referenced, x *refInfo[O, S]) referenced {
+	if x != nil {
+		ref.found, ref.problems, ref.gen, ref.runningGen, ref.running = true, x.problems, P(x.obj).GetGeneration(), x.runningGen, x.running != nil
+	}
+	return ref
 }
 
 // check adds the reference's finding, if any, and the log's cause when

@@ -48,6 +48,14 @@ func Decode(raw []byte) (Objects, error) {
 // stream (a limit, text that is not YAML) ends it.
 func DecodeStream(r *manifest.Reader) (Objects, error) {
 	var out Objects
+	err := eachDocument(r, func(d *manifest.Document) error { return DecodeDocument(&out, d) })
+	return out, err
+}
+
+// eachDocument reads r to its end and hands each document, Lists
+// expanded, to do, after refusing one that names an object already read.
+// Every error is returned, joined; a problem reading the stream ends it.
+func eachDocument(r *manifest.Reader, do func(*manifest.Document) error) error {
 	var errs []error
 	var seen manifest.Identities
 	for {
@@ -59,16 +67,22 @@ func DecodeStream(r *manifest.Reader) (Objects, error) {
 			errs = append(errs, err)
 			break
 		}
-		if err := d.Expand(func(d *manifest.Document) error {
-			if err := seen.Add(d); err != nil {
-				return err
-			}
-			return DecodeDocument(&out, d)
-		}); err != nil {
+		if err := expandNew(d, &seen, do); err != nil {
 			errs = append(errs, err)
 		}
 	}
-	return out, errors.Join(errs...)
+	return errors.Join(errs...)
+}
+
+// expandNew hands each document of d, Lists expanded, to do, after
+// refusing one that names an object already in seen.
+func expandNew(d *manifest.Document, seen *manifest.Identities, do func(*manifest.Document) error) error {
+	return d.Expand(func(d *manifest.Document) error {
+		if err := seen.Add(d); err != nil {
+			return err
+		}
+		return do(d)
+	})
 }
 
 // DecodeObjects decodes manifests already split and converted to JSON,
@@ -80,12 +94,7 @@ func DecodeObjects(raws []json.RawMessage) (Objects, error) {
 	var seen manifest.Identities
 	for i, raw := range raws {
 		d := &manifest.Document{Index: i + 1, JSON: raw}
-		if err := d.Expand(func(d *manifest.Document) error {
-			if err := seen.Add(d); err != nil {
-				return err
-			}
-			return DecodeDocument(&out, d)
-		}); err != nil {
+		if err := expandNew(d, &seen, func(d *manifest.Document) error { return DecodeDocument(&out, d) }); err != nil {
 			errs = append(errs, err)
 		}
 	}
@@ -144,32 +153,13 @@ func DecodeDocument(out *Objects, d *manifest.Document) error {
 // besides decoding, no Binding may set status. Every bad document is
 // reported; errors.Is(err, ErrStatusInFile) tells the status refusal.
 func ValidateConfigMapFile(raw []byte) error {
-	r := manifest.NewReader(bytes.NewReader(raw))
 	var out Objects
-	var errs []error
-	var seen manifest.Identities
-	for {
-		d, err := r.Next()
-		if errors.Is(err, io.EOF) {
-			break
+	return eachDocument(manifest.NewReader(bytes.NewReader(raw)), func(d *manifest.Document) error {
+		if err := DecodeDocument(&out, d); err != nil {
+			return err
 		}
-		if err != nil {
-			errs = append(errs, err)
-			break
-		}
-		if err := d.Expand(func(d *manifest.Document) error {
-			if err := seen.Add(d); err != nil {
-				return err
-			}
-			if err := DecodeDocument(&out, d); err != nil {
-				return err
-			}
-			return statusInFile(d)
-		}); err != nil {
-			errs = append(errs, err)
-		}
-	}
-	return errors.Join(errs...)
+		return statusInFile(d)
+	})
 }
 
 // statusInFile refuses a Binding document that sets status.

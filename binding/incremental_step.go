@@ -3,6 +3,7 @@ package binding
 import (
 	"time"
 
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 )
 
@@ -35,69 +36,72 @@ func (e *Incremental) dropBinding(uid types.UID) {
 }
 
 // SetBackend adds an AgentBackend, or replaces the one of its UID.
-func (e *Incremental) SetBackend(o AgentBackend) Step {
-	affected := uidSet{}
-	e.dropBackend(o.UID, affected)
-	e.backends[o.UID] = &o
-	e.checks.object(KindAgentBackend, o.Namespace, o.Name, o.UID, o.Generation, +1)
-	k := objKey{o.Namespace, o.Name}
-	e.deps.backendNames[k] = o.UID
-	e.referrers(e.deps.byBackend[k], affected)
-	return e.step(affected, []types.UID{o.UID})
-}
+func (e *Incremental) SetBackend(o AgentBackend) Step { return e.backendRefs().set(e, &o) }
 
 // DeleteBackend removes the AgentBackend of a UID.
-func (e *Incremental) DeleteBackend(uid types.UID) Step {
-	affected := uidSet{}
-	e.dropBackend(uid, affected)
-	return e.step(affected, []types.UID{uid})
-}
-
-func (e *Incremental) dropBackend(uid types.UID, affected uidSet) {
-	old := e.backends[uid]
-	if old == nil {
-		return
-	}
-	k := objKey{old.Namespace, old.Name}
-	e.referrers(e.deps.byBackend[k], affected)
-	e.checks.object(KindAgentBackend, old.Namespace, old.Name, uid, old.Generation, -1)
-	if e.deps.backendNames[k] == uid {
-		delete(e.deps.backendNames, k)
-	}
-	delete(e.backends, uid)
-}
+func (e *Incremental) DeleteBackend(uid types.UID) Step { return e.backendRefs().delete(e, uid) }
 
 // SetConnection adds a ChatConnection, or replaces the one of its UID.
-func (e *Incremental) SetConnection(o ChatConnection) Step {
-	affected := uidSet{}
-	e.dropConnection(o.UID, affected)
-	e.connections[o.UID] = &o
-	e.checks.object(KindChatConnection, o.Namespace, o.Name, o.UID, o.Generation, +1)
-	k := objKey{o.Namespace, o.Name}
-	e.deps.connNames[k] = o.UID
-	e.referrers(e.deps.byConn[k], affected)
-	return e.step(affected, []types.UID{o.UID})
-}
+func (e *Incremental) SetConnection(o ChatConnection) Step { return e.connRefs().set(e, &o) }
 
 // DeleteConnection removes the ChatConnection of a UID.
-func (e *Incremental) DeleteConnection(uid types.UID) Step {
+func (e *Incremental) DeleteConnection(uid types.UID) Step { return e.connRefs().delete(e, uid) }
+
+// refKind is what the steps keep of one kind a Binding names, the
+// AgentBackends or the ChatConnections: the objects by UID, the UID in
+// force for each namespaced name, and the Bindings that name each. Both
+// kinds change the same way; only these tables differ.
+type refKind[P metav1.Object] struct {
+	kind  string
+	objs  map[types.UID]P
+	names map[objKey]types.UID
+	by    map[objKey]uidSet
+}
+
+func (e *Incremental) backendRefs() refKind[*AgentBackend] {
+	return refKind[*AgentBackend]{KindAgentBackend, e.backends, e.deps.backendNames, e.deps.byBackend}
+}
+
+func (e *Incremental) connRefs() refKind[*ChatConnection] {
+	return refKind[*ChatConnection]{KindChatConnection, e.connections, e.deps.connNames, e.deps.byConn}
+}
+
+// set adds o, or replaces the object of its UID: the Bindings that name
+// the old and the new namespaced name are re-evaluated.
+func (r refKind[P]) set(e *Incremental, o P) Step {
+	uid := o.GetUID()
 	affected := uidSet{}
-	e.dropConnection(uid, affected)
+	r.drop(e, uid, affected)
+	r.objs[uid] = o
+	e.checks.object(r.kind, o.GetNamespace(), o.GetName(), uid, o.GetGeneration(), +1)
+	k := objKey{o.GetNamespace(), o.GetName()}
+	r.names[k] = uid
+	e.referrers(r.by[k], affected)
 	return e.step(affected, []types.UID{uid})
 }
 
-func (e *Incremental) dropConnection(uid types.UID, affected uidSet) {
-	old := e.connections[uid]
-	if old == nil {
+// delete removes the object of a UID.
+func (r refKind[P]) delete(e *Incremental, uid types.UID) Step {
+	affected := uidSet{}
+	r.drop(e, uid, affected)
+	return e.step(affected, []types.UID{uid})
+}
+
+// drop forgets the object of a UID, if any, adding the Bindings that
+// named it to affected. Its namespaced name is freed only if the UID
+// still held it.
+func (r refKind[P]) drop(e *Incremental, uid types.UID, affected uidSet) {
+	old, ok := r.objs[uid]
+	if !ok {
 		return
 	}
-	k := objKey{old.Namespace, old.Name}
-	e.referrers(e.deps.byConn[k], affected)
-	e.checks.object(KindChatConnection, old.Namespace, old.Name, uid, old.Generation, -1)
-	if e.deps.connNames[k] == uid {
-		delete(e.deps.connNames, k)
+	k := objKey{old.GetNamespace(), old.GetName()}
+	e.referrers(r.by[k], affected)
+	e.checks.object(r.kind, k.ns, k.name, uid, old.GetGeneration(), -1)
+	if r.names[k] == uid {
+		delete(r.names, k)
 	}
-	delete(e.connections, uid)
+	delete(r.objs, uid)
 }
 
 // referrers adds the Bindings that name an object, with their

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"slices"
 
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/condengine/condengine/conditions"
@@ -100,16 +101,8 @@ func (e *evaluator) result() Result {
 	// namespace, name and UID: walking positions sorted that way builds
 	// both in order, sorting small integers rather than large values.
 	mem := make([]Served, 0, len(s.Bindings)+len(s.Backends)+len(s.Connections))
-	for _, i := range sortedPositions(len(s.Backends), func(i int) (string, string, string) {
-		o := &s.Backends[i]
-		return o.Namespace, o.Name, string(o.UID)
-	}) {
-		if info := &ix.backendList[i]; info.obj != nil && info.running != nil {
-			o := info.obj
-			mem = append(mem, Served{Kind: KindAgentBackend, Namespace: o.Namespace, Name: o.Name, UID: o.UID,
-				Generation: info.runningGen, Backend: info.running})
-		}
-	}
+	mem = appendRunning(mem, KindAgentBackend, s.Backends, ix.backendList,
+		func(o *AgentBackend) *metav1.ObjectMeta { return &o.ObjectMeta })
 	// Bindings are evaluated in input order (their data is read
 	// sequentially) and each result lands at its sorted rank; holes left
 	// by Bindings of other brokers are closed afterwards.
@@ -157,21 +150,36 @@ func (e *evaluator) result() Result {
 	}
 	clear(res.Bindings[n:])
 	res.Bindings = res.Bindings[:n]
-	for _, i := range sortedPositions(len(s.Connections), func(i int) (string, string, string) {
-		o := &s.Connections[i]
-		return o.Namespace, o.Name, string(o.UID)
-	}) {
-		if info := &ix.connList[i]; info.obj != nil && info.running != nil {
-			o := info.obj
-			mem = append(mem, Served{Kind: KindChatConnection, Namespace: o.Namespace, Name: o.Name, UID: o.UID,
-				Generation: info.runningGen, Connection: info.running})
-		}
-	}
+	mem = appendRunning(mem, KindChatConnection, s.Connections, ix.connList,
+		func(o *ChatConnection) *metav1.ObjectMeta { return &o.ObjectMeta })
 	res.Memory.Served = mem
 	res.IgnoredProbes = e.probes.ignored(s)
 	res.Errors = ix.errors
 	sortResult(&res)
 	return res
+}
+
+// appendRunning appends the memory entry of each object of a referenced
+// kind whose spec runs, in (namespace, name, UID) order; infos holds the
+// objects' infos by position and meta reads an object's metadata.
+func appendRunning[O, S any](mem []Served, kind string, objs []O, infos []refInfo[O, S], meta func(*O) *metav1.ObjectMeta) []Served {
+	for _, i := range sortedPositions(len(objs), func(i int) (string, string, string) {
+		m := meta(&objs[i])
+		return m.Namespace, m.Name, string(m.UID)
+	}) {
+		if info := &infos[i]; info.obj != nil && info.running != nil {
+			m := meta(info.obj)
+			e := Served{Kind: kind, Namespace: m.Namespace, Name: m.Name, UID: m.UID, Generation: info.runningGen}
+			switch spec := any(info.running).(type) {
+			case *AgentBackendSpec:
+				e.Backend = spec
+			case *ChatConnectionSpec:
+				e.Connection = spec
+			}
+			mem = append(mem, e)
+		}
+	}
+	return mem
 }
 
 // sortedPositions returns 0..n-1 ordered by the (namespace, name, uid)

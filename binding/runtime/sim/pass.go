@@ -20,10 +20,6 @@ type pass struct {
 // proberTick starts a pass when the schedule says so.
 func (r *Replica) proberTick() {
 	s := r.sim
-	if !r.alive {
-		return
-	}
-	s.After(s.lim.ProberTick, r.proberTick)
 	if !r.leader || !r.looked {
 		return
 	}

@@ -55,9 +55,24 @@ func (s *Sim) StartReplica(name string) *Replica {
 		r.becomeLeader()
 	}
 	s.After(s.opts.LookPhase, r.look)
-	s.At(r.startedAt.Truncate(s.lim.WriterTick).Add(s.lim.WriterTick), r.writerTick)
-	s.At(r.startedAt.Truncate(s.lim.ProberTick).Add(s.lim.ProberTick), r.proberTick)
+	r.every(s.lim.WriterTick, r.writerTick)
+	r.every(s.lim.ProberTick, r.proberTick)
 	return r
+}
+
+// every runs f at each multiple of tick after the replica started, for
+// as long as it is alive.
+func (r *Replica) every(tick time.Duration, f func()) {
+	s := r.sim
+	var run func()
+	run = func() {
+		if !r.alive {
+			return
+		}
+		s.After(tick, run)
+		f()
+	}
+	s.At(r.startedAt.Truncate(tick).Add(tick), run)
 }
 
 func (s *Sim) hasLeader() bool {
@@ -184,10 +199,6 @@ func (r *Replica) evaluate() binding.Result {
 // writerTick evaluates and lets the writer policy decide for each Binding.
 func (r *Replica) writerTick() {
 	s := r.sim
-	if !r.alive {
-		return
-	}
-	s.After(s.lim.WriterTick, r.writerTick)
 	if !r.looked {
 		return
 	}

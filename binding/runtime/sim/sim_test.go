@@ -14,19 +14,29 @@ import (
 	"github.com/condengine/condengine/conditions"
 )
 
+// reachAfterEdit settles the Binding team-a/chat, edits its channel
+// phase later and runs on for window; it returns the instant of the edit
+// and the first status from then on whose condition typ describes
+// generation 2, failing the test when there is none.
+func reachAfterEdit(t *testing.T, phase, window time.Duration, typ string) (*Sim, time.Time, Status) {
+	t.Helper()
+	s, _ := settled(t, Options{}, "chat")
+	edit := s.Now().Add(phase)
+	s.RunUntil(edit)
+	s.Edit("team-a", "chat", func(sp *binding.BindingSpec) { sp.Chat.Channel = "C-new" })
+	s.RunUntil(edit.Add(window))
+	h, ok := first(s, "chat", edit, func(h Status) bool { return generationOf(h.Conditions, typ) == 2 })
+	require.True(t, ok, "%s never reached generation 2 within %s", typ, window)
+	return s, edit, h
+}
+
 // After an edit, Accepted reaches the new generation within 20 s, whatever
 // the phase of the edit against the config looks and writes, while the
 // probes and Ready still describe the old generation and READY stays True.
 func TestSimulation_AfterEdit_AcceptedReachesNewGenerationWithin20s(t *testing.T) {
 	for phase := time.Duration(0); phase < 10*time.Second; phase += 700 * time.Millisecond {
 		t.Run(phase.String(), func(t *testing.T) {
-			s, _ := settled(t, Options{}, "chat")
-			edit := s.Now().Add(phase)
-			s.RunUntil(edit)
-			s.Edit("team-a", "chat", func(sp *binding.BindingSpec) { sp.Chat.Channel = "C-new" })
-			s.RunUntil(edit.Add(20 * time.Second))
-			h, ok := first(s, "chat", edit, func(h Status) bool { return generationOf(h.Conditions, binding.TypeAccepted) == 2 })
-			require.True(t, ok, "Accepted did not reach generation 2 within 20 s")
+			_, edit, h := reachAfterEdit(t, phase, 20*time.Second, binding.TypeAccepted)
 			assert.LessOrEqual(t, h.At.Sub(edit), 20*time.Second)
 			ready := conditions.Find(h.Conditions, binding.TypeReady)
 			require.NotNil(t, ready)
@@ -43,13 +53,7 @@ func TestSimulation_AfterEdit_AcceptedReachesNewGenerationWithin20s(t *testing.T
 func TestSimulation_AfterEdit_ReadyFollowsWithinAMinuteAfterItsProbes(t *testing.T) {
 	for phase := time.Duration(0); phase < 35*time.Second; phase += 2300 * time.Millisecond {
 		t.Run(phase.String(), func(t *testing.T) {
-			s, _ := settled(t, Options{}, "chat")
-			edit := s.Now().Add(phase)
-			s.RunUntil(edit)
-			s.Edit("team-a", "chat", func(sp *binding.BindingSpec) { sp.Chat.Channel = "C-new" })
-			s.RunUntil(edit.Add(2 * time.Minute))
-			h, ok := first(s, "chat", edit, func(h Status) bool { return generationOf(h.Conditions, binding.TypeReady) == 2 })
-			require.True(t, ok, "Ready never reached generation 2")
+			s, edit, h := reachAfterEdit(t, phase, 2*time.Minute, binding.TypeReady)
 			assert.LessOrEqual(t, h.At.Sub(edit), 60*time.Second, "Ready at generation 2 after %s", h.At.Sub(edit))
 			var probed *Pass
 			for i := range s.Passes {
