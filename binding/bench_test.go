@@ -100,7 +100,7 @@ func BenchmarkEvaluate(b *testing.B) {
 func BenchmarkEvaluateSteady(b *testing.B) {
 	for _, n := range benchSizes() {
 		s := benchWorld(n, false)
-		s = bt.Apply(s, mustEvaluate(s))
+		s = binding.Apply(s, mustEvaluate(s))
 		b.Run(strconv.Itoa(n), func(b *testing.B) {
 			runPerBinding(b, s)
 		})
@@ -113,7 +113,7 @@ func BenchmarkEvaluateSteady(b *testing.B) {
 func BenchmarkEvaluateUnchanged(b *testing.B) {
 	for _, n := range benchSizes() {
 		s := benchWorld(n, true)
-		s = bt.Apply(s, mustEvaluate(s))
+		s = binding.Apply(s, mustEvaluate(s))
 		if r := mustEvaluate(s); countWrites(r) != 0 {
 			b.Fatalf("%d writes in the unchanged world", countWrites(r))
 		}
@@ -179,7 +179,7 @@ func TestEvaluate_UnchangedBindingAllocatesNothingOfItsOwn(t *testing.T) {
 	}
 	allocs := func(n int) float64 {
 		s := benchWorld(n, true)
-		s = bt.Apply(s, mustEvaluate(s))
+		s = binding.Apply(s, mustEvaluate(s))
 		return testing.AllocsPerRun(3, func() { _ = mustEvaluate(s) })
 	}
 	small, large := allocs(200), allocs(2_000)
@@ -194,7 +194,7 @@ func TestEvaluate_UnchangedBindingAllocatesNothingOfItsOwn(t *testing.T) {
 func BenchmarkEvaluateFlatness(b *testing.B) {
 	perBinding := func(n int) float64 {
 		s := benchWorld(n, true)
-		s = bt.Apply(s, mustEvaluate(s))
+		s = binding.Apply(s, mustEvaluate(s))
 		reps := max(1, 200_000/n)
 		start := cpuNow()
 		for range reps {

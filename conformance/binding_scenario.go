@@ -30,21 +30,20 @@ func runBindingEvaluation(f *scenario.File) ([]scenario.Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
-	byID := make(map[bindingKey]*binding.Outcome, len(r.Bindings))
-	for i := range r.Bindings {
-		byID[bindingKey{r.Bindings[i].Namespace, r.Bindings[i].Name}] = &r.Bindings[i]
-	}
-	out := make([]scenario.Outcome, 0, len(s.Bindings))
-	for i := range s.Bindings {
-		o := &s.Bindings[i]
-		oc := scenario.Outcome{Kind: binding.KindBinding, Namespace: o.Namespace, Name: o.Name, Conditions: o.Status.Conditions}
-		if br := byID[bindingKey{o.Namespace, o.Name}]; br != nil && br.UID == o.UID {
-			oc.Write = br.Write
-			if br.Write {
-				oc.Conditions = br.Conditions
-			}
+	written := make(map[bindingKey]types.UID, len(r.Bindings))
+	for _, br := range r.Bindings {
+		if br.Write {
+			written[bindingKey{br.Namespace, br.Name}] = br.UID
 		}
-		st, err := json.Marshal(binding.Status{Conditions: oc.Conditions})
+	}
+	after := binding.Apply(s, r)
+	out := make([]scenario.Outcome, 0, len(after.Bindings))
+	for i := range after.Bindings {
+		o := &after.Bindings[i]
+		uid, ok := written[bindingKey{o.Namespace, o.Name}]
+		oc := scenario.Outcome{Kind: binding.KindBinding, Namespace: o.Namespace, Name: o.Name,
+			Conditions: o.Status.Conditions, Write: ok && uid == o.UID}
+		st, err := json.Marshal(o.Status)
 		if err != nil {
 			return nil, err
 		}

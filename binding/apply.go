@@ -1,0 +1,36 @@
+package binding
+
+import "slices"
+
+// Apply returns the snapshot as it stands after the host carried out r:
+// each Binding whose outcome has Write set holds the outcome's Status.
+// Outcomes are matched to Bindings by namespace, name and UID, so a
+// Binding the result does not answer for (another broker's, one left out
+// as an ObjectError, a second object under a repeated UID) keeps its
+// status. s itself is not modified: the Bindings slice is new, the other
+// slices and the written statuses' condition lists are shared with s and
+// r. Nothing else moves: the broker's memory is r.Memory, which a host
+// carries over to the next snapshot itself, as it does probe results and
+// the clock.
+//
+// Apply follows Write only. A replica that does not write (a standby,
+// the ConfigMap route) changes nothing by Apply; to see the statuses a
+// write would give, set Write on the outcomes that are Due first.
+func Apply(s Snapshot, r Result) Snapshot {
+	type id struct{ ns, name, uid string }
+	written := make(map[id]*Outcome, len(r.Bindings))
+	for i := range r.Bindings {
+		if o := &r.Bindings[i]; o.Write {
+			written[id{o.Namespace, o.Name, string(o.UID)}] = o
+		}
+	}
+	next := s
+	next.Bindings = slices.Clone(s.Bindings)
+	for i := range next.Bindings {
+		b := &next.Bindings[i]
+		if o := written[id{b.Namespace, b.Name, string(b.UID)}]; o != nil {
+			b.Status = o.Status
+		}
+	}
+	return next
+}
