@@ -53,9 +53,17 @@ func runBindingEvaluation(f *scenario.File) ([]scenario.Outcome, error) {
 	return out, nil
 }
 
+// DefaultBroker is the broker a binding scenario describes where its
+// broker block is absent or leaves a field out: the default broker (no
+// name), started an hour before now, reading custom resources, leading,
+// its prober having listed the Bindings. `condengine eval` assumes the
+// same broker for a manifest stream, which has no broker block.
+func DefaultBroker(now time.Time) binding.Broker {
+	return binding.Broker{StartedAt: now.Add(-time.Hour), ConfigSource: binding.ConfigSourceCRDs, Leader: true, ProberListed: true}
+}
+
 // BindingSnapshot builds the binding.Snapshot a binding scenario
-// describes, with the format's defaults: the broker started an hour before now,
-// reads custom resources, leads, and its prober has listed the Bindings.
+// describes, with the format's defaults (DefaultBroker).
 func BindingSnapshot(f *scenario.File) (binding.Snapshot, error) {
 	if f.System != scenario.SystemBinding {
 		return binding.Snapshot{}, fmt.Errorf("scenario system is %q, not %q", f.System, scenario.SystemBinding)
@@ -67,7 +75,7 @@ func BindingSnapshot(f *scenario.File) (binding.Snapshot, error) {
 	now := f.Now.Time
 	s := binding.Snapshot{
 		Now:         now,
-		Broker:      binding.Broker{StartedAt: now.Add(-time.Hour), ConfigSource: binding.ConfigSourceCRDs, Leader: true, ProberListed: true},
+		Broker:      DefaultBroker(now),
 		Bindings:    objs.Bindings,
 		Backends:    objs.Backends,
 		Connections: objs.Connections,
