@@ -38,8 +38,9 @@ func render(out io.Writer, format string, w *world) error {
 	return bw.Flush()
 }
 
-// columns of the FinOps kinds, as their CRDs' printer columns say; the
-// namespace comes first for namespaced kinds, as with kubectl get -A.
+// column is one column of a FinOps kind's table, as its CRD's printer
+// columns say; the namespace comes first for namespaced kinds, as with
+// kubectl get -A.
 type column struct {
 	header string
 	value  func(ev *evaluated) string
