@@ -2,6 +2,7 @@ package binding_test
 
 import (
 	"fmt"
+	"slices"
 	"testing"
 	"time"
 
@@ -80,6 +81,18 @@ func TestApply_EmptyResultChangesNothing(t *testing.T) {
 	next := binding.Apply(s, binding.Result{})
 	assert.Equal(t, s, next)
 	assert.Empty(t, binding.Apply(binding.Snapshot{}, binding.Result{}).Bindings)
+}
+
+func TestApplyInPlace_WritesWhatApplyReturns(t *testing.T) {
+	s := world(bt.NewBinding("team-a", "chat"), bt.NewBinding("team-a", "other", bt.Channel("C2"), bt.Connection("shared", "hub-slack")))
+	s.Connections[0].Spec.Broker = "broker-b" // chat's connection: chat is another broker's Binding
+	r := mustEvaluate(s)
+	want := binding.Apply(s, r).Bindings
+	got := slices.Clone(s.Bindings)
+	binding.ApplyInPlace(got, r)
+	assert.Equal(t, want, got)
+	assert.NotEqual(t, s.Bindings, got, "other was written")
+	assert.Empty(t, got[0].Status.Conditions, "another broker's Binding keeps its status")
 }
 
 func statusOf(t *testing.T, r binding.Result, ns, name string) binding.Status {
