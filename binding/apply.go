@@ -25,8 +25,9 @@ func Apply(s Snapshot, r Result) Snapshot {
 
 // ApplyInPlace is Apply writing into bindings itself instead of a copy,
 // for a host that holds a large snapshot once and has no use for it as
-// it was: the copy Apply makes of 100,000 Bindings raised the peak
-// memory of `condengine eval` by 15%.
+// it was. The copy Apply makes is live beside the snapshot and the
+// result: on `condengine eval` of 100,000 Bindings it raised the peak
+// resident set by 15% in two runs of six (1.01x in the other four).
 func ApplyInPlace(bindings []Binding, r Result) {
 	type id struct{ ns, name, uid string }
 	written := make(map[id]*Outcome, len(r.Bindings))
