@@ -109,7 +109,7 @@ func perBindingAtSizes(b *testing.B, world func(n int) binding.Snapshot) {
 func BenchmarkEvaluateSteady(b *testing.B) {
 	perBindingAtSizes(b, func(n int) binding.Snapshot {
 		s := benchWorld(n, false)
-		return bt.Apply(s, mustEvaluate(s))
+		return binding.Apply(s, mustEvaluate(s))
 	})
 }
 
@@ -119,7 +119,7 @@ func BenchmarkEvaluateSteady(b *testing.B) {
 func BenchmarkEvaluateUnchanged(b *testing.B) {
 	for _, n := range benchSizes() {
 		s := benchWorld(n, true)
-		s = bt.Apply(s, mustEvaluate(s))
+		s = binding.Apply(s, mustEvaluate(s))
 		if r := mustEvaluate(s); countWrites(r) != 0 {
 			b.Fatalf("%d writes in the unchanged world", countWrites(r))
 		}
@@ -185,7 +185,7 @@ func TestEvaluate_UnchangedBindingAllocatesNothingOfItsOwn(t *testing.T) {
 	}
 	allocs := func(n int) float64 {
 		s := benchWorld(n, true)
-		s = bt.Apply(s, mustEvaluate(s))
+		s = binding.Apply(s, mustEvaluate(s))
 		return testing.AllocsPerRun(3, func() { _ = mustEvaluate(s) })
 	}
 	small, large := allocs(200), allocs(2_000)
@@ -200,7 +200,7 @@ func TestEvaluate_UnchangedBindingAllocatesNothingOfItsOwn(t *testing.T) {
 func BenchmarkEvaluateFlatness(b *testing.B) {
 	perBinding := func(n int) float64 {
 		s := benchWorld(n, true)
-		s = bt.Apply(s, mustEvaluate(s))
+		s = binding.Apply(s, mustEvaluate(s))
 		reps := max(1, 200_000/n)
 		start := cpuNow()
 		for range reps {

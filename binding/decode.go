@@ -8,6 +8,9 @@ import (
 	"io"
 	"strings"
 
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+
 	"github.com/condengine/condengine/manifest"
 )
 
@@ -19,6 +22,33 @@ type Objects struct {
 	// Skipped counts documents of other API groups, which the broker does
 	// not read.
 	Skipped int
+}
+
+// DefaultIdentity gives objects read from hand-written manifests what
+// the API server gives every object it stores and the engine needs: a
+// uid where none is set, derived from the kind, namespace and name
+// ("manifest:Binding:team-a/chat"), so the same input gives the same uid
+// at every run; and generation 1 where none is set. What a manifest sets
+// is kept. Objects read from a cluster have both already.
+func (o *Objects) DefaultIdentity() {
+	for i := range o.Bindings {
+		defaultIdentity(KindBinding, &o.Bindings[i].ObjectMeta)
+	}
+	for i := range o.Backends {
+		defaultIdentity(KindAgentBackend, &o.Backends[i].ObjectMeta)
+	}
+	for i := range o.Connections {
+		defaultIdentity(KindChatConnection, &o.Connections[i].ObjectMeta)
+	}
+}
+
+func defaultIdentity(kind string, m *metav1.ObjectMeta) {
+	if m.UID == "" {
+		m.UID = types.UID("manifest:" + kind + ":" + m.Namespace + "/" + m.Name)
+	}
+	if m.Generation == 0 {
+		m.Generation = 1
+	}
 }
 
 // DocumentError is a manifest that could not be used, located by its

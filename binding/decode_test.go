@@ -2,6 +2,7 @@ package binding_test
 
 import (
 	"encoding/json"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -193,4 +194,37 @@ metadata: {namespace: a, name: b}
 	assert.Equal(t, 2, de.Index)
 	assert.Equal(t, 7, de.Line)
 	assert.Contains(t, de.Error(), "listed again (first in document 1, line 1)")
+}
+
+func TestDefaultIdentity_FillsOnlyWhatIsMissing(t *testing.T) {
+	objs, err := binding.Decode([]byte(`apiVersion: agentkourier.dev/v1alpha1
+kind: Binding
+metadata: {namespace: team-a, name: chat}
+spec: {agent: {backendRef: {name: echo}}, chat: {connectionRef: {name: slack}, channel: C1}}
+---
+apiVersion: agentkourier.dev/v1alpha1
+kind: AgentBackend
+metadata: {namespace: team-a, name: echo, uid: u-e, generation: 3}
+spec: {url: "https://e"}
+---
+apiVersion: agentkourier.dev/v1alpha1
+kind: ChatConnection
+metadata: {namespace: team-a, name: slack, generation: 2}
+spec: {platform: slack, tokenSecretRef: {name: t, key: k}}
+`))
+	require.NoError(t, err)
+	again := binding.Objects{Bindings: slices.Clone(objs.Bindings), Backends: slices.Clone(objs.Backends), Connections: slices.Clone(objs.Connections)}
+	objs.DefaultIdentity()
+	b, e, c := objs.Bindings[0], objs.Backends[0], objs.Connections[0]
+	assert.Equal(t, "manifest:Binding:team-a/chat", string(b.UID))
+	assert.Equal(t, int64(1), b.Generation)
+	assert.Equal(t, "u-e", string(e.UID), "a uid the manifest sets is kept")
+	assert.Equal(t, int64(3), e.Generation, "so is a generation")
+	assert.Equal(t, "manifest:ChatConnection:team-a/slack", string(c.UID), "the kind is part of the uid")
+	assert.Equal(t, int64(2), c.Generation)
+
+	again.DefaultIdentity()
+	assert.Equal(t, objs, again, "the same input gives the same identities")
+	objs.DefaultIdentity()
+	assert.Equal(t, again, objs, "a second call changes nothing")
 }

@@ -4,7 +4,9 @@
 // condition list to write and whether a write is due, together with the
 // broker's next memory of good generations. Nothing here reads a clock,
 // talks to a server or keeps state: time, leadership, the memory and the
-// outcome of probes all arrive in the Snapshot.
+// outcome of probes all arrive in the Snapshot. Apply puts a Result back
+// into its Snapshot, as a host's writes would (ApplyInPlace without the
+// copy); Decode reads the kinds from manifests.
 //
 // # The conditions
 //

@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/condengine/condengine/binding"
-	bt "github.com/condengine/condengine/binding/bindingtest"
 )
 
 // BenchmarkIncremental measures one Binding edited in a settled world of
@@ -16,7 +15,7 @@ import (
 func BenchmarkIncremental(b *testing.B) {
 	for _, n := range benchSizes() {
 		s := benchWorld(n, true)
-		s = bt.Apply(s, mustEvaluate(s))
+		s = binding.Apply(s, mustEvaluate(s))
 		e, _, err := binding.NewIncremental(s)
 		if err != nil {
 			b.Fatal(err)

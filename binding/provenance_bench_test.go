@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/condengine/condengine/binding"
-	bt "github.com/condengine/condengine/binding/bindingtest"
 )
 
 // BenchmarkExplain measures what provenance costs: Evaluate and Explain
@@ -14,7 +13,7 @@ import (
 func BenchmarkExplain(b *testing.B) {
 	for _, n := range []int{1_000, 10_000} {
 		s := benchWorld(n, true)
-		s = bt.Apply(s, mustEvaluate(s))
+		s = binding.Apply(s, mustEvaluate(s))
 		for _, f := range []struct {
 			name string
 			run  func(binding.Snapshot) (binding.Result, error)

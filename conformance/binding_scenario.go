@@ -30,21 +30,20 @@ func runBindingEvaluation(f *scenario.File) ([]scenario.Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
-	byID := make(map[bindingKey]*binding.Outcome, len(r.Bindings))
-	for i := range r.Bindings {
-		byID[bindingKey{r.Bindings[i].Namespace, r.Bindings[i].Name}] = &r.Bindings[i]
-	}
-	out := make([]scenario.Outcome, 0, len(s.Bindings))
-	for i := range s.Bindings {
-		o := &s.Bindings[i]
-		oc := scenario.Outcome{Kind: binding.KindBinding, Namespace: o.Namespace, Name: o.Name, Conditions: o.Status.Conditions}
-		if br := byID[bindingKey{o.Namespace, o.Name}]; br != nil && br.UID == o.UID {
-			oc.Write = br.Write
-			if br.Write {
-				oc.Conditions = br.Conditions
-			}
+	written := make(map[bindingKey]types.UID, len(r.Bindings))
+	for _, br := range r.Bindings {
+		if br.Write {
+			written[bindingKey{br.Namespace, br.Name}] = br.UID
 		}
-		st, err := json.Marshal(binding.Status{Conditions: oc.Conditions})
+	}
+	after := binding.Apply(s, r)
+	out := make([]scenario.Outcome, 0, len(after.Bindings))
+	for i := range after.Bindings {
+		o := &after.Bindings[i]
+		uid, ok := written[bindingKey{o.Namespace, o.Name}]
+		oc := scenario.Outcome{Kind: binding.KindBinding, Namespace: o.Namespace, Name: o.Name,
+			Conditions: o.Status.Conditions, Write: ok && uid == o.UID}
+		st, err := json.Marshal(o.Status)
 		if err != nil {
 			return nil, err
 		}
@@ -54,9 +53,17 @@ func runBindingEvaluation(f *scenario.File) ([]scenario.Outcome, error) {
 	return out, nil
 }
 
+// DefaultBroker is the broker a binding scenario describes where its
+// broker block is absent or leaves a field out: the default broker (no
+// name), started an hour before now, reading custom resources, leading,
+// its prober having listed the Bindings. `condengine eval` assumes the
+// same broker for a manifest stream, which has no broker block.
+func DefaultBroker(now time.Time) binding.Broker {
+	return binding.Broker{StartedAt: now.Add(-time.Hour), ConfigSource: binding.ConfigSourceCRDs, Leader: true, ProberListed: true}
+}
+
 // BindingSnapshot builds the binding.Snapshot a binding scenario
-// describes, with the format's defaults: the broker started an hour before now,
-// reads custom resources, leads, and its prober has listed the Bindings.
+// describes, with the format's defaults (DefaultBroker).
 func BindingSnapshot(f *scenario.File) (binding.Snapshot, error) {
 	if f.System != scenario.SystemBinding {
 		return binding.Snapshot{}, fmt.Errorf("scenario system is %q, not %q", f.System, scenario.SystemBinding)
@@ -68,7 +75,7 @@ func BindingSnapshot(f *scenario.File) (binding.Snapshot, error) {
 	now := f.Now.Time
 	s := binding.Snapshot{
 		Now:         now,
-		Broker:      binding.Broker{StartedAt: now.Add(-time.Hour), ConfigSource: binding.ConfigSourceCRDs, Leader: true, ProberListed: true},
+		Broker:      DefaultBroker(now),
 		Bindings:    objs.Bindings,
 		Backends:    objs.Backends,
 		Connections: objs.Connections,

@@ -75,8 +75,20 @@ func TestRunBinding_Defaults(t *testing.T) {
 	require.True(t, s.Broker.ProberListed)
 	require.Equal(t, binding.ConfigSourceCRDs, s.Broker.ConfigSource)
 	require.Equal(t, f.Now.Add(-3600e9), s.Broker.StartedAt)
+	require.Equal(t, conformance.DefaultBroker(f.Now.Time), s.Broker, "the defaults are DefaultBroker's")
 	require.Len(t, s.Probes, 1)
 	require.Equal(t, "u-chat", string(s.Probes[0].UID), "a probe's uid defaults to the Binding's current uid")
+}
+
+// A broker block moves only the fields it sets off DefaultBroker.
+func TestDefaultBroker_ABrokerBlockMovesOnlyWhatItSets(t *testing.T) {
+	f, err := scenario.Parse([]byte(strings.Replace(runnerScenario, "broker: {name: \"\", leader: true}\n", "broker: {name: b, leader: false}\n", 1)))
+	require.NoError(t, err)
+	s, err := conformance.BindingSnapshot(f)
+	require.NoError(t, err)
+	want := conformance.DefaultBroker(f.Now.Time)
+	want.Name, want.Leader = "b", false
+	require.Equal(t, want, s.Broker)
 }
 
 func TestRunBinding_Errors(t *testing.T) {

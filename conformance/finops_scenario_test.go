@@ -7,7 +7,7 @@ import (
 	"github.com/condengine/condengine/scenario"
 )
 
-// TestScenarios runs the finops corpus: every file under
+// TestRunFinOps_Corpus runs the finops corpus: every file under
 // conformance/scenarios/finops is a conformance vector of RunFinOps
 // alone.
 func TestRunFinOps_Corpus(t *testing.T) {

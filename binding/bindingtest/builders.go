@@ -8,7 +8,6 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/condengine/condengine/binding"
-	"github.com/condengine/condengine/conditions"
 )
 
 // Epoch is the creation time builders give when a test does not care.
@@ -169,23 +168,4 @@ func Healthy(now time.Time, ns string, n int) binding.Snapshot {
 		s.Probes = append(s.Probes, Probe(b, 1, CardOK(), Joined()))
 	}
 	return s
-}
-
-// Apply returns s with every Binding's status set to what r says it
-// carries after the evaluation (the conditions of results not stale), as
-// if every write had landed.
-func Apply(s binding.Snapshot, r binding.Result) binding.Snapshot {
-	byUID := make(map[types.UID]*binding.Outcome, len(r.Bindings))
-	for i := range r.Bindings {
-		byUID[r.Bindings[i].UID] = &r.Bindings[i]
-	}
-	out := s
-	out.Bindings = make([]binding.Binding, len(s.Bindings))
-	copy(out.Bindings, s.Bindings)
-	for i := range out.Bindings {
-		if br := byUID[out.Bindings[i].UID]; br != nil && br.Skip != conditions.SkipStale {
-			out.Bindings[i].Status.Conditions = append([]metav1.Condition(nil), br.Conditions...)
-		}
-	}
-	return out
 }

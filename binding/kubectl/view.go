@@ -27,7 +27,7 @@ type Row struct {
 	Age string
 }
 
-// Header is the table's first line, in the order kubectl prints it with
+// header is the table's first line, in the order kubectl prints it with
 // -A: the namespace and name kubectl adds, then the CRD's printer columns.
 var header = []string{"NAMESPACE", "NAME", "READY", "REASON", "CHANNEL", "AGE"}
 

@@ -56,14 +56,16 @@
 //
 // # Decisions
 //
-//   - A manifest stream is evaluated as a broker that has led for an
-//     hour, reads custom resources, and whose prober has listed the
-//     Bindings but has no results yet: served Bindings read Pending.
-//     -now sets the instant (default: the current time); a scenario file
-//     brings its own instant, broker, memory and probes.
+//   - A manifest stream is evaluated as the broker a scenario file
+//     without a broker block describes (conformance.DefaultBroker): it
+//     has led for an hour, reads custom resources, and its prober has
+//     listed the Bindings but has no results yet, so served Bindings
+//     read Pending. -now sets the instant (default: the current time); a
+//     scenario file brings its own instant, broker, memory and probes.
 //   - Hand-written manifests without metadata.uid get one derived from
 //     kind, namespace and name, and generation 0 becomes 1, as the API
-//     server would have set them; output is the same at every run.
+//     server would have set them (binding.Objects.DefaultIdentity);
+//     output is the same at every run.
 //   - Manifests of other API groups are skipped with a note on stderr
 //     when there is nothing of FinOps to evaluate; with FinOps objects
 //     they are kept, because a Subscription's targetRef may name any kind.

@@ -8,9 +8,6 @@ import (
 	"os"
 	"time"
 
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/types"
-
 	"github.com/condengine/condengine/binding"
 	"github.com/condengine/condengine/conformance"
 	finopsapi "github.com/condengine/condengine/finops"
@@ -197,15 +194,10 @@ func evaluateStream(s *stream, now time.Time) (*world, error) {
 	in = nil
 	w := &world{now: now}
 	if len(objs.Bindings)+len(objs.Backends)+len(objs.Connections) > 0 {
-		defaultIdentity(&objs)
+		objs.DefaultIdentity()
 		snap := binding.Snapshot{
-			Now: now,
-			Broker: binding.Broker{
-				Leader:       true,
-				StartedAt:    now.Add(-time.Hour),
-				ConfigSource: binding.ConfigSourceCRDs,
-				ProberListed: true,
-			},
+			Now:         now,
+			Broker:      conformance.DefaultBroker(now),
 			Bindings:    objs.Bindings,
 			Backends:    objs.Backends,
 			Connections: objs.Connections,
@@ -253,7 +245,9 @@ func relocate(err error, places []*manifest.DocumentError) error {
 // evaluateBindings evaluates a Binding snapshot and returns its Bindings
 // carrying the conditions they have afterwards: the written ones where a
 // write is due, the current ones elsewhere (another broker's Bindings, a
-// standby, the ConfigMap route). The snapshot's slice is reused.
+// standby, the ConfigMap route). The snapshot's slice is written in place
+// (binding.ApplyInPlace): binding.Apply's copy raised the peak of a
+// 100k-Binding eval by up to 15%.
 func evaluateBindings(snap binding.Snapshot) ([]binding.Binding, []string, error) {
 	res, err := binding.Evaluate(snap)
 	if err != nil {
@@ -261,47 +255,15 @@ func evaluateBindings(snap binding.Snapshot) ([]binding.Binding, []string, error
 	}
 	var notes []string
 	for _, e := range res.Errors {
-		notes = append(notes, fmt.Sprintf("%s %s left out: %s", e.Kind, joinNS(e.Namespace, e.Name), e.Problem))
+		notes = append(notes, fmt.Sprintf("%s %s left out: %s", e.Kind, manifest.JoinName(e.Namespace, e.Name), e.Problem))
 	}
-	type key struct{ ns, name, uid string }
-	byKey := make(map[key]int, len(res.Bindings))
-	for i := range res.Bindings {
-		r := &res.Bindings[i]
-		byKey[key{r.Namespace, r.Name, string(r.UID)}] = i
+	for _, r := range res.Bindings {
 		for _, p := range r.Errors {
-			notes = append(notes, fmt.Sprintf("Binding %s: %s", joinNS(r.Namespace, r.Name), p))
+			notes = append(notes, fmt.Sprintf("Binding %s: %s", manifest.JoinName(r.Namespace, r.Name), p))
 		}
 	}
-	for i := range snap.Bindings {
-		b := &snap.Bindings[i]
-		if j, ok := byKey[key{b.Namespace, b.Name, string(b.UID)}]; ok && res.Bindings[j].Write {
-			b.Status.Conditions = res.Bindings[j].Conditions
-		}
-	}
+	binding.ApplyInPlace(snap.Bindings, res)
 	return snap.Bindings, notes, nil
-}
-
-// defaultIdentity gives a hand-written manifest what the API server would
-// have given it: a uid (derived from its kind, namespace and name, so the
-// output is the same at every run) and generation 1.
-func defaultIdentity(objs *binding.Objects) {
-	fill := func(kind string, m *metav1.ObjectMeta) {
-		if m.UID == "" {
-			m.UID = types.UID("eval:" + kind + ":" + m.Namespace + "/" + m.Name)
-		}
-		if m.Generation == 0 {
-			m.Generation = 1
-		}
-	}
-	for i := range objs.Bindings {
-		fill(binding.KindBinding, &objs.Bindings[i].ObjectMeta)
-	}
-	for i := range objs.Backends {
-		fill(binding.KindAgentBackend, &objs.Backends[i].ObjectMeta)
-	}
-	for i := range objs.Connections {
-		fill(binding.KindChatConnection, &objs.Connections[i].ObjectMeta)
-	}
 }
 
 // runOthers evaluates a scenario of a system other than binding with the
@@ -334,7 +296,7 @@ func runOthers(f *scenario.File) ([]evaluated, error) {
 		ev := evaluated{kind: o.Kind, namespace: o.Namespace, name: o.Name, object: manifests[key{o.Kind, o.Namespace, o.Name}]}
 		if len(o.Status) > 0 {
 			if err := json.Unmarshal(o.Status, &ev.status); err != nil {
-				return nil, fmt.Errorf("%s: %s %s: computed status: %w", f.Path, o.Kind, joinNS(o.Namespace, o.Name), err)
+				return nil, fmt.Errorf("%s: %s %s: computed status: %w", f.Path, o.Kind, manifest.JoinName(o.Namespace, o.Name), err)
 			}
 		}
 		if ev.status == nil {
@@ -357,9 +319,5 @@ func runOthers(f *scenario.File) ([]evaluated, error) {
 	return out, nil
 }
 
-func joinNS(ns, name string) string {
-	if ns == "" {
-		return name
-	}
-	return ns + "/" + name
-}
+// joinNS is manifest.JoinName under the name explain.go calls it by.
+func joinNS(ns, name string) string { return manifest.JoinName(ns, name) }

@@ -9,9 +9,21 @@ import (
 )
 
 // A large manifest stream is held once, as typed objects, while the
-// engine evaluates it; these helpers keep that copy small. The measured
-// peak is in docs/limits.md: about 3.6 times the input, reached inside
-// binding.Evaluate; the reader itself holds one document.
+// engine evaluates it; these helpers keep that copy small. The peak is
+// reached inside binding.Evaluate (docs/limits.md); the reader itself
+// holds one document.
+//
+// Both helpers stay because each still lowers that peak. Measured on
+// 2026-12-01, one run of each build alternating three times, `eval -o
+// yaml` of genstream's 100,000 Bindings over 1,000 namespaces (53 MB),
+// peak resident set from /usr/bin/time (the three runs of a build agreed
+// within 1%): with both, 216 MB; without the interner, 229 MB (1.06x);
+// without the chunks (one growing slice), 222 MB (1.03x); without
+// either, 235 MB (1.09x). The interner pays for itself because the
+// decoder allocates every namespace, reference name and condition
+// string anew for each of the 100,000 Bindings; the chunks because a
+// growing slice of 100,000 Bindings (368 bytes each) holds its old and
+// new backing arrays at once while it doubles.
 
 // bindingChunks collects Bindings in fixed-size blocks and hands them back
 // as one slice of the exact length, so a growing slice never holds two

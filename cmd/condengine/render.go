@@ -16,6 +16,7 @@ import (
 
 	"github.com/condengine/condengine/binding"
 	"github.com/condengine/condengine/binding/kubectl"
+	"github.com/condengine/condengine/manifest"
 )
 
 func render(out io.Writer, format string, w *world) error {
@@ -37,8 +38,9 @@ func render(out io.Writer, format string, w *world) error {
 	return bw.Flush()
 }
 
-// columns of the FinOps kinds, as their CRDs' printer columns say; the
-// namespace comes first for namespaced kinds, as with kubectl get -A.
+// column is one column of a FinOps kind's table, as its CRD's printer
+// columns say; the namespace comes first for namespaced kinds, as with
+// kubectl get -A.
 type column struct {
 	header string
 	value  func(ev *evaluated) string
@@ -175,11 +177,11 @@ func flat(s string) string {
 func renderConditions(out io.Writer, w *world) {
 	fmt.Fprintln(out, "Conditions:")
 	for _, b := range sortedBindings(w.bindings) {
-		conditionBlock(out, binding.KindBinding, joinNS(b.Namespace, b.Name), b.Status.Conditions)
+		conditionBlock(out, binding.KindBinding, manifest.JoinName(b.Namespace, b.Name), b.Status.Conditions)
 	}
 	for _, v := range finopsViews {
 		for _, ev := range objectsOf(w.others, v.kind) {
-			conditionBlock(out, ev.kind, joinNS(ev.namespace, ev.name), conditionsOf(ev.status))
+			conditionBlock(out, ev.kind, manifest.JoinName(ev.namespace, ev.name), conditionsOf(ev.status))
 		}
 	}
 }
