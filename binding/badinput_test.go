@@ -95,15 +95,15 @@ func TestBadInput(t *testing.T) {
 				assert.Equal(t, binding.ReasonInvalidSpec, reasonOf(r, binding.TypeAccepted))
 			}},
 		{"memory entry without a spec", func(s *binding.Snapshot) {
-			s.Served.Served = append(s.Served.Served, binding.Served{Kind: binding.KindBinding, UID: s.Bindings[0].UID, Generation: 1})
+			s.Served.Objects = append(s.Served.Objects, binding.Served{Kind: binding.KindBinding, UID: s.Bindings[0].UID, Generation: 1})
 		}, func(t *testing.T, r binding.Result) { requireError(t, r, "memory entry") }},
 		{"memory entry of an unknown kind", func(s *binding.Snapshot) {
-			s.Served.Served = append(s.Served.Served, binding.Served{Kind: "Pod", UID: "x", Generation: 1})
+			s.Served.Objects = append(s.Served.Objects, binding.Served{Kind: "Pod", UID: "x", Generation: 1})
 		}, func(t *testing.T, r binding.Result) { requireError(t, r, "memory entry") }},
 		{"conflicting memory entries for one uid", func(s *binding.Snapshot) {
 			a, b := s.Bindings[0].Spec, s.Bindings[0].Spec
 			b.Chat.Channel = "C7"
-			s.Served.Served = append(s.Served.Served, served(string(s.Bindings[0].UID), 1, "team-a", "chat", a),
+			s.Served.Objects = append(s.Served.Objects, served(string(s.Bindings[0].UID), 1, "team-a", "chat", a),
 				served(string(s.Bindings[0].UID), 1, "team-a", "chat", b))
 		}, func(t *testing.T, r binding.Result) { requireError(t, r, "different entries") }},
 		{"zero time and zero broker", func(s *binding.Snapshot) { s.Now = s.Now.AddDate(-2026, 0, 0); s.Broker = binding.Broker{} },

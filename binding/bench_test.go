@@ -54,7 +54,7 @@ func benchWorld(n int, healthy bool) binding.Snapshot {
 		}
 		s.Probes = append(s.Probes, bt.Probe(b, 1, be, ch))
 		spec := b.Spec
-		s.Served.Served = append(s.Served.Served, binding.Served{Kind: binding.KindBinding, Namespace: b.Namespace, Name: b.Name, UID: b.UID, Generation: 1, Binding: &spec})
+		s.Served.Objects = append(s.Served.Objects, binding.Served{Kind: binding.KindBinding, Namespace: b.Namespace, Name: b.Name, UID: b.UID, Generation: 1, Binding: &spec})
 	}
 	return s
 }

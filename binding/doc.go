@@ -47,7 +47,7 @@
 //
 // # Served generations and channels
 //
-// The Memory maps each object's UID to its last good generation and that
+// The ServedMemory maps each object's UID to its last good generation and that
 // generation's spec. A refused edit of a Binding keeps its good generation
 // running (Accepted says "generation 2 is invalid, serving generation 1:
 // ..."), and the probe conditions stay at the generation served. An

@@ -90,7 +90,7 @@ func NewIncremental(s Snapshot) (*Incremental, Result, error) {
 		bindings:    make(map[types.UID]*Binding, len(s.Bindings)),
 		backends:    make(map[types.UID]*AgentBackend, len(s.Backends)),
 		connections: make(map[types.UID]*ChatConnection, len(s.Connections)),
-		memory:      make(map[types.UID]Served, len(s.Served.Served)),
+		memory:      make(map[types.UID]Served, len(s.Served.Objects)),
 		probes:      make(map[types.UID][]ProbeResult),
 		deps:        newDependents(),
 		checks:      newIdentityChecks(),
@@ -116,7 +116,7 @@ func NewIncremental(s Snapshot) (*Incremental, Result, error) {
 		}
 		e.connections[o.UID] = &o
 	}
-	for _, m := range s.Served.Served {
+	for _, m := range s.Served.Objects {
 		if _, dup := e.memory[m.UID]; dup {
 			return nil, Result{}, ErrUnkeyable
 		}
@@ -157,7 +157,7 @@ func (e *Incremental) Snapshot() Snapshot {
 		s.Connections = append(s.Connections, *e.connections[uid])
 	}
 	for _, uid := range sortedKeys(e.memory) {
-		s.Served.Served = append(s.Served.Served, e.memory[uid])
+		s.Served.Objects = append(s.Served.Objects, e.memory[uid])
 	}
 	for _, uid := range sortedKeys(e.probes) {
 		s.Probes = append(s.Probes, e.probes[uid]...)
@@ -172,15 +172,15 @@ func (e *Incremental) Result() Result {
 	if e.full != nil {
 		return *e.full
 	}
-	r := Result{Bindings: make([]Outcome, 0, len(e.results)), Memory: Memory{Served: make([]Served, 0, len(e.remember))}}
+	r := Result{Bindings: make([]Outcome, 0, len(e.results)), Memory: ServedMemory{Objects: make([]Served, 0, len(e.remember))}}
 	for _, br := range e.results {
 		r.Bindings = append(r.Bindings, br)
 	}
 	slices.SortFunc(r.Bindings, compareResults)
 	for _, m := range e.remember {
-		r.Memory.Served = append(r.Memory.Served, m)
+		r.Memory.Objects = append(r.Memory.Objects, m)
 	}
-	slices.SortFunc(r.Memory.Served, compareServed)
+	slices.SortFunc(r.Memory.Objects, compareServed)
 	for uid, ps := range e.probes {
 		if e.bindings[uid] != nil {
 			r.IgnoredProbes = append(r.IgnoredProbes, e.ignored[uid]...)

@@ -91,7 +91,7 @@ func (e *Incremental) step(affected uidSet, others []types.UID) Step {
 		refreshed[uid] = struct{}{}
 	}
 	kept := uidSet{}
-	for _, m := range r.Memory.Served {
+	for _, m := range r.Memory.Objects {
 		if _, ok := refreshed[m.UID]; ok {
 			e.remember[m.UID] = m
 			kept[m.UID] = struct{}{}
@@ -117,7 +117,7 @@ func (e *Incremental) step(affected uidSet, others []types.UID) Step {
 // addServed puts a UID's memory entry in a partial snapshot.
 func (e *Incremental) addServed(s *Snapshot, uid types.UID) {
 	if m, ok := e.memory[uid]; ok {
-		s.Served.Served = append(s.Served.Served, m)
+		s.Served.Objects = append(s.Served.Objects, m)
 	}
 }
 
@@ -127,7 +127,7 @@ func (e *Incremental) fullStep() Step {
 	r := evaluate(&s, false)
 	before := e.results
 	e.adopt(r)
-	st := Step{Full: true, Bindings: r.Bindings, Remembered: r.Memory.Served}
+	st := Step{Full: true, Bindings: r.Bindings, Remembered: r.Memory.Objects}
 	for uid := range before {
 		if _, ok := e.results[uid]; !ok {
 			st.Gone = append(st.Gone, uid)
@@ -148,8 +148,8 @@ func (e *Incremental) adopt(r Result) {
 	for _, br := range r.Bindings {
 		e.results[br.UID] = br
 	}
-	e.remember = make(map[types.UID]Served, len(r.Memory.Served))
-	for _, m := range r.Memory.Served {
+	e.remember = make(map[types.UID]Served, len(r.Memory.Objects))
+	for _, m := range r.Memory.Objects {
 		e.remember[m.UID] = m
 	}
 	e.ignored = map[types.UID][]IgnoredProbe{}

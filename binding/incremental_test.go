@@ -23,7 +23,7 @@ type hostView struct {
 
 func newHostView(r binding.Result) hostView {
 	h := hostView{results: map[types.UID]binding.Outcome{}, memory: map[types.UID]binding.Served{}}
-	h.apply(binding.Step{Full: true, Bindings: r.Bindings, Remembered: r.Memory.Served})
+	h.apply(binding.Step{Full: true, Bindings: r.Bindings, Remembered: r.Memory.Objects})
 	return h
 }
 
@@ -196,11 +196,11 @@ func (m *incrementalMachine) actions() map[string]func(*rapid.T) {
 			// The host passes the memory on, as it passes Result.Memory
 			// to the next full evaluation.
 			r := m.e.Result()
-			if e, ok := pick(t, "entry", r.Memory.Served); ok && rapid.Bool().Draw(t, "set") {
+			if e, ok := pick(t, "entry", r.Memory.Objects); ok && rapid.Bool().Draw(t, "set") {
 				m.do(m.e.SetServed(e))
 				return
 			}
-			if e, ok := pick(t, "old", m.e.Snapshot().Served.Served); ok {
+			if e, ok := pick(t, "old", m.e.Snapshot().Served.Objects); ok {
 				m.do(m.e.DeleteServed(e.UID))
 			}
 		},
@@ -244,9 +244,9 @@ func (m *incrementalMachine) check(t *rapid.T) {
 	if got, w := resultJSON(t, m.e.Result()), resultJSON(t, want); got != w {
 		t.Fatalf("incremental result differs from Evaluate:\nwant %s\ngot  %s", w, got)
 	}
-	if len(m.host.results) != len(want.Bindings) || len(m.host.memory) != len(want.Memory.Served) {
+	if len(m.host.results) != len(want.Bindings) || len(m.host.memory) != len(want.Memory.Objects) {
 		t.Fatalf("the Steps left the host with %d outcomes and %d memory entries; Evaluate has %d and %d",
-			len(m.host.results), len(m.host.memory), len(want.Bindings), len(want.Memory.Served))
+			len(m.host.results), len(m.host.memory), len(want.Bindings), len(want.Memory.Objects))
 	}
 	for _, br := range want.Bindings {
 		if got, ok := m.host.results[br.UID]; !ok || resultJSON(t, binding.Result{Bindings: []binding.Outcome{got}}) !=
@@ -254,9 +254,9 @@ func (m *incrementalMachine) check(t *rapid.T) {
 			t.Fatalf("the Steps left %s/%s with another outcome than Evaluate's", br.Namespace, br.Name)
 		}
 	}
-	for _, e := range want.Memory.Served {
-		if got, ok := m.host.memory[e.UID]; !ok || memoryJSON(t, binding.Memory{Served: []binding.Served{got}}) !=
-			memoryJSON(t, binding.Memory{Served: []binding.Served{e}}) {
+	for _, e := range want.Memory.Objects {
+		if got, ok := m.host.memory[e.UID]; !ok || memoryJSON(t, binding.ServedMemory{Objects: []binding.Served{got}}) !=
+			memoryJSON(t, binding.ServedMemory{Objects: []binding.Served{e}}) {
 			t.Fatalf("the Steps left another memory entry for %s than Evaluate's", e.UID)
 		}
 	}

@@ -184,10 +184,10 @@ func buildIndex(s *Snapshot) *index {
 // disagree, the highest generation wins; a tie between different entries
 // drops the UID, since no order-free choice exists.
 func buildMemory(s *Snapshot, ix *index) map[types.UID]*Served {
-	m := make(map[types.UID]*Served, len(s.Served.Served))
+	m := make(map[types.UID]*Served, len(s.Served.Objects))
 	var dropped map[types.UID]bool
-	for i := range s.Served.Served {
-		e := &s.Served.Served[i]
+	for i := range s.Served.Objects {
+		e := &s.Served.Objects[i]
 		if e.UID == "" || !e.hasSpec() {
 			ix.errors = append(ix.errors, ObjectError{Kind: e.Kind, Namespace: e.Namespace, Name: e.Name, UID: e.UID,
 				Problem: "memory entry lacks a uid or the spec of its kind"})

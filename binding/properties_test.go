@@ -22,7 +22,7 @@ func resultJSON(t interface{ Fatalf(string, ...any) }, r binding.Result) string 
 	return string(b)
 }
 
-func memoryJSON(t interface{ Fatalf(string, ...any) }, m binding.Memory) string {
+func memoryJSON(t interface{ Fatalf(string, ...any) }, m binding.ServedMemory) string {
 	b, err := json.Marshal(m)
 	if err != nil {
 		t.Fatalf("marshal: %v", err)
@@ -41,7 +41,7 @@ func sameWhenShuffled(t *rapid.T, s binding.Snapshot, want binding.Result, eval 
 	p.Bindings = shuffle(t, "bindings", s.Bindings)
 	p.Backends = shuffle(t, "backends", s.Backends)
 	p.Connections = shuffle(t, "connections", s.Connections)
-	p.Served.Served = shuffle(t, "served", s.Served.Served)
+	p.Served.Objects = shuffle(t, "served", s.Served.Objects)
 	p.Probes = shuffle(t, "probes", s.Probes)
 	w := resultJSON(t, want)
 	if got := resultJSON(t, eval(p)); got != w {
@@ -157,7 +157,7 @@ func TestProperty_NamespaceNotAllowedSameForValidAndInvalid(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		s := bindingtest.SnapshotGen().Draw(t, "snapshot")
 		x := rapid.SampledFrom(bindingtest.Namespaces()).Draw(t, "broken")
-		s.Served = binding.Memory{}
+		s.Served = binding.ServedMemory{}
 		broken := s
 		broken.Backends = append([]binding.AgentBackend(nil), s.Backends...)
 		for i := range broken.Backends {

@@ -17,7 +17,7 @@ type Result struct {
 	// by namespace, name and UID. Bindings another broker owns are absent.
 	Bindings []Outcome
 	// Memory is the memory of good generations after this evaluation.
-	Memory Memory
+	Memory ServedMemory
 	// IgnoredProbes are probe results that counted for no Binding.
 	IgnoredProbes []IgnoredProbe
 	// Errors are objects the engine could not use at all (missing
@@ -35,7 +35,7 @@ type Result struct {
 // writes: it is false for a stale snapshot (Skip Stale), an unchanged
 // status (Unchanged), the ConfigMap route (ConfigMapRoute) and a standby
 // (NotLeader), tested in that order. A broker that runs the writer's
-// timing passes the outcome through runtime.Limits.DecideOutcome, which
+// timing passes the outcome through policy.Limits.DecideOutcome, which
 // keeps these answers and may hold a due write (Skip Held, RetryAt).
 // A Binding has no finalizer and Evaluate asks for no retry.
 type Outcome struct {
@@ -152,7 +152,7 @@ func (e *evaluator) result() Result {
 	res.Bindings = res.Bindings[:n]
 	mem = appendRunning(mem, KindChatConnection, s.Connections, ix.connList,
 		func(o *ChatConnection) *metav1.ObjectMeta { return &o.ObjectMeta })
-	res.Memory.Served = mem
+	res.Memory.Objects = mem
 	res.IgnoredProbes = e.probes.ignored(s)
 	res.Errors = ix.errors
 	sortResult(&res)

@@ -182,7 +182,7 @@ func TestProbe_CountsOnlyForItsUIDAndNotAboveTheBinding(t *testing.T) {
 func TestProbe_KeptAtTheServedGeneration(t *testing.T) {
 	good := bt.NewBinding("team-a", "chat")
 	s := world(bt.NewBinding("team-a", "chat", bt.Generation(2), bt.Backend("", "ghost")))
-	s.Served.Served = []binding.Served{served(string(good.UID), 1, "team-a", "chat", good.Spec)}
+	s.Served.Objects = []binding.Served{served(string(good.UID), 1, "team-a", "chat", good.Spec)}
 	s.Probes = []binding.ProbeResult{bt.Probe(good, 1, bt.CardOK(), bt.Joined()), bt.Probe(good, 2, bt.HTTP(404), bt.Joined())}
 	r, m := evaluate(t, s)
 	c := cond(t, get(t, m, "team-a/chat"), binding.TypeBackendReachable)

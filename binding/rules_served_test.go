@@ -12,9 +12,9 @@ import (
 )
 
 func memoryOf(r binding.Result, uid string) *binding.Served {
-	for i := range r.Memory.Served {
-		if string(r.Memory.Served[i].UID) == uid {
-			return &r.Memory.Served[i]
+	for i := range r.Memory.Objects {
+		if string(r.Memory.Objects[i].UID) == uid {
+			return &r.Memory.Objects[i]
 		}
 	}
 	return nil
@@ -24,7 +24,7 @@ func TestServed_RefusedEditSaysGenerationInvalidServingGood(t *testing.T) {
 	good := bt.NewBinding("team-a", "chat")
 	edited := bt.NewBinding("team-a", "chat", bt.Generation(2), bt.Channel("bad channel"))
 	s := world(edited)
-	s.Served.Served = []binding.Served{served(string(good.UID), 1, "team-a", "chat", good.Spec)}
+	s.Served.Objects = []binding.Served{served(string(good.UID), 1, "team-a", "chat", good.Spec)}
 	s.Probes = []binding.ProbeResult{bt.Probe(good, 1, bt.CardOK(), bt.Joined())}
 	r, m := evaluate(t, s)
 	br := get(t, m, "team-a/chat")
@@ -59,7 +59,7 @@ func TestServed_RefusedEditOfAnyReasonKeepsGoodGeneration(t *testing.T) {
 		t.Run(reason, func(t *testing.T) {
 			s := world(edited, holder)
 			s.Connections = append(s.Connections, broken)
-			s.Served.Served = []binding.Served{served(string(good.UID), 1, "team-a", "chat", good.Spec)}
+			s.Served.Objects = []binding.Served{served(string(good.UID), 1, "team-a", "chat", good.Spec)}
 			_, m := evaluate(t, s)
 			br := get(t, m, "team-a/chat")
 			assert.Equal(t, reason, cond(t, br, binding.TypeAccepted).Reason)
@@ -79,7 +79,7 @@ func TestServed_ConnectionNotFoundMeansNoOwnerAndNothingServed(t *testing.T) {
 	for _, broker := range []string{"", "broker-b"} {
 		s := world(bt.NewBinding("team-a", "chat", bt.Generation(2), bt.Connection("", "ghost")))
 		s.Broker.Name = broker
-		s.Served.Served = []binding.Served{served(string(good.UID), 1, "team-a", "chat", good.Spec)}
+		s.Served.Objects = []binding.Served{served(string(good.UID), 1, "team-a", "chat", good.Spec)}
 		r, m := evaluate(t, s)
 		br := get(t, m, "team-a/chat")
 		assert.True(t, br.Write, broker)
@@ -94,7 +94,7 @@ func TestServed_RejectedBackendRunsItsGoodGeneration(t *testing.T) {
 	good := s.Backends[0]
 	s.Backends[0].Generation = 4
 	s.Backends[0].Spec.URL = ""
-	s.Served.Served = []binding.Served{{Kind: binding.KindAgentBackend, Namespace: "team-a", Name: "echo", UID: good.UID, Generation: 3, Backend: &good.Spec}}
+	s.Served.Objects = []binding.Served{{Kind: binding.KindAgentBackend, Namespace: "team-a", Name: "echo", UID: good.UID, Generation: 3, Backend: &good.Spec}}
 	r, m := evaluate(t, s)
 	br := get(t, m, "team-a/chat")
 	assert.Equal(t, "AgentBackend team-a/echo generation 4 is invalid, serving generation 3: spec.url: required",
@@ -113,7 +113,7 @@ func TestServed_RejectedConnectionRunsItsGoodAllowedNamespaces(t *testing.T) {
 	goodSpec.AllowedNamespaces = []string{"team-a"}
 	c.Generation = 2
 	c.Spec.Platform = ""
-	s.Served.Served = []binding.Served{{Kind: binding.KindChatConnection, Namespace: "shared", Name: "private-slack", UID: c.UID, Generation: 1, Connection: &goodSpec}}
+	s.Served.Objects = []binding.Served{{Kind: binding.KindChatConnection, Namespace: "shared", Name: "private-slack", UID: c.UID, Generation: 1, Connection: &goodSpec}}
 	_, m := evaluate(t, s)
 	br := get(t, m, "team-a/chat")
 	assert.Equal(t, "ChatConnection shared/private-slack generation 2 is invalid, serving generation 1", cond(t, br, binding.TypeAccepted).Message)
@@ -133,7 +133,7 @@ func TestServed_TwoClaims(t *testing.T) {
 	t.Run("new channel won: accepted, old claim let go next time", func(t *testing.T) {
 		younger := bt.NewBinding("team-a", "younger", bt.Created(bt.Epoch().Add(time.Hour)))
 		s := world(bt.NewBinding("team-a", "chat", bt.Generation(2), bt.Channel("C2")), younger)
-		s.Served.Served = mem
+		s.Served.Objects = mem
 		r, m := evaluate(t, s)
 		assert.Equal(t, binding.ReasonOK, cond(t, get(t, m, "team-a/chat"), binding.TypeAccepted).Reason)
 		assert.Equal(t, binding.ReasonChannelConflict, cond(t, get(t, m, "team-a/younger"), binding.TypeAccepted).Reason,
@@ -147,7 +147,7 @@ func TestServed_TwoClaims(t *testing.T) {
 	t.Run("new channel lost: keeps serving the old one", func(t *testing.T) {
 		holder := bt.NewBinding("team-a", "holder", bt.Channel("C2"), bt.Created(bt.Epoch().Add(-time.Hour)))
 		s := world(bt.NewBinding("team-a", "chat", bt.Generation(2), bt.Channel("C2")), holder)
-		s.Served.Served = mem
+		s.Served.Objects = mem
 		_, m := evaluate(t, s)
 		br := get(t, m, "team-a/chat")
 		assert.True(t, br.Served)
@@ -159,7 +159,7 @@ func TestServed_TwoClaims(t *testing.T) {
 		h1 := bt.NewBinding("team-a", "h1", bt.Channel("C1"), bt.Created(bt.Epoch().Add(-time.Hour)))
 		h2 := bt.NewBinding("team-a", "h2", bt.Channel("C2"), bt.Created(bt.Epoch().Add(-time.Hour)))
 		s := world(bt.NewBinding("team-a", "chat", bt.Generation(2), bt.Channel("C2")), h1, h2)
-		s.Served.Served = mem
+		s.Served.Objects = mem
 		r, m := evaluate(t, s)
 		br := get(t, m, "team-a/chat")
 		assert.False(t, br.Served)
@@ -173,7 +173,7 @@ func TestServed_MadeAgainGetsNothingOfTheOldOne(t *testing.T) {
 	again := bt.NewBinding("team-a", "chat", bt.UID("u-new"), bt.Generation(1), bt.Created(now.Add(-time.Minute)),
 		bt.Channel("bad channel"), bt.Conditions(ok4(1)...))
 	s := world(again)
-	s.Served.Served = []binding.Served{served("u-old", 1, "team-a", "chat", old.Spec)}
+	s.Served.Objects = []binding.Served{served("u-old", 1, "team-a", "chat", old.Spec)}
 	s.Probes = []binding.ProbeResult{bt.Probe(old, 1, bt.CardOK(), bt.Joined())}
 	r, m := evaluate(t, s)
 	br := get(t, m, "team-a/chat")

@@ -25,7 +25,7 @@ func TestOtherBroker_BindingsLeftAlone(t *testing.T) {
 	s.Connections[0].Spec.Broker = "broker-b"
 	r, _ := evaluate(t, s)
 	assert.Empty(t, r.Bindings, "no result, so no write")
-	for _, e := range r.Memory.Served {
+	for _, e := range r.Memory.Objects {
 		assert.NotEqual(t, binding.KindBinding, e.Kind, "nor memory")
 	}
 	s.Broker.Name = "broker-b"
@@ -40,7 +40,7 @@ func TestOtherBroker_OwnerIsTheConnectionsGoodGeneration(t *testing.T) {
 	good.Broker = "broker-b"
 	c.Generation = 2
 	c.Spec.Platform = "" // invalid now; generation 1 (broker-b's) runs
-	s.Served.Served = []binding.Served{{Kind: binding.KindChatConnection, Namespace: "team-a", Name: "slack", UID: c.UID, Generation: 1, Connection: &good}}
+	s.Served.Objects = []binding.Served{{Kind: binding.KindChatConnection, Namespace: "team-a", Name: "slack", UID: c.UID, Generation: 1, Connection: &good}}
 	r, _ := evaluate(t, s)
 	assert.Empty(t, r.Bindings)
 }
@@ -92,7 +92,7 @@ func TestStandby_WritesNothing(t *testing.T) {
 	require.Len(t, r.Bindings, 1)
 	assert.False(t, r.Bindings[0].Write)
 	assert.Equal(t, conditions.SkipNotLeader, r.Bindings[0].Skip)
-	assert.NotEmpty(t, r.Memory.Served, "a standby still keeps the memory, ready to take over")
+	assert.NotEmpty(t, r.Memory.Objects, "a standby still keeps the memory, ready to take over")
 }
 
 func TestStale_SnapshotBehindTheStatusWritesNothing(t *testing.T) {
@@ -107,7 +107,7 @@ func TestStale_SnapshotBehindTheStatusWritesNothing(t *testing.T) {
 func TestStale_MemoryAheadOfTheSnapshotWritesNothing(t *testing.T) {
 	b := bt.NewBinding("team-a", "chat")
 	s := world(b)
-	s.Served.Served = []binding.Served{served(string(b.UID), 3, "team-a", "chat", b.Spec)}
+	s.Served.Objects = []binding.Served{served(string(b.UID), 3, "team-a", "chat", b.Spec)}
 	r, m := evaluate(t, s)
 	br := get(t, m, "team-a/chat")
 	assert.Equal(t, conditions.SkipStale, br.Skip)

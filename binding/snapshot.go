@@ -20,7 +20,7 @@ type Snapshot struct {
 	Backends    []AgentBackend
 	Connections []ChatConnection
 	// Served is the memory of good generations before this evaluation.
-	Served Memory
+	Served ServedMemory
 	// Probes are the finished probe observations, in any order.
 	Probes []ProbeResult
 }
@@ -51,12 +51,12 @@ type Broker struct {
 	ProberListed bool
 }
 
-// Memory is the broker's record of the last good generation of each
+// ServedMemory is the broker's record of the last good generation of each
 // object, keyed by UID. Evaluate reads one and returns the next.
-type Memory struct {
-	// Served holds one entry per object. Evaluate returns it sorted by
+type ServedMemory struct {
+	// Objects holds one entry per object. Evaluate returns it sorted by
 	// kind, namespace, name and UID.
-	Served []Served `json:"served,omitempty"`
+	Objects []Served `json:"served,omitempty"`
 }
 
 // Served is the last good generation of one object and its spec then.

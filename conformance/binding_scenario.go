@@ -10,7 +10,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/condengine/condengine/binding"
-	"github.com/condengine/condengine/binding/runtime"
+	"github.com/condengine/condengine/binding/policy"
 	"github.com/condengine/condengine/manifest"
 	"github.com/condengine/condengine/scenario"
 )
@@ -104,7 +104,7 @@ func BindingSnapshot(f *scenario.File) (binding.Snapshot, error) {
 		if err != nil {
 			return binding.Snapshot{}, fmt.Errorf("served[%d]: %w", i, err)
 		}
-		s.Served.Served = append(s.Served.Served, sv)
+		s.Served.Objects = append(s.Served.Objects, sv)
 	}
 	uids := make(map[bindingKey]types.UID, len(s.Bindings))
 	for _, b := range s.Bindings {
@@ -186,7 +186,7 @@ func probeFromScenario(p scenario.Probe, uids map[bindingKey]types.UID) (binding
 // ("write", "wait" or "none"), WaitUntil for a wait, Fight, FightBegins
 // and ForeignEdit. It adds one outcome of kind scenario.KindProber, named
 // after the broker ("default" for the default broker): the prober's
-// verdict at now from the file's prober block (see runtime.ProberBlock)
+// verdict at now from the file's prober block (see policy.ProberBlock)
 // and the plan of a pass over the evaluated Bindings. The writer's memory comes from the file's writer block (a Binding it does
 // not list, or lists under another UID, is one the writer never wrote);
 // the replica writes only when broker.leader holds and the route is crds.
@@ -195,7 +195,7 @@ func RunBinding(f *scenario.File) ([]scenario.Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
-	block, lim, err := runtime.ParseWriterBlock(f.Writer)
+	block, lim, err := policy.ParseWriterBlock(f.Writer)
 	if err != nil {
 		return nil, err
 	}
@@ -216,7 +216,7 @@ func RunBinding(f *scenario.File) ([]scenario.Outcome, error) {
 	for i := range snap.Bindings {
 		objects[id{snap.Bindings[i].Namespace, snap.Bindings[i].Name}] = &snap.Bindings[i]
 	}
-	memories := make(map[id]runtime.WriterBinding, len(block.Bindings))
+	memories := make(map[id]policy.WriterBinding, len(block.Bindings))
 	for _, b := range block.Bindings {
 		ns, name, _ := strings.Cut(b.Binding, "/")
 		if objects[id{ns, name}] == nil {
@@ -233,10 +233,10 @@ func RunBinding(f *scenario.File) ([]scenario.Outcome, error) {
 		obj, br := objects[k], results[k]
 		if obj == nil || br == nil || br.UID != obj.UID {
 			// Another broker's Binding, or one the engine left out.
-			o.Decision = runtime.None.String()
+			o.Decision = policy.None.String()
 			continue
 		}
-		var mem runtime.Memory
+		var mem policy.Memory
 		if wb, ok := memories[k]; ok && (wb.UID == "" || wb.UID == obj.UID) {
 			mem = wb.Memory(lim)
 		}
@@ -245,7 +245,7 @@ func RunBinding(f *scenario.File) ([]scenario.Outcome, error) {
 			return nil, err
 		}
 		o.Decision = d.Action.String()
-		if d.Action == runtime.Wait {
+		if d.Action == policy.Wait {
 			o.WaitUntil = metav1.NewTime(d.At)
 		}
 		o.Fight, o.FightBegins, o.ForeignEdit = d.Fight, d.FightBegins, d.ForeignEdit
@@ -264,14 +264,14 @@ type bindingKey struct{ ns, name string }
 // proberOutcome is the prober's verdict at the scenario's now, and the
 // plan of a pass over the evaluation's Bindings.
 func proberOutcome(f *scenario.File, snap binding.Snapshot, res binding.Result) (scenario.Outcome, error) {
-	block, lim, err := runtime.ParseProberBlock(f.Prober)
+	block, lim, err := policy.ParseProberBlock(f.Prober)
 	if err != nil {
 		return scenario.Outcome{}, err
 	}
 	d := lim.NextPass(block.State(lim, snap.Broker.StartedAt), f.Now.Time)
-	targets := make([]runtime.Target, 0, len(res.Bindings))
+	targets := make([]policy.Target, 0, len(res.Bindings))
 	for _, b := range res.Bindings {
-		targets = append(targets, runtime.Target{Namespace: b.Namespace, Name: b.Name, UID: b.UID,
+		targets = append(targets, policy.Target{Namespace: b.Namespace, Name: b.Name, UID: b.UID,
 			Generation: b.ServedGeneration, Served: b.Served})
 	}
 	plan := lim.Plan(targets)

@@ -48,7 +48,7 @@ func BindingScenario(s binding.Snapshot) (*scenario.File, error) {
 			return nil, err
 		}
 	}
-	for _, m := range s.Served.Served {
+	for _, m := range s.Served.Objects {
 		var spec any
 		switch {
 		case m.Binding != nil:

@@ -166,7 +166,7 @@ func genMemory(t *rapid.T, s *binding.Snapshot) {
 			spec := b.Spec
 			spec.Chat.Channel = rapid.SampledFrom(channels[:3]).Draw(t, "oldChannel")
 			spec.Agent.BackendRef.Name = rapid.SampledFrom(backendNames).Draw(t, "oldBackend")
-			s.Served.Served = append(s.Served.Served, binding.Served{Kind: binding.KindBinding, Namespace: b.Namespace, Name: b.Name,
+			s.Served.Objects = append(s.Served.Objects, binding.Served{Kind: binding.KindBinding, Namespace: b.Namespace, Name: b.Name,
 				UID: b.UID, Generation: rapid.Int64Range(1, b.Generation).Draw(t, "servedGen"), Binding: &spec})
 		}
 	}
@@ -174,7 +174,7 @@ func genMemory(t *rapid.T, s *binding.Snapshot) {
 		b := &s.Backends[i]
 		if rapid.Bool().Draw(t, "rememberBackend") {
 			spec := binding.AgentBackendSpec{URL: "https://old-" + Canary(b.Namespace) + ".example", AllowedNamespaces: genAllowed(t, b.Namespace)}
-			s.Served.Served = append(s.Served.Served, binding.Served{Kind: binding.KindAgentBackend, Namespace: b.Namespace, Name: b.Name,
+			s.Served.Objects = append(s.Served.Objects, binding.Served{Kind: binding.KindAgentBackend, Namespace: b.Namespace, Name: b.Name,
 				UID: b.UID, Generation: rapid.Int64Range(1, b.Generation).Draw(t, "servedGen"), Backend: &spec})
 		}
 	}
@@ -183,13 +183,13 @@ func genMemory(t *rapid.T, s *binding.Snapshot) {
 		if rapid.Bool().Draw(t, "rememberConnection") {
 			spec := binding.ChatConnectionSpec{Platform: binding.PlatformSlack, TokenSecretRef: &binding.SecretKeyRef{Name: "t", Key: "k"},
 				Broker: c.Spec.Broker, AllowedNamespaces: genAllowed(t, c.Namespace)}
-			s.Served.Served = append(s.Served.Served, binding.Served{Kind: binding.KindChatConnection, Namespace: c.Namespace, Name: c.Name,
+			s.Served.Objects = append(s.Served.Objects, binding.Served{Kind: binding.KindChatConnection, Namespace: c.Namespace, Name: c.Name,
 				UID: c.UID, Generation: rapid.Int64Range(1, c.Generation).Draw(t, "servedGen"), Connection: &spec})
 		}
 	}
 	if rapid.Bool().Draw(t, "rememberGone") {
 		spec := NewBinding("team-a", "gone").Spec
-		s.Served.Served = append(s.Served.Served, binding.Served{Kind: binding.KindBinding, Namespace: "team-a", Name: "gone", UID: "u-gone", Generation: 1, Binding: &spec})
+		s.Served.Objects = append(s.Served.Objects, binding.Served{Kind: binding.KindBinding, Namespace: "team-a", Name: "gone", UID: "u-gone", Generation: 1, Binding: &spec})
 	}
 }
 

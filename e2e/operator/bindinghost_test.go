@@ -8,11 +8,11 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/stretchr/testify/require"
-	k8sruntime "k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/client/interceptor"
 
-	"github.com/condengine/condengine/binding/runtime"
+	"github.com/condengine/condengine/binding/policy"
 	"github.com/condengine/condengine/e2e/internal/seed"
 	"github.com/condengine/condengine/examples/bindinghost"
 )
@@ -96,7 +96,7 @@ func TestBindingHost_ForeignEditPutBackOnce_RepeatedEditsAreAFight(t *testing.T)
 	}
 	// However spaced, the host's words come back once the backoff allows.
 	for i := 0; i < 12 && readyOf(e.bindings()["team-a/team-a-chat"]) != "True OK"; i++ {
-		at = at.Add(runtime.DefaultLimits().BackoffCap)
+		at = at.Add(policy.DefaultLimits().BackoffCap)
 		e.run(h, at)
 	}
 	require.Equal(t, "True OK", readyOf(e.bindings()["team-a/team-a-chat"]))
@@ -180,7 +180,7 @@ func TestBindingHost_WriteRacingARecreationDoesNotLandOnTheNewObject(t *testing.
 	e.seed()
 	raced := false
 	racing := interceptor.NewClient(e.cl, interceptor.Funcs{
-		SubResourceApply: func(ctx context.Context, c client.Client, sub string, obj k8sruntime.ApplyConfiguration, opts ...client.SubResourceApplyOption) error {
+		SubResourceApply: func(ctx context.Context, c client.Client, sub string, obj runtime.ApplyConfiguration, opts ...client.SubResourceApplyOption) error {
 			if u, ok := obj.(interface{ GetName() string }); ok && !raced && u.GetName() == "team-a-chat" {
 				raced = true
 				e.Kubectl("", "delete", "akbinding", "team-a-chat", "-n", "team-a", "--wait=true")
@@ -189,7 +189,7 @@ func TestBindingHost_WriteRacingARecreationDoesNotLandOnTheNewObject(t *testing.
 			return c.SubResource(sub).Apply(ctx, obj, opts...)
 		},
 	})
-	h, err := bindinghost.New(racing, runtime.DefaultLimits(), "")
+	h, err := bindinghost.New(racing, policy.DefaultLimits(), "")
 	require.NoError(t, err)
 	h.SetProberListed()
 	e.probeAll(h)

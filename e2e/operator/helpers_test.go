@@ -13,7 +13,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/condengine/condengine/binding"
-	"github.com/condengine/condengine/binding/runtime"
+	"github.com/condengine/condengine/binding/policy"
 	"github.com/condengine/condengine/e2e/internal/harness"
 	"github.com/condengine/condengine/e2e/internal/kube"
 	"github.com/condengine/condengine/examples/bindinghost"
@@ -45,7 +45,7 @@ func newEnv(t *testing.T) *env {
 // limits, as a broker that has run long enough for its prober to list.
 func (e *env) host() *bindinghost.Host {
 	e.T.Helper()
-	h, err := bindinghost.New(e.cl, runtime.DefaultLimits(), "")
+	h, err := bindinghost.New(e.cl, policy.DefaultLimits(), "")
 	require.NoError(e.T, err)
 	h.SetProberListed()
 	return h

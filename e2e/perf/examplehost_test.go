@@ -8,7 +8,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/condengine/condengine/binding"
-	"github.com/condengine/condengine/binding/runtime"
+	"github.com/condengine/condengine/binding/policy"
 	"github.com/condengine/condengine/examples/bindinghost"
 )
 
@@ -21,7 +21,7 @@ func TestPerf_1000Bindings_ExampleHost(t *testing.T) {
 	r := newRun(t, "perf-examplehost")
 	cl, err := client.New(r.c.RESTConfig(), client.Options{})
 	require.NoError(t, err)
-	h, err := bindinghost.New(cl, runtime.DefaultLimits(), "")
+	h, err := bindinghost.New(cl, policy.DefaultLimits(), "")
 	require.NoError(t, err)
 	h.SetStartedAt(r.start)
 

@@ -1,7 +1,7 @@
 // Package bindinghost is an example host operator for Agent Kourier
 // Bindings, built on controller-runtime: it lists Bindings, AgentBackends
 // and ChatConnections, asks binding.Evaluate what each Binding's status
-// must be, lets the writer policy of binding/runtime decide when to
+// must be, lets the writer policy of binding/policy decide when to
 // write, and writes with a server-side apply on the status subresource
 // under the field manager agent-kourier.
 //
@@ -11,14 +11,14 @@
 // leader (NeedLeaderElection is true) and looks for work every
 // Limits.WriterTick:
 //
-//	h, err := bindinghost.New(mgr.GetClient(), runtime.DefaultLimits(), "")
+//	h, err := bindinghost.New(mgr.GetClient(), policy.DefaultLimits(), "")
 //	if err != nil { ... }
 //	if err := mgr.Add(h); err != nil { ... }
 //
 // Without a manager (tests, the e2e suite, a one-shot tool), call RunOnce
 // with any client.Client and the instant to evaluate at:
 //
-//	h, _ := bindinghost.New(c, runtime.DefaultLimits(), "")
+//	h, _ := bindinghost.New(c, policy.DefaultLimits(), "")
 //	report, err := h.RunOnce(ctx, time.Now())
 //
 // The host does not probe agents or chat platforms: a prober hands it
@@ -28,7 +28,7 @@
 //
 // # What it keeps
 //
-// Per broker process: the memory of good generations (binding.Memory),
+// Per broker process: the memory of good generations (binding.ServedMemory),
 // the latest probe result per Binding UID, and the writer's memory per
 // UID. All three are keyed by UID, so a Binding deleted and created again
 // under the same name starts from nothing. Each write also carries the

@@ -7,18 +7,18 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	k8sruntime "k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client/fake"
 
 	"github.com/condengine/condengine/binding"
-	"github.com/condengine/condengine/binding/runtime"
+	"github.com/condengine/condengine/binding/policy"
 	"github.com/condengine/condengine/examples/bindinghost"
 )
 
 // A host without a manager: one pass over a cluster holding a Binding
 // whose ChatConnection does not exist.
 func ExampleHost_RunOnce() {
-	scheme := k8sruntime.NewScheme()
+	scheme := runtime.NewScheme()
 	gv := bindinghost.BindingGVK.GroupVersion()
 	for _, kind := range []string{binding.KindBinding, binding.KindAgentBackend, binding.KindChatConnection} {
 		scheme.AddKnownTypeWithName(gv.WithKind(kind), &unstructured.Unstructured{})
@@ -39,7 +39,7 @@ func ExampleHost_RunOnce() {
 	b.SetGeneration(1)
 	c := fake.NewClientBuilder().WithScheme(scheme).WithObjects(b).WithStatusSubresource(b.DeepCopy()).Build()
 
-	h, err := bindinghost.New(c, runtime.DefaultLimits(), "")
+	h, err := bindinghost.New(c, policy.DefaultLimits(), "")
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -14,7 +14,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/condengine/condengine/binding"
-	"github.com/condengine/condengine/binding/runtime"
+	"github.com/condengine/condengine/binding/policy"
 )
 
 // FieldManager is the field manager of every status write, as the broker
@@ -32,7 +32,7 @@ var (
 // concurrent use; RunOnce calls are serialised.
 type Host struct {
 	client client.Client
-	limits runtime.Limits
+	limits policy.Limits
 	broker string
 	log    logr.Logger
 
@@ -40,9 +40,9 @@ type Host struct {
 	leader       bool
 	startedAt    time.Time
 	proberListed bool
-	served       binding.Memory
+	served       binding.ServedMemory
 	probes       map[types.UID]binding.ProbeResult
-	writers      map[types.UID]runtime.Memory
+	writers      map[types.UID]policy.Memory
 	// pending maps a UID to the resourceVersion its last successful write
 	// started from, and the conditions written (see the package doc).
 	pending map[types.UID]ownWrite
@@ -58,7 +58,7 @@ type ownWrite struct {
 // validate. The host starts as the leader: run under a manager, it only
 // runs on the leader; use SetLeader for a standby that computes but never
 // writes.
-func New(c client.Client, limits runtime.Limits, brokerName string) (*Host, error) {
+func New(c client.Client, limits policy.Limits, brokerName string) (*Host, error) {
 	if c == nil {
 		return nil, errors.New("bindinghost: nil client")
 	}
@@ -72,7 +72,7 @@ func New(c client.Client, limits runtime.Limits, brokerName string) (*Host, erro
 		log:     logr.Discard(),
 		leader:  true,
 		probes:  map[types.UID]binding.ProbeResult{},
-		writers: map[types.UID]runtime.Memory{},
+		writers: map[types.UID]policy.Memory{},
 		pending: map[types.UID]ownWrite{},
 	}, nil
 }
@@ -119,7 +119,7 @@ func (h *Host) RecordProbe(p binding.ProbeResult) {
 
 // Served returns the broker's memory of good generations after the last
 // RunOnce.
-func (h *Host) Served() binding.Memory {
+func (h *Host) Served() binding.ServedMemory {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	return h.served

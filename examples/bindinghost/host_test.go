@@ -12,7 +12,7 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	k8sruntime "k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/managedfields"
 	clientgoapplyconfigurations "k8s.io/client-go/applyconfigurations"
@@ -23,7 +23,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/condengine/condengine/binding"
-	"github.com/condengine/condengine/binding/runtime"
+	"github.com/condengine/condengine/binding/policy"
 )
 
 var t0 = time.Date(2026, 11, 30, 10, 0, 0, 0, time.UTC)
@@ -60,8 +60,8 @@ func objects(t *testing.T, docs string) []client.Object {
 	return out
 }
 
-func newScheme() *k8sruntime.Scheme {
-	s := k8sruntime.NewScheme()
+func newScheme() *runtime.Scheme {
+	s := runtime.NewScheme()
 	if err := akv1.AddToScheme(s); err != nil {
 		panic(err)
 	}
@@ -91,7 +91,7 @@ func newClient(t *testing.T, rec *applies, objs ...client.Object) client.WithWat
 		WithReturnManagedFields().
 		WithTypeConverters(newBindingTypeConverter(), clientgoapplyconfigurations.NewTypeConverter(clientgoscheme.Scheme), managedfields.NewDeducedTypeConverter()).
 		WithInterceptorFuncs(interceptor.Funcs{
-			SubResourceApply: func(ctx context.Context, c client.Client, sub string, obj k8sruntime.ApplyConfiguration, opts ...client.SubResourceApplyOption) error {
+			SubResourceApply: func(ctx context.Context, c client.Client, sub string, obj runtime.ApplyConfiguration, opts ...client.SubResourceApplyOption) error {
 				data, err := yaml.Marshal(obj)
 				if err != nil {
 					return err
@@ -121,7 +121,7 @@ func okProbe(uid types.UID, gen int64) binding.ProbeResult {
 
 func newHost(t *testing.T, c client.Client) *Host {
 	t.Helper()
-	h, err := New(c, runtime.DefaultLimits(), "")
+	h, err := New(c, policy.DefaultLimits(), "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -143,7 +143,7 @@ func getBinding(t *testing.T, c client.Client, name string) *unstructured.Unstru
 func conditionsOf(t *testing.T, u *unstructured.Unstructured) []metav1.Condition {
 	t.Helper()
 	var b binding.Binding
-	if err := k8sruntime.DefaultUnstructuredConverter.FromUnstructured(u.Object, &b); err != nil {
+	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(u.Object, &b); err != nil {
 		t.Fatal(err)
 	}
 	return b.Status.Conditions
@@ -339,7 +339,7 @@ func TestRunOnce_FailedWriteBacksOff(t *testing.T) {
 	var rec applies
 	c := newClient(t, &rec, objects(t, world)...)
 	failing := interceptor.NewClient(c, interceptor.Funcs{
-		SubResourceApply: func(context.Context, client.Client, string, k8sruntime.ApplyConfiguration, ...client.SubResourceApplyOption) error {
+		SubResourceApply: func(context.Context, client.Client, string, runtime.ApplyConfiguration, ...client.SubResourceApplyOption) error {
 			return context.DeadlineExceeded
 		},
 	})
@@ -355,16 +355,16 @@ func TestRunOnce_FailedWriteBacksOff(t *testing.T) {
 }
 
 func TestNew_RejectsBadLimitsAndNilClient(t *testing.T) {
-	if _, err := New(nil, runtime.DefaultLimits(), ""); err == nil {
+	if _, err := New(nil, policy.DefaultLimits(), ""); err == nil {
 		t.Error("nil client accepted")
 	}
-	l := runtime.DefaultLimits()
+	l := policy.DefaultLimits()
 	l.WriteGap = -time.Second
 	c := newClient(t, &applies{})
 	if _, err := New(c, l, ""); err == nil {
 		t.Error("negative write gap accepted")
 	}
-	h, _ := New(c, runtime.DefaultLimits(), "")
+	h, _ := New(c, policy.DefaultLimits(), "")
 	if !h.NeedLeaderElection() {
 		t.Error("the host must run only on the leader")
 	}

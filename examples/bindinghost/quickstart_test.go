@@ -13,7 +13,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/condengine/condengine/binding"
-	"github.com/condengine/condengine/binding/runtime"
+	"github.com/condengine/condengine/binding/policy"
 	"github.com/condengine/condengine/examples/quickstart"
 )
 
@@ -30,7 +30,7 @@ func TestQuickStart_AppliesOnlyTheOwnedConditions(t *testing.T) {
 		client.FieldOwner("auditor"), client.ForceOwnership)
 	before := rec.count()
 
-	r := &quickstart.BindingReconciler{Client: c, Limits: runtime.DefaultLimits(),
+	r := &quickstart.BindingReconciler{Client: c, Limits: policy.DefaultLimits(),
 		Now: func() time.Time { return t0 }, Started: t0.Add(-time.Hour)}
 	req := ctrl.Request{NamespacedName: types.NamespacedName{Namespace: "team-a", Name: "team-a-chat"}}
 	if _, err := r.Reconcile(ctx, req); err != nil {

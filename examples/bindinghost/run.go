@@ -12,7 +12,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/condengine/condengine/binding"
-	"github.com/condengine/condengine/binding/runtime"
+	"github.com/condengine/condengine/binding/policy"
 )
 
 // Report says what one RunOnce did, for logs, metrics and tests.
@@ -169,7 +169,7 @@ func (h *Host) decideAndWrite(ctx context.Context, now time.Time, obj *binding.B
 			rep.Written = append(rep.Written, key)
 		}
 	}
-	if d.Action != runtime.None || seen || d.ForeignEdit {
+	if d.Action != policy.None || seen || d.ForeignEdit {
 		h.writers[r.UID] = mem
 	}
 }

@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	k8sruntime "k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/managedfields"
 	"sigs.k8s.io/structured-merge-diff/v6/typed"
 )
@@ -81,18 +81,18 @@ func newBindingTypeConverter() bindingTypeConverter {
 	return bindingTypeConverter{t: &t}
 }
 
-func (c bindingTypeConverter) ObjectToTyped(obj k8sruntime.Object, opts ...typed.ValidationOptions) (*typed.TypedValue, error) {
+func (c bindingTypeConverter) ObjectToTyped(obj runtime.Object, opts ...typed.ValidationOptions) (*typed.TypedValue, error) {
 	if obj.GetObjectKind().GroupVersionKind() != BindingGVK {
 		return nil, fmt.Errorf("not a Binding: %v", obj.GetObjectKind().GroupVersionKind())
 	}
-	u, err := k8sruntime.DefaultUnstructuredConverter.ToUnstructured(obj)
+	u, err := runtime.DefaultUnstructuredConverter.ToUnstructured(obj)
 	if err != nil {
 		return nil, err
 	}
 	return c.t.FromUnstructured(u, opts...)
 }
 
-func (c bindingTypeConverter) TypedToObject(v *typed.TypedValue) (k8sruntime.Object, error) {
+func (c bindingTypeConverter) TypedToObject(v *typed.TypedValue) (runtime.Object, error) {
 	m, ok := v.AsValue().Unstructured().(map[string]any)
 	if !ok {
 		return nil, fmt.Errorf("typed value is not an object")

@@ -7,7 +7,7 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	k8sruntime "k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	"sigs.k8s.io/controller-runtime/pkg/client/fake"
@@ -18,7 +18,7 @@ import (
 // One pass over a cluster with a single PriceBook: the election makes it
 // active and its status is written.
 func ExampleHost_RunOnce() {
-	scheme := k8sruntime.NewScheme()
+	scheme := runtime.NewScheme()
 	_ = clientgoscheme.AddToScheme(scheme)
 	gv := finopshost.PriceBookGVK.GroupVersion()
 	for _, gvk := range []schema.GroupVersionKind{finopshost.PriceBookGVK, finopshost.OfferingGVK, finopshost.SubscriptionGVK} {

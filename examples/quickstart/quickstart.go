@@ -16,7 +16,7 @@ import (
 
 	akv1 "github.com/condengine/condengine/api/agentkourier/v1alpha1"
 	"github.com/condengine/condengine/binding"
-	"github.com/condengine/condengine/binding/runtime"
+	"github.com/condengine/condengine/binding/policy"
 )
 
 // BindingReconciler writes the status of the default broker's Bindings.
@@ -24,12 +24,12 @@ import (
 // generations and the writer's memory of each UID.
 type BindingReconciler struct {
 	Client  client.Client
-	Limits  runtime.Limits // runtime.DefaultLimits()
+	Limits  policy.Limits // policy.DefaultLimits()
 	Now     func() time.Time
 	Started time.Time
 
-	served  binding.Memory
-	writers map[types.UID]runtime.Memory
+	served  binding.ServedMemory
+	writers map[types.UID]policy.Memory
 }
 
 // Reconcile evaluates every Binding and writes the one requested when its
@@ -58,7 +58,7 @@ func (r *BindingReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ct
 	}
 	r.served = res.Memory
 	if r.writers == nil {
-		r.writers = map[types.UID]runtime.Memory{}
+		r.writers = map[types.UID]policy.Memory{}
 	}
 	for i := range res.Bindings {
 		o := &res.Bindings[i]

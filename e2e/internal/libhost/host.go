@@ -25,7 +25,7 @@ type Host struct {
 	// Probes returns the finished probes of a Binding, or nil for none.
 	Probes func(b *binding.Binding) *binding.ProbeResult
 	// Memory is the engine's memory of good generations, carried between Steps.
-	Memory binding.Memory
+	Memory binding.ServedMemory
 	// Namespace, when not empty, is the only namespace listed and written,
 	// so a test sharing its control plane with others leaves theirs alone.
 	Namespace string

@@ -10,12 +10,12 @@ import (
 	"fmt"
 	"os"
 
-	k8sruntime "k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/log/zap"
 
-	"github.com/condengine/condengine/binding/runtime"
+	"github.com/condengine/condengine/binding/policy"
 	"github.com/condengine/condengine/examples/bindinghost"
 	"github.com/condengine/condengine/examples/finopshost"
 )
@@ -34,7 +34,7 @@ func main() {
 }
 
 func run(broker, namespace string) error {
-	scheme := k8sruntime.NewScheme()
+	scheme := runtime.NewScheme()
 	if err := clientgoscheme.AddToScheme(scheme); err != nil {
 		return err
 	}
@@ -47,7 +47,7 @@ func run(broker, namespace string) error {
 	if err != nil {
 		return err
 	}
-	bh, err := bindinghost.New(mgr.GetClient(), runtime.DefaultLimits(), broker)
+	bh, err := bindinghost.New(mgr.GetClient(), policy.DefaultLimits(), broker)
 	if err != nil {
 		return err
 	}

@@ -8,7 +8,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/condengine/condengine/binding"
-	"github.com/condengine/condengine/binding/runtime"
+	"github.com/condengine/condengine/binding/policy"
 )
 
 // Replica is one broker process: it reads the config every ConfigLook,
@@ -31,10 +31,10 @@ type Replica struct {
 	connections []binding.ChatConnection
 	fingerprint []ident
 
-	served binding.Memory
+	served binding.ServedMemory
 	probes map[types.UID]binding.ProbeResult
-	writer map[types.UID]runtime.Memory
-	prober runtime.ProberState
+	writer map[types.UID]policy.Memory
+	prober policy.ProberState
 	pass   *pass
 }
 
@@ -49,7 +49,7 @@ type ident struct {
 // StartReplica starts a broker replica now; the first one started leads.
 func (s *Sim) StartReplica(name string) *Replica {
 	r := &Replica{Name: name, sim: s, startedAt: s.now, alive: true,
-		probes: map[types.UID]binding.ProbeResult{}, writer: map[types.UID]runtime.Memory{}}
+		probes: map[types.UID]binding.ProbeResult{}, writer: map[types.UID]policy.Memory{}}
 	s.replicas = append(s.replicas, r)
 	if !s.hasLeader() {
 		r.becomeLeader()
@@ -114,13 +114,13 @@ func (r *Replica) becomeLeader() {
 	s := r.sim
 	r.leader = true
 	r.probes = map[types.UID]binding.ProbeResult{}
-	r.writer = map[types.UID]runtime.Memory{}
+	r.writer = map[types.UID]policy.Memory{}
 	r.pass = nil
 	notBefore := r.startedAt.Add(s.lim.StartupList)
 	if s.now.After(notBefore) {
 		notBefore = s.now
 	}
-	r.prober = runtime.ProberState{NotBefore: notBefore}.Trigger(runtime.TriggerLeaderStart, s.now)
+	r.prober = policy.ProberState{NotBefore: notBefore}.Trigger(policy.TriggerLeaderStart, s.now)
 }
 
 // look copies the store into the replica's view, as a config read would.
@@ -154,7 +154,7 @@ func (r *Replica) look() {
 		return cmp.Or(cmp.Compare(a.kind, b.kind), cmp.Compare(a.ns, b.ns), cmp.Compare(a.name, b.name))
 	})
 	if r.looked && !slices.Equal(fp, r.fingerprint) && r.leader {
-		r.prober = r.prober.Trigger(runtime.TriggerConfig, s.now)
+		r.prober = r.prober.Trigger(policy.TriggerConfig, s.now)
 	}
 	r.fingerprint, r.looked = fp, true
 	// A UID that is gone takes its probe results and writer memory with
@@ -225,7 +225,7 @@ func (r *Replica) writerTick() {
 		}
 		if br.Write {
 			w := Write{At: s.now, End: s.now.Add(s.opts.WriteLatency), Replica: r.Name, Namespace: br.Namespace,
-				Name: br.Name, UID: br.UID, PutBack: d.Log == runtime.LogPutBack, Conditions: br.Conditions}
+				Name: br.Name, UID: br.UID, PutBack: d.Log == policy.LogPutBack, Conditions: br.Conditions}
 			s.store(&w)
 			if w.OK {
 				mem = mem.Wrote(br.Owned, w.End)

@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"github.com/condengine/condengine/binding"
-	"github.com/condengine/condengine/binding/runtime/sim"
+	"github.com/condengine/condengine/binding/policy/sim"
 	"github.com/condengine/condengine/conditions"
 )
 

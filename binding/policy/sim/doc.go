@@ -18,8 +18,8 @@
 // writer that counted their place would write forever and the
 // simulation would show it. Each Replica reads the whole store every ConfigLook,
 // evaluates with binding.Evaluate and decides writes with
-// runtime.Limits.Decide every WriterTick, and, while it leads, asks
-// runtime.Limits.NextPass every ProberTick and runs the runtime.Plan it
+// policy.Limits.Decide every WriterTick, and, while it leads, asks
+// policy.Limits.NextPass every ProberTick and runs the policy.Plan it
 // gets: two Bindings at a time, both probes of a Binding side by side,
 // each answering after the delay the script chose for its backend and
 // channel, or timing out at ProbeTimeout.

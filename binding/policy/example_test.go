@@ -1,4 +1,4 @@
-package runtime_test
+package policy_test
 
 import (
 	"fmt"
@@ -6,21 +6,21 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-	"github.com/condengine/condengine/binding/runtime"
+	"github.com/condengine/condengine/binding/policy"
 )
 
 // A write that keeps failing is retried after one gap, then after twice
 // the wait before, up to the cap.
 func ExampleLimits_Decide() {
-	l := runtime.DefaultLimits()
+	l := policy.DefaultLimits()
 	start := time.Date(2026, 11, 30, 10, 0, 0, 0, time.UTC)
 	computed := []metav1.Condition{{Type: "Ready", Status: metav1.ConditionTrue, Reason: "OK",
 		ObservedGeneration: 1, LastTransitionTime: metav1.NewTime(start)}}
-	var mem runtime.Memory
+	var mem policy.Memory
 	now := start
 	for range 8 {
-		d := l.Decide(runtime.WriterInput{Computed: computed, Memory: &mem, Leader: true, Now: now})
-		if d.Action == runtime.Wait {
+		d := l.Decide(policy.WriterInput{Computed: computed, Memory: &mem, Leader: true, Now: now})
+		if d.Action == policy.Wait {
 			now = d.At
 			continue
 		}
@@ -37,12 +37,12 @@ func ExampleLimits_Decide() {
 // A pass starts at once when none ran; a config change right after waits
 // for the spacing: due exactly 30 s after the first pass started.
 func ExampleLimits_NextPass() {
-	l := runtime.DefaultLimits()
+	l := policy.DefaultLimits()
 	t := time.Date(2026, 11, 30, 10, 0, 0, 0, time.UTC)
-	s := runtime.ProberState{}.Trigger(runtime.TriggerLeaderStart, t)
+	s := policy.ProberState{}.Trigger(policy.TriggerLeaderStart, t)
 	d := l.NextPass(s, t)
 	fmt.Println(d.Start, d.Cause)
-	s = s.Started(t).Finished().Trigger(runtime.TriggerConfig, t.Add(2*time.Second))
+	s = s.Started(t).Finished().Trigger(policy.TriggerConfig, t.Add(2*time.Second))
 	d = l.NextPass(s, t.Add(5*time.Second))
 	fmt.Println(d.Start, d.Cause, d.At.Sub(t))
 	// Output:
@@ -52,7 +52,7 @@ func ExampleLimits_NextPass() {
 
 // The longest pass over N Bindings whose probes all time out.
 func ExampleLimits_MaxPassDuration() {
-	l := runtime.DefaultLimits()
+	l := policy.DefaultLimits()
 	for _, n := range []int{1, 2, 5, 100} {
 		fmt.Println(n, l.MaxPassDuration(n))
 	}

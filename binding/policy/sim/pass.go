@@ -4,15 +4,15 @@ import (
 	"time"
 
 	"github.com/condengine/condengine/binding"
-	"github.com/condengine/condengine/binding/runtime"
+	"github.com/condengine/condengine/binding/policy"
 )
 
 // pass is a probe pass in progress: the plan, the next Binding to start
 // and how many are being probed.
 type pass struct {
-	plan     runtime.Plan
+	plan     policy.Plan
 	start    time.Time
-	cause    runtime.Cause
+	cause    policy.Cause
 	next     int
 	inflight int
 }
@@ -28,9 +28,9 @@ func (r *Replica) proberTick() {
 		return
 	}
 	res := r.evaluate()
-	targets := make([]runtime.Target, 0, len(res.Bindings))
+	targets := make([]policy.Target, 0, len(res.Bindings))
 	for _, b := range res.Bindings {
-		targets = append(targets, runtime.Target{Namespace: b.Namespace, Name: b.Name, UID: b.UID,
+		targets = append(targets, policy.Target{Namespace: b.Namespace, Name: b.Name, UID: b.UID,
 			Generation: b.ServedGeneration, Served: b.Served})
 	}
 	r.prober = r.prober.Started(s.now)
@@ -84,7 +84,7 @@ func (r *Replica) startProbes(p *pass) {
 // behaviors finds how the Binding's backend and channel answer, from the
 // replica's view of the Binding; an unknown backend or channel answers
 // fast and well.
-func (r *Replica) behaviors(t runtime.Target) (BackendBehavior, ChannelBehavior) {
+func (r *Replica) behaviors(t policy.Target) (BackendBehavior, ChannelBehavior) {
 	s := r.sim
 	be, ch := FastOK(), FastJoined()
 	for i := range r.bindings {

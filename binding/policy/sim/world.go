@@ -10,14 +10,14 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/condengine/condengine/binding"
-	"github.com/condengine/condengine/binding/runtime"
+	"github.com/condengine/condengine/binding/policy"
 	"github.com/condengine/condengine/clock"
 )
 
 // Options shape a simulation. Zero fields take the defaults listed.
 type Options struct {
-	// Limits are the broker's limits; zero means runtime.DefaultLimits.
-	Limits runtime.Limits
+	// Limits are the broker's limits; zero means policy.DefaultLimits.
+	Limits policy.Limits
 	// Start is the simulated time at which the first replica starts;
 	// zero means 2026-11-30T10:00:00Z.
 	Start time.Time
@@ -37,7 +37,7 @@ type Options struct {
 // It has no goroutines and never sleeps: time moves only in RunUntil.
 type Sim struct {
 	opts  Options
-	lim   runtime.Limits
+	lim   policy.Limits
 	clock *clock.Fake
 	now   time.Time
 	seq   uint64
@@ -100,10 +100,10 @@ type Pass struct {
 	// Start and End bound the pass.
 	Start, End time.Time
 	// Cause is why the pass started.
-	Cause runtime.Cause
+	Cause policy.Cause
 	// Targets are the Bindings probed, in plan order, with the generation
 	// each probe claims.
-	Targets []runtime.Target
+	Targets []policy.Target
 }
 
 // Fight is a fight a writer reported.
@@ -165,8 +165,8 @@ func FastJoined() ChannelBehavior {
 
 // New builds an empty simulation.
 func New(o Options) *Sim {
-	if o.Limits == (runtime.Limits{}) {
-		o.Limits = runtime.DefaultLimits()
+	if o.Limits == (policy.Limits{}) {
+		o.Limits = policy.DefaultLimits()
 	}
 	if o.Start.IsZero() {
 		o.Start = time.Date(2026, 11, 30, 10, 0, 0, 0, time.UTC)
@@ -187,7 +187,7 @@ func New(o Options) *Sim {
 func (s *Sim) Now() time.Time { return s.clock.Now() }
 
 // Limits are the limits the replicas run with.
-func (s *Sim) Limits() runtime.Limits { return s.lim }
+func (s *Sim) Limits() policy.Limits { return s.lim }
 
 func (s *Sim) newUID() types.UID {
 	s.uids++
@@ -269,7 +269,7 @@ func (s *Sim) AfterWrite(fn func(Write)) { s.afterWrite = append(s.afterWrite, f
 func (s *Sim) ChangeSecret() {
 	for _, r := range s.replicas {
 		if r.alive && r.leader {
-			r.prober = r.prober.Trigger(runtime.TriggerSecret, s.now)
+			r.prober = r.prober.Trigger(policy.TriggerSecret, s.now)
 		}
 	}
 }

@@ -10,7 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/condengine/condengine/binding"
-	"github.com/condengine/condengine/binding/runtime"
+	"github.com/condengine/condengine/binding/policy"
 )
 
 // The 20 s bound holds whatever the phase of the config reads against the
@@ -74,7 +74,7 @@ func TestSimulation_SecretChange_TriggersPass(t *testing.T) {
 	s.Run(time.Minute)
 	require.Greater(t, len(s.Passes), before)
 	p := s.Passes[before]
-	assert.Equal(t, runtime.CauseSecret, p.Cause)
+	assert.Equal(t, policy.CauseSecret, p.Cause)
 	assert.LessOrEqual(t, p.Start.Sub(at), s.Limits().PassSpacing+s.Limits().ProberTick)
 }
 
@@ -84,7 +84,7 @@ func TestSimulation_PeriodicPasses(t *testing.T) {
 	s.Run(16 * time.Minute)
 	var starts []time.Time
 	for _, p := range s.Passes {
-		if p.Cause == runtime.CausePeriodic {
+		if p.Cause == policy.CausePeriodic {
 			starts = append(starts, p.Start)
 		}
 	}

@@ -1,4 +1,4 @@
-// Package runtime holds the timing policies that sit beside
+// Package policy holds the timing policies that sit beside
 // binding.Evaluate in an Agent Kourier broker: when the status writer
 // writes, waits or does nothing, how it treats someone else's edits of a
 // status, when the prober starts a pass and in which order it probes.
@@ -13,9 +13,10 @@
 // broker's documented defaults (10 s write gap, 1 s writer tick, 5 min
 // backoff cap, 30 s between pass starts, 5 s prober tick, 4 probes at a
 // time, 10 s probe timeout, 5 min period, 30 s trigger rate limit, about
-// 15 s before the first listing, 10 s config reads, 1 MiB cards, a fight
-// at 3 foreign edits in 10 min, 10 quiet minutes to end it). Validate
-// names each field that makes no sense.
+// 15 s before the first listing, 10 s config reads, a fight at 3 foreign
+// edits in 10 min, 10 quiet minutes to end it). Validate names each field
+// that makes no sense. The size of an agent card is not a setting: it is
+// binding.MaxCardBytes, the spec's 1 MiB.
 //
 // # The writer
 //
@@ -138,4 +139,4 @@
 //   - In a scenario's writer block the leader comes from broker.leader,
 //     and memory listed under another UID than the Binding's is not used:
 //     a Binding made again starts with nothing.
-package runtime
+package policy
