@@ -15,21 +15,11 @@ import (
 	"github.com/condengine/condengine/scenario"
 )
 
-// runBindingEvaluation evaluates a binding scenario: it builds the
-// snapshot the file describes, evaluates it, and reports per Binding the conditions the
-// object carries afterwards (the written ones when a write is due, else
-// the ones it had), whether a write is due, and its status as JSON.
-// Objects of other kinds are read but get no outcome. A file's writer
-// block is RunBinding's.
-func runBindingEvaluation(f *scenario.File) ([]scenario.Outcome, error) {
-	s, err := BindingSnapshot(f)
-	if err != nil {
-		return nil, err
-	}
-	r, err := binding.Evaluate(s)
-	if err != nil {
-		return nil, err
-	}
+// bindingOutcomes reports, per Binding of the snapshot s evaluated to r,
+// the conditions the object carries afterwards (the written ones when a
+// write is due, else the ones it had), whether a write is due, and its
+// status as JSON. Objects of other kinds are read but get no outcome.
+func bindingOutcomes(s binding.Snapshot, r binding.Result) ([]scenario.Outcome, error) {
 	written := make(map[bindingKey]types.UID, len(r.Bindings))
 	for _, br := range r.Bindings {
 		if br.Write {
@@ -180,30 +170,34 @@ func probeFromScenario(p scenario.Probe, uids map[bindingKey]types.UID) (binding
 	return r, nil
 }
 
-// RunBinding is the scenario runner of the binding system: it evaluates
-// the scenario as runBindingEvaluation does and adds the status writer's
-// verdict to each Binding's outcome: Decision
+// RunBinding is the scenario runner of the binding system: it builds the
+// snapshot the file describes, evaluates it, reports per Binding the
+// conditions the object carries afterwards (the written ones when a write
+// is due, else the ones it had), whether a write is due and its status as
+// JSON, and adds the status writer's verdict to each Binding's outcome:
+// Decision
 // ("write", "wait" or "none"), WaitUntil for a wait, Fight, FightBegins
 // and ForeignEdit. It adds one outcome of kind scenario.KindProber, named
 // after the broker ("default" for the default broker): the prober's
 // verdict at now from the file's prober block (see policy.ProberBlock)
-// and the plan of a pass over the evaluated Bindings. The writer's memory comes from the file's writer block (a Binding it does
-// not list, or lists under another UID, is one the writer never wrote);
+// and the plan of a pass over the evaluated Bindings. The writer's
+// memory comes from the file's writer block (a Binding it does not list,
+// or lists under another UID, is one the writer never wrote);
 // the replica writes only when broker.leader holds and the route is crds.
 func RunBinding(f *scenario.File) ([]scenario.Outcome, error) {
-	outs, err := runBindingEvaluation(f)
-	if err != nil {
-		return nil, err
-	}
-	block, lim, err := policy.ParseWriterBlock(f.Writer)
-	if err != nil {
-		return nil, err
-	}
 	snap, err := BindingSnapshot(f)
 	if err != nil {
 		return nil, err
 	}
 	res, err := binding.Evaluate(snap)
+	if err != nil {
+		return nil, err
+	}
+	outs, err := bindingOutcomes(snap, res)
+	if err != nil {
+		return nil, err
+	}
+	block, lim, err := policy.ParseWriterBlock(f.Writer)
 	if err != nil {
 		return nil, err
 	}
