@@ -161,7 +161,13 @@ func (p *implementation) evaluate(f *scenario.File) ([]conformance.Object, error
 	select {
 	case err := <-wrote:
 		if err != nil {
-			return nil, p.fail(n, "the command is not reading its input (%v)", p.exitStatus(err))
+			// A command that exits without reading breaks the pipe, and
+			// which of the two it notices first is a race: report an
+			// ended command as ended, whichever came first.
+			if st, ended := p.waitExit(); ended {
+				return nil, p.fail(n, "the command ended its output without answering (%s)", st)
+			}
+			return nil, p.fail(n, "the command is not reading its input (%v)", err)
 		}
 	case <-timer.C:
 		return nil, p.fail(n, "the command did not read the request within %s", p.timeout)
@@ -170,7 +176,7 @@ func (p *implementation) evaluate(f *scenario.File) ([]conformance.Object, error
 	case a, ok := <-p.answers:
 		switch {
 		case !ok || errors.Is(a.err, io.EOF):
-			return nil, p.fail(n, "the command ended its output without answering (%v)", p.exitStatus(nil))
+			return nil, p.fail(n, "the command ended its output without answering (%v)", p.exitStatus())
 		case a.err != nil:
 			return nil, p.fail(n, "unreadable answer: %v", a.err)
 		}
@@ -195,22 +201,36 @@ func (p *implementation) fail(n int, format string, args ...any) error {
 
 // exitStatus waits briefly for the process to end and describes how it
 // did.
-func (p *implementation) exitStatus(writeErr error) string {
-	select {
-	case <-p.done:
-		var ee *exec.ExitError
-		if errors.As(p.exitErr, &ee) {
-			return fmt.Sprintf("it exited with status %d", ee.ExitCode())
+func (p *implementation) exitStatus() string {
+	st, _ := p.waitExit()
+	return st
+}
+
+// waitExit waits up to two seconds for the process to end, reading and
+// dropping what is left of its output (the reader can only wait for the
+// process once its output is read), and says how it ended, or that it
+// is still running.
+func (p *implementation) waitExit() (status string, ended bool) {
+	deadline := time.After(2 * time.Second)
+	answers := p.answers
+	for {
+		select {
+		case _, ok := <-answers:
+			if !ok {
+				answers = nil
+			}
+		case <-p.done:
+			var ee *exec.ExitError
+			if errors.As(p.exitErr, &ee) {
+				return fmt.Sprintf("it exited with status %d", ee.ExitCode()), true
+			}
+			if p.exitErr != nil {
+				return p.exitErr.Error(), true
+			}
+			return "it exited with status 0", true
+		case <-deadline:
+			return "it is still running", false
 		}
-		if p.exitErr != nil {
-			return p.exitErr.Error()
-		}
-		return "it exited with status 0"
-	case <-time.After(2 * time.Second):
-		if writeErr != nil {
-			return writeErr.Error()
-		}
-		return "it is still running"
 	}
 }
 
