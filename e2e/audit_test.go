@@ -21,6 +21,7 @@ import (
 	"github.com/condengine/condengine/binding"
 	"github.com/condengine/condengine/e2e/internal/kube"
 	"github.com/condengine/condengine/e2e/internal/libhost"
+	"github.com/condengine/condengine/explain"
 )
 
 // TestKubectlCondengineAudit_CatchesAWrongReasonUntilTheCorrectHostRuns
@@ -80,8 +81,21 @@ spec: {url: "https://echo.`+ns+`.svc.cluster.local"}
 	lines := strings.Split(out, "\n")
 	blank := slices.Index(lines, "")
 	require.Positive(t, blank, out)
-	tbl, err := kube.ParseTable(strings.Join(lines[:blank], "\n"))
+	// Under each drift row, indented, the due condition's decision.
+	var rows, why []string
+	for _, l := range lines[:blank] {
+		if strings.HasPrefix(l, " ") {
+			why = append(why, strings.TrimSpace(l))
+		} else {
+			rows = append(rows, l)
+		}
+	}
+	tbl, err := kube.ParseTable(strings.Join(rows, "\n"))
 	require.NoError(t, err, out)
+	require.NotEmpty(t, why, "the due condition's decision is printed under the drift:\n%s", out)
+	require.True(t, strings.HasPrefix(why[0], "← rule binding/accepted/ok: "), out)
+	require.Contains(t, why, "← Binding "+ns+"/holder (uid "+string(e.getBinding(ns, "holder").GetUID())+", generation 1)", out)
+	require.Contains(t, why, "spec.chat.channel: C1", out)
 	require.Equal(t, []string{"KIND", "NAMESPACE", "NAME", "CONDITION", "DIFFERS IN", "WRITTEN", "DUE", "DUE MESSAGE"}, tbl.Header, out)
 	if diff := cmp.Diff([][]string{
 		{"Binding", ns, "holder", "Accepted", "reason", "True/ChannelFree (gen 1)", "True/OK (gen 1)", "-"},
@@ -99,6 +113,21 @@ spec: {url: "https://echo.`+ns+`.svc.cluster.local"}
 	dec := json.NewDecoder(strings.NewReader(out))
 	dec.DisallowUnknownFields()
 	require.NoError(t, dec.Decode(&report), out)
+	// The decision beside the drift: its rule, and the objects it read,
+	// the holder first.
+	require.NotEmpty(t, report.Objects, out)
+	require.NotEmpty(t, report.Objects[0].Drift, out)
+	decision := report.Objects[0].Drift[0].Why
+	require.NotNil(t, decision, out)
+	require.Equal(t, "binding/accepted/ok", decision.Rule, out)
+	require.NotEmpty(t, decision.Sentence, out)
+	var read []string
+	for _, ev := range decision.Evidence {
+		read = append(read, ev.Object.Kind+" "+ev.Object.Namespace+"/"+ev.Object.Name)
+	}
+	require.Equal(t, []string{"Binding " + ns + "/holder", "AgentBackend " + ns + "/echo", "ChatConnection " + ns + "/slack"}, read, out)
+	require.Equal(t, e.getBinding(ns, "holder").GetUID(), decision.Evidence[0].Object.UID, out)
+	report.Objects[0].Drift[0].Why = nil
 	if diff := cmp.Diff(auditReport{
 		Drifted: 1,
 		Objects: []auditObject{
@@ -144,9 +173,10 @@ type auditObject struct {
 }
 
 type auditDrift struct {
-	Type    string          `json:"type"`
-	Written *auditCondition `json:"written"`
-	Due     *auditCondition `json:"due"`
+	Type    string            `json:"type"`
+	Written *auditCondition   `json:"written"`
+	Due     *auditCondition   `json:"due"`
+	Why     *explain.Decision `json:"why"`
 }
 
 type auditCondition struct {
