@@ -178,8 +178,12 @@ func (h *Host) adopt(r binding.Result, served map[types.UID]binding.Served) {
 	clear(s.memDirty)
 	clear(s.rewritten)
 	s.memIn = served
+	for uid := range served {
+		s.memDirty[uid] = struct{}{}
+	}
+	// Every entry is passed on at the next pass, where it differs from
+	// what this one read.
 	h.take(binding.Step{Bindings: r.Bindings, Remembered: r.Memory.Objects})
-	clear(s.memDirty)
 	s.errors = r.Errors
 	s.reevaluated = len(r.Bindings)
 }

@@ -77,12 +77,14 @@ func (h *Host) RunOnce(ctx context.Context, now time.Time) (Report, error) {
 		}
 		apply = func() { h.applyListing(l) }
 	}
+	// The order does not change the result; the clock goes first so that
+	// a Binding a change re-evaluates is not evaluated again for the time.
 	h.st.reevaluated = 0
+	h.tellBrokerAndTime(h.brokerAt(now), now)
 	h.passMemoryOn()
 	h.showOwnWrites()
 	apply()
 	h.tellProbes()
-	h.tellBrokerAndTime(h.brokerAt(now), now)
 	h.decideAll(ctx, now, h.toDecide(), &rep)
 	return rep, nil
 }
