@@ -1,6 +1,7 @@
 package bindinghost
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"slices"
@@ -94,30 +95,9 @@ func (h *Host) takeEvents() []eventKey {
 	}
 	clear(h.events)
 	slices.SortFunc(out, func(a, b eventKey) int {
-		if a.kind != b.kind {
-			if a.kind < b.kind {
-				return -1
-			}
-			return 1
-		}
-		return compareNames(a.name, b.name)
+		return cmp.Or(cmp.Compare(a.kind, b.kind), cmp.Compare(a.name.Namespace, b.name.Namespace), cmp.Compare(a.name.Name, b.name.Name))
 	})
 	return out
-}
-
-func compareNames(a, b types.NamespacedName) int {
-	switch {
-	case a.Namespace != b.Namespace:
-		if a.Namespace < b.Namespace {
-			return -1
-		}
-		return 1
-	case a.Name < b.Name:
-		return -1
-	case a.Name > b.Name:
-		return 1
-	}
-	return 0
 }
 
 func (h *Host) takeRelist() bool {

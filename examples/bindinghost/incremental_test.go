@@ -1,6 +1,7 @@
 package bindinghost
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"slices"
@@ -163,7 +164,7 @@ func (d *driver) pass(now time.Time) Report {
 		got = append(got, r)
 	}
 	d.h.mu.Unlock()
-	slices.SortFunc(got, func(a, b binding.Outcome) int { return compareNames(nameOfOutcome(a), nameOfOutcome(b)) })
+	slices.SortFunc(got, func(a, b binding.Outcome) int { return cmp.Compare(a.Namespace+"/"+a.Name, b.Namespace+"/"+b.Name) })
 	if g, w := asJSON(d.t, got), asJSON(d.t, want.Bindings); g != w {
 		d.t.Fatalf("at %v the host's outcomes differ from a full evaluation:\nwant %s\ngot  %s", now, w, g)
 	}
@@ -175,10 +176,6 @@ func (d *driver) pass(now time.Time) Report {
 		d.event(getBinding(d.t, d.c, k.Name), false)
 	}
 	return rep
-}
-
-func nameOfOutcome(o binding.Outcome) types.NamespacedName {
-	return types.NamespacedName{Namespace: o.Namespace, Name: o.Name}
 }
 
 func asJSON(t *testing.T, v any) string {
