@@ -114,6 +114,11 @@
 //     in the event: a reconciler's way, which never hands the evaluator
 //     an older version than one it has, and folds many events of one
 //     object into one change.
+//   - While an object cannot take part in the evaluation (ObjectErrors:
+//     a missing name, a UID or name used twice), the evaluator answers
+//     every change with a full evaluation; the host then lists and
+//     evaluates everything once per pass instead, as it did before it
+//     worked per event.
 //   - A listing with an object without a UID cannot be kept by UID (the
 //     API server always sets one): such a pass is a full binding.Evaluate,
 //     and so is each next one until every object has a UID.

@@ -302,3 +302,33 @@ func TestRunOnce_RegainedLeadershipAndUnreadableEventsEvaluateAll(t *testing.T) 
 		t.Fatalf("after an event without a name: re-evaluated %d, want 2", rep.Reevaluated)
 	}
 }
+
+// TestRunOnce_ObjectErrorsMakeEachPassOneFullEvaluation: while a UID is
+// used twice, each pass evaluates everything once and still equals a full
+// evaluation; once the clash is gone, passes work per change again.
+func TestRunOnce_ObjectErrorsMakeEachPassOneFullEvaluation(t *testing.T) {
+	for _, m := range modes {
+		t.Run(m.name, func(t *testing.T) {
+			objs := objects(t, world+"\n---\n"+more)
+			objs[3].SetUID("u-chat-1") // the backend hub takes the Binding's UID
+			d := newDriver(t, m.watch, objs...)
+			for i, at := range []time.Duration{0, time.Second, 2 * time.Second} {
+				rep := d.pass(t0.Add(at))
+				if len(rep.ObjectErrors) == 0 || rep.Reevaluated != rep.Evaluated {
+					t.Fatalf("pass %d: object errors %v, re-evaluated %d of %d", i, rep.ObjectErrors, rep.Reevaluated, rep.Evaluated)
+				}
+			}
+			hub := &unstructured.Unstructured{}
+			hub.SetGroupVersionKind(AgentBackendGVK)
+			if err := d.c.Get(context.Background(), types.NamespacedName{Namespace: "team-a", Name: "hub"}, hub); err != nil {
+				t.Fatal(err)
+			}
+			d.remove(hub)
+			d.pass(t0.Add(3 * time.Second))
+			d.pass(t0.Add(4 * time.Second))
+			if rep := d.pass(t0.Add(5 * time.Second)); len(rep.ObjectErrors) != 0 || rep.Reevaluated != 0 {
+				t.Fatalf("after the clash: object errors %v, re-evaluated %d", rep.ObjectErrors, rep.Reevaluated)
+			}
+		})
+	}
+}

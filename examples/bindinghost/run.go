@@ -44,7 +44,9 @@ type Report struct {
 // the writer policy says to write now.
 //
 // The first pass, and the first after a read error or after leadership
-// is regained, lists the three kinds and evaluates every Binding. After
+// is regained, lists the three kinds and evaluates every Binding, as does
+// every pass while an object cannot take part in the evaluation
+// (Report.ObjectErrors is not empty). After
 // that, a host that watches (Watch, SetupWithManager) reads only the
 // objects its informers reported changed; one that does not lists the
 // three kinds and tells the evaluator of the objects whose UID or
@@ -54,7 +56,9 @@ type Report struct {
 func (h *Host) RunOnce(ctx context.Context, now time.Time) (Report, error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	if h.st.inc == nil || h.takeRelist() {
+	// While the snapshot has objects the engine leaves out, the evaluator
+	// answers every change with a full evaluation: one per pass is less.
+	if relist := h.takeRelist(); relist || h.st.inc == nil || len(h.st.errors) > 0 {
 		return h.build(ctx, now)
 	}
 	var rep Report
