@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"slices"
+	"sync"
 	"testing"
 	"time"
 
@@ -330,5 +331,28 @@ func TestRunOnce_ObjectErrorsMakeEachPassOneFullEvaluation(t *testing.T) {
 				t.Fatalf("after the clash: object errors %v, re-evaluated %d", rep.ObjectErrors, rep.Reevaluated)
 			}
 		})
+	}
+}
+
+// TestWatch_EventsDuringPassesAreSafe: informers report changes on their
+// own goroutines while passes run (go test -race).
+func TestWatch_EventsDuringPassesAreSafe(t *testing.T) {
+	d := newDriver(t, true, objects(t, world)...)
+	u := getBinding(t, d.c, "team-a-chat")
+	inf := d.informer(u)
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		for range 200 {
+			inf.Update(u, u)
+		}
+	})
+	for i := range 50 {
+		if _, err := d.h.RunOnce(context.Background(), t0.Add(time.Duration(i)*time.Second)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	wg.Wait()
+	if rep := d.pass(t0.Add(time.Minute)); rep.Evaluated != 1 {
+		t.Fatalf("evaluated %d", rep.Evaluated)
 	}
 }
