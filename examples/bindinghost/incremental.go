@@ -210,7 +210,8 @@ func (h *Host) passMemoryOn() {
 
 // showOwnWrites tells the evaluator that the Bindings written in the last
 // pass carry what was written, while the host still reads them at the
-// resourceVersion the write started from.
+// resourceVersion the write started from. A Binding read again in this
+// pass was shown so by setBinding already.
 func (h *Host) showOwnWrites() {
 	s := &h.st
 	for _, uid := range sortedUIDs(s.rewritten) {
@@ -228,6 +229,7 @@ func (h *Host) showOwnWrites() {
 func (h *Host) setBinding(o *binding.Binding) {
 	// A cached read from before our own write: it carries what we wrote.
 	if w, ok := h.pending[o.UID]; ok {
+		delete(h.st.rewritten, o.UID)
 		if o.ResourceVersion == w.from {
 			o.Status.Conditions = w.conditions
 		} else {

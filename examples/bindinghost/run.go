@@ -86,8 +86,8 @@ func (h *Host) RunOnce(ctx context.Context, now time.Time) (Report, error) {
 	h.st.reevaluated = 0
 	h.tellBrokerAndTime(h.brokerAt(now), now)
 	h.passMemoryOn()
-	h.showOwnWrites()
 	apply()
+	h.showOwnWrites()
 	h.tellProbes()
 	h.decideAll(ctx, now, h.toDecide(), &rep)
 	return rep, nil
