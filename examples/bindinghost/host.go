@@ -37,15 +37,22 @@ type Host struct {
 	log    logr.Logger
 
 	mu           sync.Mutex
+	reader       client.Reader // where passes read objects: the client, or the watched cache
+	watching     bool
+	st           state
 	leader       bool
 	startedAt    time.Time
 	proberListed bool
-	served       binding.ServedMemory
 	probes       map[types.UID]binding.ProbeResult
 	writers      map[types.UID]policy.Memory
 	// pending maps a UID to the resourceVersion its last successful write
 	// started from, and the conditions written (see the package doc).
 	pending map[types.UID]ownWrite
+
+	// The changes informers reported, read at the next pass (see events.go).
+	evMu   sync.Mutex
+	events map[eventKey]struct{}
+	relist bool
 }
 
 type ownWrite struct {
@@ -67,6 +74,9 @@ func New(c client.Client, limits policy.Limits, brokerName string) (*Host, error
 	}
 	return &Host{
 		client:  c,
+		reader:  c,
+		st:      newState(),
+		events:  map[eventKey]struct{}{},
 		limits:  limits,
 		broker:  brokerName,
 		log:     logr.Discard(),
@@ -87,9 +97,14 @@ func (h *Host) WithLogger(l logr.Logger) *Host {
 }
 
 // SetLeader says whether this replica writes. A standby still evaluates.
+// A replica that becomes the leader lists and evaluates everything at
+// its next pass, as at its first.
 func (h *Host) SetLeader(leader bool) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
+	if leader && !h.leader {
+		h.st.inc = nil
+	}
 	h.leader = leader
 }
 
@@ -115,14 +130,15 @@ func (h *Host) RecordProbe(p binding.ProbeResult) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	h.probes[p.UID] = p
+	h.st.probesDue[p.UID] = struct{}{}
 }
 
 // Served returns the broker's memory of good generations after the last
-// RunOnce.
+// RunOnce, sorted as Evaluate returns it.
 func (h *Host) Served() binding.ServedMemory {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	return h.served
+	return servedMemory(h.st.memOut)
 }
 
 // NeedLeaderElection makes a manager run the host only on the leader.

@@ -47,7 +47,7 @@ spec:
   chat: {connectionRef: {name: slack}, channel: C2}
 `
 
-func objects(t *testing.T, docs string) []client.Object {
+func objects(t testing.TB, docs string) []client.Object {
 	t.Helper()
 	var out []client.Object
 	for _, d := range strings.Split(docs, "\n---\n") {
@@ -80,7 +80,7 @@ func (a *applies) count() int {
 	return len(a.calls)
 }
 
-func newClient(t *testing.T, rec *applies, objs ...client.Object) client.WithWatch {
+func newClient(t testing.TB, rec *applies, objs ...client.Object) client.WithWatch {
 	t.Helper()
 	statusObj := &unstructured.Unstructured{}
 	statusObj.SetGroupVersionKind(BindingGVK)
@@ -119,7 +119,7 @@ func okProbe(uid types.UID, gen int64) binding.ProbeResult {
 	}
 }
 
-func newHost(t *testing.T, c client.Client) *Host {
+func newHost(t testing.TB, c client.Client) *Host {
 	t.Helper()
 	h, err := New(c, policy.DefaultLimits(), "")
 	if err != nil {

@@ -19,6 +19,10 @@ import (
 type Report struct {
 	// Evaluated counts the Bindings this broker answers for.
 	Evaluated int
+	// Reevaluated counts the Binding outcomes the pass computed: every
+	// one on a pass that lists and evaluates everything, only those a
+	// change can move otherwise, none when nothing changed.
+	Reevaluated int
 	// Written lists the Bindings whose status was written.
 	Written []types.NamespacedName
 	// Failed lists the Bindings whose write failed, with the error.
@@ -35,33 +39,128 @@ type Report struct {
 	ObjectErrors []binding.ObjectError
 }
 
-// RunOnce lists the three kinds, evaluates every Binding at now and writes
-// the status of each Binding the writer policy says to write now. An
-// error from listing stops the pass; failed writes are in the report and
-// retried on the writer's backoff.
+// RunOnce runs one pass at now: it brings the evaluator up to date,
+// re-evaluating only what changed, and writes the status of each Binding
+// the writer policy says to write now.
+//
+// The first pass, and the first after a read error or after leadership
+// is regained, lists the three kinds and evaluates every Binding, as does
+// every pass while an object cannot take part in the evaluation
+// (Report.ObjectErrors is not empty). After
+// that, a host that watches (Watch, SetupWithManager) reads only the
+// objects its informers reported changed; one that does not lists the
+// three kinds and tells the evaluator of the objects whose UID or
+// resourceVersion differ from what it holds. An error from reading stops
+// the pass; failed writes are in the report and retried on the writer's
+// backoff.
 func (h *Host) RunOnce(ctx context.Context, now time.Time) (Report, error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
+	// While the snapshot has objects the engine leaves out, the evaluator
+	// answers every change with a full evaluation: one per pass is less.
+	if relist := h.takeRelist(); relist || h.st.inc == nil || len(h.st.errors) > 0 {
+		return h.build(ctx, now)
+	}
 	var rep Report
-	bindings, err := typedlist.List[binding.Binding](ctx, h.client, BindingGVK)
-	if err != nil {
-		return rep, err
+	var apply func()
+	if h.watching {
+		changed, err := h.readEvents(ctx)
+		if err != nil {
+			h.st.inc = nil
+			return rep, err
+		}
+		apply = func() { h.applyEvents(changed) }
+	} else {
+		l, err := h.list(ctx)
+		if err != nil {
+			h.st.inc = nil
+			return rep, err
+		}
+		if !l.keyed() {
+			return h.buildFrom(ctx, now, l)
+		}
+		apply = func() { h.applyListing(l) }
 	}
-	backends, err := typedlist.List[binding.AgentBackend](ctx, h.client, AgentBackendGVK)
-	if err != nil {
-		return rep, err
+	// The order does not change the result; the clock goes first so that
+	// a Binding a change re-evaluates is not evaluated again for the time.
+	h.st.reevaluated = 0
+	h.tellBrokerAndTime(h.brokerAt(now), now)
+	h.passMemoryOn()
+	apply()
+	h.showOwnWrites()
+	h.tellProbes()
+	h.decideAll(ctx, now, h.toDecide(), &rep)
+	return rep, nil
+}
+
+// listing is one read of the three kinds.
+type listing struct {
+	bindings    []binding.Binding
+	backends    []binding.AgentBackend
+	connections []binding.ChatConnection
+}
+
+func (h *Host) list(ctx context.Context) (listing, error) {
+	var l listing
+	var err error
+	if l.bindings, err = typedlist.List[binding.Binding](ctx, h.reader, BindingGVK); err != nil {
+		return l, err
 	}
-	connections, err := typedlist.List[binding.ChatConnection](ctx, h.client, ChatConnectionGVK)
-	if err != nil {
-		return rep, err
+	if l.backends, err = typedlist.List[binding.AgentBackend](ctx, h.reader, AgentBackendGVK); err != nil {
+		return l, err
 	}
+	if l.connections, err = typedlist.List[binding.ChatConnection](ctx, h.reader, ChatConnectionGVK); err != nil {
+		return l, err
+	}
+	return l, nil
+}
+
+func (l *listing) keyed() bool {
+	return hasUIDs[binding.Binding](l.bindings) && hasUIDs[binding.AgentBackend](l.backends) &&
+		hasUIDs[binding.ChatConnection](l.connections)
+}
+
+// applyListing tells the evaluator of every difference between a listing
+// and what it holds.
+func (h *Host) applyListing(l listing) {
+	syncList(&h.st.bindings, l.bindings, h.setBinding, h.deleteBinding)
+	syncList(&h.st.backends, l.backends, h.setBackend, h.deleteBackend)
+	syncList(&h.st.connections, l.connections, h.setConnection, h.deleteConnection)
+}
+
+func (h *Host) brokerAt(now time.Time) binding.Broker {
+	return binding.Broker{
+		Name:         h.broker,
+		Leader:       h.leader,
+		StartedAt:    h.startedAt,
+		ConfigSource: binding.ConfigSourceCRDs,
+		ProberListed: h.proberListed || !now.Before(h.startedAt.Add(h.limits.StartupList)),
+	}
+}
+
+// build lists the three kinds and evaluates every Binding, building the
+// evaluator the next passes tell of changes.
+func (h *Host) build(ctx context.Context, now time.Time) (Report, error) {
+	if h.watching {
+		// The listing below reads the cache the informers fill: it holds
+		// every change reported so far.
+		h.takeEvents()
+	}
+	l, err := h.list(ctx)
+	if err != nil {
+		return Report{}, err
+	}
+	return h.buildFrom(ctx, now, l)
+}
+
+func (h *Host) buildFrom(ctx context.Context, now time.Time, l listing) (Report, error) {
+	var rep Report
 	if h.startedAt.IsZero() {
 		h.startedAt = now
 	}
-
-	live := make(map[types.UID]*binding.Binding, len(bindings))
-	for i := range bindings {
-		b := &bindings[i]
+	live := make(map[types.UID]*binding.Binding, len(l.bindings))
+	for i := range l.bindings {
+		b := &l.bindings[i]
 		live[b.UID] = b
 		// A cached read from before our own write: it carries what we
 		// wrote.
@@ -79,40 +178,59 @@ func (h *Host) RunOnce(ctx context.Context, now time.Time) (Report, error) {
 	for _, p := range h.probes {
 		probes = append(probes, p)
 	}
-	res, err := binding.Evaluate(binding.Snapshot{
-		Now: now,
-		Broker: binding.Broker{
-			Name:         h.broker,
-			Leader:       h.leader,
-			StartedAt:    h.startedAt,
-			ConfigSource: binding.ConfigSourceCRDs,
-			ProberListed: h.proberListed || !now.Before(h.startedAt.Add(h.limits.StartupList)),
-		},
-		Bindings:    bindings,
-		Backends:    backends,
-		Connections: connections,
-		Served:      h.served,
+	served := h.st.memOut
+	s := binding.Snapshot{
+		Now:         now,
+		Broker:      h.brokerAt(now),
+		Bindings:    l.bindings,
+		Backends:    l.backends,
+		Connections: l.connections,
+		Served:      servedMemory(served),
 		Probes:      probes,
-	})
-	if err != nil {
-		return rep, err
 	}
-	h.served = res.Memory
-	rep.ObjectErrors = res.Errors
-	rep.Evaluated = len(res.Bindings)
+	inc, res, err := binding.NewIncremental(s)
+	if err != nil {
+		// Objects without a UID cannot be kept by UID: this pass is a
+		// full evaluation, and so is the next.
+		if res, err = binding.Evaluate(s); err != nil {
+			return rep, err
+		}
+		inc = nil
+	}
+	h.st = newState()
+	h.st.inc, h.st.brokerIn, h.st.nowIn = inc, s.Broker, now
+	for i := range l.bindings {
+		h.st.bindings.put(&l.bindings[i])
+	}
+	for i := range l.backends {
+		h.st.backends.put(&l.backends[i])
+	}
+	for i := range l.connections {
+		h.st.connections.put(&l.connections[i])
+	}
+	h.adopt(res, served)
+	h.decideAll(ctx, now, h.toDecide(), &rep)
+	return rep, nil
+}
 
-	for i := range res.Bindings {
-		r := &res.Bindings[i]
-		obj := live[r.UID]
+// decideAll runs the writer policy on the given Bindings and writes what
+// it says to write now.
+func (h *Host) decideAll(ctx context.Context, now time.Time, uids []types.UID, rep *Report) {
+	rep.Evaluated = len(h.st.outcomes)
+	rep.Reevaluated = h.st.reevaluated
+	rep.ObjectErrors = h.st.errors
+	for _, uid := range uids {
+		// A copy: the writer folds its verdict into the outcome.
+		r := h.st.outcomes[uid]
+		obj := h.st.bindings.byUID[uid]
 		if obj == nil {
 			continue
 		}
 		for _, c := range r.Causes {
 			h.log.V(1).Info("condition cause", "binding", r.Namespace+"/"+r.Name, "type", c.Type, "reason", c.Reason, "cause", c.Detail)
 		}
-		h.decideAndWrite(ctx, now, obj, r, &rep)
+		h.decideAndWrite(ctx, now, obj, &r, rep)
 	}
-	return rep, nil
 }
 
 // forget drops everything kept for UIDs that no longer exist.
@@ -166,6 +284,7 @@ func (h *Host) decideAndWrite(ctx context.Context, now time.Time, obj *binding.B
 		} else {
 			mem = mem.Wrote(r.Owned, now)
 			h.pending[r.UID] = ownWrite{from: obj.ResourceVersion, conditions: withOthers(r.Owned, obj.Status.Conditions)}
+			h.st.rewritten[r.UID] = struct{}{}
 			rep.Written = append(rep.Written, key)
 		}
 	}

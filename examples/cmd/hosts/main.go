@@ -56,7 +56,8 @@ func run(broker, namespace string) error {
 	if err != nil {
 		return err
 	}
-	if err := mgr.Add(bh); err != nil {
+	// The Binding host is told of changes by the manager's informers.
+	if err := bh.SetupWithManager(mgr); err != nil {
 		return err
 	}
 	if err := mgr.Add(fh); err != nil {

@@ -16,7 +16,7 @@ import (
 // List reads every object of one kind, typed through its JSON form. An
 // object that does not convert fails the list, named by kind, namespace
 // and name.
-func List[T any](ctx context.Context, c client.Client, gvk schema.GroupVersionKind) ([]T, error) {
+func List[T any](ctx context.Context, c client.Reader, gvk schema.GroupVersionKind) ([]T, error) {
 	var ul unstructured.UnstructuredList
 	ul.SetGroupVersionKind(gvk.GroupVersion().WithKind(gvk.Kind + "List"))
 	if err := c.List(ctx, &ul); err != nil {
