@@ -59,11 +59,25 @@ func writeMap(b *strings.Builder, m map[string]any, indent int, order []string, 
 		if i > 0 || !inline {
 			b.WriteString(strings.Repeat(" ", indent))
 		}
-		b.WriteString(key(k))
+		kk := key(k)
+		if len(kk) > maxImplicitKey {
+			// YAML reads "key:" as a key only within 1024 characters;
+			// a longer key is written explicitly, "? key" then ": value".
+			b.WriteString("? ")
+			b.WriteString(kk)
+			b.WriteByte('\n')
+			b.WriteString(strings.Repeat(" ", indent))
+		} else {
+			b.WriteString(kk)
+		}
 		b.WriteByte(':')
 		writeValue(b, m[k], indent)
 	}
 }
+
+// maxImplicitKey is the longest key, as written, that goes before a
+// plain ":"; YAML allows 1024 characters and a few are kept in hand.
+const maxImplicitKey = 1000
 
 // writeValue writes v after "key:" or "-", ending the line.
 func writeValue(b *strings.Builder, v any, indent int) {
