@@ -180,7 +180,7 @@ func (e *Incremental) Result() Result {
 	for _, m := range e.remember {
 		r.Memory.Objects = append(r.Memory.Objects, m)
 	}
-	slices.SortFunc(r.Memory.Objects, compareServed)
+	slices.SortFunc(r.Memory.Objects, CompareServed)
 	for uid, ps := range e.probes {
 		if e.bindings[uid] != nil {
 			r.IgnoredProbes = append(r.IgnoredProbes, e.ignored[uid]...)
@@ -213,7 +213,11 @@ func kindRank(k string) int {
 	return 2
 }
 
-func compareServed(a, b Served) int {
+// CompareServed orders memory entries as Result.Memory lists them: by
+// kind (AgentBackend, Binding, ChatConnection), namespace, name and UID.
+// A host that keeps the memory by UID between passes sorts it with this
+// to hand it on in the engine's own order.
+func CompareServed(a, b Served) int {
 	return cmp.Or(cmp.Compare(kindRank(a.Kind), kindRank(b.Kind)), cmp.Compare(a.Namespace, b.Namespace),
 		cmp.Compare(a.Name, b.Name), cmp.Compare(a.UID, b.UID))
 }

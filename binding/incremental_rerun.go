@@ -108,7 +108,7 @@ func (e *Incremental) step(affected uidSet, others []types.UID) Step {
 		}
 	}
 	slices.SortFunc(st.Bindings, compareResults)
-	slices.SortFunc(st.Remembered, compareServed)
+	slices.SortFunc(st.Remembered, CompareServed)
 	slices.Sort(st.Gone)
 	slices.Sort(st.Forgotten)
 	return st

@@ -348,18 +348,6 @@ func servedMemory(m map[types.UID]binding.Served) binding.ServedMemory {
 	for _, e := range m {
 		out.Objects = append(out.Objects, e)
 	}
-	rank := func(k string) int {
-		switch k {
-		case binding.KindAgentBackend:
-			return 0
-		case binding.KindBinding:
-			return 1
-		}
-		return 2
-	}
-	slices.SortFunc(out.Objects, func(a, b binding.Served) int {
-		return cmp.Or(cmp.Compare(rank(a.Kind), rank(b.Kind)), cmp.Compare(a.Namespace, b.Namespace),
-			cmp.Compare(a.Name, b.Name), cmp.Compare(a.UID, b.UID))
-	})
+	slices.SortFunc(out.Objects, binding.CompareServed)
 	return out
 }
