@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -144,6 +145,13 @@ func auditBindings(in auditInput) ([]ObjectReport, error) {
 			brokers = append(brokers, c.Spec.Broker)
 		}
 	}
+	// The broker each Binding belongs to, by namespace and name: the
+	// owner of its ChatConnection, the default one when that is missing.
+	ownerOf := make(map[[2]string]string, len(objs.Bindings))
+	for _, b := range objs.Bindings {
+		ref := b.Spec.Chat.ConnectionRef
+		ownerOf[[2]string{b.Namespace, b.Name}] = owner[[2]string{cmp.Or(ref.Namespace, b.Namespace), ref.Name}]
+	}
 	// due[world][binding key] = conditions from the owning broker;
 	// explained[binding key] = the same in the world without probe
 	// results, with the decision behind each.
@@ -165,11 +173,7 @@ func auditBindings(in auditInput) ([]ObjectReport, error) {
 			if err != nil {
 				return nil, err
 			}
-			owned := func(bns, bname string) bool {
-				b := findBinding(objs.Bindings, bns, bname)
-				ref := b.Spec.Chat.ConnectionRef
-				return owner[[2]string{cmp.Or(ref.Namespace, b.Namespace), ref.Name}] == name
-			}
+			owned := func(bns, bname string) bool { return ownerOf[[2]string{bns, bname}] == name }
 			for _, o := range outs {
 				if owned(o.Namespace, o.Name) {
 					due[w][key{o.Kind, o.Namespace, o.Name}] = o.Conditions
@@ -205,15 +209,6 @@ func auditBindings(in auditInput) ([]ObjectReport, error) {
 	return out, nil
 }
 
-func findBinding(list []binding.Binding, ns, name string) binding.Binding {
-	for _, b := range list {
-		if b.Namespace == ns && b.Name == name {
-			return b
-		}
-	}
-	return binding.Binding{}
-}
-
 // auditFinOps evaluates the FinOps objects once, at now. FinOps
 // conditions need no probe results: every one is judged.
 func auditFinOps(in auditInput) ([]ObjectReport, error) {
@@ -222,15 +217,7 @@ func auditFinOps(in auditInput) ([]ObjectReport, error) {
 		return nil, err
 	}
 	f := &scenario.File{Name: "audit", System: scenario.SystemFinOps, Now: metav1.NewTime(in.now), Objects: in.finops}
-	outs, err := conformance.RunFinOps(f)
-	if err != nil {
-		return nil, err
-	}
-	due := map[key][]metav1.Condition{}
-	for _, o := range outs {
-		due[key{o.Kind, o.Namespace, o.Name}] = o.Conditions
-	}
-	explained, err := explainFinOps(f)
+	due, explained, err := explainFinOps(f)
 	if err != nil {
 		return nil, err
 	}
@@ -251,20 +238,26 @@ func auditFinOps(in auditInput) ([]ObjectReport, error) {
 	return out, nil
 }
 
-// explainFinOps evaluates f again with provenance: the due conditions
-// of every PriceBook, Offering and Subscription with their decisions. A
-// Subscription's CostsResolved says the collection run is missing.
-func explainFinOps(f *scenario.File) (map[key]explain.Object, error) {
+// explainFinOps evaluates f once, with provenance: the due conditions of
+// every PriceBook, Offering and Subscription, and the same with their
+// decisions. A Subscription's CostsResolved says the collection run is
+// missing.
+func explainFinOps(f *scenario.File) (map[key][]metav1.Condition, map[key]explain.Object, error) {
 	snap, err := conformance.FinOpsSnapshot(f)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	r, err := finops.Explain(snap)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
+	if len(r.Subscriptions.Errors) > 0 {
+		return nil, nil, fmt.Errorf("snapshot: %s", strings.Join(r.Subscriptions.Errors, "; "))
+	}
+	due := map[key][]metav1.Condition{}
 	out := map[key]explain.Object{}
 	add := func(kind, ns, name string, conds []metav1.Condition, prov []conditions.Provenance) {
+		due[key{kind, ns, name}] = conds
 		x := explain.NewObject(kind, ns, name, conds, prov, sentences)
 		for i := range x.Conditions {
 			x.Conditions[i].Missing = missingInputs[kind+"/"+x.Conditions[i].Type]
@@ -280,7 +273,7 @@ func explainFinOps(f *scenario.File) (map[key]explain.Object, error) {
 	for _, o := range r.Subscriptions.Subscriptions {
 		add(subscription.Kind, o.Namespace, o.Name, o.Status.Conditions, o.Provenance)
 	}
-	return out, nil
+	return due, out, nil
 }
 
 // judge compares written with the due conditions of each world: a type
