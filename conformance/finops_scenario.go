@@ -11,7 +11,7 @@ import (
 	"github.com/condengine/condengine/finops"
 	"github.com/condengine/condengine/manifest"
 	"github.com/condengine/condengine/scenario"
-	"github.com/condengine/condengine/subscription"
+	"github.com/condengine/condengine/subscription/subscriptiontest"
 )
 
 // FinOpsSnapshot builds the snapshot a finops scenario describes: its
@@ -28,24 +28,11 @@ func FinOpsSnapshot(f *scenario.File) (finops.Snapshot, error) {
 	for _, x := range f.Failures {
 		s.Failures = append(s.Failures, finops.Failure{Kind: x.Kind, Namespace: x.Namespace, Name: x.Name})
 	}
-	if c := f.Collection; c != nil {
-		col := &subscription.Collection{ScheduledHour: c.ScheduledHour.Time}
-		for i, r := range c.Results {
-			ns, name, ok := strings.Cut(r.Subscription, "/")
-			if !ok || ns == "" || name == "" {
-				return finops.Snapshot{}, fmt.Errorf("collection.results[%d].subscription: %q is not namespace/name", i, r.Subscription)
-			}
-			src := subscription.Source(r.Source)
-			switch src {
-			case subscription.SourceDB, subscription.SourceCalculator, subscription.SourceError:
-			default:
-				return finops.Snapshot{}, fmt.Errorf("collection.results[%d].source: %q is not db, calculator or error", i, r.Source)
-			}
-			col.Results = append(col.Results, subscription.CollectionResult{
-				Subscription: subscription.Reference{Namespace: ns, Name: name}, Buckets: r.Buckets, Source: src})
-		}
-		s.Collection = col
+	col, err := subscriptiontest.Collection(f.Collection)
+	if err != nil {
+		return finops.Snapshot{}, err
 	}
+	s.Collection = col
 	return s, nil
 }
 

@@ -54,25 +54,38 @@ func FromScenario(f *scenario.File) (subscription.Snapshot, error) {
 	for _, fl := range f.Failures {
 		snap.Failures = append(snap.Failures, subscription.ObjectRef{Kind: fl.Kind, Namespace: fl.Namespace, Name: fl.Name})
 	}
-	if c := f.Collection; c != nil {
-		col := &subscription.Collection{ScheduledHour: c.ScheduledHour.Time}
-		for i, r := range c.Results {
-			ns, name, ok := strings.Cut(r.Subscription, "/")
-			if !ok || ns == "" || name == "" {
-				return snap, fmt.Errorf("collection.results[%d]: subscription %q is not namespace/name", i, r.Subscription)
-			}
-			src := subscription.Source(r.Source)
-			switch src {
-			case subscription.SourceDB, subscription.SourceCalculator, subscription.SourceError:
-			default:
-				return snap, fmt.Errorf("collection.results[%d]: source %q is not db, calculator or error", i, r.Source)
-			}
-			col.Results = append(col.Results, subscription.CollectionResult{
-				Subscription: subscription.Reference{Namespace: ns, Name: name}, Buckets: r.Buckets, Source: src})
-		}
-		snap.Collection = col
+	col, err := Collection(f.Collection)
+	if err != nil {
+		return snap, err
 	}
+	snap.Collection = col
 	return snap, nil
+}
+
+// Collection converts a scenario's collection block into the charge
+// collection run it describes; nil stays nil. It fails on a result whose
+// subscription is not "namespace/name" or whose source is not db,
+// calculator or error, naming the result's path in the file.
+func Collection(c *scenario.Collection) (*subscription.Collection, error) {
+	if c == nil {
+		return nil, nil
+	}
+	col := &subscription.Collection{ScheduledHour: c.ScheduledHour.Time}
+	for i, r := range c.Results {
+		ns, name, ok := strings.Cut(r.Subscription, "/")
+		if !ok || ns == "" || name == "" {
+			return nil, fmt.Errorf("collection.results[%d].subscription: %q is not namespace/name", i, r.Subscription)
+		}
+		src := subscription.Source(r.Source)
+		switch src {
+		case subscription.SourceDB, subscription.SourceCalculator, subscription.SourceError:
+		default:
+			return nil, fmt.Errorf("collection.results[%d].source: %q is not db, calculator or error", i, r.Source)
+		}
+		col.Results = append(col.Results, subscription.CollectionResult{
+			Subscription: subscription.Reference{Namespace: ns, Name: name}, Buckets: r.Buckets, Source: src})
+	}
+	return col, nil
 }
 
 // Outcomes turns an evaluation into scenario outcomes, one per
