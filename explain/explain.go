@@ -10,6 +10,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/condengine/condengine/conditions"
+	"github.com/condengine/condengine/manifest"
 )
 
 // Object is one object's conditions, each with the decision behind it.
@@ -110,7 +111,7 @@ func WriteTree(w io.Writer, objs []Object) error {
 		if k > 0 {
 			ew.printf("\n")
 		}
-		ew.printf("%s %s\n", x.Kind, joinName(x.Namespace, x.Name))
+		ew.printf("%s %s\n", x.Kind, manifest.JoinName(x.Namespace, x.Name))
 		if len(x.Conditions) == 0 {
 			ew.printf("  (no conditions)\n")
 		}
@@ -192,11 +193,4 @@ func (e *errWriter) printf(format string, args ...any) {
 // one space, so a raw value cannot break the tree.
 func oneLine(s string) string {
 	return strings.Join(strings.Fields(s), " ")
-}
-
-func joinName(ns, name string) string {
-	if ns == "" {
-		return name
-	}
-	return ns + "/" + name
 }

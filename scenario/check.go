@@ -11,6 +11,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/condengine/condengine/manifest"
 )
 
 // Mismatch is one expectation of a scenario that does not hold.
@@ -70,7 +72,7 @@ func (f *File) Mismatches(got []Outcome) []Mismatch {
 	}
 	var out []Mismatch
 	for _, e := range f.Expect {
-		id := e.Kind + " " + joinName(e.Namespace, e.Name)
+		id := e.Kind + " " + manifest.JoinName(e.Namespace, e.Name)
 		o := index[[3]string{e.Kind, e.Namespace, e.Name}]
 		if o == nil {
 			out = append(out, Mismatch{Object: id, Want: "an outcome", Got: "not evaluated (no such object in the scenario)"})
@@ -81,13 +83,6 @@ func (f *File) Mismatches(got []Outcome) []Mismatch {
 		out = append(out, c.out...)
 	}
 	return out
-}
-
-func joinName(ns, name string) string {
-	if ns == "" {
-		return name
-	}
-	return ns + "/" + name
 }
 
 const absent = "(absent)"

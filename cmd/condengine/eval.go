@@ -318,6 +318,3 @@ func runOthers(f *scenario.File) ([]evaluated, error) {
 	}
 	return out, nil
 }
-
-// joinNS is manifest.JoinName under the name explain.go calls it by.
-func joinNS(ns, name string) string { return manifest.JoinName(ns, name) }

@@ -17,6 +17,7 @@ import (
 	"github.com/condengine/condengine/conformance"
 	"github.com/condengine/condengine/explain"
 	"github.com/condengine/condengine/finops"
+	"github.com/condengine/condengine/manifest"
 	"github.com/condengine/condengine/scenario"
 )
 
@@ -128,7 +129,7 @@ func runExplain(e env, args []string) int {
 		return kind != "" && x.Kind != kind || name != "" && (x.Name != name || ns != "" && x.Namespace != ns)
 	})
 	if len(objs) == 0 && kind != "" {
-		fmt.Fprintf(e.stderr, "condengine explain: no %s %s in %s\n", kind, joinNS(ns, name), inName)
+		fmt.Fprintf(e.stderr, "condengine explain: no %s %s in %s\n", kind, manifest.JoinName(ns, name), inName)
 		return exitFail
 	}
 	write := explain.WriteTree

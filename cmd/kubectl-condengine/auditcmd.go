@@ -15,6 +15,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/condengine/condengine/explain"
+	"github.com/condengine/condengine/manifest"
 )
 
 func auditCommand(flags *genericclioptions.ConfigFlags, newReader newReaderFunc, now func() time.Time) *cobra.Command {
@@ -153,7 +154,7 @@ func writeTable(w io.Writer, r Report) error {
 	var notJudged []string
 	for _, o := range r.Objects {
 		if len(o.NotJudged) > 0 {
-			notJudged = append(notJudged, fmt.Sprintf("  %s %s: %s", o.Kind, joinName(o.Namespace, o.Name), strings.Join(o.NotJudged, ", ")))
+			notJudged = append(notJudged, fmt.Sprintf("  %s %s: %s", o.Kind, manifest.JoinName(o.Namespace, o.Name), strings.Join(o.NotJudged, ", ")))
 		}
 	}
 	if len(notJudged) > 0 {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"strings"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
@@ -13,6 +12,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/dynamic"
 
+	"github.com/condengine/condengine/manifest"
 	"github.com/condengine/condengine/subscription"
 )
 
@@ -154,12 +154,5 @@ func (r *reader) exists(ctx context.Context, t subscription.TargetRef) (bool, er
 	case apierrors.IsNotFound(getErr):
 		return false, nil
 	}
-	return false, fmt.Errorf("cannot tell whether %s %s exists: %w", t.Kind, joinName(t.Namespace, t.Name), getErr)
-}
-
-func joinName(ns, name string) string {
-	if ns == "" {
-		return name
-	}
-	return strings.Join([]string{ns, name}, "/")
+	return false, fmt.Errorf("cannot tell whether %s %s exists: %w", t.Kind, manifest.JoinName(t.Namespace, t.Name), getErr)
 }

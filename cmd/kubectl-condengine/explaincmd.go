@@ -14,6 +14,7 @@ import (
 	"github.com/condengine/condengine/binding"
 	"github.com/condengine/condengine/conformance"
 	"github.com/condengine/condengine/explain"
+	"github.com/condengine/condengine/manifest"
 	"github.com/condengine/condengine/offering"
 	"github.com/condengine/condengine/pricebook"
 	"github.com/condengine/condengine/subscription"
@@ -96,7 +97,7 @@ other namespaces. It never writes.`,
 				return o.Kind == kind && o.Namespace == namespace && o.Name == args[1]
 			})
 			if i < 0 {
-				return fmt.Errorf("no %s %s in the cluster", kind, joinName(namespace, args[1]))
+				return fmt.Errorf("no %s %s in the cluster", kind, manifest.JoinName(namespace, args[1]))
 			}
 			o := report.Objects[i]
 			for _, d := range o.Drift {
