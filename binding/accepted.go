@@ -105,11 +105,11 @@ func collectFindings(o *Binding, b *bstate, conflictHolder *Binding) ([]finding,
 		fs = append(fs, finding{ReasonInvalidSpec, p})
 	}
 	if b.spec.backendOK {
-		fs, causes = withObject(referenced{kind: KindAgentBackend, path: "spec.agent.backendRef", key: b.backendKey, denied: b.backendDenied,
+		fs, causes = withObject(referenced{kind: KindAgentBackend, path: "spec.agent.backendRef", key: backendKey(o), denied: b.backendDenied,
 			notFound: ReasonBackendNotFound, rejected: ReasonBackendRejected}, b.backend).check(o.Namespace, fs, causes)
 	}
 	if b.spec.connOK {
-		fs, causes = withObject(referenced{kind: KindChatConnection, path: "spec.chat.connectionRef", key: b.connKey, denied: b.connDenied,
+		fs, causes = withObject(referenced{kind: KindChatConnection, path: "spec.chat.connectionRef", key: connKey(o), denied: b.connDenied,
 			notFound: ReasonConnectionNotFound, rejected: ReasonConnectionRejected}, b.conn).check(o.Namespace, fs, causes)
 	}
 	if conflictHolder != nil {
@@ -118,10 +118,11 @@ func collectFindings(o *Binding, b *bstate, conflictHolder *Binding) ([]finding,
 			fs = append(fs, finding{ReasonChannelConflict, "spec.chat.channel: channel " + ch +
 				" is already bound by Binding " + conflictHolder.Namespace + "/" + redact.Message(conflictHolder.Name)})
 		} else {
+			ck := connKey(o)
 			fs = append(fs, finding{ReasonChannelConflict, "spec.chat.channel: channel " + ch +
 				" is already bound by a Binding in another namespace"})
 			causes = append(causes, Cause{TypeAccepted, ReasonChannelConflict, capCause("channel " + ch +
-				" on ChatConnection " + b.connKey.ns + "/" + b.connKey.name + " is held by Binding " +
+				" on ChatConnection " + ck.ns + "/" + ck.name + " is held by Binding " +
 				conflictHolder.Namespace + "/" + conflictHolder.Name)})
 		}
 	}

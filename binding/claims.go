@@ -5,26 +5,54 @@ import "cmp"
 // chanKey is what Bindings compete for: one channel on one connection.
 type chanKey struct{ connNS, connName, channel string }
 
-// bstate is the working state of one Binding during an evaluation.
+// claimKey is a channel claim as the evaluation keys it: the connection's
+// info (one per existing ChatConnection, so the pointer names it) and
+// the channel. It is half the size of a chanKey, and an evaluation holds
+// one per Binding.
+type claimKey struct {
+	conn    *connInfo
+	channel string
+}
+
+// bstate is the working state of one Binding during an evaluation. It
+// keeps what the checks decided and the objects found, not the keys
+// they were found by: those are read again from the Binding and its
+// memory entry where needed (backendKey, connKey, curClaim, oldClaim),
+// which keeps the state an evaluation holds per Binding to 64 bytes.
 type bstate struct {
 	spec specCheck
 	// The current generation's references, resolved.
-	backendKey, connKey objKey
-	backend             *backendInfo
-	conn                *connInfo
-	backendDenied       bool // NamespaceNotAllowed
-	connDenied          bool
+	backend *backendInfo
+	conn    *connInfo
+	// old is the generation the memory served before this evaluation.
+	old           *Served
+	backendDenied bool // NamespaceNotAllowed
+	connDenied    bool
 	// passes: the current generation passes every check but the channel.
 	passes bool
-	curKey chanKey
+	// hasCur: the current generation names a connection and a channel
+	// that can be looked up (spec.connOK and spec.channelOK).
 	hasCur bool
-	// The generation the memory served before this evaluation.
-	old    *Served
-	oldKey chanKey
+	// hasOld: the remembered generation claims its channel (oldClaim).
 	hasOld bool
 	// staleMemory: the memory describes a newer generation than the
 	// snapshot's object.
 	staleMemory bool
+}
+
+// backendKey and connKey are the objects the Binding's current
+// generation names.
+func backendKey(o *Binding) objKey { return resolve(o.Spec.Agent.BackendRef, o.Namespace) }
+func connKey(o *Binding) objKey    { return resolve(o.Spec.Chat.ConnectionRef, o.Namespace) }
+
+// curClaim is the channel the current generation claims; it names no
+// connection when the one referred to does not exist, and nothing holds
+// such a claim.
+func (b *bstate) curClaim(o *Binding) claimKey { return claimKey{b.conn, o.Spec.Chat.Channel} }
+
+// oldClaim is the channel the remembered generation claims (hasOld).
+func (b *bstate) oldClaim(ix *index, o *Binding) claimKey {
+	return claimKey{ix.connections[resolve(b.old.Binding.Chat.ConnectionRef, o.Namespace)], b.old.Binding.Chat.Channel}
 }
 
 // resolve turns a reference into the key of the object it names.
@@ -64,21 +92,24 @@ func (e *evaluator) resolve() {
 // never depends on list order.
 func (e *evaluator) claimChannels() {
 	s, ix, st, holders := e.s, e.ix, e.st, e.holders
-	claim := func(k chanKey, i int) {
+	claim := func(k claimKey, i int) {
 		if h, ok := holders[k]; !ok || older(&s.Bindings[i], &s.Bindings[h]) {
-			holders[k] = i
+			holders[k] = int32(i)
 		}
 	}
 	for i := range st {
 		if !ix.bindingOK[i] {
 			continue
 		}
-		b := &st[i]
-		if b.passes && b.hasCur {
-			claim(b.curKey, i)
+		b, o := &st[i], &s.Bindings[i]
+		cur := b.passes && b.hasCur
+		if cur {
+			claim(b.curClaim(o), i)
 		}
-		if b.hasOld && !(b.passes && b.hasCur && b.oldKey == b.curKey) {
-			claim(b.oldKey, i)
+		if b.hasOld {
+			if old := b.oldClaim(ix, o); !cur || old != b.curClaim(o) {
+				claim(old, i)
+			}
 		}
 	}
 }
@@ -89,26 +120,23 @@ func resolveBinding(s *Snapshot, ix *index, i int, b *bstate) {
 	o := &s.Bindings[i]
 	b.spec = checkBinding(&o.Spec)
 	if b.spec.backendOK {
-		b.backendKey = resolve(o.Spec.Agent.BackendRef, o.Namespace)
-		b.backend = ix.backends[b.backendKey]
+		k := backendKey(o)
+		b.backend = ix.backends[k]
 		if b.backend != nil {
-			b.backendDenied = !allows(b.backendKey.ns, b.backend.allowed, o.Namespace)
+			b.backendDenied = !allows(k.ns, b.backend.allowed, o.Namespace)
 		}
 	}
 	if b.spec.connOK {
-		b.connKey = resolve(o.Spec.Chat.ConnectionRef, o.Namespace)
-		b.conn = ix.connections[b.connKey]
+		k := connKey(o)
+		b.conn = ix.connections[k]
 		if b.conn != nil {
-			b.connDenied = !allows(b.connKey.ns, b.conn.allowed, o.Namespace)
+			b.connDenied = !allows(k.ns, b.conn.allowed, o.Namespace)
 		}
 	}
 	b.passes = len(b.spec.problems) == 0 &&
 		b.backend != nil && !b.backendDenied && (b.backend.problems == nil || b.backend.running != nil) &&
 		b.conn != nil && !b.connDenied && (b.conn.problems == nil || b.conn.running != nil)
-	if b.spec.connOK && b.spec.channelOK {
-		b.curKey = chanKey{b.connKey.ns, b.connKey.name, o.Spec.Chat.Channel}
-		b.hasCur = true
-	}
+	b.hasCur = b.spec.connOK && b.spec.channelOK
 	m := ix.memory[o.UID]
 	if m == nil || m.Kind != KindBinding || m.Binding == nil {
 		return
@@ -119,9 +147,6 @@ func resolveBinding(s *Snapshot, ix *index, i int, b *bstate) {
 	// (its current connection reference resolves) and the connection it
 	// ran on exists. A Binding no broker owns is written by every broker,
 	// which agree only if none of them serves it.
-	ck := resolve(m.Binding.Chat.ConnectionRef, o.Namespace)
-	if c := ix.connections[ck]; c != nil && b.conn != nil && m.Binding.Chat.Channel != "" {
-		b.oldKey = chanKey{ck.ns, ck.name, m.Binding.Chat.Channel}
-		b.hasOld = true
-	}
+	c := ix.connections[resolve(m.Binding.Chat.ConnectionRef, o.Namespace)]
+	b.hasOld = c != nil && b.conn != nil && m.Binding.Chat.Channel != ""
 }

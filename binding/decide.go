@@ -28,9 +28,9 @@ func (e *evaluator) decide(i int) (d decided, owned bool) {
 	var servedGen int64
 	var servedSpec *BindingSpec
 	switch {
-	case b.passes && b.hasCur && holders[b.curKey] == i:
+	case b.passes && b.hasCur && holders[b.curClaim(o)] == int32(i):
 		servedGen, servedSpec = o.Generation, &o.Spec
-	case b.hasOld && holders[b.oldKey] == i:
+	case b.hasOld && holders[b.oldClaim(ix, o)] == int32(i):
 		servedGen, servedSpec = b.old.Generation, b.old.Binding
 	}
 	// The ChatConnection the Binding names now decides its owner; with
@@ -42,7 +42,7 @@ func (e *evaluator) decide(i int) (d decided, owned bool) {
 
 	var holder *Binding
 	if b.hasCur {
-		if h, ok := holders[b.curKey]; ok && h != i && (b.passes || older(&s.Bindings[h], o)) {
+		if h, ok := holders[b.curClaim(o)]; ok && int(h) != i && (b.passes || older(&s.Bindings[h], o)) {
 			holder = &s.Bindings[h]
 		}
 	}

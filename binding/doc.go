@@ -6,7 +6,9 @@
 // talks to a server or keeps state: time, leadership, the memory and the
 // outcome of probes all arrive in the Snapshot. Apply puts a Result back
 // into its Snapshot, as a host's writes would (ApplyInPlace without the
-// copy); Decode reads the kinds from manifests.
+// copy); Decode reads the kinds from manifests. EvaluateEach is Evaluate
+// for a host that acts on each outcome as it comes and keeps none, so a
+// large snapshot costs the snapshot and one outcome at a time.
 //
 // # The conditions
 //

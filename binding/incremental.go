@@ -138,7 +138,7 @@ func NewIncremental(s Snapshot) (*Incremental, Result, error) {
 		e.checks.object(KindChatConnection, o.Namespace, o.Name, uid, o.Generation, +1)
 		e.deps.connNames[objKey{o.Namespace, o.Name}] = uid
 	}
-	r := evaluate(&s, false)
+	r := evaluate(&s, false, nil)
 	e.adopt(r)
 	return e, r, nil
 }

@@ -59,7 +59,7 @@ func (e *Incremental) step(affected uidSet, others []types.UID) Step {
 		addBackend(uid, true)
 		addConn(uid, true)
 	}
-	r := evaluate(&sub, false)
+	r := evaluate(&sub, false, nil)
 
 	var st Step
 	got := make(map[types.UID]int, len(affected))
@@ -124,7 +124,7 @@ func (e *Incremental) addServed(s *Snapshot, uid types.UID) {
 // fullStep evaluates the whole snapshot and adopts the result.
 func (e *Incremental) fullStep() Step {
 	s := e.Snapshot()
-	r := evaluate(&s, false)
+	r := evaluate(&s, false, nil)
 	before := e.results
 	e.adopt(r)
 	st := Step{Full: true, Bindings: r.Bindings, Remembered: r.Memory.Objects}

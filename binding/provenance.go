@@ -95,7 +95,7 @@ func Explain(s Snapshot) (Result, error) {
 	if err := conditions.CheckNow(s.Now); err != nil {
 		return Result{}, err
 	}
-	return evaluate(&s, true), nil
+	return evaluate(&s, true, nil), nil
 }
 
 func ref(kind string, m *metav1.ObjectMeta) conditions.ObjectRef {
@@ -141,21 +141,22 @@ func explainAccepted(p *conditions.Provenance, b *bstate, o *Binding, holder *Bi
 		p.Add(self, conditions.F("problem", prob))
 	}
 	if b.spec.backendOK {
-		explainRef(p, self, "spec.agent.backendRef", b.backendKey, b.backend != nil, b.backendDenied, func() (conditions.ObjectRef, problems, []string, int64) {
+		explainRef(p, self, "spec.agent.backendRef", backendKey(o), b.backend != nil, b.backendDenied, func() (conditions.ObjectRef, problems, []string, int64) {
 			x := b.backend
 			return ref(KindAgentBackend, &x.obj.ObjectMeta), x.problems, x.allowed, x.runningGen
 		})
 	}
 	if b.spec.connOK {
-		explainRef(p, self, "spec.chat.connectionRef", b.connKey, b.conn != nil, b.connDenied, func() (conditions.ObjectRef, problems, []string, int64) {
+		explainRef(p, self, "spec.chat.connectionRef", connKey(o), b.conn != nil, b.connDenied, func() (conditions.ObjectRef, problems, []string, int64) {
 			x := b.conn
 			return ref(KindChatConnection, &x.obj.ObjectMeta), x.problems, x.allowed, x.runningGen
 		})
 	}
 	if holder != nil {
+		ck := connKey(o)
 		p.Add(self, conditions.F("spec.chat.channel", o.Spec.Chat.Channel),
 			conditions.FTime("metadata.creationTimestamp", o.CreationTimestamp.Time))
-		p.Add(ref(KindBinding, &holder.ObjectMeta), conditions.F("holds", "channel "+o.Spec.Chat.Channel+" on ChatConnection "+b.connKey.ns+"/"+b.connKey.name),
+		p.Add(ref(KindBinding, &holder.ObjectMeta), conditions.F("holds", "channel "+o.Spec.Chat.Channel+" on ChatConnection "+ck.ns+"/"+ck.name),
 			conditions.FTime("metadata.creationTimestamp", holder.CreationTimestamp.Time))
 	}
 	if reason == ReasonOK {

@@ -91,11 +91,17 @@ type ObjectError struct {
 	Problem   string
 }
 
-// result lays out the decided outcomes and the next memory in their
-// sorted order.
-func (e *evaluator) result() Result {
+// result decides every Binding and lays out the outcomes and the next
+// memory in their sorted order. Bindings are decided in that order, by
+// position, so each outcome can be handed on (to each) or appended as it
+// comes, and nothing is held per Binding beyond the outcome itself.
+func (e *evaluator) result(each func(int, Outcome)) Result {
 	s, ix := e.s, e.ix
-	res := Result{Bindings: make([]Outcome, 0, len(s.Bindings))}
+	var res Result
+	if each == nil {
+		res.Bindings = make([]Outcome, 0, len(s.Bindings))
+		each = func(_ int, o Outcome) { res.Bindings = append(res.Bindings, o) }
+	}
 	// The memory comes out sorted by kind (AgentBackend, Binding,
 	// ChatConnection), then namespace, name and UID, and the results by
 	// namespace, name and UID: walking positions sorted that way builds
@@ -103,53 +109,25 @@ func (e *evaluator) result() Result {
 	mem := make([]Served, 0, len(s.Bindings)+len(s.Backends)+len(s.Connections))
 	mem = appendRunning(mem, KindAgentBackend, s.Backends, ix.backendList,
 		func(o *AgentBackend) *metav1.ObjectMeta { return &o.ObjectMeta })
-	// Bindings are evaluated in input order (their data is read
-	// sequentially) and each result lands at its sorted rank; holes left
-	// by Bindings of other brokers are closed afterwards.
-	order := sortedPositions(len(s.Bindings), func(i int) (string, string, string) {
+	for _, i := range sortedPositions(len(s.Bindings), func(i int) (string, string, string) {
 		o := &s.Bindings[i]
 		return o.Namespace, o.Name, string(o.UID)
-	})
-	rank := make([]int32, len(s.Bindings))
-	for r, i := range order {
-		rank[i] = int32(r)
-	}
-	res.Bindings = res.Bindings[:len(s.Bindings)]
-	kept := make([]bool, len(s.Bindings))
-	// A Binding's memory entry is its identity (read again from the
-	// snapshot) and what it serves: only the latter is kept per rank.
-	type servedAt struct {
-		gen  int64
-		spec *BindingSpec
-	}
-	bmem := make([]servedAt, len(s.Bindings))
-	for i := range s.Bindings {
+	}) {
 		if !ix.bindingOK[i] {
 			continue
 		}
-		d, owned := e.decide(i)
+		d, owned := e.decide(int(i))
 		if !owned {
 			continue
 		}
-		r := rank[i]
-		res.Bindings[r], kept[r] = d.outcome, true
 		if d.remember {
-			bmem[r] = servedAt{d.served.Generation, d.served.Binding}
+			// A Binding's memory entry is its identity and what it serves.
+			o := &s.Bindings[i]
+			mem = append(mem, Served{Kind: KindBinding, Namespace: o.Namespace, Name: o.Name, UID: o.UID,
+				Generation: d.served.Generation, Binding: d.served.Binding})
 		}
+		each(int(i), d.outcome)
 	}
-	n := 0
-	for r := range res.Bindings {
-		if kept[r] {
-			res.Bindings[n] = res.Bindings[r]
-			n++
-		}
-		if m := bmem[r]; m.spec != nil {
-			o := &s.Bindings[order[r]]
-			mem = append(mem, Served{Kind: KindBinding, Namespace: o.Namespace, Name: o.Name, UID: o.UID, Generation: m.gen, Binding: m.spec})
-		}
-	}
-	clear(res.Bindings[n:])
-	res.Bindings = res.Bindings[:n]
 	mem = appendRunning(mem, KindChatConnection, s.Connections, ix.connList,
 		func(o *ChatConnection) *metav1.ObjectMeta { return &o.ObjectMeta })
 	res.Memory.Objects = mem
