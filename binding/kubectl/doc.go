@@ -1,7 +1,8 @@
 // Package kubectl renders what `kubectl get akbinding -A` shows for a set
 // of Bindings, and holds the CRD printer columns that make a real kubectl
 // show the same thing. Tests and the command-line tool use it to state
-// what a user sees without running an API server.
+// what a user sees without running an API server. Get returns the table
+// as one string; Write prints it a chunk at a time, for a large set.
 //
 // # Decisions
 //

@@ -2,6 +2,7 @@ package kubectl
 
 import (
 	"cmp"
+	"io"
 	"slices"
 	"strings"
 	"text/tabwriter"
@@ -36,38 +37,51 @@ var header = []string{"NAMESPACE", "NAME", "READY", "REASON", "CHANNEL", "AGE"}
 // cells, so that even a malformed input listing a name twice gives the
 // same table in any order.
 func Rows(bindings []binding.Binding, now time.Time) []Row {
-	type keyed struct {
-		row     Row
-		uid     string
-		created time.Time
-	}
-	ks := make([]keyed, 0, len(bindings))
-	for i := range bindings {
-		b := &bindings[i]
-		r := Row{Namespace: b.Namespace, Name: b.Name, Channel: b.Spec.Chat.Channel, Age: Age(b.CreationTimestamp.Time, now)}
-		// JSONPath filters yield every match; the API server's table
-		// conversion prints the first, and so do we.
-		if c := conditions.Find(b.Status.Conditions, binding.TypeReady); c != nil {
-			r.Ready, r.Reason = string(c.Status), c.Reason
-		}
-		ks = append(ks, keyed{row: r, uid: string(b.UID), created: b.CreationTimestamp.Time})
-	}
-	slices.SortFunc(ks, func(x, y keyed) int {
-		return cmp.Or(
-			cmp.Compare(x.row.Namespace, y.row.Namespace),
-			cmp.Compare(x.row.Name, y.row.Name),
-			cmp.Compare(x.uid, y.uid),
-			x.created.Compare(y.created),
-			cmp.Compare(x.row.Channel, y.row.Channel),
-			cmp.Compare(x.row.Ready, y.row.Ready),
-			cmp.Compare(x.row.Reason, y.row.Reason),
-		)
-	})
-	out := make([]Row, len(ks))
-	for i := range ks {
-		out[i] = ks[i].row
+	out := make([]Row, 0, len(bindings))
+	for _, i := range order(bindings) {
+		out = append(out, row(&bindings[i], now))
 	}
 	return out
+}
+
+// row is b's line at now.
+func row(b *binding.Binding, now time.Time) Row {
+	r := Row{Namespace: b.Namespace, Name: b.Name, Channel: b.Spec.Chat.Channel, Age: Age(b.CreationTimestamp.Time, now)}
+	r.Ready, r.Reason = ready(b)
+	return r
+}
+
+// ready is the status and reason of b's first Ready condition: JSONPath
+// filters yield every match, and the API server's table conversion
+// prints the first.
+func ready(b *binding.Binding) (status, reason string) {
+	if c := conditions.Find(b.Status.Conditions, binding.TypeReady); c != nil {
+		return string(c.Status), c.Reason
+	}
+	return "", ""
+}
+
+// order returns the positions of bindings in the order of their rows:
+// namespace, name and UID, then creation time and the cells. Each key is
+// read only when the ones before it tie.
+func order(bindings []binding.Binding) []int32 {
+	pos := make([]int32, len(bindings))
+	for i := range pos {
+		pos[i] = int32(i)
+	}
+	slices.SortFunc(pos, func(i, j int32) int {
+		x, y := &bindings[i], &bindings[j]
+		if c := cmp.Or(cmp.Compare(x.Namespace, y.Namespace), cmp.Compare(x.Name, y.Name), cmp.Compare(x.UID, y.UID)); c != 0 {
+			return c
+		}
+		if c := cmp.Or(x.CreationTimestamp.Time.Compare(y.CreationTimestamp.Time), cmp.Compare(x.Spec.Chat.Channel, y.Spec.Chat.Channel)); c != 0 {
+			return c
+		}
+		xs, xr := ready(x)
+		ys, yr := ready(y)
+		return cmp.Or(cmp.Compare(xs, ys), cmp.Compare(xr, yr))
+	})
+	return pos
 }
 
 // Age prints an object's age the way the API server's table conversion
@@ -92,18 +106,24 @@ const ChunkSize = 500
 // value cannot forge another row.
 func Table(rows []Row) string {
 	var b strings.Builder
-	// kubectl's own tab writer settings: minimum width 6, tab width 4,
-	// padding 3, padded with spaces.
-	w := tabwriter.NewWriter(&b, 6, 4, 3, ' ', 0)
-	writeLine(w, header)
-	for i, r := range rows {
-		if i > 0 && i%ChunkSize == 0 {
-			_ = w.Flush() // a strings.Builder does not fail
-		}
-		writeLine(w, []string{r.Namespace, r.Name, r.Ready, r.Reason, r.Channel, r.Age})
-	}
-	_ = w.Flush()
+	writeTable(&b, len(rows), func(k int) Row { return rows[k] }) // a strings.Builder does not fail
 	return b.String()
+}
+
+// writeTable writes the header and n rows, rowAt giving each in turn, to
+// w, with kubectl's own tab writer settings (minimum width 6, tab width
+// 4, padding 3, padded with spaces), each chunk aligned on its own.
+func writeTable(w io.Writer, n int, rowAt func(k int) Row) {
+	tw := tabwriter.NewWriter(w, 6, 4, 3, ' ', 0)
+	writeLine(tw, header)
+	for k := range n {
+		if k > 0 && k%ChunkSize == 0 {
+			_ = tw.Flush()
+		}
+		r := rowAt(k)
+		writeLine(tw, []string{r.Namespace, r.Name, r.Ready, r.Reason, r.Channel, r.Age})
+	}
+	_ = tw.Flush()
 }
 
 // Get is Table(Rows(bindings, now)): the output of

@@ -105,7 +105,7 @@ func renderTables(out io.Writer, w *world) {
 	if len(w.bindings) > 0 {
 		sep()
 		fmt.Fprintln(out, "$ kubectl get akbinding -A")
-		io.WriteString(out, kubectl.Get(w.bindings, w.now))
+		_ = kubectl.Write(out, w.bindings, w.now) // out keeps the error for render's Flush
 	}
 	for _, v := range finopsViews {
 		objs := objectsOf(w.others, v.kind)

@@ -1,0 +1,71 @@
+package kubectl
+
+import (
+	"bytes"
+	"errors"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"k8s.io/apimachinery/pkg/types"
+	"pgregory.net/rapid"
+
+	"github.com/condengine/condengine/binding"
+)
+
+// Write prints Get's bytes, across chunk boundaries and among Bindings
+// that tie on namespace, name and UID.
+func TestWrite_IsGet(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		n := rapid.SampledFrom([]int{0, 1, 7, ChunkSize - 1, ChunkSize, ChunkSize + 1, 2*ChunkSize + 3}).Draw(t, "n")
+		bs := make([]binding.Binding, n)
+		for i := range bs {
+			ns := rapid.SampledFrom([]string{"a", "team-b"}).Draw(t, "ns")
+			name := "b" + strconv.Itoa(rapid.IntRange(0, n/2).Draw(t, "name"))
+			name += rapid.SampledFrom([]string{"", "-a-longer-name"}).Draw(t, "suffix")
+			channel := rapid.SampledFrom([]string{"C1", "C22"}).Draw(t, "channel")
+			age := time.Duration(rapid.IntRange(0, 3).Draw(t, "age")) * time.Hour
+			st := rapid.SampledFrom([][]string{nil, {"True", "OK"}, {"False", "Accepted:ChannelConflict"}}).Draw(t, "ready")
+			bs[i] = mk(ns, name, channel, age, st...)
+			bs[i].UID = types.UID(rapid.SampledFrom([]string{"u1", "u2"}).Draw(t, "uid"))
+		}
+		var got bytes.Buffer
+		if err := Write(&got, bs, now); err != nil {
+			t.Fatal(err)
+		}
+		if d := cmp.Diff(Get(bs, now), got.String()); d != "" {
+			t.Fatalf("Write differs from Get:\n%s", d)
+		}
+	})
+}
+
+// failAfter takes left bytes, then fails every write, counting them.
+type failAfter struct{ left, failed int }
+
+var errFull = errors.New("disk full")
+
+func (f *failAfter) Write(p []byte) (int, error) {
+	if f.failed > 0 || f.left < len(p) {
+		f.failed++
+		return 0, errFull
+	}
+	f.left -= len(p)
+	return len(p), nil
+}
+
+// The first error of the writer is returned, and nothing is written
+// after it.
+func TestWrite_ReturnsTheWritersError(t *testing.T) {
+	bs := make([]binding.Binding, 3*ChunkSize)
+	for i := range bs {
+		bs[i] = mk("ns", "b"+strconv.Itoa(i), "C1", time.Hour, "True", "OK")
+	}
+	w := &failAfter{left: 100}
+	if err := Write(w, bs, now); !errors.Is(err, errFull) {
+		t.Fatalf("got %v, want %v", err, errFull)
+	}
+	if w.failed != 1 {
+		t.Fatalf("%d writes failed, want Write to stop at the first", w.failed)
+	}
+}
