@@ -131,11 +131,23 @@ func listKey(b []byte, conds []metav1.Condition) []byte {
 }
 
 // limitMemory makes the garbage collector work harder as the heap nears
-// a budget proportional to the input, instead of letting the heap double
-// between collections. It returns the previous settings' restore func.
+// a budget proportional to the input, instead of letting the heap grow
+// by half between collections. It returns the previous settings' restore
+// func.
+//
+// The budget is 1.6 times the input: what eval holds at its peak, inside
+// the evaluation, is 1.4 times a stream of Bindings (the Bindings, their
+// strings, the engine's working state and its memory of served
+// generations), so the collector has room to work without running all
+// the time, and the resident set, which adds the program itself (about
+// 16 MB), stays under twice the input. At 3 times, as before, the heap
+// grew to the budget and the resident set with it (130 MB against 98 MB
+// on 100k Bindings, 53 MB). An input that needs more than its budget is
+// still evaluated: the limit is soft, and the runtime caps the
+// collector's share of the CPU at half when it is reached.
 func limitMemory(inputBytes int64) func() {
 	const floor = 64 << 20
-	budget := max(3*inputBytes, floor)
+	budget := max(inputBytes*8/5, floor)
 	oldLimit := debug.SetMemoryLimit(budget)
 	oldPercent := debug.SetGCPercent(50)
 	return func() {

@@ -15,12 +15,16 @@ import (
 	"github.com/condengine/condengine/cmd/condengine/internal/genstream"
 )
 
-// TestEval_LargeStream_PeakMemoryUnderFourTimesTheInput runs the built
+// TestEval_LargeStream_PeakMemoryUnderTwiceTheInput runs the built
 // command on a stream of 100k Bindings (about 53 MB) and reads the child's
-// peak resident set from the kernel. It takes about 20 s on two cores, so
-// it runs only with CONDENGINE_PERF=1 (CONDENGINE_PERF_N changes the
-// size).
-func TestEval_LargeStream_PeakMemoryUnderFourTimesTheInput(t *testing.T) {
+// peak resident set from the kernel: issue 18 asks for at most twice the
+// input. It takes about 30 s on two cores, so it runs only with
+// CONDENGINE_PERF=1. CONDENGINE_PERF_N changes the size, for a quicker
+// look while iterating; the bound is for 100k Bindings and more: on a
+// smaller stream the program's own 16 MB and the 64 MiB floor of the
+// collector's budget weigh more than the input (20k Bindings, 10.6 MB,
+// peak at 4.0 times; 50k, 26.6 MB, at 2.7 times).
+func TestEval_LargeStream_PeakMemoryUnderTwiceTheInput(t *testing.T) {
 	if os.Getenv("CONDENGINE_PERF") == "" {
 		t.Skip("set CONDENGINE_PERF=1 to measure eval on 100k Bindings")
 	}
@@ -67,8 +71,8 @@ func TestEval_LargeStream_PeakMemoryUnderFourTimesTheInput(t *testing.T) {
 		t.Logf("-o %s: %d Bindings, input %.1f MB, wall %v, user %v, peak RSS %.1f MB (%.2fx the input)",
 			format, n, float64(info.Size())/1e6, wall.Round(time.Millisecond),
 			time.Duration(ru.Utime.Nano()).Round(time.Millisecond), float64(peak)/1e6, ratio)
-		if ratio >= 4 {
-			t.Errorf("-o %s: peak memory %.2fx the input, want under 4x", format, ratio)
+		if ratio > 2 {
+			t.Errorf("-o %s: peak memory %.2fx the input, want at most 2x", format, ratio)
 		}
 	}
 }
