@@ -18,14 +18,16 @@ type claimKey struct {
 // keeps what the checks decided and the objects found, not the keys
 // they were found by: those are read again from the Binding and its
 // memory entry where needed (backendKey, connKey, curClaim, oldClaim),
-// which keeps the state an evaluation holds per Binding to 64 bytes.
+// which keeps the state an evaluation holds per Binding to 72 bytes.
 type bstate struct {
 	spec specCheck
 	// The current generation's references, resolved.
 	backend *backendInfo
 	conn    *connInfo
-	// old is the generation the memory served before this evaluation.
+	// old is the generation the memory served before this evaluation;
+	// oldConn is the connection it ran on, when that one exists.
 	old           *Served
+	oldConn       *connInfo
 	backendDenied bool // NamespaceNotAllowed
 	connDenied    bool
 	// passes: the current generation passes every check but the channel.
@@ -51,9 +53,7 @@ func connKey(o *Binding) objKey    { return resolve(o.Spec.Chat.ConnectionRef, o
 func (b *bstate) curClaim(o *Binding) claimKey { return claimKey{b.conn, o.Spec.Chat.Channel} }
 
 // oldClaim is the channel the remembered generation claims (hasOld).
-func (b *bstate) oldClaim(ix *index, o *Binding) claimKey {
-	return claimKey{ix.connections[resolve(b.old.Binding.Chat.ConnectionRef, o.Namespace)], b.old.Binding.Chat.Channel}
-}
+func (b *bstate) oldClaim() claimKey { return claimKey{b.oldConn, b.old.Binding.Chat.Channel} }
 
 // resolve turns a reference into the key of the object it names.
 func resolve(r Ref, ns string) objKey {
@@ -107,7 +107,7 @@ func (e *evaluator) claimChannels() {
 			claim(b.curClaim(o), i)
 		}
 		if b.hasOld {
-			if old := b.oldClaim(ix, o); !cur || old != b.curClaim(o) {
+			if old := b.oldClaim(); !cur || old != b.curClaim(o) {
 				claim(old, i)
 			}
 		}
@@ -147,6 +147,6 @@ func resolveBinding(s *Snapshot, ix *index, i int, b *bstate) {
 	// (its current connection reference resolves) and the connection it
 	// ran on exists. A Binding no broker owns is written by every broker,
 	// which agree only if none of them serves it.
-	c := ix.connections[resolve(m.Binding.Chat.ConnectionRef, o.Namespace)]
-	b.hasOld = c != nil && b.conn != nil && m.Binding.Chat.Channel != ""
+	b.oldConn = ix.connections[resolve(m.Binding.Chat.ConnectionRef, o.Namespace)]
+	b.hasOld = b.oldConn != nil && b.conn != nil && m.Binding.Chat.Channel != ""
 }

@@ -30,7 +30,7 @@ func (e *evaluator) decide(i int) (d decided, owned bool) {
 	switch {
 	case b.passes && b.hasCur && holders[b.curClaim(o)] == int32(i):
 		servedGen, servedSpec = o.Generation, &o.Spec
-	case b.hasOld && holders[b.oldClaim(ix, o)] == int32(i):
+	case b.hasOld && holders[b.oldClaim()] == int32(i):
 		servedGen, servedSpec = b.old.Generation, b.old.Binding
 	}
 	// The ChatConnection the Binding names now decides its owner; with

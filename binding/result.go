@@ -92,16 +92,10 @@ type ObjectError struct {
 }
 
 // result decides every Binding and lays out the outcomes and the next
-// memory in their sorted order. Bindings are decided in that order, by
-// position, so each outcome can be handed on (to each) or appended as it
-// comes, and nothing is held per Binding beyond the outcome itself.
+// memory in their sorted order.
 func (e *evaluator) result(each func(int, Outcome)) Result {
 	s, ix := e.s, e.ix
 	var res Result
-	if each == nil {
-		res.Bindings = make([]Outcome, 0, len(s.Bindings))
-		each = func(_ int, o Outcome) { res.Bindings = append(res.Bindings, o) }
-	}
 	// The memory comes out sorted by kind (AgentBackend, Binding,
 	// ChatConnection), then namespace, name and UID, and the results by
 	// namespace, name and UID: walking positions sorted that way builds
@@ -109,24 +103,26 @@ func (e *evaluator) result(each func(int, Outcome)) Result {
 	mem := make([]Served, 0, len(s.Bindings)+len(s.Backends)+len(s.Connections))
 	mem = appendRunning(mem, KindAgentBackend, s.Backends, ix.backendList,
 		func(o *AgentBackend) *metav1.ObjectMeta { return &o.ObjectMeta })
-	for _, i := range sortedPositions(len(s.Bindings), func(i int) (string, string, string) {
+	order := sortedPositions(len(s.Bindings), func(i int) (string, string, string) {
 		o := &s.Bindings[i]
 		return o.Namespace, o.Name, string(o.UID)
-	}) {
-		if !ix.bindingOK[i] {
-			continue
+	})
+	if each == nil {
+		res.Bindings, mem = e.collect(order, mem)
+	} else {
+		// Handed on in sorted order, each as it is decided: nothing is
+		// held per Binding beyond its memory entry.
+		for _, i := range order {
+			if !ix.bindingOK[i] {
+				continue
+			}
+			if d, owned := e.decide(int(i)); owned {
+				if d.remember {
+					mem = append(mem, bindingMemory(&s.Bindings[i], d.served.Generation, d.served.Binding))
+				}
+				each(int(i), d.outcome)
+			}
 		}
-		d, owned := e.decide(int(i))
-		if !owned {
-			continue
-		}
-		if d.remember {
-			// A Binding's memory entry is its identity and what it serves.
-			o := &s.Bindings[i]
-			mem = append(mem, Served{Kind: KindBinding, Namespace: o.Namespace, Name: o.Name, UID: o.UID,
-				Generation: d.served.Generation, Binding: d.served.Binding})
-		}
-		each(int(i), d.outcome)
 	}
 	mem = appendRunning(mem, KindChatConnection, s.Connections, ix.connList,
 		func(o *ChatConnection) *metav1.ObjectMeta { return &o.ObjectMeta })
@@ -135,6 +131,60 @@ func (e *evaluator) result(each func(int, Outcome)) Result {
 	res.Errors = ix.errors
 	sortResult(&res)
 	return res
+}
+
+// collect decides the Bindings in input order, their data read
+// sequentially (in sorted order a large snapshot is read all over, which
+// made Evaluate 15% slower at 100,000 Bindings), and puts each outcome
+// at its sorted rank; holes left by Bindings of other brokers are closed
+// afterwards. It returns the outcomes and mem with the Bindings' memory
+// entries appended.
+func (e *evaluator) collect(order []int32, mem []Served) ([]Outcome, []Served) {
+	s, ix := e.s, e.ix
+	rank := make([]int32, len(s.Bindings))
+	for r, i := range order {
+		rank[i] = int32(r)
+	}
+	out := make([]Outcome, len(s.Bindings))
+	kept := make([]bool, len(s.Bindings))
+	// A Binding's memory entry is its identity (read again from the
+	// snapshot) and what it serves: only the latter is kept per rank.
+	type servedAt struct {
+		gen  int64
+		spec *BindingSpec
+	}
+	bmem := make([]servedAt, len(s.Bindings))
+	for i := range s.Bindings {
+		if !ix.bindingOK[i] {
+			continue
+		}
+		d, owned := e.decide(i)
+		if !owned {
+			continue
+		}
+		r := rank[i]
+		out[r], kept[r] = d.outcome, true
+		if d.remember {
+			bmem[r] = servedAt{d.served.Generation, d.served.Binding}
+		}
+	}
+	n := 0
+	for r := range out {
+		if kept[r] {
+			out[n] = out[r]
+			n++
+		}
+		if m := bmem[r]; m.spec != nil {
+			mem = append(mem, bindingMemory(&s.Bindings[order[r]], m.gen, m.spec))
+		}
+	}
+	clear(out[n:])
+	return out[:n], mem
+}
+
+// bindingMemory is the memory entry of a Binding that serves spec at gen.
+func bindingMemory(o *Binding, gen int64, spec *BindingSpec) Served {
+	return Served{Kind: KindBinding, Namespace: o.Namespace, Name: o.Name, UID: o.UID, Generation: gen, Binding: spec}
 }
 
 // appendRunning appends the memory entry of each object of a referenced
