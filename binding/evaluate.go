@@ -21,7 +21,7 @@ func Evaluate(s Snapshot) (Result, error) {
 // Result it returns is Evaluate's without Bindings. A host holding a
 // large snapshot then needs memory for the snapshot and one outcome, not
 // for every outcome at once (on 100,000 Bindings the outcomes alone are
-// 30 MB, their condition lists as much again).
+// 30 MB, the condition lists they bring 37 MB).
 //
 // each runs before EvaluateEach returns and must not modify the
 // snapshot (a nil each drops the outcomes); an outcome shares its condition lists with the snapshot and
