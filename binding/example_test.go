@@ -57,3 +57,30 @@ status: {conditions: []}
 	// Output:
 	// document 1 (Binding team-a/chat), line 5: status: a file may not set it, remove it
 }
+
+// A host that writes each status as it is decided, and keeps none of
+// the outcomes, takes them from EvaluateEach with the position of their
+// Binding in the snapshot.
+func ExampleEvaluateEach() {
+	now := time.Date(2026, 11, 30, 10, 0, 0, 0, time.UTC)
+	bindings := []binding.Binding{
+		bindingtest.NewBinding("team-b", "chat", bindingtest.Channel("C2")),
+		bindingtest.NewBinding("team-a", "chat"),
+	}
+	_, err := binding.EvaluateEach(binding.Snapshot{
+		Now:         now,
+		Broker:      binding.Broker{Leader: true, ProberListed: true},
+		Bindings:    bindings,
+		Backends:    []binding.AgentBackend{bindingtest.NewBackend("team-a", "echo"), bindingtest.NewBackend("team-b", "echo")},
+		Connections: []binding.ChatConnection{bindingtest.NewConnection("team-a", "slack"), bindingtest.NewConnection("team-b", "slack")},
+	}, func(i int, o binding.Outcome) {
+		ready := o.Conditions[len(o.Conditions)-1]
+		fmt.Printf("bindings[%d] %s/%s write=%v %s=%s %s\n", i, o.Namespace, o.Name, o.Write, ready.Type, ready.Status, ready.Reason)
+	})
+	if err != nil {
+		fmt.Println(err)
+	}
+	// Output:
+	// bindings[1] team-a/chat write=true Ready=Unknown BackendReachable:Pending
+	// bindings[0] team-b/chat write=true Ready=Unknown BackendReachable:Pending
+}

@@ -2,6 +2,7 @@ package kubectl_test
 
 import (
 	"fmt"
+	"os"
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -32,4 +33,21 @@ func ExampleGet() {
 	// NAMESPACE   NAME          READY   REASON   CHANNEL   AGE
 	// team-a      team-a-chat   True    OK       C2        4m
 	// team-b      new                            C7        7s
+}
+
+// Write prints the same table as Get straight to a writer, one chunk of
+// ChunkSize rows at a time.
+func ExampleWrite() {
+	now := time.Date(2026, 11, 30, 10, 0, 0, 0, time.UTC)
+	b := binding.Binding{
+		ObjectMeta: metav1.ObjectMeta{Namespace: "team-a", Name: "chat",
+			CreationTimestamp: metav1.NewTime(now.Add(-2 * time.Hour))},
+		Spec: binding.BindingSpec{Chat: binding.ChatRef{Channel: "C1"}},
+	}
+	if err := kubectl.Write(os.Stdout, []binding.Binding{b}, now); err != nil {
+		fmt.Println(err)
+	}
+	// Output:
+	// NAMESPACE   NAME   READY   REASON   CHANNEL   AGE
+	// team-a      chat                    C1        120m
 }
