@@ -1,6 +1,10 @@
 package binding
 
-import "cmp"
+import (
+	"cmp"
+
+	akv1 "github.com/condengine/condengine/api/agentkourier/v1alpha1"
+)
 
 // chanKey is what Bindings compete for: one channel on one connection.
 type chanKey struct{ connNS, connName, channel string }
@@ -44,19 +48,19 @@ type bstate struct {
 
 // backendKey and connKey are the objects the Binding's current
 // generation names.
-func backendKey(o *Binding) objKey { return resolve(o.Spec.Agent.BackendRef, o.Namespace) }
-func connKey(o *Binding) objKey    { return resolve(o.Spec.Chat.ConnectionRef, o.Namespace) }
+func backendKey(o *akv1.Binding) objKey { return resolve(o.Spec.Agent.BackendRef, o.Namespace) }
+func connKey(o *akv1.Binding) objKey    { return resolve(o.Spec.Chat.ConnectionRef, o.Namespace) }
 
 // curClaim is the channel the current generation claims; it names no
 // connection when the one referred to does not exist, and nothing holds
 // such a claim.
-func (b *bstate) curClaim(o *Binding) claimKey { return claimKey{b.conn, o.Spec.Chat.Channel} }
+func (b *bstate) curClaim(o *akv1.Binding) claimKey { return claimKey{b.conn, o.Spec.Chat.Channel} }
 
 // oldClaim is the channel the remembered generation claims (hasOld).
 func (b *bstate) oldClaim() claimKey { return claimKey{b.oldConn, b.old.Binding.Chat.Channel} }
 
 // resolve turns a reference into the key of the object it names.
-func resolve(r Ref, ns string) objKey {
+func resolve(r akv1.Ref, ns string) objKey {
 	if r.Namespace != "" {
 		ns = r.Namespace
 	}
@@ -66,7 +70,7 @@ func resolve(r Ref, ns string) objKey {
 // older orders the competitors for a channel: creationTimestamp, then
 // namespace, then name, each compared on its own; the UID breaks the last
 // tie so the order is total.
-func older(a, b *Binding) bool {
+func older(a, b *akv1.Binding) bool {
 	if !a.CreationTimestamp.Equal(&b.CreationTimestamp) {
 		return a.CreationTimestamp.Before(&b.CreationTimestamp)
 	}
@@ -138,7 +142,7 @@ func resolveBinding(s *Snapshot, ix *index, i int, b *bstate) {
 		b.conn != nil && !b.connDenied && (b.conn.problems == nil || b.conn.running != nil)
 	b.hasCur = b.spec.connOK && b.spec.channelOK
 	m := ix.memory[o.UID]
-	if m == nil || m.Kind != KindBinding || m.Binding == nil {
+	if m == nil || m.Kind != akv1.KindBinding || m.Binding == nil {
 		return
 	}
 	b.old = m

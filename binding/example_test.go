@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"time"
 
+	akv1 "github.com/condengine/condengine/api/agentkourier/v1alpha1"
 	"github.com/condengine/condengine/binding"
 	"github.com/condengine/condengine/binding/bindingtest"
 )
@@ -19,9 +20,9 @@ func ExampleEvaluate() {
 	r, err := binding.Evaluate(binding.Snapshot{
 		Now:         now,
 		Broker:      binding.Broker{Leader: true, ProberListed: true, ConfigSource: binding.ConfigSourceCRDs},
-		Bindings:    []binding.Binding{late, first},
-		Backends:    []binding.AgentBackend{bindingtest.NewBackend("team-a", "echo")},
-		Connections: []binding.ChatConnection{bindingtest.NewConnection("team-a", "slack")},
+		Bindings:    []akv1.Binding{late, first},
+		Backends:    []akv1.AgentBackend{bindingtest.NewBackend("team-a", "echo")},
+		Connections: []akv1.ChatConnection{bindingtest.NewConnection("team-a", "slack")},
 		Probes:      []binding.ProbeResult{bindingtest.Probe(first, 1, bindingtest.CardOK(), bindingtest.Joined())},
 	})
 	if err != nil {
@@ -63,7 +64,7 @@ status: {conditions: []}
 // Binding in the snapshot.
 func ExampleEvaluateEach() {
 	now := time.Date(2026, 11, 30, 10, 0, 0, 0, time.UTC)
-	bindings := []binding.Binding{
+	bindings := []akv1.Binding{
 		bindingtest.NewBinding("team-b", "chat", bindingtest.Channel("C2")),
 		bindingtest.NewBinding("team-a", "chat"),
 	}
@@ -71,8 +72,8 @@ func ExampleEvaluateEach() {
 		Now:         now,
 		Broker:      binding.Broker{Leader: true, ProberListed: true},
 		Bindings:    bindings,
-		Backends:    []binding.AgentBackend{bindingtest.NewBackend("team-a", "echo"), bindingtest.NewBackend("team-b", "echo")},
-		Connections: []binding.ChatConnection{bindingtest.NewConnection("team-a", "slack"), bindingtest.NewConnection("team-b", "slack")},
+		Backends:    []akv1.AgentBackend{bindingtest.NewBackend("team-a", "echo"), bindingtest.NewBackend("team-b", "echo")},
+		Connections: []akv1.ChatConnection{bindingtest.NewConnection("team-a", "slack"), bindingtest.NewConnection("team-b", "slack")},
 	}, func(i int, o binding.Outcome) {
 		ready := o.Conditions[len(o.Conditions)-1]
 		fmt.Printf("bindings[%d] %s/%s write=%v %s=%s %s\n", i, o.Namespace, o.Name, o.Write, ready.Type, ready.Status, ready.Reason)

@@ -7,6 +7,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 
+	akv1 "github.com/condengine/condengine/api/agentkourier/v1alpha1"
 	"github.com/condengine/condengine/conditions"
 )
 
@@ -41,7 +42,7 @@ type Result struct {
 type Outcome struct {
 	conditions.Outcome
 	// Status is the Binding's status after this evaluation: Conditions.
-	Status Status
+	Status akv1.BindingStatus
 	// Served reports that the broker runs some generation of the Binding;
 	// ServedGeneration is that generation (0 when not served).
 	Served           bool
@@ -101,8 +102,8 @@ func (e *evaluator) result(each func(int, Outcome)) Result {
 	// namespace, name and UID: walking positions sorted that way builds
 	// both in order, sorting small integers rather than large values.
 	mem := make([]Served, 0, len(s.Bindings)+len(s.Backends)+len(s.Connections))
-	mem = appendRunning(mem, KindAgentBackend, s.Backends, ix.backendList,
-		func(o *AgentBackend) *metav1.ObjectMeta { return &o.ObjectMeta })
+	mem = appendRunning(mem, akv1.KindAgentBackend, s.Backends, ix.backendList,
+		func(o *akv1.AgentBackend) *metav1.ObjectMeta { return &o.ObjectMeta })
 	order := sortedPositions(len(s.Bindings), func(i int) (string, string, string) {
 		o := &s.Bindings[i]
 		return o.Namespace, o.Name, string(o.UID)
@@ -124,8 +125,8 @@ func (e *evaluator) result(each func(int, Outcome)) Result {
 			}
 		}
 	}
-	mem = appendRunning(mem, KindChatConnection, s.Connections, ix.connList,
-		func(o *ChatConnection) *metav1.ObjectMeta { return &o.ObjectMeta })
+	mem = appendRunning(mem, akv1.KindChatConnection, s.Connections, ix.connList,
+		func(o *akv1.ChatConnection) *metav1.ObjectMeta { return &o.ObjectMeta })
 	res.Memory.Objects = mem
 	res.IgnoredProbes = e.probes.ignored(s)
 	res.Errors = ix.errors
@@ -151,7 +152,7 @@ func (e *evaluator) collect(order []int32, mem []Served) ([]Outcome, []Served) {
 	// snapshot) and what it serves: only the latter is kept per rank.
 	type servedAt struct {
 		gen  int64
-		spec *BindingSpec
+		spec *akv1.BindingSpec
 	}
 	bmem := make([]servedAt, len(s.Bindings))
 	for i := range s.Bindings {
@@ -183,8 +184,8 @@ func (e *evaluator) collect(order []int32, mem []Served) ([]Outcome, []Served) {
 }
 
 // bindingMemory is the memory entry of a Binding that serves spec at gen.
-func bindingMemory(o *Binding, gen int64, spec *BindingSpec) Served {
-	return Served{Kind: KindBinding, Namespace: o.Namespace, Name: o.Name, UID: o.UID, Generation: gen, Binding: spec}
+func bindingMemory(o *akv1.Binding, gen int64, spec *akv1.BindingSpec) Served {
+	return Served{Kind: akv1.KindBinding, Namespace: o.Namespace, Name: o.Name, UID: o.UID, Generation: gen, Binding: spec}
 }
 
 // appendRunning appends the memory entry of each object of a referenced
@@ -199,9 +200,9 @@ func appendRunning[O, S any](mem []Served, kind string, objs []O, infos []refInf
 			m := meta(info.obj)
 			e := Served{Kind: kind, Namespace: m.Namespace, Name: m.Name, UID: m.UID, Generation: info.runningGen}
 			switch spec := any(info.running).(type) {
-			case *AgentBackendSpec:
+			case *akv1.AgentBackendSpec:
 				e.Backend = spec
-			case *ChatConnectionSpec:
+			case *akv1.ChatConnectionSpec:
 				e.Connection = spec
 			}
 			mem = append(mem, e)

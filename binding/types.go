@@ -53,4 +53,4 @@ const PlatformSlack = v1alpha1.PlatformSlack
 
 // Platforms lists the chat platforms a ChatConnection may name. The slice
 // is new on each call.
-func Platforms() []string { return []string{PlatformSlack} }
+func Platforms() []string { return []string{v1alpha1.PlatformSlack} }

@@ -10,6 +10,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/util/duration"
 
+	akv1 "github.com/condengine/condengine/api/agentkourier/v1alpha1"
 	"github.com/condengine/condengine/binding"
 	"github.com/condengine/condengine/conditions"
 )
@@ -36,7 +37,7 @@ var header = []string{"NAMESPACE", "NAME", "READY", "REASON", "CHANNEL", "AGE"}
 // UID (the API server lists in key order), then by creation time and the
 // cells, so that even a malformed input listing a name twice gives the
 // same table in any order.
-func Rows(bindings []binding.Binding, now time.Time) []Row {
+func Rows(bindings []akv1.Binding, now time.Time) []Row {
 	out := make([]Row, 0, len(bindings))
 	for _, i := range order(bindings) {
 		out = append(out, row(&bindings[i], now))
@@ -45,7 +46,7 @@ func Rows(bindings []binding.Binding, now time.Time) []Row {
 }
 
 // row is b's line at now.
-func row(b *binding.Binding, now time.Time) Row {
+func row(b *akv1.Binding, now time.Time) Row {
 	r := Row{Namespace: b.Namespace, Name: b.Name, Channel: b.Spec.Chat.Channel, Age: Age(b.CreationTimestamp.Time, now)}
 	r.Ready, r.Reason = ready(b)
 	return r
@@ -54,7 +55,7 @@ func row(b *binding.Binding, now time.Time) Row {
 // ready is the status and reason of b's first Ready condition: JSONPath
 // filters yield every match, and the API server's table conversion
 // prints the first.
-func ready(b *binding.Binding) (status, reason string) {
+func ready(b *akv1.Binding) (status, reason string) {
 	if c := conditions.Find(b.Status.Conditions, binding.TypeReady); c != nil {
 		return string(c.Status), c.Reason
 	}
@@ -64,7 +65,7 @@ func ready(b *binding.Binding) (status, reason string) {
 // order returns the positions of bindings in the order of their rows:
 // namespace, name and UID, then creation time and the cells. Each key is
 // read only when the ones before it tie.
-func order(bindings []binding.Binding) []int32 {
+func order(bindings []akv1.Binding) []int32 {
 	pos := make([]int32, len(bindings))
 	for i := range pos {
 		pos[i] = int32(i)
@@ -128,7 +129,7 @@ func writeTable(w io.Writer, n int, rowAt func(k int) Row) {
 
 // Get is Table(Rows(bindings, now)): the output of
 // `kubectl get akbinding -A` at now.
-func Get(bindings []binding.Binding, now time.Time) string {
+func Get(bindings []akv1.Binding, now time.Time) string {
 	return Table(Rows(bindings, now))
 }
 

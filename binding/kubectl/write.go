@@ -4,7 +4,7 @@ import (
 	"io"
 	"time"
 
-	"github.com/condengine/condengine/binding"
+	akv1 "github.com/condengine/condengine/api/agentkourier/v1alpha1"
 )
 
 // Write prints Get's output to w a chunk of ChunkSize rows at a time, as
@@ -12,7 +12,7 @@ import (
 // the Bindings is one chunk's lines and four bytes per Binding, not the
 // whole table (on 100,000 Bindings Get holds about 30 MB of rows and
 // text at once). It returns the first error of w.
-func Write(w io.Writer, bindings []binding.Binding, now time.Time) error {
+func Write(w io.Writer, bindings []akv1.Binding, now time.Time) error {
 	ew := &errWriter{w: w}
 	pos := order(bindings)
 	writeTable(ew, len(pos), func(k int) Row { return row(&bindings[pos[k]], now) })

@@ -11,7 +11,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"pgregory.net/rapid"
 
-	"github.com/condengine/condengine/binding"
+	akv1 "github.com/condengine/condengine/api/agentkourier/v1alpha1"
 )
 
 // Write prints Get's bytes, across chunk boundaries and among Bindings
@@ -19,7 +19,7 @@ import (
 func TestWrite_IsGet(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		n := rapid.SampledFrom([]int{0, 1, 7, ChunkSize - 1, ChunkSize, ChunkSize + 1, 2*ChunkSize + 3}).Draw(t, "n")
-		bs := make([]binding.Binding, n)
+		bs := make([]akv1.Binding, n)
 		for i := range bs {
 			ns := rapid.SampledFrom([]string{"a", "team-b"}).Draw(t, "ns")
 			name := "b" + strconv.Itoa(rapid.IntRange(0, n/2).Draw(t, "name"))
@@ -57,7 +57,7 @@ func (f *failAfter) Write(p []byte) (int, error) {
 // The first error of the writer is returned, and nothing is written
 // after it.
 func TestWrite_ReturnsTheWritersError(t *testing.T) {
-	bs := make([]binding.Binding, 3*ChunkSize)
+	bs := make([]akv1.Binding, 3*ChunkSize)
 	for i := range bs {
 		bs[i] = mk("ns", "b"+strconv.Itoa(i), "C1", time.Hour, "True", "OK")
 	}

@@ -6,7 +6,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 
-	"github.com/condengine/condengine/binding"
+	akv1 "github.com/condengine/condengine/api/agentkourier/v1alpha1"
 )
 
 // bindingChunks collects Bindings in fixed-size blocks, in the compact
@@ -21,7 +21,7 @@ type bindingChunks struct {
 
 const chunkLen = 4096
 
-func (c *bindingChunks) add(b *binding.Binding) {
+func (c *bindingChunks) add(b *akv1.Binding) {
 	if len(c.chunks) == 0 || len(c.chunks[len(c.chunks)-1]) == chunkLen {
 		c.chunks = append(c.chunks, make([]compactBinding, 0, chunkLen))
 	}
@@ -31,11 +31,11 @@ func (c *bindingChunks) add(b *binding.Binding) {
 }
 
 // slice returns every Binding added, in order, and empties c.
-func (c *bindingChunks) slice() []binding.Binding {
+func (c *bindingChunks) slice() []akv1.Binding {
 	if c.n == 0 {
 		return nil
 	}
-	out := make([]binding.Binding, c.n)
+	out := make([]akv1.Binding, c.n)
 	k := 0
 	for i, ch := range c.chunks {
 		for j := range ch {
@@ -54,27 +54,27 @@ func (c *bindingChunks) slice() []binding.Binding {
 // labels, annotations, owner references, finalizers, managed fields). A
 // Binding that sets anything else is kept whole in full.
 type compactBinding struct {
-	full       *binding.Binding
+	full       *akv1.Binding
 	namespace  string
 	name       string
 	uid        types.UID
 	generation int64
 	created    metav1.Time
-	spec       binding.BindingSpec
+	spec       akv1.BindingSpec
 	conditions []metav1.Condition
 }
 
 // compact returns b's compact form. Whether b fits is decided by
 // clearing the fields the form holds and asking whether anything is left,
 // so a field added to the type one day is kept, never dropped.
-func compact(b *binding.Binding) compactBinding {
+func compact(b *akv1.Binding) compactBinding {
 	rest := *b
 	rest.TypeMeta = metav1.TypeMeta{} // held only as the constants, below
 	rest.Namespace, rest.Name, rest.UID, rest.Generation = "", "", "", 0
 	rest.CreationTimestamp = metav1.Time{}
-	rest.Spec = binding.BindingSpec{}
+	rest.Spec = akv1.BindingSpec{}
 	rest.Status.Conditions = nil
-	typed := b.APIVersion == binding.APIVersion && b.Kind == binding.KindBinding
+	typed := b.APIVersion == akv1.APIVersion && b.Kind == akv1.KindBinding
 	if !typed || !reflect.ValueOf(&rest).Elem().IsZero() {
 		full := *b
 		return compactBinding{full: &full}
@@ -84,16 +84,16 @@ func compact(b *binding.Binding) compactBinding {
 }
 
 // expand writes the Binding c holds into b.
-func (c *compactBinding) expand(b *binding.Binding) {
+func (c *compactBinding) expand(b *akv1.Binding) {
 	if c.full != nil {
 		*b = *c.full
 		return
 	}
-	*b = binding.Binding{
-		TypeMeta: metav1.TypeMeta{APIVersion: binding.APIVersion, Kind: binding.KindBinding},
+	*b = akv1.Binding{
+		TypeMeta: metav1.TypeMeta{APIVersion: akv1.APIVersion, Kind: akv1.KindBinding},
 		ObjectMeta: metav1.ObjectMeta{Namespace: c.namespace, Name: c.name, UID: c.uid, Generation: c.generation,
 			CreationTimestamp: c.created},
 		Spec:   c.spec,
-		Status: binding.Status{Conditions: c.conditions},
+		Status: akv1.BindingStatus{Conditions: c.conditions},
 	}
 }

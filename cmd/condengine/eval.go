@@ -10,6 +10,7 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	akv1 "github.com/condengine/condengine/api/agentkourier/v1alpha1"
 	"github.com/condengine/condengine/binding"
 	"github.com/condengine/condengine/conformance"
 	finopsapi "github.com/condengine/condengine/finops"
@@ -73,7 +74,7 @@ func runEval(e env, args []string) int {
 type world struct {
 	now time.Time
 	// bindings carry the computed conditions as their status.
-	bindings []binding.Binding
+	bindings []akv1.Binding
 	// others are the FinOps objects (and any other kind a FinOps runner
 	// reported), in the runner's order.
 	others []evaluated
@@ -165,7 +166,7 @@ func evaluateStream(s *stream, now time.Time) (*world, error) {
 			return nil, err
 		}
 		switch d.Header.Group() {
-		case binding.Group:
+		case akv1.GroupName:
 			one.Bindings, one.Backends, one.Connections = one.Bindings[:0], nil, nil
 			if err := binding.DecodeDocument(&one, d); err != nil {
 				return nil, err
@@ -253,7 +254,7 @@ func relocate(err error, places []*manifest.DocumentError) error {
 // a time (binding.EvaluateEach): holding them all, with their condition
 // lists, doubled what the evaluation adds to the snapshot. in, when set,
 // shares the computed condition lists that are alike.
-func evaluateBindings(snap binding.Snapshot, in *interner) ([]binding.Binding, []string, error) {
+func evaluateBindings(snap binding.Snapshot, in *interner) ([]akv1.Binding, []string, error) {
 	// The written lists wait here until the evaluation ends: EvaluateEach
 	// must not see its snapshot change.
 	written := make([][]metav1.Condition, len(snap.Bindings))
@@ -280,7 +281,7 @@ func evaluateBindings(snap binding.Snapshot, in *interner) ([]binding.Binding, [
 	notes = append(notes, outcomeNotes...)
 	for i, conds := range written {
 		if conds != nil { // a written list always holds Accepted and Ready
-			snap.Bindings[i].Status = binding.Status{Conditions: conds}
+			snap.Bindings[i].Status = akv1.BindingStatus{Conditions: conds}
 		}
 	}
 	return snap.Bindings, notes, nil

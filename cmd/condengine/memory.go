@@ -7,7 +7,7 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-	"github.com/condengine/condengine/binding"
+	akv1 "github.com/condengine/condengine/api/agentkourier/v1alpha1"
 )
 
 // A large manifest stream is held once, as typed objects, while the
@@ -62,7 +62,7 @@ func (in *interner) str(s *string) {
 	}
 }
 
-func (in *interner) binding(b *binding.Binding) {
+func (in *interner) binding(b *akv1.Binding) {
 	in.str(&b.Namespace)
 	in.str(&b.APIVersion)
 	in.str(&b.Kind)
