@@ -12,27 +12,8 @@ import (
 	"github.com/condengine/condengine/api/finops/v1alpha1"
 )
 
-// Granularity names a cost bucket's window (the CRD enum hour|day|month);
-// it is v1alpha1.Granularity.
-type Granularity = v1alpha1.Granularity
-
-// The three bucket granularities, in the order Buckets returns them.
-const (
-	Hour  = v1alpha1.GranularityHour
-	Day   = v1alpha1.GranularityDay
-	Month = v1alpha1.GranularityMonth
-)
-
 // SubscriptionMeter is the breakdown name of the subscription fee.
 const SubscriptionMeter = "subscription"
-
-// CostBucket is one entry of a Subscription's status.costs, declared in
-// api/finops/v1alpha1 so it can be written as is. Zero amounts are left
-// out of the JSON (absent means zero).
-type CostBucket = v1alpha1.CostBucket
-
-// CostMetric is one meter's share of a bucket; it is v1alpha1.CostMetric.
-type CostMetric = v1alpha1.CostMetric
 
 // MeterCharge is usage the host has charged for one meter inside one bucket
 // window.
@@ -52,7 +33,7 @@ type MeterCharge struct {
 // than zero). Entries may come in any order and a meter may repeat (the
 // amounts are summed); the returned slice is not kept or modified. A nil
 // UsageFunc means a fee-only Subscription.
-type UsageFunc func(g Granularity, start, endExclusive time.Time) []MeterCharge
+type UsageFunc func(g v1alpha1.Granularity, start, endExclusive time.Time) []MeterCharge
 
 // Windows returns the three bucket windows for a run scheduled at
 // scheduled: the hour it falls in, its UTC day and its calendar month, each
@@ -67,7 +48,7 @@ func Windows(scheduled time.Time) [3][2]time.Time {
 	}
 }
 
-var granularities = [3]Granularity{Hour, Day, Month}
+var granularities = [3]v1alpha1.Granularity{v1alpha1.GranularityHour, v1alpha1.GranularityDay, v1alpha1.GranularityMonth}
 
 // Buckets computes status.costs for a run scheduled at scheduled: the hour,
 // day and month buckets, in that order. For each window, current is the fee
@@ -78,8 +59,8 @@ var granularities = [3]Granularity{Hour, Day, Month}
 // Errors: ErrTimeRange for a scheduled instant outside years 0001-9999,
 // ErrOverflow when an amount does not fit in int64, ErrInvalidUsage for a
 // bad hook result.
-func (s Schedule) Buckets(scheduled time.Time, usage UsageFunc) ([3]CostBucket, error) {
-	var out [3]CostBucket
+func (s Schedule) Buckets(scheduled time.Time, usage UsageFunc) ([3]v1alpha1.CostBucket, error) {
+	var out [3]v1alpha1.CostBucket
 	if err := checkInput("scheduled", scheduled); err != nil {
 		return out, err
 	}
@@ -89,7 +70,7 @@ func (s Schedule) Buckets(scheduled time.Time, usage UsageFunc) ([3]CostBucket, 
 	// allocation per Subscription on the fee-only path. Each bucket gets a
 	// capacity-limited slice of it, so appending usage copies rather than
 	// overwriting the next bucket's entry.
-	var fees []CostMetric
+	var fees []v1alpha1.CostMetric
 	for i, g := range granularities {
 		start, end := w[i][0], w[i][1]
 		from := s.billedTicks(start)
@@ -101,7 +82,7 @@ func (s Schedule) Buckets(scheduled time.Time, usage UsageFunc) ([3]CostBucket, 
 		if err != nil {
 			return out, fmt.Errorf("%s bucket projected: %w", g, err)
 		}
-		b := CostBucket{
+		b := v1alpha1.CostBucket{
 			Granularity:  g,
 			Start:        metav1.NewTime(start),
 			EndExclusive: metav1.NewTime(end),
@@ -110,9 +91,9 @@ func (s Schedule) Buckets(scheduled time.Time, usage UsageFunc) ([3]CostBucket, 
 		}
 		if current != 0 || projected != 0 {
 			if fees == nil {
-				fees = make([]CostMetric, 0, len(granularities))
+				fees = make([]v1alpha1.CostMetric, 0, len(granularities))
 			}
-			fees = append(fees, CostMetric{Name: SubscriptionMeter, Current: current, Projected: projected})
+			fees = append(fees, v1alpha1.CostMetric{Name: SubscriptionMeter, Current: current, Projected: projected})
 			b.Breakdown = fees[len(fees)-1 : len(fees) : len(fees)]
 		}
 		if usage != nil {
@@ -127,7 +108,7 @@ func (s Schedule) Buckets(scheduled time.Time, usage UsageFunc) ([3]CostBucket, 
 
 // addUsage merges the hook's charges into b: validated, summed per meter,
 // sorted by name after the subscription entry, zero sums dropped.
-func addUsage(b *CostBucket, charges []MeterCharge) error {
+func addUsage(b *v1alpha1.CostBucket, charges []MeterCharge) error {
 	if len(charges) == 0 {
 		return nil
 	}
@@ -157,7 +138,7 @@ func addUsage(b *CostBucket, charges []MeterCharge) error {
 			return fmt.Errorf("%w: current plus meter %q usage", ErrOverflow, c.Meter)
 		}
 		b.Current += sum
-		b.Breakdown = append(b.Breakdown, CostMetric{Name: c.Meter, Current: sum})
+		b.Breakdown = append(b.Breakdown, v1alpha1.CostMetric{Name: c.Meter, Current: sum})
 	}
 	return nil
 }

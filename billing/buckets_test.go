@@ -7,6 +7,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	finopsv1 "github.com/condengine/condengine/api/finops/v1alpha1"
 )
 
 func hourlyExample(t *testing.T) Schedule {
@@ -46,7 +48,7 @@ func TestBuckets_DeactivationCutsProjected(t *testing.T) {
 
 	later, err := s.Buckets(at("2026-04-01T15:00:00Z"), nil)
 	require.NoError(t, err)
-	assert.Equal(t, CostBucket{Granularity: Hour, Start: later[0].Start, EndExclusive: later[0].EndExclusive}, later[0], "all zero: window only")
+	assert.Equal(t, finopsv1.CostBucket{Granularity: finopsv1.GranularityHour, Start: later[0].Start, EndExclusive: later[0].EndExclusive}, later[0], "all zero: window only")
 	assert.Equal(t, int64(200000000), later[1].Current)
 	assert.Equal(t, int64(200000000), later[1].Projected)
 }
@@ -89,16 +91,16 @@ func TestBuckets_ZeroPriceHasNoSubscriptionEntry(t *testing.T) {
 
 func TestBuckets_UsageHookAddsCurrentOnly(t *testing.T) {
 	type call struct {
-		g          Granularity
+		g          finopsv1.Granularity
 		start, end time.Time
 	}
 	var calls []call
-	hook := func(g Granularity, start, end time.Time) []MeterCharge {
+	hook := func(g finopsv1.Granularity, start, end time.Time) []MeterCharge {
 		calls = append(calls, call{g, start, end})
 		switch g {
-		case Hour:
+		case finopsv1.GranularityHour:
 			return []MeterCharge{{Meter: "cpuHour", Micros: 700}}
-		case Day:
+		case finopsv1.GranularityDay:
 			return []MeterCharge{{Meter: "ramGbHour", Micros: 5}, {Meter: "cpuHour", Micros: 1000}, {Meter: "ramGbHour", Micros: 6}, {Meter: "gpuHour", Micros: 0}}
 		}
 		return nil
@@ -107,18 +109,18 @@ func TestBuckets_UsageHookAddsCurrentOnly(t *testing.T) {
 	require.NoError(t, err)
 
 	require.Len(t, calls, 3)
-	assert.Equal(t, Hour, calls[0].g)
+	assert.Equal(t, finopsv1.GranularityHour, calls[0].g)
 	assert.True(t, at("2026-04-01T13:00:00Z").Equal(calls[0].start) && at("2026-04-01T14:00:00Z").Equal(calls[0].end))
-	assert.Equal(t, Month, calls[2].g)
+	assert.Equal(t, finopsv1.GranularityMonth, calls[2].g)
 	assert.True(t, at("2026-05-01T00:00:00Z").Equal(calls[2].end))
 
 	assert.Equal(t, int64(700), got[0].Current, "in-progress usage shows in the hour bucket")
 	assert.Equal(t, int64(40000000), got[0].Projected, "projected is never usage")
-	assert.Equal(t, []CostMetric{{Name: "subscription", Projected: 40000000}, {Name: "cpuHour", Current: 700}}, got[0].Breakdown)
+	assert.Equal(t, []finopsv1.CostMetric{{Name: "subscription", Projected: 40000000}, {Name: "cpuHour", Current: 700}}, got[0].Breakdown)
 
 	assert.Equal(t, int64(160000000+1011), got[1].Current)
 	assert.Equal(t, int64(600000000), got[1].Projected)
-	assert.Equal(t, []CostMetric{
+	assert.Equal(t, []finopsv1.CostMetric{
 		{Name: "subscription", Current: 160000000, Projected: 600000000},
 		{Name: "cpuHour", Current: 1000},
 		{Name: "ramGbHour", Current: 11},
@@ -129,11 +131,11 @@ func TestBuckets_UsageHookAddsCurrentOnly(t *testing.T) {
 
 func TestBuckets_UsageOnlyWhenFeeIsZero(t *testing.T) {
 	s := mustDeactivated(t, hourlyExample(t), "2026-04-01T09:30:00Z")
-	got, err := s.Buckets(at("2026-04-02T13:00:00Z"), func(Granularity, time.Time, time.Time) []MeterCharge {
+	got, err := s.Buckets(at("2026-04-02T13:00:00Z"), func(finopsv1.Granularity, time.Time, time.Time) []MeterCharge {
 		return []MeterCharge{{Meter: "networkGb", Micros: 3}}
 	})
 	require.NoError(t, err)
-	assert.Equal(t, []CostMetric{{Name: "networkGb", Current: 3}}, got[1].Breakdown)
+	assert.Equal(t, []finopsv1.CostMetric{{Name: "networkGb", Current: 3}}, got[1].Breakdown)
 	assert.Equal(t, int64(3), got[1].Current)
 	assert.Zero(t, got[1].Projected)
 }
@@ -152,8 +154,8 @@ func TestBuckets_UsageHookBadResults(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			_, err := hourlyExample(t).Buckets(at("2026-04-01T13:00:00Z"), func(g Granularity, _, _ time.Time) []MeterCharge {
-				if g == Day {
+			_, err := hourlyExample(t).Buckets(at("2026-04-01T13:00:00Z"), func(g finopsv1.Granularity, _, _ time.Time) []MeterCharge {
+				if g == finopsv1.GranularityDay {
 					return c.charges
 				}
 				return nil
@@ -166,7 +168,7 @@ func TestBuckets_UsageHookBadResults(t *testing.T) {
 
 func TestBuckets_HookSliceNotModified(t *testing.T) {
 	charges := []MeterCharge{{Meter: "ramGbHour", Micros: 2}, {Meter: "cpuHour", Micros: 1}}
-	_, err := hourlyExample(t).Buckets(at("2026-04-01T13:00:00Z"), func(Granularity, time.Time, time.Time) []MeterCharge { return charges })
+	_, err := hourlyExample(t).Buckets(at("2026-04-01T13:00:00Z"), func(finopsv1.Granularity, time.Time, time.Time) []MeterCharge { return charges })
 	require.NoError(t, err)
 	assert.Equal(t, []MeterCharge{{Meter: "ramGbHour", Micros: 2}, {Meter: "cpuHour", Micros: 1}}, charges)
 }
@@ -174,9 +176,9 @@ func TestBuckets_HookSliceNotModified(t *testing.T) {
 func TestBuckets_SameInputSameOutput_WhateverHookOrder(t *testing.T) {
 	a := []MeterCharge{{"cpuHour", 1}, {"ramGbHour", 2}, {"cpuHour", 3}, {"pvGbHour", 4}}
 	b := []MeterCharge{{"pvGbHour", 4}, {"cpuHour", 3}, {"ramGbHour", 2}, {"cpuHour", 1}}
-	x, err := hourlyExample(t).Buckets(at("2026-04-01T13:00:00Z"), func(Granularity, time.Time, time.Time) []MeterCharge { return a })
+	x, err := hourlyExample(t).Buckets(at("2026-04-01T13:00:00Z"), func(finopsv1.Granularity, time.Time, time.Time) []MeterCharge { return a })
 	require.NoError(t, err)
-	y, err := hourlyExample(t).Buckets(at("2026-04-01T13:00:00Z"), func(Granularity, time.Time, time.Time) []MeterCharge { return b })
+	y, err := hourlyExample(t).Buckets(at("2026-04-01T13:00:00Z"), func(finopsv1.Granularity, time.Time, time.Time) []MeterCharge { return b })
 	require.NoError(t, err)
 	xj, _ := json.Marshal(x)
 	yj, _ := json.Marshal(y)

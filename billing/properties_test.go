@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"pgregory.net/rapid"
+
+	finopsv1 "github.com/condengine/condengine/api/finops/v1alpha1"
 )
 
 // smallFee draws fees whose grids the walker can enumerate quickly.
@@ -238,7 +240,7 @@ func TestProperty_ProjectedCoversChargesBeforeDeactivation(t *testing.T) {
 			if b.Projected < before || b.Projected < b.Current || b.Current < 0 {
 				t.Fatalf("%s bucket projected %d, current %d, charged before deactivation %d", b.Granularity, b.Projected, b.Current, before)
 			}
-			if b.Granularity == Hour && b.Current != 0 {
+			if b.Granularity == finopsv1.GranularityHour && b.Current != 0 {
 				t.Fatalf("hour bucket fee current %d, want 0", b.Current)
 			}
 		}

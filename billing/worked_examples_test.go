@@ -6,6 +6,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	finopsv1 "github.com/condengine/condengine/api/finops/v1alpha1"
 )
 
 // The worked examples of the operator's billing model and cost-reading
@@ -46,13 +48,13 @@ func TestWorkedExample_ActivatedAtHourly_BucketsAtThirteen(t *testing.T) {
 	require.NoError(t, err)
 
 	want := [3]struct {
-		g                  Granularity
+		g                  finopsv1.Granularity
 		start, end         string
 		current, projected int64
 	}{
-		{Hour, "2026-04-01T13:00:00Z", "2026-04-01T14:00:00Z", 0, 40000000},
-		{Day, "2026-04-01T00:00:00Z", "2026-04-02T00:00:00Z", 160000000, 600000000},
-		{Month, "2026-04-01T00:00:00Z", "2026-05-01T00:00:00Z", 160000000, 28440000000},
+		{finopsv1.GranularityHour, "2026-04-01T13:00:00Z", "2026-04-01T14:00:00Z", 0, 40000000},
+		{finopsv1.GranularityDay, "2026-04-01T00:00:00Z", "2026-04-02T00:00:00Z", 160000000, 600000000},
+		{finopsv1.GranularityMonth, "2026-04-01T00:00:00Z", "2026-05-01T00:00:00Z", 160000000, 28440000000},
 	}
 	for i, w := range want {
 		b := got[i]
@@ -61,7 +63,7 @@ func TestWorkedExample_ActivatedAtHourly_BucketsAtThirteen(t *testing.T) {
 		assert.True(t, at(w.end).Equal(b.EndExclusive.Time), "%s end %s", w.g, b.EndExclusive)
 		assert.Equal(t, w.current, b.Current, "%s current", w.g)
 		assert.Equal(t, w.projected, b.Projected, "%s projected", w.g)
-		assert.Equal(t, []CostMetric{{Name: SubscriptionMeter, Current: w.current, Projected: w.projected}}, b.Breakdown, "%s breakdown", w.g)
+		assert.Equal(t, []finopsv1.CostMetric{{Name: SubscriptionMeter, Current: w.current, Projected: w.projected}}, b.Breakdown, "%s breakdown", w.g)
 	}
 	// The documented tick counts behind the figures.
 	assert.Equal(t, int64(15), s.Ticks(at("2026-04-02T00:00:00Z"))-s.Ticks(at("2026-04-01T00:00:00Z")))

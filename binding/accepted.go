@@ -6,6 +6,7 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	akv1 "github.com/condengine/condengine/api/agentkourier/v1alpha1"
 	"github.com/condengine/condengine/redact"
 )
 
@@ -98,18 +99,18 @@ func rejectedPhrase(kind string, key objKey, gen int64, runningGen int64, runnin
 
 // collectFindings lists the Binding's problems under Accepted's reasons
 // and the causes that only the log may see.
-func collectFindings(o *Binding, b *bstate, conflictHolder *Binding) ([]finding, []Cause) {
+func collectFindings(o *akv1.Binding, b *bstate, conflictHolder *akv1.Binding) ([]finding, []Cause) {
 	var fs []finding
 	var causes []Cause
 	for _, p := range b.spec.problems {
 		fs = append(fs, finding{ReasonInvalidSpec, p})
 	}
 	if b.spec.backendOK {
-		fs, causes = withObject(referenced{kind: KindAgentBackend, path: "spec.agent.backendRef", key: b.backendKey, denied: b.backendDenied,
+		fs, causes = withObject(referenced{kind: akv1.KindAgentBackend, path: "spec.agent.backendRef", key: b.backendKey, denied: b.backendDenied,
 			notFound: ReasonBackendNotFound, rejected: ReasonBackendRejected}, b.backend).check(o.Namespace, fs, causes)
 	}
 	if b.spec.connOK {
-		fs, causes = withObject(referenced{kind: KindChatConnection, path: "spec.chat.connectionRef", key: b.connKey, denied: b.connDenied,
+		fs, causes = withObject(referenced{kind: akv1.KindChatConnection, path: "spec.chat.connectionRef", key: b.connKey, denied: b.connDenied,
 			notFound: ReasonConnectionNotFound, rejected: ReasonConnectionRejected}, b.conn).check(o.Namespace, fs, causes)
 	}
 	if conflictHolder != nil {

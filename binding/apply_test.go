@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	akv1 "github.com/condengine/condengine/api/agentkourier/v1alpha1"
 	"github.com/condengine/condengine/binding"
 	bt "github.com/condengine/condengine/binding/bindingtest"
 	"github.com/condengine/condengine/conditions"
@@ -62,14 +63,14 @@ func TestApply_MatchesByNamespaceNameAndUID(t *testing.T) {
 	r := mustEvaluate(s)
 	require.Len(t, r.Bindings, 1)
 	r.Bindings[0].Write = true
-	r.Bindings[0].Status = binding.Status{Conditions: r.Bindings[0].Conditions[:1]}
+	r.Bindings[0].Status = akv1.BindingStatus{Conditions: r.Bindings[0].Conditions[:1]}
 
 	recreated := s
-	recreated.Bindings = []binding.Binding{bt.NewBinding("team-a", "chat", bt.UID("u-recreated"), bt.Conditions(old...))}
+	recreated.Bindings = []akv1.Binding{bt.NewBinding("team-a", "chat", bt.UID("u-recreated"), bt.Conditions(old...))}
 	assert.Equal(t, old, binding.Apply(recreated, r).Bindings[0].Status.Conditions, "another UID")
 
 	renamed := s
-	renamed.Bindings = []binding.Binding{s.Bindings[0]}
+	renamed.Bindings = []akv1.Binding{s.Bindings[0]}
 	renamed.Bindings[0].Name = "chat-2"
 	assert.Equal(t, old, binding.Apply(renamed, r).Bindings[0].Status.Conditions, "another name, same UID")
 
@@ -95,7 +96,7 @@ func TestApplyInPlace_WritesWhatApplyReturns(t *testing.T) {
 	assert.Empty(t, got[0].Status.Conditions, "another broker's Binding keeps its status")
 }
 
-func statusOf(t *testing.T, r binding.Result, ns, name string) binding.Status {
+func statusOf(t *testing.T, r binding.Result, ns, name string) akv1.BindingStatus {
 	t.Helper()
 	for _, o := range r.Bindings {
 		if o.Namespace == ns && o.Name == name {
@@ -103,7 +104,7 @@ func statusOf(t *testing.T, r binding.Result, ns, name string) binding.Status {
 		}
 	}
 	t.Fatalf("no outcome for %s/%s", ns, name)
-	return binding.Status{}
+	return akv1.BindingStatus{}
 }
 
 // A host that ran the writes evaluates again on the snapshot Apply gives:
@@ -112,9 +113,9 @@ func ExampleApply() {
 	s := binding.Snapshot{
 		Now:         bt.Epoch().Add(time.Hour),
 		Broker:      binding.Broker{Leader: true, ProberListed: true, ConfigSource: binding.ConfigSourceCRDs},
-		Bindings:    []binding.Binding{bt.NewBinding("team-a", "chat")},
-		Backends:    []binding.AgentBackend{bt.NewBackend("team-a", "echo")},
-		Connections: []binding.ChatConnection{bt.NewConnection("team-a", "slack")},
+		Bindings:    []akv1.Binding{bt.NewBinding("team-a", "chat")},
+		Backends:    []akv1.AgentBackend{bt.NewBackend("team-a", "echo")},
+		Connections: []akv1.ChatConnection{bt.NewConnection("team-a", "slack")},
 	}
 	r, err := binding.Evaluate(s)
 	if err != nil {

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	akv1 "github.com/condengine/condengine/api/agentkourier/v1alpha1"
 	"github.com/condengine/condengine/binding"
 	bt "github.com/condengine/condengine/binding/bindingtest"
 )
@@ -45,9 +46,9 @@ func TestBadInput(t *testing.T) {
 			assert.Equal(t, binding.ReasonBackendNotFound, reasonOf(r, binding.TypeAccepted))
 		}},
 		{"empty strings everywhere", func(s *binding.Snapshot) {
-			s.Bindings[0].Spec = binding.BindingSpec{}
-			s.Backends[0].Spec = binding.AgentBackendSpec{}
-			s.Connections[0].Spec = binding.ChatConnectionSpec{}
+			s.Bindings[0].Spec = akv1.BindingSpec{}
+			s.Backends[0].Spec = akv1.AgentBackendSpec{}
+			s.Connections[0].Spec = akv1.ChatConnectionSpec{}
 		}, func(t *testing.T, r binding.Result) {
 			assert.Equal(t, binding.ReasonInvalidSpec, reasonOf(r, binding.TypeAccepted))
 		}},
@@ -95,7 +96,7 @@ func TestBadInput(t *testing.T) {
 				assert.Equal(t, binding.ReasonInvalidSpec, reasonOf(r, binding.TypeAccepted))
 			}},
 		{"memory entry without a spec", func(s *binding.Snapshot) {
-			s.Served.Objects = append(s.Served.Objects, binding.Served{Kind: binding.KindBinding, UID: s.Bindings[0].UID, Generation: 1})
+			s.Served.Objects = append(s.Served.Objects, binding.Served{Kind: akv1.KindBinding, UID: s.Bindings[0].UID, Generation: 1})
 		}, func(t *testing.T, r binding.Result) { requireError(t, r, "memory entry") }},
 		{"memory entry of an unknown kind", func(s *binding.Snapshot) {
 			s.Served.Objects = append(s.Served.Objects, binding.Served{Kind: "Pod", UID: "x", Generation: 1})

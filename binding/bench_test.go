@@ -10,6 +10,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	akv1 "github.com/condengine/condengine/api/agentkourier/v1alpha1"
 	"github.com/condengine/condengine/binding"
 	bt "github.com/condengine/condengine/binding/bindingtest"
 )
@@ -40,7 +41,7 @@ func benchWorld(n int, healthy bool) binding.Snapshot {
 			bt.Channel("C"+strconv.Itoa(i/(namespaces*perNS))),
 			bt.Created(bt.Epoch().Add(time.Duration(i)*30*time.Millisecond)))
 		if !healthy && i%7 == 3 {
-			b.Spec.Agent.BackendRef = binding.Ref{Namespace: ns(i + 1), Name: "b-0"}
+			b.Spec.Agent.BackendRef = akv1.Ref{Namespace: ns(i + 1), Name: "b-0"}
 		}
 		if !healthy && i%20 == 19 {
 			prev := s.Bindings[i-1]
@@ -54,7 +55,7 @@ func benchWorld(n int, healthy bool) binding.Snapshot {
 		}
 		s.Probes = append(s.Probes, bt.Probe(b, 1, be, ch))
 		spec := b.Spec
-		s.Served.Objects = append(s.Served.Objects, binding.Served{Kind: binding.KindBinding, Namespace: b.Namespace, Name: b.Name, UID: b.UID, Generation: 1, Binding: &spec})
+		s.Served.Objects = append(s.Served.Objects, binding.Served{Kind: akv1.KindBinding, Namespace: b.Namespace, Name: b.Name, UID: b.UID, Generation: 1, Binding: &spec})
 	}
 	return s
 }

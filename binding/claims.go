@@ -1,6 +1,10 @@
 package binding
 
-import "cmp"
+import (
+	"cmp"
+
+	akv1 "github.com/condengine/condengine/api/agentkourier/v1alpha1"
+)
 
 // chanKey is what Bindings compete for: one channel on one connection.
 type chanKey struct{ connNS, connName, channel string }
@@ -28,7 +32,7 @@ type bstate struct {
 }
 
 // resolve turns a reference into the key of the object it names.
-func resolve(r Ref, ns string) objKey {
+func resolve(r akv1.Ref, ns string) objKey {
 	if r.Namespace != "" {
 		ns = r.Namespace
 	}
@@ -38,7 +42,7 @@ func resolve(r Ref, ns string) objKey {
 // older orders the competitors for a channel: creationTimestamp, then
 // namespace, then name, each compared on its own; the UID breaks the last
 // tie so the order is total.
-func older(a, b *Binding) bool {
+func older(a, b *akv1.Binding) bool {
 	if !a.CreationTimestamp.Equal(&b.CreationTimestamp) {
 		return a.CreationTimestamp.Before(&b.CreationTimestamp)
 	}
@@ -110,7 +114,7 @@ func resolveBinding(s *Snapshot, ix *index, i int, b *bstate) {
 		b.hasCur = true
 	}
 	m := ix.memory[o.UID]
-	if m == nil || m.Kind != KindBinding || m.Binding == nil {
+	if m == nil || m.Kind != akv1.KindBinding || m.Binding == nil {
 		return
 	}
 	b.old = m

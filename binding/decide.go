@@ -5,6 +5,7 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	akv1 "github.com/condengine/condengine/api/agentkourier/v1alpha1"
 	"github.com/condengine/condengine/conditions"
 )
 
@@ -26,7 +27,7 @@ func (e *evaluator) decide(i int) (d decided, owned bool) {
 
 	// Where the Binding is served after this evaluation.
 	var servedGen int64
-	var servedSpec *BindingSpec
+	var servedSpec *akv1.BindingSpec
 	switch {
 	case b.passes && b.hasCur && holders[b.curKey] == i:
 		servedGen, servedSpec = o.Generation, &o.Spec
@@ -40,7 +41,7 @@ func (e *evaluator) decide(i int) (d decided, owned bool) {
 		return decided{}, false
 	}
 
-	var holder *Binding
+	var holder *akv1.Binding
 	if b.hasCur {
 		if h, ok := holders[b.curKey]; ok && h != i && (b.passes || older(&s.Bindings[h], o)) {
 			holder = &s.Bindings[h]
@@ -92,7 +93,7 @@ func (e *evaluator) decide(i int) (d decided, owned bool) {
 	m := Vocabulary.MergeObject(o, o.Status.Conditions, desired[:n], s.Now)
 	m.Stale = m.Stale || b.staleMemory
 	br := Outcome{
-		Outcome: conditions.Outcome{Kind: KindBinding, Namespace: o.Namespace, Name: o.Name, UID: o.UID,
+		Outcome: conditions.Outcome{Kind: akv1.KindBinding, Namespace: o.Namespace, Name: o.Name, UID: o.UID,
 			Generation: o.Generation, Conditions: m.Conditions},
 		Served: servedSpec != nil, ServedGeneration: servedGen,
 		Causes: causes,
@@ -110,7 +111,7 @@ func (e *evaluator) decide(i int) (d decided, owned bool) {
 		}
 	}
 	br.Owned = Vocabulary.Owned(br.Conditions)
-	br.Status = Status{Conditions: br.Conditions}
+	br.Status = akv1.BindingStatus{Conditions: br.Conditions}
 	if ix.explain {
 		br.Provenance = explainBinding(s, b, o, holder, probes, desired[:n], &br)
 	}
@@ -122,7 +123,7 @@ func (e *evaluator) decide(i int) (d decided, owned bool) {
 		d.served, d.remember = *b.old, true
 		d.served.Namespace, d.served.Name = o.Namespace, o.Name
 	case servedSpec != nil:
-		d.served = Served{Kind: KindBinding, Namespace: o.Namespace, Name: o.Name, UID: o.UID, Generation: servedGen, Binding: servedSpec}
+		d.served = Served{Kind: akv1.KindBinding, Namespace: o.Namespace, Name: o.Name, UID: o.UID, Generation: servedGen, Binding: servedSpec}
 		d.remember = true
 	}
 	d.outcome = br
@@ -133,7 +134,7 @@ func (e *evaluator) decide(i int) (d decided, owned bool) {
 // result. With none it is Pending at the served generation, unless the
 // object already carries a good condition of that generation: a fresh
 // leader must not write Pending over what the last one found.
-func probeCondition(o *Binding, typ string, servedGen int64, v verdict, gen int64) (metav1.Condition, *Cause) {
+func probeCondition(o *akv1.Binding, typ string, servedGen int64, v verdict, gen int64) (metav1.Condition, *Cause) {
 	if v.reason == ReasonPending {
 		if kept, ok := keepGood(o, typ, servedGen); ok {
 			return kept, nil
@@ -150,7 +151,7 @@ func probeCondition(o *Binding, typ string, servedGen int64, v verdict, gen int6
 // replace: a reason of the vocabulary other than Pending, about the
 // served generation, and made for this object (not carried over from an
 // earlier object of the same name, whose transitions predate this one).
-func keepGood(o *Binding, typ string, servedGen int64) (metav1.Condition, bool) {
+func keepGood(o *akv1.Binding, typ string, servedGen int64) (metav1.Condition, bool) {
 	for _, c := range o.Status.Conditions {
 		if c.Type != typ {
 			continue
@@ -170,7 +171,7 @@ func keepGood(o *Binding, typ string, servedGen int64) (metav1.Condition, bool) 
 }
 
 // readyCondition derives Ready from the conditions before it.
-func readyCondition(s *Snapshot, o *Binding, prior []metav1.Condition) metav1.Condition {
+func readyCondition(s *Snapshot, o *akv1.Binding, prior []metav1.Condition) metav1.Condition {
 	acc := prior[0]
 	if acc.Status != sTrue {
 		return metav1.Condition{Type: TypeReady, Status: acc.Status, Reason: TypeAccepted + ":" + acc.Reason,

@@ -11,14 +11,15 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 
+	akv1 "github.com/condengine/condengine/api/agentkourier/v1alpha1"
 	"github.com/condengine/condengine/manifest"
 )
 
 // Objects are decoded manifests, by kind, in the order they were read.
 type Objects struct {
-	Bindings    []Binding
-	Backends    []AgentBackend
-	Connections []ChatConnection
+	Bindings    []akv1.Binding
+	Backends    []akv1.AgentBackend
+	Connections []akv1.ChatConnection
 	// Skipped counts documents of other API groups, which the broker does
 	// not read.
 	Skipped int
@@ -32,13 +33,13 @@ type Objects struct {
 // is kept. Objects read from a cluster have both already.
 func (o *Objects) DefaultIdentity() {
 	for i := range o.Bindings {
-		defaultIdentity(KindBinding, &o.Bindings[i].ObjectMeta)
+		defaultIdentity(akv1.KindBinding, &o.Bindings[i].ObjectMeta)
 	}
 	for i := range o.Backends {
-		defaultIdentity(KindAgentBackend, &o.Backends[i].ObjectMeta)
+		defaultIdentity(akv1.KindAgentBackend, &o.Backends[i].ObjectMeta)
 	}
 	for i := range o.Connections {
-		defaultIdentity(KindChatConnection, &o.Connections[i].ObjectMeta)
+		defaultIdentity(akv1.KindChatConnection, &o.Connections[i].ObjectMeta)
 	}
 }
 
@@ -51,12 +52,6 @@ func defaultIdentity(kind string, m *metav1.ObjectMeta) {
 	}
 }
 
-// DocumentError is a manifest that could not be used, located by its
-// file, its document (counting from 1), its List item, its line and,
-// when known, its identity. It is manifest.DocumentError, the one error
-// type both systems and the command report.
-type DocumentError = manifest.DocumentError
-
 // ErrStatusInFile refuses a Binding file on the ConfigMap route that sets
 // status: only the broker may say what became of a Binding.
 var ErrStatusInFile = errors.New("status: a file may not set it, remove it")
@@ -66,7 +61,7 @@ var ErrStatusInFile = errors.New("status: a file may not set it, remove it")
 // Documents of other API groups are counted and skipped; an Agent
 // Kourier document of an unknown kind or version, with a field the kind
 // does not have or of the wrong type, or naming an object already read,
-// is a *DocumentError that names the document, the field and its line.
+// is a *manifest.DocumentError that names the document, the field and its line.
 // Every bad document is reported, joined.
 func Decode(raw []byte) (Objects, error) {
 	return DecodeStream(manifest.NewReader(bytes.NewReader(raw)))
@@ -133,7 +128,7 @@ func DecodeObjects(raws []json.RawMessage) (Objects, error) {
 
 // DecodeDocument decodes one document that is not a List into out: an
 // Agent Kourier kind is appended to its slice, a document of another
-// group counted in Skipped. The error is a *DocumentError.
+// group counted in Skipped. The error is a *manifest.DocumentError.
 func DecodeDocument(out *Objects, d *manifest.Document) error {
 	h, err := d.Identify()
 	if err != nil {
@@ -146,35 +141,35 @@ func DecodeDocument(out *Objects, d *manifest.Document) error {
 	if h.APIVersion == "" {
 		return d.Fail(errors.New("apiVersion: required"))
 	}
-	if group != Group {
+	if group != akv1.GroupName {
 		out.Skipped++
 		return nil
 	}
-	if version != Version {
-		return d.FailAt("apiVersion", fmt.Errorf("apiVersion: %q is not served; use %s", h.APIVersion, APIVersion))
+	if version != akv1.Version {
+		return d.FailAt("apiVersion", fmt.Errorf("apiVersion: %q is not served; use %s", h.APIVersion, akv1.APIVersion))
 	}
 	switch h.Kind {
-	case KindBinding:
-		var o Binding
+	case akv1.KindBinding:
+		var o akv1.Binding
 		if err := d.Unmarshal(&o); err != nil {
 			return err
 		}
 		out.Bindings = append(out.Bindings, o)
-	case KindAgentBackend:
-		var o AgentBackend
+	case akv1.KindAgentBackend:
+		var o akv1.AgentBackend
 		if err := d.Unmarshal(&o); err != nil {
 			return err
 		}
 		out.Backends = append(out.Backends, o)
-	case KindChatConnection:
-		var o ChatConnection
+	case akv1.KindChatConnection:
+		var o akv1.ChatConnection
 		if err := d.Unmarshal(&o); err != nil {
 			return err
 		}
 		out.Connections = append(out.Connections, o)
 	default:
 		return d.FailAt("kind", fmt.Errorf("kind: %q is not a kind of %s (want %s, %s or %s)",
-			h.Kind, Group, KindBinding, KindAgentBackend, KindChatConnection))
+			h.Kind, akv1.GroupName, akv1.KindBinding, akv1.KindAgentBackend, akv1.KindChatConnection))
 	}
 	return nil
 }
@@ -194,7 +189,7 @@ func ValidateConfigMapFile(raw []byte) error {
 
 // statusInFile refuses a Binding document that sets status.
 func statusInFile(d *manifest.Document) error {
-	if d.Header == nil || d.Header.Kind != KindBinding || d.Header.Group() != Group {
+	if d.Header == nil || d.Header.Kind != akv1.KindBinding || d.Header.Group() != akv1.GroupName {
 		return nil
 	}
 	var top map[string]json.RawMessage

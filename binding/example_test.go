@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"time"
 
+	akv1 "github.com/condengine/condengine/api/agentkourier/v1alpha1"
 	"github.com/condengine/condengine/binding"
 	"github.com/condengine/condengine/binding/bindingtest"
 )
@@ -19,9 +20,9 @@ func ExampleEvaluate() {
 	r, err := binding.Evaluate(binding.Snapshot{
 		Now:         now,
 		Broker:      binding.Broker{Leader: true, ProberListed: true, ConfigSource: binding.ConfigSourceCRDs},
-		Bindings:    []binding.Binding{late, first},
-		Backends:    []binding.AgentBackend{bindingtest.NewBackend("team-a", "echo")},
-		Connections: []binding.ChatConnection{bindingtest.NewConnection("team-a", "slack")},
+		Bindings:    []akv1.Binding{late, first},
+		Backends:    []akv1.AgentBackend{bindingtest.NewBackend("team-a", "echo")},
+		Connections: []akv1.ChatConnection{bindingtest.NewConnection("team-a", "slack")},
 		Probes:      []binding.ProbeResult{bindingtest.Probe(first, 1, bindingtest.CardOK(), bindingtest.Joined())},
 	})
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	k8stypes "k8s.io/apimachinery/pkg/types"
 
+	akv1 "github.com/condengine/condengine/api/agentkourier/v1alpha1"
 	"github.com/condengine/condengine/binding"
 	bt "github.com/condengine/condengine/binding/bindingtest"
 	"github.com/condengine/condengine/conditions"
@@ -17,13 +18,13 @@ var now = time.Date(2026, 11, 30, 10, 0, 0, 0, time.UTC)
 // world is team-a with a valid AgentBackend echo and ChatConnection slack,
 // shared with a backend hub and a connection hub-slack that allow every
 // namespace, and a leading default broker whose prober has listed.
-func world(bindings ...binding.Binding) binding.Snapshot {
+func world(bindings ...akv1.Binding) binding.Snapshot {
 	return binding.Snapshot{
 		Now:    now,
 		Broker: binding.Broker{Leader: true, ProberListed: true, StartedAt: now.Add(-time.Hour), ConfigSource: binding.ConfigSourceCRDs},
-		Backends: []binding.AgentBackend{bt.NewBackend("team-a", "echo"), bt.NewBackend("shared", "hub", "*"),
+		Backends: []akv1.AgentBackend{bt.NewBackend("team-a", "echo"), bt.NewBackend("shared", "hub", "*"),
 			bt.NewBackend("shared", "private")},
-		Connections: []binding.ChatConnection{bt.NewConnection("team-a", "slack"), bt.NewConnection("shared", "hub-slack", "*"),
+		Connections: []akv1.ChatConnection{bt.NewConnection("team-a", "slack"), bt.NewConnection("shared", "hub-slack", "*"),
 			bt.NewConnection("shared", "private-slack")},
 		Bindings: bindings,
 	}
@@ -68,8 +69,8 @@ func typesOf(br binding.Outcome) []string {
 	return out
 }
 
-func served(uid string, gen int64, ns, name string, spec binding.BindingSpec) binding.Served {
-	return binding.Served{Kind: binding.KindBinding, Namespace: ns, Name: name, UID: k8stypes.UID(uid), Generation: gen, Binding: &spec}
+func served(uid string, gen int64, ns, name string, spec akv1.BindingSpec) binding.Served {
+	return binding.Served{Kind: akv1.KindBinding, Namespace: ns, Name: name, UID: k8stypes.UID(uid), Generation: gen, Binding: &spec}
 }
 
 func ok4(gen int64) []metav1.Condition {

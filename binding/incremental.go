@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"k8s.io/apimachinery/pkg/types"
+
+	akv1 "github.com/condengine/condengine/api/agentkourier/v1alpha1"
 )
 
 // Incremental evaluates a snapshot once and then keeps its result up to
@@ -39,9 +41,9 @@ type Incremental struct {
 	now    time.Time
 	broker Broker
 
-	bindings    map[types.UID]*Binding
-	backends    map[types.UID]*AgentBackend
-	connections map[types.UID]*ChatConnection
+	bindings    map[types.UID]*akv1.Binding
+	backends    map[types.UID]*akv1.AgentBackend
+	connections map[types.UID]*akv1.ChatConnection
 	memory      map[types.UID]Served
 	probes      map[types.UID][]ProbeResult
 
@@ -87,9 +89,9 @@ var ErrUnkeyable = errors.New("binding: the snapshot cannot be kept by UID")
 func NewIncremental(s Snapshot) (*Incremental, Result, error) {
 	e := &Incremental{
 		now: s.Now, broker: s.Broker,
-		bindings:    make(map[types.UID]*Binding, len(s.Bindings)),
-		backends:    make(map[types.UID]*AgentBackend, len(s.Backends)),
-		connections: make(map[types.UID]*ChatConnection, len(s.Connections)),
+		bindings:    make(map[types.UID]*akv1.Binding, len(s.Bindings)),
+		backends:    make(map[types.UID]*akv1.AgentBackend, len(s.Backends)),
+		connections: make(map[types.UID]*akv1.ChatConnection, len(s.Connections)),
 		memory:      make(map[types.UID]Served, len(s.Served.Objects)),
 		probes:      make(map[types.UID][]ProbeResult),
 		deps:        newDependents(),
@@ -127,15 +129,15 @@ func NewIncremental(s Snapshot) (*Incremental, Result, error) {
 		e.probes[p.UID] = append(e.probes[p.UID], p)
 	}
 	for uid, o := range e.bindings {
-		e.checks.object(KindBinding, o.Namespace, o.Name, uid, o.Generation, +1)
+		e.checks.object(akv1.KindBinding, o.Namespace, o.Name, uid, o.Generation, +1)
 		e.deps.addBinding(o, e.memoryOf(uid))
 	}
 	for uid, o := range e.backends {
-		e.checks.object(KindAgentBackend, o.Namespace, o.Name, uid, o.Generation, +1)
+		e.checks.object(akv1.KindAgentBackend, o.Namespace, o.Name, uid, o.Generation, +1)
 		e.deps.backendNames[objKey{o.Namespace, o.Name}] = uid
 	}
 	for uid, o := range e.connections {
-		e.checks.object(KindChatConnection, o.Namespace, o.Name, uid, o.Generation, +1)
+		e.checks.object(akv1.KindChatConnection, o.Namespace, o.Name, uid, o.Generation, +1)
 		e.deps.connNames[objKey{o.Namespace, o.Name}] = uid
 	}
 	r := evaluate(&s, false)
@@ -205,9 +207,9 @@ func compareResults(a, b Outcome) int {
 // kindRank orders the memory's kinds as Evaluate lists them.
 func kindRank(k string) int {
 	switch k {
-	case KindAgentBackend:
+	case akv1.KindAgentBackend:
 		return 0
-	case KindBinding:
+	case akv1.KindBinding:
 		return 1
 	}
 	return 2

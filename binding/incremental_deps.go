@@ -2,6 +2,8 @@ package binding
 
 import (
 	"k8s.io/apimachinery/pkg/types"
+
+	akv1 "github.com/condengine/condengine/api/agentkourier/v1alpha1"
 )
 
 type uidSet = map[types.UID]struct{}
@@ -17,11 +19,11 @@ type bindingDeps struct {
 	n       int // how many of conns and chans are set
 }
 
-func depsOf(o *Binding, m *Served) bindingDeps {
+func depsOf(o *akv1.Binding, m *Served) bindingDeps {
 	d := bindingDeps{backend: resolve(o.Spec.Agent.BackendRef, o.Namespace)}
 	ck := resolve(o.Spec.Chat.ConnectionRef, o.Namespace)
 	d.conns[0], d.chans[0], d.n = ck, chanKey{ck.ns, ck.name, o.Spec.Chat.Channel}, 1
-	if m != nil && m.Kind == KindBinding && m.Binding != nil {
+	if m != nil && m.Kind == akv1.KindBinding && m.Binding != nil {
 		mk := resolve(m.Binding.Chat.ConnectionRef, o.Namespace)
 		d.conns[1], d.chans[1], d.n = mk, chanKey{mk.ns, mk.name, m.Binding.Chat.Channel}, 2
 	}
@@ -71,7 +73,7 @@ func removeFrom[K comparable](m map[K]uidSet, k K, uid types.UID) {
 	}
 }
 
-func (d *dependents) addBinding(o *Binding, m *Served) {
+func (d *dependents) addBinding(o *akv1.Binding, m *Served) {
 	bd := depsOf(o, m)
 	d.of[o.UID] = bd
 	addTo(d.byBackend, bd.backend, o.UID)

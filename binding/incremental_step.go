@@ -5,15 +5,17 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
+
+	akv1 "github.com/condengine/condengine/api/agentkourier/v1alpha1"
 )
 
 // SetBinding adds a Binding, or replaces the Binding of its UID.
-func (e *Incremental) SetBinding(o Binding) Step {
+func (e *Incremental) SetBinding(o akv1.Binding) Step {
 	affected := uidSet{}
 	e.deps.around(o.UID, affected)
 	e.dropBinding(o.UID)
 	e.bindings[o.UID] = &o
-	e.checks.object(KindBinding, o.Namespace, o.Name, o.UID, o.Generation, +1)
+	e.checks.object(akv1.KindBinding, o.Namespace, o.Name, o.UID, o.Generation, +1)
 	e.deps.addBinding(&o, e.memoryOf(o.UID))
 	e.deps.around(o.UID, affected)
 	return e.step(affected, nil)
@@ -29,20 +31,20 @@ func (e *Incremental) DeleteBinding(uid types.UID) Step {
 
 func (e *Incremental) dropBinding(uid types.UID) {
 	if old := e.bindings[uid]; old != nil {
-		e.checks.object(KindBinding, old.Namespace, old.Name, uid, old.Generation, -1)
+		e.checks.object(akv1.KindBinding, old.Namespace, old.Name, uid, old.Generation, -1)
 		e.deps.removeBinding(uid)
 		delete(e.bindings, uid)
 	}
 }
 
 // SetBackend adds an AgentBackend, or replaces the one of its UID.
-func (e *Incremental) SetBackend(o AgentBackend) Step { return e.backendRefs().set(e, &o) }
+func (e *Incremental) SetBackend(o akv1.AgentBackend) Step { return e.backendRefs().set(e, &o) }
 
 // DeleteBackend removes the AgentBackend of a UID.
 func (e *Incremental) DeleteBackend(uid types.UID) Step { return e.backendRefs().delete(e, uid) }
 
 // SetConnection adds a ChatConnection, or replaces the one of its UID.
-func (e *Incremental) SetConnection(o ChatConnection) Step { return e.connRefs().set(e, &o) }
+func (e *Incremental) SetConnection(o akv1.ChatConnection) Step { return e.connRefs().set(e, &o) }
 
 // DeleteConnection removes the ChatConnection of a UID.
 func (e *Incremental) DeleteConnection(uid types.UID) Step { return e.connRefs().delete(e, uid) }
@@ -58,12 +60,12 @@ type refKind[P metav1.Object] struct {
 	by    map[objKey]uidSet
 }
 
-func (e *Incremental) backendRefs() refKind[*AgentBackend] {
-	return refKind[*AgentBackend]{KindAgentBackend, e.backends, e.deps.backendNames, e.deps.byBackend}
+func (e *Incremental) backendRefs() refKind[*akv1.AgentBackend] {
+	return refKind[*akv1.AgentBackend]{akv1.KindAgentBackend, e.backends, e.deps.backendNames, e.deps.byBackend}
 }
 
-func (e *Incremental) connRefs() refKind[*ChatConnection] {
-	return refKind[*ChatConnection]{KindChatConnection, e.connections, e.deps.connNames, e.deps.byConn}
+func (e *Incremental) connRefs() refKind[*akv1.ChatConnection] {
+	return refKind[*akv1.ChatConnection]{akv1.KindChatConnection, e.connections, e.deps.connNames, e.deps.byConn}
 }
 
 // set adds o, or replaces the object of its UID: the Bindings that name

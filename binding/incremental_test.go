@@ -10,6 +10,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"pgregory.net/rapid"
 
+	akv1 "github.com/condengine/condengine/api/agentkourier/v1alpha1"
 	"github.com/condengine/condengine/binding"
 	"github.com/condengine/condengine/binding/bindingtest"
 )
@@ -166,7 +167,7 @@ func (m *incrementalMachine) actions() map[string]func(*rapid.T) {
 			case 0:
 				c.Spec.Broker = rapid.SampledFrom([]string{"", "broker-b"}).Draw(t, "broker")
 			case 1:
-				c.Spec.Platform = rapid.SampledFrom([]string{binding.PlatformSlack, "teams"}).Draw(t, "platform")
+				c.Spec.Platform = rapid.SampledFrom([]string{akv1.PlatformSlack, "teams"}).Draw(t, "platform")
 			case 2:
 				m.do(m.e.DeleteConnection(c.UID))
 				return

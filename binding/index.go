@@ -4,6 +4,8 @@ import (
 	"slices"
 
 	"k8s.io/apimachinery/pkg/types"
+
+	akv1 "github.com/condengine/condengine/api/agentkourier/v1alpha1"
 )
 
 // objKey is a namespaced name; struct keys avoid building strings.
@@ -25,8 +27,8 @@ type refInfo[O, S any] struct {
 }
 
 type (
-	backendInfo = refInfo[AgentBackend, AgentBackendSpec]
-	connInfo    = refInfo[ChatConnection, ChatConnectionSpec]
+	backendInfo = refInfo[akv1.AgentBackend, akv1.AgentBackendSpec]
+	connInfo    = refInfo[akv1.ChatConnection, akv1.ChatConnectionSpec]
 )
 
 // connBroker is the broker that owns the connection: the running spec's,
@@ -97,14 +99,14 @@ func buildIndex(s *Snapshot) *index {
 	id := func(i int) identity {
 		if i < len(s.Bindings) {
 			o := &s.Bindings[i]
-			return identity{KindBinding, o.Namespace, o.Name, o.UID, o.Generation}
+			return identity{akv1.KindBinding, o.Namespace, o.Name, o.UID, o.Generation}
 		}
 		if i -= len(s.Bindings); i < len(s.Backends) {
 			o := &s.Backends[i]
-			return identity{KindAgentBackend, o.Namespace, o.Name, o.UID, o.Generation}
+			return identity{akv1.KindAgentBackend, o.Namespace, o.Name, o.UID, o.Generation}
 		}
 		o := &s.Connections[i-len(s.Backends)]
-		return identity{KindChatConnection, o.Namespace, o.Name, o.UID, o.Generation}
+		return identity{akv1.KindChatConnection, o.Namespace, o.Name, o.UID, o.Generation}
 	}
 	for i := range n {
 		id := id(i)
@@ -149,7 +151,7 @@ func buildIndex(s *Snapshot) *index {
 		*info = backendInfo{obj: o, problems: checkBackend(&o.Spec)}
 		if info.problems == nil {
 			info.running, info.runningGen = &o.Spec, o.Generation
-		} else if m := ix.memory[o.UID]; m != nil && m.Kind == KindAgentBackend && m.Backend != nil && m.Generation <= o.Generation {
+		} else if m := ix.memory[o.UID]; m != nil && m.Kind == akv1.KindAgentBackend && m.Backend != nil && m.Generation <= o.Generation {
 			info.running, info.runningGen = m.Backend, m.Generation
 		}
 		info.allowed = o.Spec.AllowedNamespaces
@@ -168,7 +170,7 @@ func buildIndex(s *Snapshot) *index {
 		*info = connInfo{obj: o, problems: checkConnection(&o.Spec)}
 		if info.problems == nil {
 			info.running, info.runningGen = &o.Spec, o.Generation
-		} else if m := ix.memory[o.UID]; m != nil && m.Kind == KindChatConnection && m.Connection != nil && m.Generation <= o.Generation {
+		} else if m := ix.memory[o.UID]; m != nil && m.Kind == akv1.KindChatConnection && m.Connection != nil && m.Generation <= o.Generation {
 			info.running, info.runningGen = m.Connection, m.Generation
 		}
 		info.allowed = o.Spec.AllowedNamespaces
@@ -218,11 +220,11 @@ func buildMemory(s *Snapshot, ix *index) map[types.UID]*Served {
 
 func (e *Served) hasSpec() bool {
 	switch e.Kind {
-	case KindBinding:
+	case akv1.KindBinding:
 		return e.Binding != nil
-	case KindAgentBackend:
+	case akv1.KindAgentBackend:
 		return e.Backend != nil
-	case KindChatConnection:
+	case akv1.KindChatConnection:
 		return e.Connection != nil
 	}
 	return false
@@ -234,28 +236,28 @@ func sameServed(a, b *Served) bool {
 		return false
 	}
 	switch a.Kind {
-	case KindBinding:
+	case akv1.KindBinding:
 		return *a.Binding == *b.Binding
-	case KindAgentBackend:
+	case akv1.KindAgentBackend:
 		return sameBackendSpec(a.Backend, b.Backend)
 	default:
 		return sameConnSpec(a.Connection, b.Connection)
 	}
 }
 
-func sameSecretRef(a, b *SecretKeyRef) bool {
+func sameSecretRef(a, b *akv1.SecretKeyRef) bool {
 	if a == nil || b == nil {
 		return a == b
 	}
 	return *a == *b
 }
 
-func sameBackendSpec(a, b *AgentBackendSpec) bool {
+func sameBackendSpec(a, b *akv1.AgentBackendSpec) bool {
 	return a.URL == b.URL && a.CardPath == b.CardPath && sameSecretRef(a.AuthSecretRef, b.AuthSecretRef) &&
 		slices.Equal(a.AllowedNamespaces, b.AllowedNamespaces)
 }
 
-func sameConnSpec(a, b *ChatConnectionSpec) bool {
+func sameConnSpec(a, b *akv1.ChatConnectionSpec) bool {
 	return a.Platform == b.Platform && a.Broker == b.Broker && sameSecretRef(a.TokenSecretRef, b.TokenSecretRef) &&
 		slices.Equal(a.AllowedNamespaces, b.AllowedNamespaces)
 }

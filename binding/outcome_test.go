@@ -9,6 +9,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"pgregory.net/rapid"
 
+	akv1 "github.com/condengine/condengine/api/agentkourier/v1alpha1"
 	"github.com/condengine/condengine/binding"
 	bt "github.com/condengine/condengine/binding/bindingtest"
 	"github.com/condengine/condengine/conditions"
@@ -41,7 +42,7 @@ func TestOutcome_EveryFieldFilled(t *testing.T) {
 			}
 			_, m := evaluate(t, s)
 			o := get(t, m, "team-a/chat")
-			assert.Equal(t, binding.KindBinding, o.Kind)
+			assert.Equal(t, akv1.KindBinding, o.Kind)
 			assert.Equal(t, "team-a", o.Namespace)
 			assert.Equal(t, "chat", o.Name)
 			assert.Equal(t, b.UID, o.UID)

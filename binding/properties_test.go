@@ -9,6 +9,7 @@ import (
 
 	"pgregory.net/rapid"
 
+	akv1 "github.com/condengine/condengine/api/agentkourier/v1alpha1"
 	"github.com/condengine/condengine/binding"
 	"github.com/condengine/condengine/binding/bindingtest"
 	"github.com/condengine/condengine/conditions"
@@ -159,14 +160,14 @@ func TestProperty_NamespaceNotAllowedSameForValidAndInvalid(t *testing.T) {
 		x := rapid.SampledFrom(bindingtest.Namespaces()).Draw(t, "broken")
 		s.Served = binding.ServedMemory{}
 		broken := s
-		broken.Backends = append([]binding.AgentBackend(nil), s.Backends...)
+		broken.Backends = append([]akv1.AgentBackend(nil), s.Backends...)
 		for i := range broken.Backends {
 			if broken.Backends[i].Namespace == x {
 				broken.Backends[i].Spec.URL = ""
 				broken.Backends[i].Spec.CardPath = "no-slash"
 			}
 		}
-		broken.Connections = append([]binding.ChatConnection(nil), s.Connections...)
+		broken.Connections = append([]akv1.ChatConnection(nil), s.Connections...)
 		for i := range broken.Connections {
 			if broken.Connections[i].Namespace == x {
 				broken.Connections[i].Spec.Platform = "irc"

@@ -6,6 +6,7 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	akv1 "github.com/condengine/condengine/api/agentkourier/v1alpha1"
 	"github.com/condengine/condengine/conditions"
 )
 
@@ -52,10 +53,10 @@ var acceptedRules = map[string]string{
 func Rules() []conditions.Rule {
 	v := Vocabulary
 	one := func(id, typ, sentence string, st metav1.ConditionStatus, reason string) conditions.Rule {
-		return conditions.Rule{ID: id, Kind: KindBinding, Types: []string{typ}, Sentence: sentence, Reasons: []conditions.Pair{{Status: st, Reason: reason}}}
+		return conditions.Rule{ID: id, Kind: akv1.KindBinding, Types: []string{typ}, Sentence: sentence, Reasons: []conditions.Pair{{Status: st, Reason: reason}}}
 	}
 	some := func(id, typ, sentence string, keep func(conditions.Pair) bool) conditions.Rule {
-		return conditions.Rule{ID: id, Kind: KindBinding, Types: []string{typ}, Sentence: sentence, Reasons: v.Pairs(typ, keep)}
+		return conditions.Rule{ID: id, Kind: akv1.KindBinding, Types: []string{typ}, Sentence: sentence, Reasons: v.Pairs(typ, keep)}
 	}
 	notPending := func(p conditions.Pair) bool { return p.Reason != ReasonPending }
 	prefixed := func(prefixes ...string) func(conditions.Pair) bool {
@@ -83,7 +84,7 @@ func Rules() []conditions.Rule {
 		some(ruleReadyFromAccepted, TypeReady, "Accepted is not True, so Ready carries its status and Accepted:<reason>", prefixed(TypeAccepted)),
 		some(ruleReadyFromProbe, TypeReady, "the first probe condition that is not True gives Ready its status and <type>:<reason>", prefixed(TypeBackendReachable, TypeChannelJoined)),
 		one(ruleReadyOK, TypeReady, "Accepted and both probe conditions are True", sTrue, ReasonOK),
-		{ID: ruleStaleMemory, Kind: KindBinding, Sentence: "the broker's memory serves a generation above metadata.generation, so the snapshot lags and the conditions are kept as they are"},
+		{ID: ruleStaleMemory, Kind: akv1.KindBinding, Sentence: "the broker's memory serves a generation above metadata.generation, so the snapshot lags and the conditions are kept as they are"},
 	}
 }
 
@@ -104,8 +105,8 @@ func ref(kind string, m *metav1.ObjectMeta) conditions.ObjectRef {
 
 // explainBinding records why each condition of br reads as it does. It
 // reads the same working state evaluator.decide decided from.
-func explainBinding(s *Snapshot, b *bstate, o *Binding, holder *Binding, probes *probeIndex, desired []metav1.Condition, br *Outcome) []conditions.Provenance {
-	self := ref(KindBinding, &o.ObjectMeta)
+func explainBinding(s *Snapshot, b *bstate, o *akv1.Binding, holder *akv1.Binding, probes *probeIndex, desired []metav1.Condition, br *Outcome) []conditions.Provenance {
+	self := ref(akv1.KindBinding, &o.ObjectMeta)
 	decided := make([]conditions.Provenance, 0, len(desired))
 	for _, c := range desired {
 		p := conditions.Provenance{Type: c.Type}
@@ -134,7 +135,7 @@ func explainBinding(s *Snapshot, b *bstate, o *Binding, holder *Binding, probes 
 	return out
 }
 
-func explainAccepted(p *conditions.Provenance, b *bstate, o *Binding, holder *Binding, reason string, br *Outcome) {
+func explainAccepted(p *conditions.Provenance, b *bstate, o *akv1.Binding, holder *akv1.Binding, reason string, br *Outcome) {
 	self := p.Evidence[0].Object
 	p.Rule = acceptedRules[reason]
 	for _, prob := range b.spec.problems {
@@ -143,19 +144,19 @@ func explainAccepted(p *conditions.Provenance, b *bstate, o *Binding, holder *Bi
 	if b.spec.backendOK {
 		explainRef(p, self, "spec.agent.backendRef", b.backendKey, b.backend != nil, b.backendDenied, func() (conditions.ObjectRef, problems, []string, int64) {
 			x := b.backend
-			return ref(KindAgentBackend, &x.obj.ObjectMeta), x.problems, x.allowed, x.runningGen
+			return ref(akv1.KindAgentBackend, &x.obj.ObjectMeta), x.problems, x.allowed, x.runningGen
 		})
 	}
 	if b.spec.connOK {
 		explainRef(p, self, "spec.chat.connectionRef", b.connKey, b.conn != nil, b.connDenied, func() (conditions.ObjectRef, problems, []string, int64) {
 			x := b.conn
-			return ref(KindChatConnection, &x.obj.ObjectMeta), x.problems, x.allowed, x.runningGen
+			return ref(akv1.KindChatConnection, &x.obj.ObjectMeta), x.problems, x.allowed, x.runningGen
 		})
 	}
 	if holder != nil {
 		p.Add(self, conditions.F("spec.chat.channel", o.Spec.Chat.Channel),
 			conditions.FTime("metadata.creationTimestamp", o.CreationTimestamp.Time))
-		p.Add(ref(KindBinding, &holder.ObjectMeta), conditions.F("holds", "channel "+o.Spec.Chat.Channel+" on ChatConnection "+b.connKey.ns+"/"+b.connKey.name),
+		p.Add(ref(akv1.KindBinding, &holder.ObjectMeta), conditions.F("holds", "channel "+o.Spec.Chat.Channel+" on ChatConnection "+b.connKey.ns+"/"+b.connKey.name),
 			conditions.FTime("metadata.creationTimestamp", holder.CreationTimestamp.Time))
 	}
 	if reason == ReasonOK {
@@ -190,7 +191,7 @@ func explainRef(p *conditions.Provenance, self conditions.ObjectRef, path string
 	p.Add(r, facts...)
 }
 
-func explainProbe(p *conditions.Provenance, s *Snapshot, b *bstate, o *Binding, probes *probeIndex, c metav1.Condition, servedGen int64) {
+func explainProbe(p *conditions.Provenance, s *Snapshot, b *bstate, o *akv1.Binding, probes *probeIndex, c metav1.Condition, servedGen int64) {
 	self := p.Evidence[0].Object
 	be, ch := probes.pick(s, o.UID, o.Generation, servedGen)
 	probeRule, pendingRule, keptRule := ruleBackendProbe, ruleBackendPending, ruleBackendKept
@@ -203,14 +204,14 @@ func explainProbe(p *conditions.Provenance, s *Snapshot, b *bstate, o *Binding, 
 			v = classifyChannel(ch.Channel)
 		}
 		if b.conn != nil {
-			p.Add(ref(KindChatConnection, &b.conn.obj.ObjectMeta), conditions.F("spec.platform", b.conn.obj.Spec.Platform))
+			p.Add(ref(akv1.KindChatConnection, &b.conn.obj.ObjectMeta), conditions.F("spec.platform", b.conn.obj.Spec.Platform))
 		}
 	} else {
 		if be != nil {
 			v = classifyBackend(be.Backend)
 		}
 		if b.backend != nil {
-			p.Add(ref(KindAgentBackend, &b.backend.obj.ObjectMeta), conditions.F("spec.url", b.backend.obj.Spec.URL))
+			p.Add(ref(akv1.KindAgentBackend, &b.backend.obj.ObjectMeta), conditions.F("spec.url", b.backend.obj.Spec.URL))
 		}
 	}
 	p.Add(self, conditions.FInt("servedGeneration", servedGen))

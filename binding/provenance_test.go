@@ -5,6 +5,7 @@ import (
 
 	"pgregory.net/rapid"
 
+	akv1 "github.com/condengine/condengine/api/agentkourier/v1alpha1"
 	"github.com/condengine/condengine/binding"
 	"github.com/condengine/condengine/binding/bindingtest"
 	"github.com/condengine/condengine/conditions"
@@ -25,13 +26,13 @@ func present(s binding.Snapshot) func(conditions.ObjectRef) bool {
 	type key struct{ kind, ns, name, uid string }
 	have := map[key]bool{}
 	for _, o := range s.Bindings {
-		have[key{binding.KindBinding, o.Namespace, o.Name, string(o.UID)}] = true
+		have[key{akv1.KindBinding, o.Namespace, o.Name, string(o.UID)}] = true
 	}
 	for _, o := range s.Backends {
-		have[key{binding.KindAgentBackend, o.Namespace, o.Name, string(o.UID)}] = true
+		have[key{akv1.KindAgentBackend, o.Namespace, o.Name, string(o.UID)}] = true
 	}
 	for _, o := range s.Connections {
-		have[key{binding.KindChatConnection, o.Namespace, o.Name, string(o.UID)}] = true
+		have[key{akv1.KindChatConnection, o.Namespace, o.Name, string(o.UID)}] = true
 	}
 	return func(r conditions.ObjectRef) bool { return have[key{r.Kind, r.Namespace, r.Name, string(r.UID)}] }
 }

@@ -7,6 +7,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 
+	akv1 "github.com/condengine/condengine/api/agentkourier/v1alpha1"
 	"github.com/condengine/condengine/conditions"
 )
 
@@ -41,7 +42,7 @@ type Result struct {
 type Outcome struct {
 	conditions.Outcome
 	// Status is the Binding's status after this evaluation: Conditions.
-	Status Status
+	Status akv1.BindingStatus
 	// Served reports that the broker runs some generation of the Binding;
 	// ServedGeneration is that generation (0 when not served).
 	Served           bool
@@ -101,8 +102,8 @@ func (e *evaluator) result() Result {
 	// namespace, name and UID: walking positions sorted that way builds
 	// both in order, sorting small integers rather than large values.
 	mem := make([]Served, 0, len(s.Bindings)+len(s.Backends)+len(s.Connections))
-	mem = appendRunning(mem, KindAgentBackend, s.Backends, ix.backendList,
-		func(o *AgentBackend) *metav1.ObjectMeta { return &o.ObjectMeta })
+	mem = appendRunning(mem, akv1.KindAgentBackend, s.Backends, ix.backendList,
+		func(o *akv1.AgentBackend) *metav1.ObjectMeta { return &o.ObjectMeta })
 	// Bindings are evaluated in input order (their data is read
 	// sequentially) and each result lands at its sorted rank; holes left
 	// by Bindings of other brokers are closed afterwards.
@@ -120,7 +121,7 @@ func (e *evaluator) result() Result {
 	// snapshot) and what it serves: only the latter is kept per rank.
 	type servedAt struct {
 		gen  int64
-		spec *BindingSpec
+		spec *akv1.BindingSpec
 	}
 	bmem := make([]servedAt, len(s.Bindings))
 	for i := range s.Bindings {
@@ -145,13 +146,13 @@ func (e *evaluator) result() Result {
 		}
 		if m := bmem[r]; m.spec != nil {
 			o := &s.Bindings[order[r]]
-			mem = append(mem, Served{Kind: KindBinding, Namespace: o.Namespace, Name: o.Name, UID: o.UID, Generation: m.gen, Binding: m.spec})
+			mem = append(mem, Served{Kind: akv1.KindBinding, Namespace: o.Namespace, Name: o.Name, UID: o.UID, Generation: m.gen, Binding: m.spec})
 		}
 	}
 	clear(res.Bindings[n:])
 	res.Bindings = res.Bindings[:n]
-	mem = appendRunning(mem, KindChatConnection, s.Connections, ix.connList,
-		func(o *ChatConnection) *metav1.ObjectMeta { return &o.ObjectMeta })
+	mem = appendRunning(mem, akv1.KindChatConnection, s.Connections, ix.connList,
+		func(o *akv1.ChatConnection) *metav1.ObjectMeta { return &o.ObjectMeta })
 	res.Memory.Objects = mem
 	res.IgnoredProbes = e.probes.ignored(s)
 	res.Errors = ix.errors
@@ -171,9 +172,9 @@ func appendRunning[O, S any](mem []Served, kind string, objs []O, infos []refInf
 			m := meta(info.obj)
 			e := Served{Kind: kind, Namespace: m.Namespace, Name: m.Name, UID: m.UID, Generation: info.runningGen}
 			switch spec := any(info.running).(type) {
-			case *AgentBackendSpec:
+			case *akv1.AgentBackendSpec:
 				e.Backend = spec
-			case *ChatConnectionSpec:
+			case *akv1.ChatConnectionSpec:
 				e.Connection = spec
 			}
 			mem = append(mem, e)

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	akv1 "github.com/condengine/condengine/api/agentkourier/v1alpha1"
 	"github.com/condengine/condengine/binding"
 	bt "github.com/condengine/condengine/binding/bindingtest"
 )
@@ -21,7 +22,7 @@ func TestAccepted_EveryReason(t *testing.T) {
 	invalidConn.Spec.Platform = "teams"
 	cases := []struct {
 		rule    string
-		b       binding.Binding
+		b       akv1.Binding
 		extra   func(*binding.Snapshot)
 		reason  string
 		message string
@@ -78,7 +79,7 @@ func TestAccepted_ReasonsInSeedOrderWithCombinedMessage(t *testing.T) {
 func TestAccepted_OtherNamespaceObjectProblemsNotQuoted(t *testing.T) {
 	bad := bt.NewBackend("shared", "hub", "*")
 	bad.Spec.URL = ""
-	bad.Spec.AuthSecretRef = &binding.SecretKeyRef{Name: "CanaryName"}
+	bad.Spec.AuthSecretRef = &akv1.SecretKeyRef{Name: "CanaryName"}
 	s := world(bt.NewBinding("team-a", "chat", bt.Backend("shared", "hub")))
 	s.Backends[1] = bad
 	_, m := evaluate(t, s)
@@ -111,7 +112,7 @@ func TestAccepted_ChannelConflict_SameNamespaceWinnerNamed(t *testing.T) {
 }
 
 func TestAccepted_ChannelConflict_OtherNamespaceWinnerNotNamed(t *testing.T) {
-	onHub := func(ns, name string, created time.Time) binding.Binding {
+	onHub := func(ns, name string, created time.Time) akv1.Binding {
 		return bt.NewBinding(ns, name, bt.Backend("shared", "hub"), bt.Connection("shared", "hub-slack"), bt.Created(created))
 	}
 	s := world(onHub("team-b", "secret-holder", bt.Epoch()), onHub("team-a", "late", bt.Epoch().Add(time.Hour)))
@@ -125,12 +126,12 @@ func TestAccepted_ChannelConflict_OtherNamespaceWinnerNotNamed(t *testing.T) {
 }
 
 func TestAccepted_ChannelConflict_OldestCreationThenNamespaceThenNameAsFields(t *testing.T) {
-	onHub := func(ns, name string, created time.Time) binding.Binding {
+	onHub := func(ns, name string, created time.Time) akv1.Binding {
 		return bt.NewBinding(ns, name, bt.Backend("shared", "hub"), bt.Connection("shared", "hub-slack"), bt.Created(created))
 	}
 	cases := []struct {
 		rule   string
-		a, b   binding.Binding
+		a, b   akv1.Binding
 		winner string
 	}{
 		{"older creationTimestamp wins over namespace and name", onHub("zz", "zz", bt.Epoch()), onHub("aa", "aa", bt.Epoch().Add(time.Second)), "zz/zz"},
@@ -139,7 +140,7 @@ func TestAccepted_ChannelConflict_OldestCreationThenNamespaceThenNameAsFields(t 
 	}
 	for _, tc := range cases {
 		t.Run(tc.rule, func(t *testing.T) {
-			for _, order := range [][]binding.Binding{{tc.a, tc.b}, {tc.b, tc.a}} {
+			for _, order := range [][]akv1.Binding{{tc.a, tc.b}, {tc.b, tc.a}} {
 				_, m := evaluate(t, world(order...))
 				for id, br := range m {
 					want := binding.ReasonChannelConflict
@@ -154,7 +155,7 @@ func TestAccepted_ChannelConflict_OldestCreationThenNamespaceThenNameAsFields(t 
 }
 
 func TestAccepted_ChannelConflict_ManyCompetitorsOneHolder(t *testing.T) {
-	var bs []binding.Binding
+	var bs []akv1.Binding
 	for i := range 50 {
 		bs = append(bs, bt.NewBinding("team-a", "b"+strings.Repeat("x", i), bt.Created(bt.Epoch().Add(time.Duration(50-i)*time.Second))))
 	}

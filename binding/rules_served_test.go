@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	akv1 "github.com/condengine/condengine/api/agentkourier/v1alpha1"
 	"github.com/condengine/condengine/binding"
 	bt "github.com/condengine/condengine/binding/bindingtest"
 )
@@ -46,7 +47,7 @@ func TestServed_RefusedEditSaysGenerationInvalidServingGood(t *testing.T) {
 func TestServed_RefusedEditOfAnyReasonKeepsGoodGeneration(t *testing.T) {
 	good := bt.NewBinding("team-a", "chat")
 	holder := bt.NewBinding("team-a", "holder", bt.Channel("C9"), bt.Created(bt.Epoch().Add(-time.Hour)))
-	cases := map[string]binding.Binding{
+	cases := map[string]akv1.Binding{
 		binding.ReasonInvalidSpec:         bt.NewBinding("team-a", "chat", bt.Generation(2), bt.Channel("")),
 		binding.ReasonBackendNotFound:     bt.NewBinding("team-a", "chat", bt.Generation(2), bt.Backend("", "ghost")),
 		binding.ReasonConnectionRejected:  bt.NewBinding("team-a", "chat", bt.Generation(2), bt.Connection("", "broken")),
@@ -94,7 +95,7 @@ func TestServed_RejectedBackendRunsItsGoodGeneration(t *testing.T) {
 	good := s.Backends[0]
 	s.Backends[0].Generation = 4
 	s.Backends[0].Spec.URL = ""
-	s.Served.Objects = []binding.Served{{Kind: binding.KindAgentBackend, Namespace: "team-a", Name: "echo", UID: good.UID, Generation: 3, Backend: &good.Spec}}
+	s.Served.Objects = []binding.Served{{Kind: akv1.KindAgentBackend, Namespace: "team-a", Name: "echo", UID: good.UID, Generation: 3, Backend: &good.Spec}}
 	r, m := evaluate(t, s)
 	br := get(t, m, "team-a/chat")
 	assert.Equal(t, "AgentBackend team-a/echo generation 4 is invalid, serving generation 3: spec.url: required",
@@ -113,7 +114,7 @@ func TestServed_RejectedConnectionRunsItsGoodAllowedNamespaces(t *testing.T) {
 	goodSpec.AllowedNamespaces = []string{"team-a"}
 	c.Generation = 2
 	c.Spec.Platform = ""
-	s.Served.Objects = []binding.Served{{Kind: binding.KindChatConnection, Namespace: "shared", Name: "private-slack", UID: c.UID, Generation: 1, Connection: &goodSpec}}
+	s.Served.Objects = []binding.Served{{Kind: akv1.KindChatConnection, Namespace: "shared", Name: "private-slack", UID: c.UID, Generation: 1, Connection: &goodSpec}}
 	_, m := evaluate(t, s)
 	br := get(t, m, "team-a/chat")
 	assert.Equal(t, "ChatConnection shared/private-slack generation 2 is invalid, serving generation 1", cond(t, br, binding.TypeAccepted).Message)

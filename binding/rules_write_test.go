@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	akv1 "github.com/condengine/condengine/api/agentkourier/v1alpha1"
 	"github.com/condengine/condengine/binding"
 	bt "github.com/condengine/condengine/binding/bindingtest"
 	"github.com/condengine/condengine/conditions"
@@ -26,7 +27,7 @@ func TestOtherBroker_BindingsLeftAlone(t *testing.T) {
 	r, _ := evaluate(t, s)
 	assert.Empty(t, r.Bindings, "no result, so no write")
 	for _, e := range r.Memory.Objects {
-		assert.NotEqual(t, binding.KindBinding, e.Kind, "nor memory")
+		assert.NotEqual(t, akv1.KindBinding, e.Kind, "nor memory")
 	}
 	s.Broker.Name = "broker-b"
 	_, m := evaluate(t, s)
@@ -40,7 +41,7 @@ func TestOtherBroker_OwnerIsTheConnectionsGoodGeneration(t *testing.T) {
 	good.Broker = "broker-b"
 	c.Generation = 2
 	c.Spec.Platform = "" // invalid now; generation 1 (broker-b's) runs
-	s.Served.Objects = []binding.Served{{Kind: binding.KindChatConnection, Namespace: "team-a", Name: "slack", UID: c.UID, Generation: 1, Connection: &good}}
+	s.Served.Objects = []binding.Served{{Kind: akv1.KindChatConnection, Namespace: "team-a", Name: "slack", UID: c.UID, Generation: 1, Connection: &good}}
 	r, _ := evaluate(t, s)
 	assert.Empty(t, r.Bindings)
 }

@@ -4,6 +4,8 @@ import (
 	"time"
 
 	"k8s.io/apimachinery/pkg/types"
+
+	akv1 "github.com/condengine/condengine/api/agentkourier/v1alpha1"
 )
 
 // Snapshot is everything one evaluation reads: the objects as the broker's
@@ -16,9 +18,9 @@ type Snapshot struct {
 	// Broker is the state of the broker doing the evaluation.
 	Broker Broker
 	// Bindings, Backends and Connections are the three kinds, in any order.
-	Bindings    []Binding
-	Backends    []AgentBackend
-	Connections []ChatConnection
+	Bindings    []akv1.Binding
+	Backends    []akv1.AgentBackend
+	Connections []akv1.ChatConnection
 	// Served is the memory of good generations before this evaluation.
 	Served ServedMemory
 	// Probes are the finished probe observations, in any order.
@@ -62,14 +64,14 @@ type ServedMemory struct {
 // Served is the last good generation of one object and its spec then.
 // Exactly one of the spec pointers is set, the one of Kind.
 type Served struct {
-	Kind       string              `json:"kind"`
-	Namespace  string              `json:"namespace"`
-	Name       string              `json:"name"`
-	UID        types.UID           `json:"uid"`
-	Generation int64               `json:"generation"`
-	Binding    *BindingSpec        `json:"binding,omitempty"`
-	Backend    *AgentBackendSpec   `json:"backend,omitempty"`
-	Connection *ChatConnectionSpec `json:"connection,omitempty"`
+	Kind       string                   `json:"kind"`
+	Namespace  string                   `json:"namespace"`
+	Name       string                   `json:"name"`
+	UID        types.UID                `json:"uid"`
+	Generation int64                    `json:"generation"`
+	Binding    *akv1.BindingSpec        `json:"binding,omitempty"`
+	Backend    *akv1.AgentBackendSpec   `json:"backend,omitempty"`
+	Connection *akv1.ChatConnectionSpec `json:"connection,omitempty"`
 }
 
 // ProbeResult is what one finished probe pass saw for one Binding. The

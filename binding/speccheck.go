@@ -5,6 +5,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	akv1 "github.com/condengine/condengine/api/agentkourier/v1alpha1"
 )
 
 // maxChannelBytes is the longest channel identifier the broker accepts.
@@ -65,7 +67,7 @@ func labelChars(s string) bool {
 
 // checkRef checks a reference: a required subdomain name and an optional
 // label namespace. It reports whether the reference is usable.
-func checkRef(p *problems, path string, r Ref) bool {
+func checkRef(p *problems, path string, r akv1.Ref) bool {
 	ok := true
 	switch {
 	case r.Name == "":
@@ -91,7 +93,7 @@ type specCheck struct {
 }
 
 // checkBinding runs the broker's checks on a Binding spec, in field order.
-func checkBinding(s *BindingSpec) specCheck {
+func checkBinding(s *akv1.BindingSpec) specCheck {
 	var c specCheck
 	c.backendOK = checkRef(&c.problems, "spec.agent.backendRef", s.Agent.BackendRef)
 	c.connOK = checkRef(&c.problems, "spec.chat.connectionRef", s.Chat.ConnectionRef)
@@ -125,7 +127,7 @@ func checkChannel(p *problems, ch string) bool {
 	return true
 }
 
-func checkSecretRef(p *problems, path string, r *SecretKeyRef) {
+func checkSecretRef(p *problems, path string, r *akv1.SecretKeyRef) {
 	switch {
 	case r.Name == "":
 		p.add(path+".name", "required")
@@ -147,7 +149,7 @@ func checkAllowed(p *problems, list []string) {
 
 // checkBackend runs the broker's checks on an AgentBackend spec. The URL
 // is never quoted: it is an address.
-func checkBackend(s *AgentBackendSpec) problems {
+func checkBackend(s *akv1.AgentBackendSpec) problems {
 	var p problems
 	if what := urlProblem(s.URL); what != "" {
 		p.add("spec.url", what)
@@ -213,13 +215,13 @@ func cutPrefixFold(s, prefix string) (string, bool) {
 }
 
 // checkConnection runs the broker's checks on a ChatConnection spec.
-func checkConnection(s *ChatConnectionSpec) problems {
+func checkConnection(s *akv1.ChatConnectionSpec) problems {
 	var p problems
 	switch {
 	case s.Platform == "":
 		p.add("spec.platform", "required")
-	case s.Platform != PlatformSlack:
-		p.add("spec.platform", quote(s.Platform)+" is not one of "+strings.Join(Platforms(), ", "))
+	case s.Platform != akv1.PlatformSlack:
+		p.add("spec.platform", quote(s.Platform)+" is not one of "+akv1.PlatformSlack)
 	}
 	if s.TokenSecretRef == nil {
 		p.add("spec.tokenSecretRef", "required")

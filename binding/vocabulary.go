@@ -3,6 +3,7 @@ package binding
 import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	akv1 "github.com/condengine/condengine/api/agentkourier/v1alpha1"
 	"github.com/condengine/condengine/conditions"
 )
 
@@ -135,7 +136,7 @@ func readyReasons() []conditions.Reason {
 // Vocabulary is the Binding's condition table: the four types in their
 // written order and every (status, reason) pair each may carry. True
 // conditions have empty messages.
-var Vocabulary = conditions.MustVocabulary(APIVersion, KindBinding, []conditions.Type{
+var Vocabulary = conditions.MustVocabulary(akv1.APIVersion, akv1.KindBinding, []conditions.Type{
 	{Name: TypeAccepted, Meaning: "Whether the broker took the Binding as written.", Required: true, Reasons: acceptedReasons},
 	{Name: TypeBackendReachable, Meaning: "Whether a fresh fetch of the agent's card worked and the card is usable.", Reasons: backendReasons},
 	{Name: TypeChannelJoined, Meaning: "Whether the bot is in the Binding's channel, which exists and is open.", Reasons: channelReasons},

@@ -9,6 +9,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 
+	akv1 "github.com/condengine/condengine/api/agentkourier/v1alpha1"
 	"github.com/condengine/condengine/binding"
 	"github.com/condengine/condengine/binding/policy"
 	"github.com/condengine/condengine/manifest"
@@ -31,7 +32,7 @@ func bindingOutcomes(s binding.Snapshot, r binding.Result) ([]scenario.Outcome, 
 	for i := range after.Bindings {
 		o := &after.Bindings[i]
 		uid, ok := written[bindingKey{o.Namespace, o.Name}]
-		oc := scenario.Outcome{Kind: binding.KindBinding, Namespace: o.Namespace, Name: o.Name,
+		oc := scenario.Outcome{Kind: akv1.KindBinding, Namespace: o.Namespace, Name: o.Name,
 			Conditions: o.Status.Conditions, Write: ok && uid == o.UID}
 		st, err := json.Marshal(o.Status)
 		if err != nil {
@@ -118,17 +119,17 @@ func servedFromScenario(e scenario.Served) (binding.Served, error) {
 	}
 	var err error
 	switch e.Kind {
-	case binding.KindBinding:
-		sv.Binding = new(binding.BindingSpec)
+	case akv1.KindBinding:
+		sv.Binding = new(akv1.BindingSpec)
 		err = json.Unmarshal(spec, sv.Binding)
-	case binding.KindAgentBackend:
-		sv.Backend = new(binding.AgentBackendSpec)
+	case akv1.KindAgentBackend:
+		sv.Backend = new(akv1.AgentBackendSpec)
 		err = json.Unmarshal(spec, sv.Backend)
-	case binding.KindChatConnection:
-		sv.Connection = new(binding.ChatConnectionSpec)
+	case akv1.KindChatConnection:
+		sv.Connection = new(akv1.ChatConnectionSpec)
 		err = json.Unmarshal(spec, sv.Connection)
 	default:
-		return sv, fmt.Errorf("kind: %q is not %s, %s or %s", e.Kind, binding.KindBinding, binding.KindAgentBackend, binding.KindChatConnection)
+		return sv, fmt.Errorf("kind: %q is not %s, %s or %s", e.Kind, akv1.KindBinding, akv1.KindAgentBackend, akv1.KindChatConnection)
 	}
 	if err != nil {
 		return sv, fmt.Errorf("spec: %w", manifest.FieldError(err))
@@ -206,7 +207,7 @@ func RunBinding(f *scenario.File) ([]scenario.Outcome, error) {
 	for i := range res.Bindings {
 		results[id{res.Bindings[i].Namespace, res.Bindings[i].Name}] = &res.Bindings[i]
 	}
-	objects := make(map[id]*binding.Binding, len(snap.Bindings))
+	objects := make(map[id]*akv1.Binding, len(snap.Bindings))
 	for i := range snap.Bindings {
 		objects[id{snap.Bindings[i].Namespace, snap.Bindings[i].Name}] = &snap.Bindings[i]
 	}
@@ -220,7 +221,7 @@ func RunBinding(f *scenario.File) ([]scenario.Outcome, error) {
 	}
 	for i := range outs {
 		o := &outs[i]
-		if o.Kind != binding.KindBinding {
+		if o.Kind != akv1.KindBinding {
 			continue
 		}
 		k := id{o.Namespace, o.Name}

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	akv1 "github.com/condengine/condengine/api/agentkourier/v1alpha1"
 	"github.com/condengine/condengine/binding"
 	"github.com/condengine/condengine/conformance"
 	"github.com/condengine/condengine/scenario"
@@ -51,7 +52,7 @@ func TestRunBinding_MapsTheFileAndTheResult(t *testing.T) {
 	require.Equal(t, "team-a/chat", o.Namespace+"/"+o.Name)
 	require.True(t, o.Write)
 	require.Len(t, o.Conditions, 4)
-	var st binding.Status
+	var st akv1.BindingStatus
 	require.NoError(t, json.Unmarshal(o.Status, &st))
 	require.Len(t, st.Conditions, 4, "status carries the written conditions")
 	require.Empty(t, f.Check(out))

@@ -6,14 +6,11 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	akv1 "github.com/condengine/condengine/api/agentkourier/v1alpha1"
+	finopsv1 "github.com/condengine/condengine/api/finops/v1alpha1"
 	"github.com/condengine/condengine/binding"
-	"github.com/condengine/condengine/costjob"
 	"github.com/condengine/condengine/finops"
-	"github.com/condengine/condengine/offering"
-	"github.com/condengine/condengine/pricebook"
-	"github.com/condengine/condengine/provider"
 	"github.com/condengine/condengine/scenario"
-	"github.com/condengine/condengine/subscription"
 )
 
 // BindingScenario writes a binding snapshot as a scenario file: every
@@ -34,17 +31,17 @@ func BindingScenario(s binding.Snapshot) (*scenario.File, error) {
 	f.Broker = &scenario.Broker{StartedAt: &started, ConfigSource: string(s.Broker.ConfigSource),
 		Leader: &leader, Name: s.Broker.Name, ProberListed: &listed}
 	for i := range s.Bindings {
-		if err := w.add(binding.APIVersion, binding.KindBinding, &s.Bindings[i]); err != nil {
+		if err := w.add(akv1.APIVersion, akv1.KindBinding, &s.Bindings[i]); err != nil {
 			return nil, err
 		}
 	}
 	for i := range s.Backends {
-		if err := w.add(binding.APIVersion, binding.KindAgentBackend, &s.Backends[i]); err != nil {
+		if err := w.add(akv1.APIVersion, akv1.KindAgentBackend, &s.Backends[i]); err != nil {
 			return nil, err
 		}
 	}
 	for i := range s.Connections {
-		if err := w.add(binding.APIVersion, binding.KindChatConnection, &s.Connections[i]); err != nil {
+		if err := w.add(akv1.APIVersion, akv1.KindChatConnection, &s.Connections[i]); err != nil {
 			return nil, err
 		}
 	}
@@ -115,19 +112,19 @@ func FinOpsScenario(s finops.Snapshot) (*scenario.File, error) {
 		}
 	}
 	for i := range s.PriceBooks {
-		add(pricebook.APIVersion, pricebook.Kind, &s.PriceBooks[i])
+		add(finopsv1.APIVersion, finopsv1.KindPriceBook, &s.PriceBooks[i])
 	}
 	for i := range s.Offerings {
-		add(offering.APIVersion, offering.Kind, &s.Offerings[i])
+		add(finopsv1.APIVersion, finopsv1.KindOffering, &s.Offerings[i])
 	}
 	for i := range s.Subscriptions {
-		add(subscription.APIVersion, subscription.Kind, &s.Subscriptions[i])
+		add(finopsv1.APIVersion, finopsv1.KindSubscription, &s.Subscriptions[i])
 	}
 	for i := range s.CostJobs {
-		add(costjob.APIVersion, costjob.Kind, &s.CostJobs[i])
+		add(finopsv1.APIVersion, finopsv1.KindCostJob, &s.CostJobs[i])
 	}
 	for i := range s.Providers {
-		add(provider.APIVersion, provider.Kind, &s.Providers[i])
+		add(finopsv1.APIVersion, finopsv1.KindFinOpsProvider, &s.Providers[i])
 	}
 	pricingNS := "opencost"
 	for _, o := range s.Others {

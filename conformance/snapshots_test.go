@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	akv1 "github.com/condengine/condengine/api/agentkourier/v1alpha1"
 	"github.com/condengine/condengine/binding"
 	"github.com/condengine/condengine/binding/bindingtest"
 	"github.com/condengine/condengine/conformance"
@@ -49,7 +50,7 @@ func TestBindingScenario_RoundTripEvaluatesTheSame(t *testing.T) {
 // the only kind the generator draws twins of.
 func firstOfEachName(s binding.Snapshot) binding.Snapshot {
 	seen := map[string]bool{}
-	var kept []binding.AgentBackend
+	var kept []akv1.AgentBackend
 	for _, b := range s.Backends {
 		if k := b.Namespace + "/" + b.Name; !seen[k] {
 			seen[k] = true

@@ -10,6 +10,8 @@ import (
 	"github.com/stretchr/testify/require"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"pgregory.net/rapid"
+
+	finopsv1 "github.com/condengine/condengine/api/finops/v1alpha1"
 )
 
 func TestCron_IntervalTable(t *testing.T) {
@@ -83,37 +85,37 @@ func FuzzCron(f *testing.F) {
 func at(h int) metav1.Time { return metav1.NewTime(time.Date(2026, 11, 30, h, 0, 0, 0, time.UTC)) }
 
 func TestRecord_PrependsNewestFirst(t *testing.T) {
-	job := CostJob{}
-	st, write, err := Record(job, ExecutionRecord{ExecutionTime: at(1), Status: Success, Duration: "3s"})
+	job := finopsv1.CostJob{}
+	st, write, err := Record(job, finopsv1.ExecutionRecord{ExecutionTime: at(1), Status: finopsv1.Success, Duration: "3s"})
 	require.NoError(t, err)
 	assert.True(t, write)
 	job.Status = st
-	st, _, err = Record(job, ExecutionRecord{ExecutionTime: at(2), Status: Failed, Error: "boom"})
+	st, _, err = Record(job, finopsv1.ExecutionRecord{ExecutionTime: at(2), Status: finopsv1.Failed, Error: "boom"})
 	require.NoError(t, err)
 	require.Len(t, st.ExecutionHistory, 2)
-	assert.Equal(t, Failed, st.ExecutionHistory[0].Status)
-	assert.Equal(t, Success, st.ExecutionHistory[1].Status)
-	assert.Equal(t, Failed, st.LastExecutionStatus)
+	assert.Equal(t, finopsv1.Failed, st.ExecutionHistory[0].Status)
+	assert.Equal(t, finopsv1.Success, st.ExecutionHistory[1].Status)
+	assert.Equal(t, finopsv1.Failed, st.LastExecutionStatus)
 	assert.True(t, st.LastExecutionTime.Equal(&st.ExecutionHistory[0].ExecutionTime))
 }
 
 func TestRecord_LastSuccessfulMovesOnlyOnSuccess(t *testing.T) {
-	job := CostJob{}
-	st, _, _ := Record(job, ExecutionRecord{ExecutionTime: at(1), Status: Failed})
+	job := finopsv1.CostJob{}
+	st, _, _ := Record(job, finopsv1.ExecutionRecord{ExecutionTime: at(1), Status: finopsv1.Failed})
 	assert.Nil(t, st.LastSuccessfulExecutionTime, "a failure sets no success time")
 	job.Status = st
-	st, _, _ = Record(job, ExecutionRecord{ExecutionTime: at(2), Status: Success})
+	st, _, _ = Record(job, finopsv1.ExecutionRecord{ExecutionTime: at(2), Status: finopsv1.Success})
 	job.Status = st
-	st, _, _ = Record(job, ExecutionRecord{ExecutionTime: at(3), Status: Failed})
+	st, _, _ = Record(job, finopsv1.ExecutionRecord{ExecutionTime: at(3), Status: finopsv1.Failed})
 	want := at(2)
 	assert.True(t, st.LastSuccessfulExecutionTime.Equal(&want))
-	assert.Equal(t, Failed, st.LastExecutionStatus)
+	assert.Equal(t, finopsv1.Failed, st.LastExecutionStatus)
 }
 
 func TestRecord_HistoryCappedAtTen(t *testing.T) {
-	job := CostJob{}
+	job := finopsv1.CostJob{}
 	for h := 0; h < 11; h++ {
-		st, _, err := Record(job, ExecutionRecord{ExecutionTime: at(h), Status: Success})
+		st, _, err := Record(job, finopsv1.ExecutionRecord{ExecutionTime: at(h), Status: finopsv1.Success})
 		require.NoError(t, err)
 		job.Status = st
 	}
@@ -124,9 +126,9 @@ func TestRecord_HistoryCappedAtTen(t *testing.T) {
 }
 
 func TestRecord_OnlySuccessAndFailedAreWritten(t *testing.T) {
-	for _, s := range []ExecutionStatus{Error, Pending, "", "success"} {
-		job := CostJob{Status: Status{LastExecutionStatus: Success}}
-		st, write, err := Record(job, ExecutionRecord{ExecutionTime: at(1), Status: s})
+	for _, s := range []finopsv1.ExecutionStatus{finopsv1.Error, finopsv1.Pending, "", "success"} {
+		job := finopsv1.CostJob{Status: finopsv1.CostJobStatus{LastExecutionStatus: finopsv1.Success}}
+		st, write, err := Record(job, finopsv1.ExecutionRecord{ExecutionTime: at(1), Status: s})
 		assert.Error(t, err, s)
 		assert.False(t, write)
 		assert.Equal(t, job.Status, st)
@@ -134,15 +136,15 @@ func TestRecord_OnlySuccessAndFailedAreWritten(t *testing.T) {
 }
 
 func TestRecord_ChargeCollectionKeepsEmptyStatus(t *testing.T) {
-	job := CostJob{Spec: Spec{Type: SubscriptionChargeCollection}}
-	st, write, err := Record(job, ExecutionRecord{ExecutionTime: at(1), Status: Success})
+	job := finopsv1.CostJob{Spec: finopsv1.CostJobSpec{Type: finopsv1.SubscriptionChargeCollection}}
+	st, write, err := Record(job, finopsv1.ExecutionRecord{ExecutionTime: at(1), Status: finopsv1.Success})
 	require.NoError(t, err)
 	assert.False(t, write)
-	assert.Equal(t, Status{}, st)
+	assert.Equal(t, finopsv1.CostJobStatus{}, st)
 }
 
 func TestRecord_ErrorTextRedacted(t *testing.T) {
-	st, _, _ := Record(CostJob{}, ExecutionRecord{ExecutionTime: at(1), Status: Failed,
+	st, _, _ := Record(finopsv1.CostJob{}, finopsv1.ExecutionRecord{ExecutionTime: at(1), Status: finopsv1.Failed,
 		Error: "connect postgres://finops:hunter2@db.internal:5432/costs failed\nretrying"})
 	e := st.ExecutionHistory[0].Error
 	assert.NotContains(t, e, "hunter2")
@@ -152,20 +154,20 @@ func TestRecord_ErrorTextRedacted(t *testing.T) {
 
 func TestRecord_FoldProperties(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		job := CostJob{}
-		runs := rapid.SliceOfN(rapid.SampledFrom([]ExecutionStatus{Success, Failed}), 1, 30).Draw(t, "runs")
+		job := finopsv1.CostJob{}
+		runs := rapid.SliceOfN(rapid.SampledFrom([]finopsv1.ExecutionStatus{finopsv1.Success, finopsv1.Failed}), 1, 30).Draw(t, "runs")
 		var lastOK *metav1.Time
 		for i, s := range runs {
 			when := metav1.NewTime(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC).Add(time.Duration(i) * time.Hour))
 			before := job.Status
-			st, write, err := Record(job, ExecutionRecord{ExecutionTime: when, Status: s})
+			st, write, err := Record(job, finopsv1.ExecutionRecord{ExecutionTime: when, Status: s})
 			if err != nil || !write {
 				t.Fatalf("run %d: write=%v err=%v", i, write, err)
 			}
 			if len(before.ExecutionHistory) > 0 && len(before.ExecutionHistory[0].Status) == 0 {
 				t.Fatalf("old status modified")
 			}
-			if s == Success {
+			if s == finopsv1.Success {
 				lastOK = &when
 			}
 			if len(st.ExecutionHistory) != min(i+1, HistoryLimit) {
@@ -185,8 +187,8 @@ func TestRecord_FoldProperties(t *testing.T) {
 }
 
 func TestTimeouts_DefaultsAndBadValuesKeepDefaults(t *testing.T) {
-	assert.Equal(t, DefaultTimeouts(), EffectiveTimeouts(Spec{}))
-	got := EffectiveTimeouts(Spec{DatabaseInitTimeout: "30s", OpenCostFetchTimeout: "soon", StatusUpdateTimeout: "-1m", HTTPClientTimeout: "2m"})
+	assert.Equal(t, DefaultTimeouts(), EffectiveTimeouts(finopsv1.CostJobSpec{}))
+	got := EffectiveTimeouts(finopsv1.CostJobSpec{DatabaseInitTimeout: "30s", OpenCostFetchTimeout: "soon", StatusUpdateTimeout: "-1m", HTTPClientTimeout: "2m"})
 	assert.Equal(t, 30*time.Second, got.DatabaseInit)
 	assert.Equal(t, 2*time.Minute, got.OpenCostFetch, "unparseable keeps the default")
 	assert.Equal(t, time.Minute, got.StatusUpdate, "negative keeps the default")
@@ -194,9 +196,9 @@ func TestTimeouts_DefaultsAndBadValuesKeepDefaults(t *testing.T) {
 }
 
 func TestShards_OptInWithDefaults(t *testing.T) {
-	_, _, on := EffectiveSharding(Spec{})
+	_, _, on := EffectiveSharding(finopsv1.CostJobSpec{})
 	assert.False(t, on)
-	n, c, on := EffectiveSharding(Spec{Sharding: &Sharding{Concurrency: 8}})
+	n, c, on := EffectiveSharding(finopsv1.CostJobSpec{Sharding: &finopsv1.Sharding{Concurrency: 8}})
 	assert.True(t, on)
 	assert.Equal(t, int32(25), n)
 	assert.Equal(t, int32(8), c)

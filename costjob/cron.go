@@ -1,6 +1,10 @@
 package costjob
 
-import "time"
+import (
+	"time"
+
+	finopsv1 "github.com/condengine/condengine/api/finops/v1alpha1"
+)
 
 // DefaultInterval is spec.interval when the CostJob leaves it out.
 const DefaultInterval = "24h"
@@ -46,4 +50,4 @@ func Cron(interval string) (cron string, recognised bool) {
 
 // Schedule is Cron for a CostJob's spec.interval. (It is a function, not
 // a method, because CostJob is declared in api/finops/v1alpha1.)
-func Schedule(j *CostJob) (cron string, recognised bool) { return Cron(j.Spec.Interval) }
+func Schedule(j *finopsv1.CostJob) (cron string, recognised bool) { return Cron(j.Spec.Interval) }

@@ -6,6 +6,7 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	finopsv1 "github.com/condengine/condengine/api/finops/v1alpha1"
 	"github.com/condengine/condengine/costjob"
 )
 
@@ -23,9 +24,9 @@ func ExampleCron() {
 }
 
 func ExampleRecord() {
-	job := costjob.CostJob{Spec: costjob.Spec{Type: costjob.ResourceCostCollection}}
+	job := finopsv1.CostJob{Spec: finopsv1.CostJobSpec{Type: finopsv1.ResourceCostCollection}}
 	at := metav1.NewTime(time.Date(2026, 11, 30, 10, 0, 0, 0, time.UTC))
-	st, write, _ := costjob.Record(job, costjob.ExecutionRecord{ExecutionTime: at, Status: costjob.Failed,
+	st, write, _ := costjob.Record(job, finopsv1.ExecutionRecord{ExecutionTime: at, Status: finopsv1.Failed,
 		Error: "dial tcp 10.0.0.7:5432: connection refused"})
 	fmt.Println(write, st.LastExecutionStatus, st.LastSuccessfulExecutionTime == nil)
 	fmt.Println(st.ExecutionHistory[0].Error)

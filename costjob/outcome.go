@@ -1,6 +1,7 @@
 package costjob
 
 import (
+	finopsv1 "github.com/condengine/condengine/api/finops/v1alpha1"
 	"github.com/condengine/condengine/conditions"
 )
 
@@ -17,7 +18,7 @@ type Outcome struct {
 	conditions.Outcome
 	// Status is the object's status as it stands; the reconciler writes
 	// none of it.
-	Status Status
+	Status finopsv1.CostJobStatus
 	// Schedule is the CronJob schedule the interval maps to.
 	Schedule string
 	// Recognised reports that the interval was one of the known ones; an
@@ -26,9 +27,9 @@ type Outcome struct {
 }
 
 // OutcomeOf decides one reconcile of j.
-func OutcomeOf(j *CostJob) Outcome {
+func OutcomeOf(j *finopsv1.CostJob) Outcome {
 	o := Outcome{
-		Outcome: conditions.Outcome{Kind: Kind, Namespace: j.Namespace, Name: j.Name, UID: j.UID,
+		Outcome: conditions.Outcome{Kind: finopsv1.KindCostJob, Namespace: j.Namespace, Name: j.Name, UID: j.UID,
 			Generation: j.Generation, Skip: conditions.SkipNeverWritten},
 		Status: j.Status,
 	}

@@ -1,6 +1,10 @@
 package costjob
 
-import "time"
+import (
+	"time"
+
+	finopsv1 "github.com/condengine/condengine/api/finops/v1alpha1"
+)
 
 // Timeouts are the durations a ResourceCostCollection run works with,
 // defaults applied. A SubscriptionChargeCollection run reads none of them.
@@ -41,7 +45,7 @@ const (
 // EffectiveTimeouts returns the spec's durations with defaults applied. A value
 // that does not parse, or is not positive, keeps its default: the run
 // logs such a value and goes on, it does not fail.
-func EffectiveTimeouts(s Spec) Timeouts {
+func EffectiveTimeouts(s finopsv1.CostJobSpec) Timeouts {
 	t := DefaultTimeouts()
 	for _, f := range []struct {
 		in  string
@@ -63,7 +67,7 @@ func EffectiveTimeouts(s Spec) Timeouts {
 
 // EffectiveSharding returns the sharding settings with defaults applied, and false
 // when the CostJob did not opt in.
-func EffectiveSharding(s Spec) (namespacesPerShard, concurrency int32, enabled bool) {
+func EffectiveSharding(s finopsv1.CostJobSpec) (namespacesPerShard, concurrency int32, enabled bool) {
 	if s.Sharding == nil {
 		return 0, 0, false
 	}

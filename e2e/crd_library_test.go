@@ -15,14 +15,10 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/randfill"
 
-	"github.com/condengine/condengine/binding"
+	akv1 "github.com/condengine/condengine/api/agentkourier/v1alpha1"
+	finopsv1 "github.com/condengine/condengine/api/finops/v1alpha1"
 	bkubectl "github.com/condengine/condengine/binding/kubectl"
 	"github.com/condengine/condengine/conformance"
-	"github.com/condengine/condengine/costjob"
-	"github.com/condengine/condengine/offering"
-	"github.com/condengine/condengine/pricebook"
-	"github.com/condengine/condengine/provider"
-	"github.com/condengine/condengine/subscription"
 )
 
 func crdByKind(t *testing.T, kind string) *apiextensionsv1.CustomResourceDefinition {
@@ -40,7 +36,7 @@ func crdByKind(t *testing.T, kind string) *apiextensionsv1.CustomResourceDefinit
 // the ones binding/kubectl renders its table from.
 func TestCRDs_BindingColumnsAreTheLibrarys(t *testing.T) {
 	var got []bkubectl.Column
-	for _, c := range crdByKind(t, binding.KindBinding).Spec.Versions[0].AdditionalPrinterColumns {
+	for _, c := range crdByKind(t, akv1.KindBinding).Spec.Versions[0].AdditionalPrinterColumns {
 		got = append(got, bkubectl.Column{Name: c.Name, Type: c.Type, JSONPath: c.JSONPath, Description: c.Description, Priority: c.Priority})
 	}
 	if diff := cmp.Diff(bkubectl.PrinterColumns(), got); diff != "" {
@@ -86,14 +82,14 @@ func TestCRDs_KeepEveryFieldOfTheLibrarysTypes(t *testing.T) {
 		kind string
 		obj  any
 	}{
-		{binding.KindBinding, &binding.Binding{}},
-		{binding.KindAgentBackend, &binding.AgentBackend{}},
-		{binding.KindChatConnection, &binding.ChatConnection{}},
-		{"PriceBook", &pricebook.PriceBook{}},
-		{"Offering", &offering.Offering{}},
-		{"Subscription", &subscription.Subscription{}},
-		{"CostJob", &costjob.CostJob{}},
-		{"FinOpsProvider", &provider.FinOpsProvider{}},
+		{akv1.KindBinding, &akv1.Binding{}},
+		{akv1.KindAgentBackend, &akv1.AgentBackend{}},
+		{akv1.KindChatConnection, &akv1.ChatConnection{}},
+		{"PriceBook", &finopsv1.PriceBook{}},
+		{"Offering", &finopsv1.Offering{}},
+		{"Subscription", &finopsv1.Subscription{}},
+		{"CostJob", &finopsv1.CostJob{}},
+		{"FinOpsProvider", &finopsv1.FinOpsProvider{}},
 	}
 	fill := randfill.NewWithSeed(1).NilChance(0).NumElements(1, 1).Funcs(
 		func(tm *metav1.Time, _ randfill.Continue) { *tm = metav1.NewTime(time.Unix(1_700_000_000, 0)) },

@@ -7,6 +7,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 
+	finopsv1 "github.com/condengine/condengine/api/finops/v1alpha1"
 	"github.com/condengine/condengine/conditions"
 	"github.com/condengine/condengine/finops"
 	"github.com/condengine/condengine/offering"
@@ -36,17 +37,17 @@ func shared(name string, write bool, f conditions.FinalizerAction) conditions.Ou
 func TestApply_StatusFinalizersAndRemoval(t *testing.T) {
 	other := "example.com/other"
 	s := finops.Snapshot{Now: now,
-		PriceBooks: []pricebook.PriceBook{{ObjectMeta: meta("book", false)}, {ObjectMeta: meta("book-kept", false)}},
-		Offerings: []offering.Offering{
+		PriceBooks: []finopsv1.PriceBook{{ObjectMeta: meta("book", false)}, {ObjectMeta: meta("book-kept", false)}},
+		Offerings: []finopsv1.Offering{
 			{ObjectMeta: meta("off-new", false)},
-			{ObjectMeta: meta("off-gone", true, offering.Finalizer)},
-			{ObjectMeta: meta("off-held", true, offering.Finalizer, other)},
-			{ObjectMeta: meta("off-stranger", true, offering.Finalizer)},
+			{ObjectMeta: meta("off-gone", true, finopsv1.OfferingFinalizer)},
+			{ObjectMeta: meta("off-held", true, finopsv1.OfferingFinalizer, other)},
+			{ObjectMeta: meta("off-stranger", true, finopsv1.OfferingFinalizer)},
 		},
-		Subscriptions: []subscription.Subscription{
-			{ObjectMeta: meta("sub-gone", true, subscription.Finalizer)},
-			{ObjectMeta: meta("sub-held", true, subscription.Finalizer, other)},
-			{ObjectMeta: meta("sub-live", false, subscription.Finalizer)},
+		Subscriptions: []finopsv1.Subscription{
+			{ObjectMeta: meta("sub-gone", true, finopsv1.SubscriptionFinalizer)},
+			{ObjectMeta: meta("sub-held", true, finopsv1.SubscriptionFinalizer, other)},
+			{ObjectMeta: meta("sub-live", false, finopsv1.SubscriptionFinalizer)},
 		},
 	}
 	// An outcome for another object of the same name is not carried out.
@@ -54,19 +55,19 @@ func TestApply_StatusFinalizersAndRemoval(t *testing.T) {
 	stranger.UID = "u-earlier"
 	r := finops.Result{
 		PriceBooks: pricebook.Result{Books: []pricebook.Outcome{
-			{Outcome: shared("book", true, conditions.FinalizerKeep), Status: pricebook.Status{Ready: "True"}},
-			{Outcome: shared("book-kept", false, conditions.FinalizerKeep), Status: pricebook.Status{Ready: "False"}},
+			{Outcome: shared("book", true, conditions.FinalizerKeep), Status: finopsv1.PriceBookStatus{Ready: "True"}},
+			{Outcome: shared("book-kept", false, conditions.FinalizerKeep), Status: finopsv1.PriceBookStatus{Ready: "False"}},
 		}},
 		Offerings: offering.Result{Offerings: []offering.Outcome{
-			{Outcome: shared("off-new", true, conditions.FinalizerAdd), Status: offering.Status{Ready: "True"}},
+			{Outcome: shared("off-new", true, conditions.FinalizerAdd), Status: finopsv1.OfferingStatus{Ready: "True"}},
 			{Outcome: shared("off-gone", false, conditions.FinalizerRemove)},
-			{Outcome: shared("off-held", false, conditions.FinalizerRemove), Status: offering.Status{Ready: "False"}},
+			{Outcome: shared("off-held", false, conditions.FinalizerRemove), Status: finopsv1.OfferingStatus{Ready: "False"}},
 			{Outcome: stranger},
 		}},
 		Subscriptions: subscription.Result{Subscriptions: []subscription.Outcome{
 			{Outcome: shared("sub-gone", false, conditions.FinalizerRemove)},
-			{Outcome: shared("sub-held", false, conditions.FinalizerRemove), Status: subscription.Status{Ready: "False"}},
-			{Outcome: shared("sub-live", true, conditions.FinalizerRemove), Status: subscription.Status{Ready: "True"}},
+			{Outcome: shared("sub-held", false, conditions.FinalizerRemove), Status: finopsv1.SubscriptionStatus{Ready: "False"}},
+			{Outcome: shared("sub-live", true, conditions.FinalizerRemove), Status: finopsv1.SubscriptionStatus{Ready: "True"}},
 		}},
 	}
 	next := finops.Apply(s, r)
@@ -80,10 +81,10 @@ func TestApply_StatusFinalizersAndRemoval(t *testing.T) {
 	}
 	assert.Equal(t, []string{"off-new", "off-held", "off-stranger"}, offs)
 	assert.Equal(t, metav1.ConditionTrue, next.Offerings[0].Status.Ready)
-	assert.Equal(t, []string{offering.Finalizer}, next.Offerings[0].Finalizers)
+	assert.Equal(t, []string{finopsv1.OfferingFinalizer}, next.Offerings[0].Finalizers)
 	assert.Equal(t, []string{other}, next.Offerings[1].Finalizers)
 	assert.Empty(t, next.Offerings[1].Status.Ready, "no write due: status as it was")
-	assert.Equal(t, []string{offering.Finalizer}, next.Offerings[2].Finalizers)
+	assert.Equal(t, []string{finopsv1.OfferingFinalizer}, next.Offerings[2].Finalizers)
 
 	var subs []string
 	for _, x := range next.Subscriptions {
@@ -95,7 +96,7 @@ func TestApply_StatusFinalizersAndRemoval(t *testing.T) {
 	assert.Empty(t, next.Subscriptions[1].Finalizers, "not being deleted: kept without the finalizer")
 	assert.Equal(t, metav1.ConditionTrue, next.Subscriptions[1].Status.Ready)
 
-	assert.Equal(t, []string{offering.Finalizer}, s.Offerings[1].Finalizers, "s itself is not modified")
-	assert.Equal(t, []string{subscription.Finalizer}, s.Subscriptions[2].Finalizers, "s itself is not modified")
+	assert.Equal(t, []string{finopsv1.OfferingFinalizer}, s.Offerings[1].Finalizers, "s itself is not modified")
+	assert.Equal(t, []string{finopsv1.SubscriptionFinalizer}, s.Subscriptions[2].Finalizers, "s itself is not modified")
 	assert.Empty(t, s.Offerings[0].Finalizers, "s itself is not modified")
 }

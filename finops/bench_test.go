@@ -5,8 +5,8 @@ import (
 	"testing"
 	"time"
 
+	finopsv1 "github.com/condengine/condengine/api/finops/v1alpha1"
 	"github.com/condengine/condengine/finops"
-	"github.com/condengine/condengine/offering"
 	"github.com/condengine/condengine/offering/offeringtest"
 	"github.com/condengine/condengine/pricebook/pricebooktest"
 	st "github.com/condengine/condengine/subscription/subscriptiontest"
@@ -39,7 +39,7 @@ func benchWorld(tb testing.TB, n int) finops.Snapshot {
 	for i := range n - nOff - len(s.PriceBooks) {
 		fam, m := i/10, i%10
 		ns := fmt.Sprintf("tenant-%d", fam)
-		off := offering.Reference{Namespace: fmt.Sprintf("shop-%d", (fam%max(1, nOff))/50), Name: fmt.Sprintf("o-%d", (fam%max(1, nOff))/50*50)}
+		off := finopsv1.Reference{Namespace: fmt.Sprintf("shop-%d", (fam%max(1, nOff))/50), Name: fmt.Sprintf("o-%d", (fam%max(1, nOff))/50*50)}
 		opts := []st.Option{st.UID(fmt.Sprintf("u-%d-%d", fam, m)), st.Offering(off.Namespace, off.Name)}
 		if m > 0 {
 			opts = append(opts, st.Parent(ns, "m-0"))

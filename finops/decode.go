@@ -8,12 +8,8 @@ import (
 	"io"
 	"strings"
 
-	"github.com/condengine/condengine/costjob"
+	finopsv1 "github.com/condengine/condengine/api/finops/v1alpha1"
 	"github.com/condengine/condengine/manifest"
-	"github.com/condengine/condengine/offering"
-	"github.com/condengine/condengine/pricebook"
-	"github.com/condengine/condengine/provider"
-	"github.com/condengine/condengine/subscription"
 )
 
 // Group is the API group/version of the FinOps kinds.
@@ -93,7 +89,7 @@ func DecodeObjects(raws []json.RawMessage) (Snapshot, error) {
 
 // Kinds are the kinds of the FinOps API group, in the order the operator
 // documents them.
-var Kinds = []string{pricebook.Kind, offering.Kind, subscription.Kind, costjob.Kind, provider.Kind}
+var Kinds = []string{finopsv1.KindPriceBook, finopsv1.KindOffering, finopsv1.KindSubscription, finopsv1.KindCostJob, finopsv1.KindFinOpsProvider}
 
 // DecodeDocument decodes one document that is not a List into s: a
 // FinOps kind into its slice, any other object into Others. It does not
@@ -128,15 +124,15 @@ func decodeOne(s *Snapshot, seen *manifest.Identities, d *manifest.Document) err
 			return d.FailAt("apiVersion", fmt.Errorf("apiVersion: %q is not served; use %s", h.APIVersion, Group))
 		}
 		switch h.Kind {
-		case pricebook.Kind:
+		case finopsv1.KindPriceBook:
 			return decodeInto(d, &s.PriceBooks)
-		case offering.Kind:
+		case finopsv1.KindOffering:
 			return decodeInto(d, &s.Offerings)
-		case subscription.Kind:
+		case finopsv1.KindSubscription:
 			return decodeInto(d, &s.Subscriptions)
-		case costjob.Kind:
+		case finopsv1.KindCostJob:
 			return decodeInto(d, &s.CostJobs)
-		case provider.Kind:
+		case finopsv1.KindFinOpsProvider:
 			return decodeInto(d, &s.Providers)
 		}
 		return d.FailAt("kind", fmt.Errorf("kind: %q is not a kind of %s (want %s)", h.Kind, GroupName, strings.Join(Kinds, ", ")))

@@ -8,6 +8,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 
+	finopsv1 "github.com/condengine/condengine/api/finops/v1alpha1"
 	"github.com/condengine/condengine/conditions"
 	"github.com/condengine/condengine/costjob"
 	"github.com/condengine/condengine/offering"
@@ -138,26 +139,26 @@ func Apply(s Snapshot, r Result) Snapshot {
 		next.PricingDocument = r.PriceBooks.Document
 	}
 	offs := byID(r.Offerings.Offerings, func(o *offering.Outcome) *conditions.Outcome { return &o.Outcome })
-	next.Offerings = applied(s.Offerings, offs, func(o *offering.Offering, out *offering.Outcome) bool {
+	next.Offerings = applied(s.Offerings, offs, func(o *finopsv1.Offering, out *offering.Outcome) bool {
 		if out.Write {
 			o.Status = out.Status
 		}
 		switch out.Finalizer {
 		case conditions.FinalizerAdd:
-			o.Finalizers = append(slices.Clone(o.Finalizers), offering.Finalizer)
+			o.Finalizers = append(slices.Clone(o.Finalizers), finopsv1.OfferingFinalizer)
 		case conditions.FinalizerRemove:
-			o.Finalizers = without(o.Finalizers, offering.Finalizer)
+			o.Finalizers = without(o.Finalizers, finopsv1.OfferingFinalizer)
 			return len(o.Finalizers) > 0 // the API server deletes it now
 		}
 		return true
 	})
 	subs := byID(r.Subscriptions.Subscriptions, func(o *subscription.Outcome) *conditions.Outcome { return &o.Outcome })
-	next.Subscriptions = applied(s.Subscriptions, subs, func(x *subscription.Subscription, out *subscription.Outcome) bool {
+	next.Subscriptions = applied(s.Subscriptions, subs, func(x *finopsv1.Subscription, out *subscription.Outcome) bool {
 		if out.Write {
 			x.Status = out.Status
 		}
 		if out.Finalizer == conditions.FinalizerRemove {
-			x.Finalizers = without(x.Finalizers, subscription.Finalizer)
+			x.Finalizers = without(x.Finalizers, finopsv1.SubscriptionFinalizer)
 			return len(x.Finalizers) > 0 || !x.IsDeleting()
 		}
 		return true

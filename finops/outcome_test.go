@@ -10,9 +10,9 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"pgregory.net/rapid"
 
+	finopsv1 "github.com/condengine/condengine/api/finops/v1alpha1"
 	"github.com/condengine/condengine/conditions"
 	"github.com/condengine/condengine/conditions/conditionstest"
-	"github.com/condengine/condengine/costjob"
 	"github.com/condengine/condengine/finops"
 	"github.com/condengine/condengine/offering"
 	"github.com/condengine/condengine/pricebook"
@@ -30,7 +30,7 @@ func evaluate(s finops.Snapshot) finops.Result {
 	return r
 }
 
-func bookOutcome(r finops.Result, b *pricebook.PriceBook) *pricebook.Outcome {
+func bookOutcome(r finops.Result, b *finopsv1.PriceBook) *pricebook.Outcome {
 	for i := range r.PriceBooks.Books {
 		if o := &r.PriceBooks.Books[i]; o.Namespace == b.Namespace && o.Name == b.Name && o.UID == b.UID {
 			return o
@@ -66,9 +66,9 @@ func checkOutcomes(t conditionstest.TB, r finops.Result) {
 }
 
 func TestEvaluate_ZeroNowIsAnError(t *testing.T) {
-	s := finops.Snapshot{Subscriptions: []subscription.Subscription{{
+	s := finops.Snapshot{Subscriptions: []finopsv1.Subscription{{
 		ObjectMeta: metav1.ObjectMeta{Namespace: "team-a", Name: "acme", UID: "u1", Generation: 1},
-		Spec:       subscription.Spec{OfferingRef: subscription.Reference{Namespace: "shop", Name: "base"}}}}}
+		Spec:       finopsv1.SubscriptionSpec{OfferingRef: finopsv1.Reference{Namespace: "shop", Name: "base"}}}}}
 	_, err := finops.Evaluate(s)
 	require.ErrorIs(t, err, conditions.ErrZeroNow)
 	_, _, err = finops.Settle(s, 3)
@@ -82,12 +82,12 @@ func TestEvaluate_UnwrittenKindsFillTheSharedOutcome(t *testing.T) {
 	foreign := metav1.Condition{Type: "example.com/Synced", Status: "True", Reason: "ByOtherTool", ObservedGeneration: 3,
 		LastTransitionTime: metav1.NewTime(now.Add(-time.Hour))}
 	s := finops.Snapshot{Now: now,
-		Providers: []provider.FinOpsProvider{{ObjectMeta: metav1.ObjectMeta{Name: provider.SingletonName, UID: "p1", Generation: 3},
-			Spec:   provider.Spec{OnPremOptions: &provider.OnPremOptions{}},
-			Status: provider.Status{Conditions: []metav1.Condition{foreign}}}},
-		CostJobs: []costjob.CostJob{
-			{ObjectMeta: metav1.ObjectMeta{Namespace: "finops", Name: "z-hourly", UID: "j2", Generation: 2}, Spec: costjob.Spec{Interval: "1h"}},
-			{ObjectMeta: metav1.ObjectMeta{Namespace: "finops", Name: "a-odd", UID: "j1", Generation: 1}, Spec: costjob.Spec{Interval: "7m"}},
+		Providers: []finopsv1.FinOpsProvider{{ObjectMeta: metav1.ObjectMeta{Name: finopsv1.SingletonName, UID: "p1", Generation: 3},
+			Spec:   finopsv1.FinOpsProviderSpec{OnPremOptions: &finopsv1.OnPremOptions{}},
+			Status: finopsv1.FinOpsProviderStatus{Conditions: []metav1.Condition{foreign}}}},
+		CostJobs: []finopsv1.CostJob{
+			{ObjectMeta: metav1.ObjectMeta{Namespace: "finops", Name: "z-hourly", UID: "j2", Generation: 2}, Spec: finopsv1.CostJobSpec{Interval: "1h"}},
+			{ObjectMeta: metav1.ObjectMeta{Namespace: "finops", Name: "a-odd", UID: "j1", Generation: 1}, Spec: finopsv1.CostJobSpec{Interval: "7m"}},
 		},
 	}
 	r := evaluate(s)
@@ -95,7 +95,7 @@ func TestEvaluate_UnwrittenKindsFillTheSharedOutcome(t *testing.T) {
 
 	require.Len(t, r.Providers, 1)
 	p := r.Providers[0]
-	assert.Equal(t, conditions.Outcome{Kind: provider.Kind, Name: provider.SingletonName, UID: "p1", Generation: 3,
+	assert.Equal(t, conditions.Outcome{Kind: finopsv1.KindFinOpsProvider, Name: finopsv1.SingletonName, UID: "p1", Generation: 3,
 		Conditions: []metav1.Condition{foreign}, Skip: conditions.SkipNeverWritten}, p.Outcome)
 	assert.Equal(t, provider.BranchOnPrem, p.Plan.Branch)
 	assert.Equal(t, s.Providers[0].Status, p.Status)
@@ -103,7 +103,7 @@ func TestEvaluate_UnwrittenKindsFillTheSharedOutcome(t *testing.T) {
 	require.Len(t, r.CostJobs, 2)
 	assert.Equal(t, "a-odd", r.CostJobs[0].Name, "sorted by name, not by input position")
 	assert.False(t, r.CostJobs[0].Recognised)
-	assert.Equal(t, conditions.Outcome{Kind: costjob.Kind, Namespace: "finops", Name: "z-hourly", UID: "j2", Generation: 2,
+	assert.Equal(t, conditions.Outcome{Kind: finopsv1.KindCostJob, Namespace: "finops", Name: "z-hourly", UID: "j2", Generation: 2,
 		Skip: conditions.SkipNeverWritten}, r.CostJobs[1].Outcome)
 	assert.True(t, r.CostJobs[1].Recognised)
 	assert.NotEmpty(t, r.CostJobs[1].Schedule)

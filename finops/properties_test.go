@@ -8,6 +8,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	"pgregory.net/rapid"
 
+	finopsv1 "github.com/condengine/condengine/api/finops/v1alpha1"
 	"github.com/condengine/condengine/finops"
 	"github.com/condengine/condengine/finops/finopstest"
 	"github.com/condengine/condengine/offering"
@@ -43,7 +44,7 @@ func statuses(t *rapid.T, s finops.Snapshot) map[string]string {
 	}
 	for _, o := range s.Offerings {
 		put("Offering", o.Namespace, o.Name, struct {
-			S offering.Status
+			S finopsv1.OfferingStatus
 			F []string
 		}{o.Status, o.Finalizers})
 	}

@@ -8,12 +8,11 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"pgregory.net/rapid"
 
+	finopsv1 "github.com/condengine/condengine/api/finops/v1alpha1"
 	"github.com/condengine/condengine/conditions"
 	"github.com/condengine/condengine/conditions/conditionstest"
 	"github.com/condengine/condengine/conformance"
 	"github.com/condengine/condengine/finops"
-	"github.com/condengine/condengine/offering"
-	"github.com/condengine/condengine/pricebook"
 	"github.com/condengine/condengine/subscription"
 	st "github.com/condengine/condengine/subscription/subscriptiontest"
 )
@@ -57,15 +56,15 @@ func TestProperty_ProvenanceNamesTableRulesAndSnapshotObjects(t *testing.T) {
 		}
 		have := map[conditions.ObjectRef]bool{}
 		for _, b := range s.PriceBooks {
-			have[conditions.ObjectRef{Kind: pricebook.Kind, Namespace: b.Namespace, Name: b.Name, UID: b.UID, Generation: b.Generation}] = true
+			have[conditions.ObjectRef{Kind: finopsv1.KindPriceBook, Namespace: b.Namespace, Name: b.Name, UID: b.UID, Generation: b.Generation}] = true
 		}
 		for _, o := range s.Offerings {
-			have[conditions.ObjectRef{Kind: offering.Kind, Namespace: o.Namespace, Name: o.Name, UID: o.UID, Generation: o.Generation}] = true
-			have[conditions.ObjectRef{Kind: offering.Kind, Namespace: o.Namespace, Name: o.Name}] = true
+			have[conditions.ObjectRef{Kind: finopsv1.KindOffering, Namespace: o.Namespace, Name: o.Name, UID: o.UID, Generation: o.Generation}] = true
+			have[conditions.ObjectRef{Kind: finopsv1.KindOffering, Namespace: o.Namespace, Name: o.Name}] = true
 		}
 		for _, x := range s.Subscriptions {
-			have[conditions.ObjectRef{Kind: subscription.Kind, Namespace: x.Namespace, Name: x.Name, UID: x.UID, Generation: x.Generation}] = true
-			have[conditions.ObjectRef{Kind: subscription.Kind, Namespace: x.Namespace, Name: x.Name}] = true
+			have[conditions.ObjectRef{Kind: finopsv1.KindSubscription, Namespace: x.Namespace, Name: x.Name, UID: x.UID, Generation: x.Generation}] = true
+			have[conditions.ObjectRef{Kind: finopsv1.KindSubscription, Namespace: x.Namespace, Name: x.Name}] = true
 		}
 		in := func(r conditions.ObjectRef) bool { return have[r] }
 		r, err := finops.Explain(s)
@@ -126,7 +125,7 @@ func lived(t *rapid.T, s finops.Snapshot) finops.Snapshot {
 		s.Failures = append(s.Failures, finops.Failure{Kind: f.Kind, Namespace: f.Namespace, Name: f.Name})
 	}
 	if rapid.Bool().Draw(t, "listFails") {
-		s.Failures = append(s.Failures, finops.Failure{Kind: rapid.SampledFrom([]string{"Subscription", offering.Kind}).Draw(t, "listKind")})
+		s.Failures = append(s.Failures, finops.Failure{Kind: rapid.SampledFrom([]string{"Subscription", finopsv1.KindOffering}).Draw(t, "listKind")})
 	}
 	if n := len(s.Offerings); n > 0 && rapid.Bool().Draw(t, "offeringDeleted") {
 		i := rapid.IntRange(0, n-1).Draw(t, "deletedOffering")

@@ -10,13 +10,13 @@ import (
 	"github.com/stretchr/testify/require"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	finopsv1 "github.com/condengine/condengine/api/finops/v1alpha1"
 	"github.com/condengine/condengine/conditions"
 	"github.com/condengine/condengine/finops"
 	"github.com/condengine/condengine/offering"
 	ot "github.com/condengine/condengine/offering/offeringtest"
 	"github.com/condengine/condengine/pricebook"
 	pb "github.com/condengine/condengine/pricebook/pricebooktest"
-	"github.com/condengine/condengine/subscription"
 	st "github.com/condengine/condengine/subscription/subscriptiontest"
 )
 
@@ -28,8 +28,8 @@ func TestEvaluate_OneLevelPerEvaluation(t *testing.T) {
 	// The book is elected in the first evaluation; the metered Offering
 	// reads the stored flag, so it prices only in the second.
 	s := finops.Snapshot{Now: now,
-		PriceBooks: []pricebook.PriceBook{pb.New("finops", "std", pb.Rate(pricebook.CPUHour, "0.031"))},
-		Offerings:  []offering.Offering{ot.New("shop", "m", ot.Meter(offering.MeterCPUHour, nil))}}
+		PriceBooks: []finopsv1.PriceBook{pb.New("finops", "std", pb.Rate(pricebook.CPUHour, "0.031"))},
+		Offerings:  []finopsv1.Offering{ot.New("shop", "m", ot.Meter(finopsv1.MeterCPUHour, nil))}}
 	r := evaluate(s)
 	assert.Equal(t, offering.ReasonNoActivePricebook, r.Offerings.Offerings[0].Status.Conditions[0].Reason)
 	settled, rounds, err := finops.Settle(s, 10)
@@ -42,7 +42,7 @@ func TestEvaluate_OneLevelPerEvaluation(t *testing.T) {
 
 func TestSettle_ReportsNonConvergence(t *testing.T) {
 	// A chain of twenty requirements needs about twenty rounds.
-	var offs []offering.Offering
+	var offs []finopsv1.Offering
 	for i := 0; i < 20; i++ {
 		o := ot.New("shop", fmt.Sprintf("o%02d", i))
 		if i < 19 {
@@ -64,8 +64,8 @@ func TestSettle_ReportsNonConvergence(t *testing.T) {
 
 func TestSettle_DeletedOfferingLeavesOnceDependentsGo(t *testing.T) {
 	s := finops.Snapshot{Now: now,
-		Offerings: []offering.Offering{ot.New("shop", "base", ot.Ready(), ot.Deleting())},
-		Subscriptions: []subscription.Subscription{
+		Offerings: []finopsv1.Offering{ot.New("shop", "base", ot.Ready(), ot.Deleting())},
+		Subscriptions: []finopsv1.Subscription{
 			st.New("shop", "acme", st.Offering("shop", "base"), st.Active(now.Add(-time.Hour), "u-acme"))},
 	}
 	s.Subscriptions[0].Status.Ready = metav1.ConditionTrue

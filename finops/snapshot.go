@@ -3,10 +3,8 @@ package finops
 import (
 	"time"
 
-	"github.com/condengine/condengine/costjob"
+	finopsv1 "github.com/condengine/condengine/api/finops/v1alpha1"
 	"github.com/condengine/condengine/offering"
-	"github.com/condengine/condengine/pricebook"
-	"github.com/condengine/condengine/provider"
 	"github.com/condengine/condengine/subscription"
 )
 
@@ -19,15 +17,15 @@ type Snapshot struct {
 	// Now is the instant of the evaluation.
 	Now time.Time
 	// PriceBooks are every PriceBook, across all namespaces.
-	PriceBooks []pricebook.PriceBook
+	PriceBooks []finopsv1.PriceBook
 	// Offerings are every Offering, across all namespaces.
-	Offerings []offering.Offering
+	Offerings []finopsv1.Offering
 	// Subscriptions are every Subscription, across all namespaces.
-	Subscriptions []subscription.Subscription
+	Subscriptions []finopsv1.Subscription
 	// CostJobs are every CostJob; they carry no conditions.
-	CostJobs []costjob.CostJob
+	CostJobs []finopsv1.CostJob
 	// Providers are the FinOpsProviders; they carry no status at all.
-	Providers []provider.FinOpsProvider
+	Providers []finopsv1.FinOpsProvider
 	// Others are objects of any other kind, kept by identity only (a
 	// Subscription's targetRef may name one).
 	Others []Object
@@ -73,7 +71,7 @@ func (s *Snapshot) offeringSnapshot() offering.Snapshot {
 		for i := range s.Subscriptions {
 			x := &s.Subscriptions[i]
 			os.Dependents[i] = offering.Dependent{Namespace: x.Namespace, Name: x.Name,
-				OfferingRef: offering.Reference{Namespace: x.Spec.OfferingRef.Namespace, Name: x.Spec.OfferingRef.Name},
+				OfferingRef: finopsv1.Reference{Namespace: x.Spec.OfferingRef.Namespace, Name: x.Spec.OfferingRef.Name},
 				Ready:       x.Status.Ready == "True"}
 		}
 	}
@@ -89,15 +87,15 @@ func (s *Snapshot) subscriptionSnapshot() subscription.Snapshot {
 		ss.Objects = append(ss.Objects, subscription.ObjectRef{APIVersion: o.APIVersion, Kind: o.Kind, Namespace: o.Namespace, Name: o.Name})
 	}
 	for i := range s.PriceBooks {
-		ss.Objects = append(ss.Objects, subscription.ObjectRef{APIVersion: Group, Kind: pricebook.Kind,
+		ss.Objects = append(ss.Objects, subscription.ObjectRef{APIVersion: Group, Kind: finopsv1.KindPriceBook,
 			Namespace: s.PriceBooks[i].Namespace, Name: s.PriceBooks[i].Name})
 	}
 	for i := range s.CostJobs {
-		ss.Objects = append(ss.Objects, subscription.ObjectRef{APIVersion: Group, Kind: costjob.Kind,
+		ss.Objects = append(ss.Objects, subscription.ObjectRef{APIVersion: Group, Kind: finopsv1.KindCostJob,
 			Namespace: s.CostJobs[i].Namespace, Name: s.CostJobs[i].Name})
 	}
 	for i := range s.Providers {
-		ss.Objects = append(ss.Objects, subscription.ObjectRef{APIVersion: Group, Kind: provider.Kind,
+		ss.Objects = append(ss.Objects, subscription.ObjectRef{APIVersion: Group, Kind: finopsv1.KindFinOpsProvider,
 			Namespace: s.Providers[i].Namespace, Name: s.Providers[i].Name})
 	}
 	for _, f := range s.Failures {

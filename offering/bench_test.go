@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"testing"
 
+	finopsv1 "github.com/condengine/condengine/api/finops/v1alpha1"
 	"github.com/condengine/condengine/offering"
 	ot "github.com/condengine/condengine/offering/offeringtest"
 	"github.com/condengine/condengine/pricebook"
@@ -15,8 +16,8 @@ import (
 // fifth in loops of fifty with tails running into them, and the rest
 // metered, pricing against the active book.
 func benchGraph(n int) offering.Snapshot {
-	name := func(i int) offering.Reference { return ot.Ref(fmt.Sprintf("ns-%02d", i%20), fmt.Sprintf("o-%07d", i)) }
-	offs := make([]offering.Offering, n)
+	name := func(i int) finopsv1.Reference { return ot.Ref(fmt.Sprintf("ns-%02d", i%20), fmt.Sprintf("o-%07d", i)) }
+	offs := make([]finopsv1.Offering, n)
 	for i := range offs {
 		k := name(i)
 		o := ot.New(k.Namespace, k.Name, ot.Ready())
@@ -31,13 +32,13 @@ func benchGraph(n int) offering.Snapshot {
 			base := i - i%50
 			ot.Requires(name(base + (i+1)%50))(&o)
 		default:
-			ot.Meter(offering.MeterCPUHour, ot.Factor(1150))(&o)
-			ot.Meter(offering.MeterGPUHour, ot.Absolute(200))(&o)
+			ot.Meter(finopsv1.MeterCPUHour, ot.Factor(1150))(&o)
+			ot.Meter(finopsv1.MeterGPUHour, ot.Absolute(200))(&o)
 			ot.Requires(name(i % (n / 5)))(&o)
 		}
 		offs[i] = o
 	}
-	books := []pricebook.PriceBook{pb.New("finops", "standard", pb.Incumbent(),
+	books := []finopsv1.PriceBook{pb.New("finops", "standard", pb.Incumbent(),
 		pb.Rate(pricebook.CPUHour, "0.031"), pb.Rate(pricebook.GPUHour, "1.8"))}
 	return offering.Snapshot{Now: now, Offerings: offs, PriceBooks: books}
 }

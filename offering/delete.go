@@ -8,24 +8,25 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	finopsv1 "github.com/condengine/condengine/api/finops/v1alpha1"
 	"github.com/condengine/condengine/conditions"
 )
 
 // dependents groups, once per snapshot, the ready objects that hold each
 // Offering: Subscriptions by offeringRef and Offerings by requirement.
 type dependents struct {
-	subs map[Reference][]Reference
-	offs map[Reference][]Reference
+	subs map[finopsv1.Reference][]finopsv1.Reference
+	offs map[finopsv1.Reference][]finopsv1.Reference
 }
 
 func (e *evaluator) dependents() *dependents {
 	if e.deps != nil {
 		return e.deps
 	}
-	d := &dependents{subs: map[Reference][]Reference{}, offs: map[Reference][]Reference{}}
+	d := &dependents{subs: map[finopsv1.Reference][]finopsv1.Reference{}, offs: map[finopsv1.Reference][]finopsv1.Reference{}}
 	for _, s := range e.s.Dependents {
 		if s.Ready {
-			d.subs[s.OfferingRef] = append(d.subs[s.OfferingRef], Reference{Namespace: s.Namespace, Name: s.Name})
+			d.subs[s.OfferingRef] = append(d.subs[s.OfferingRef], finopsv1.Reference{Namespace: s.Namespace, Name: s.Name})
 		}
 	}
 	for i := range e.s.Offerings {
@@ -52,7 +53,7 @@ func (e *evaluator) deletion(i int32) Outcome {
 	o := &e.s.Offerings[i]
 	del := metav1.Condition{Type: TypeDeleting, Status: metav1.ConditionFalse, ObservedGeneration: o.Generation}
 	switch d := e.dependents(); {
-	case e.fails.list("Subscription") || e.fails.list(Kind):
+	case e.fails.list("Subscription") || e.fails.list(finopsv1.KindOffering):
 		del.Reason, del.Message = ReasonValidationError, "cannot list the dependents of this offering"
 	case len(d.subs[o.Key()]) > 0:
 		del.Reason = ReasonDependentSubscriptionsExist
@@ -69,7 +70,7 @@ func (e *evaluator) deletion(i int32) Outcome {
 		return out
 	}
 	allowed := del.Status == metav1.ConditionTrue
-	if allowed && slices.Contains(o.Finalizers, Finalizer) {
+	if allowed && slices.Contains(o.Finalizers, finopsv1.OfferingFinalizer) {
 		out.Finalizer = conditions.FinalizerRemove
 	}
 	out.Retry = !allowed
@@ -82,14 +83,14 @@ const maxNamed = 5
 // dependentsMessage names the dependents in the Offering's own namespace,
 // sorted, and only counts those elsewhere: another namespace's object
 // names are its own business.
-func dependentsMessage(lead, ns string, refs []Reference) string {
-	own := make([]Reference, 0, len(refs))
+func dependentsMessage(lead, ns string, refs []finopsv1.Reference) string {
+	own := make([]finopsv1.Reference, 0, len(refs))
 	for _, r := range refs {
 		if r.Namespace == ns {
 			own = append(own, r)
 		}
 	}
-	slices.SortFunc(own, func(a, b Reference) int { return cmp.Compare(a.Name, b.Name) })
+	slices.SortFunc(own, func(a, b finopsv1.Reference) int { return cmp.Compare(a.Name, b.Name) })
 	own = slices.Compact(own)
 	var b strings.Builder
 	b.WriteString(lead)
@@ -113,7 +114,7 @@ func dependentsMessage(lead, ns string, refs []Reference) string {
 	return b.String()
 }
 
-func countIn(refs []Reference, ns string) int {
+func countIn(refs []finopsv1.Reference, ns string) int {
 	n := 0
 	for _, r := range refs {
 		if r.Namespace == ns {

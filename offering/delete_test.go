@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	finopsv1 "github.com/condengine/condengine/api/finops/v1alpha1"
 	"github.com/condengine/condengine/conditions"
 	"github.com/condengine/condengine/offering"
 	ot "github.com/condengine/condengine/offering/offeringtest"
@@ -35,7 +36,7 @@ func sub(ns, name string, ready bool) offering.Dependent {
 
 func TestDeleting_DependentSubscriptionsExist_OnlyReadyCount(t *testing.T) {
 	base := ot.New("shop", "base", ot.Deleting(), ot.Ready())
-	out, c := deletingOf(t, offering.Snapshot{Offerings: []offering.Offering{base},
+	out, c := deletingOf(t, offering.Snapshot{Offerings: []finopsv1.Offering{base},
 		Dependents: []offering.Dependent{sub("shop", "acme", true), sub("shop", "gone", false), sub("other", "secret-customer", true)}})
 	assert.Equal(t, metav1.ConditionFalse, c.Status)
 	assert.Equal(t, offering.ReasonDependentSubscriptionsExist, c.Reason)
@@ -47,7 +48,7 @@ func TestDeleting_DependentSubscriptionsExist_OnlyReadyCount(t *testing.T) {
 
 func TestDeleting_NotReadySubscriptionDoesNotBlock(t *testing.T) {
 	base := ot.New("shop", "base", ot.Deleting())
-	out, c := deletingOf(t, offering.Snapshot{Offerings: []offering.Offering{base},
+	out, c := deletingOf(t, offering.Snapshot{Offerings: []finopsv1.Offering{base},
 		Dependents: []offering.Dependent{sub("shop", "winding-down", false)}})
 	assert.Equal(t, offering.ReasonDeletionAllowed, c.Reason)
 	assert.Equal(t, metav1.ConditionTrue, c.Status)
@@ -55,7 +56,7 @@ func TestDeleting_NotReadySubscriptionDoesNotBlock(t *testing.T) {
 }
 
 func TestDeleting_DependentOfferingsExist(t *testing.T) {
-	offs := []offering.Offering{
+	offs := []finopsv1.Offering{
 		ot.New("shop", "base", ot.Deleting()),
 		ot.New("shop", "addon", ot.Ready(), ot.Requires(ot.Ref("shop", "base"))),
 		ot.New("shop", "draft", ot.NotReady(), ot.Requires(ot.Ref("shop", "base"))),
@@ -66,7 +67,7 @@ func TestDeleting_DependentOfferingsExist(t *testing.T) {
 }
 
 func TestDeleting_SubscriptionsCheckedBeforeOfferings(t *testing.T) {
-	offs := []offering.Offering{
+	offs := []finopsv1.Offering{
 		ot.New("shop", "base", ot.Deleting()),
 		ot.New("shop", "addon", ot.Ready(), ot.Requires(ot.Ref("shop", "base"))),
 	}
@@ -75,7 +76,7 @@ func TestDeleting_SubscriptionsCheckedBeforeOfferings(t *testing.T) {
 }
 
 func TestDeleting_LookupFailureIsValidationError(t *testing.T) {
-	_, c := deletingOf(t, offering.Snapshot{Offerings: []offering.Offering{ot.New("shop", "base", ot.Deleting())},
+	_, c := deletingOf(t, offering.Snapshot{Offerings: []finopsv1.Offering{ot.New("shop", "base", ot.Deleting())},
 		Failures: []offering.Failure{{Kind: "Subscription"}}})
 	assert.Equal(t, offering.ReasonValidationError, c.Reason)
 	assert.Equal(t, metav1.ConditionFalse, c.Status)
@@ -91,7 +92,7 @@ func TestDeleting_KeepsReadyAndPricingResolvedAsTheyWere(t *testing.T) {
 	// A requirement that is now missing would fail a live Offering; the
 	// delete branch does not look.
 	ot.Requires(ot.Ref("shop", "vanished"))(&base)
-	out, _ := deletingOf(t, offering.Snapshot{Offerings: []offering.Offering{base}})
+	out, _ := deletingOf(t, offering.Snapshot{Offerings: []finopsv1.Offering{base}})
 	require.Len(t, out.Status.Conditions, 3)
 	assert.Equal(t, base.Status.Conditions[0], out.Status.Conditions[0])
 	assert.Equal(t, base.Status.Conditions[1], out.Status.Conditions[1])
@@ -104,12 +105,12 @@ func TestDeleting_ManyDependentsMessageBounded(t *testing.T) {
 	for i := 0; i < 40; i++ {
 		deps = append(deps, sub("shop", fmt.Sprintf("s%02d", i), true))
 	}
-	_, c := deletingOf(t, offering.Snapshot{Offerings: []offering.Offering{ot.New("shop", "base", ot.Deleting())}, Dependents: deps})
+	_, c := deletingOf(t, offering.Snapshot{Offerings: []finopsv1.Offering{ot.New("shop", "base", ot.Deleting())}, Dependents: deps})
 	assert.Equal(t, "still referenced by subscriptions: shop/s00, shop/s01, shop/s02, shop/s03, shop/s04 and 35 more", c.Message)
 }
 
 func TestDeleting_NoFinalizerNothingToRemove(t *testing.T) {
-	out, c := deletingOf(t, offering.Snapshot{Offerings: []offering.Offering{ot.New("shop", "base", ot.Deleting(), ot.NoFinalizer())}})
+	out, c := deletingOf(t, offering.Snapshot{Offerings: []finopsv1.Offering{ot.New("shop", "base", ot.Deleting(), ot.NoFinalizer())}})
 	assert.Equal(t, offering.ReasonDeletionAllowed, c.Reason)
 	assert.Equal(t, conditions.FinalizerKeep, out.Finalizer)
 	assert.NotEqual(t, conditions.FinalizerAdd, out.Finalizer, "a deleting object never gains a finalizer")

@@ -7,6 +7,7 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	finopsv1 "github.com/condengine/condengine/api/finops/v1alpha1"
 	"github.com/condengine/condengine/conditions"
 	"github.com/condengine/condengine/pricebook"
 )
@@ -16,9 +17,9 @@ type Snapshot struct {
 	// Now stamps transitions and resolvedPricing.resolvedAt.
 	Now time.Time
 	// Offerings are evaluated, and read as each other's requirements.
-	Offerings []Offering
+	Offerings []finopsv1.Offering
 	// PriceBooks supply the active book (status.active as stored).
-	PriceBooks []pricebook.PriceBook
+	PriceBooks []finopsv1.PriceBook
 	// Dependents are the Subscriptions, seen only as far as the deletion
 	// guard needs them.
 	Dependents []Dependent
@@ -32,7 +33,7 @@ type Snapshot struct {
 type Dependent struct {
 	Namespace   string
 	Name        string
-	OfferingRef Reference
+	OfferingRef finopsv1.Reference
 	// Ready is status.ready == "True"; only ready dependents hold a
 	// deleting Offering.
 	Ready bool
@@ -50,7 +51,7 @@ type Dependent struct {
 type Outcome struct {
 	conditions.Outcome
 	// Status is the Offering's status after the reconcile.
-	Status Status
+	Status finopsv1.OfferingStatus
 	// Provenance holds, with Explain, one entry per condition of
 	// Status.Conditions, in the same order: the rule that decided it and
 	// the raw evidence (for logs and tools, never a status). Evaluate
@@ -107,7 +108,7 @@ func evaluate(s Snapshot, explain bool) Result {
 
 type evaluator struct {
 	s     Snapshot
-	idx   map[Reference]int32
+	idx   map[finopsv1.Reference]int32
 	fails failures
 	reach []bool
 	loops loops
@@ -118,7 +119,7 @@ type evaluator struct {
 // verdict is the first failing check, or the published pricing.
 type verdict struct {
 	reason, message string
-	pricing         *ResolvedPricing
+	pricing         *finopsv1.ResolvedPricing
 }
 
 func (e *evaluator) check(i int32) verdict {
@@ -134,7 +135,7 @@ func (e *evaluator) check(i int32) verdict {
 		case r.Namespace == "":
 			return verdict{reason: ReasonRequiredOfferingNotFound,
 				message: fmt.Sprintf("required offering %q has no namespace (a reference is never defaulted)", r.Name)}
-		case e.fails.get(Kind, r.Namespace, r.Name):
+		case e.fails.get(finopsv1.KindOffering, r.Namespace, r.Name):
 			return verdict{reason: ReasonValidationError, message: "cannot read required offering " + r.String()}
 		}
 		j, ok := e.idx[r]
@@ -150,23 +151,23 @@ func (e *evaluator) check(i int32) verdict {
 
 // price publishes the pricing, or keeps what was published before:
 // resolved pricing never changes once set, whatever the books do.
-func (e *evaluator) price(o *Offering) verdict {
+func (e *evaluator) price(o *finopsv1.Offering) verdict {
 	if o.Status.ResolvedPricing != nil {
 		return verdict{pricing: o.Status.ResolvedPricing}
 	}
-	p := &ResolvedPricing{
+	p := &finopsv1.ResolvedPricing{
 		ResolvedAt:      metav1.NewTime(e.s.Now.UTC().Truncate(time.Second)),
-		Meters:          []ResolvedMeter{},
+		Meters:          []finopsv1.ResolvedMeter{},
 		SubscriptionFee: copyFee(o.Spec.Pricing.SubscriptionFee),
 	}
 	if len(o.Spec.Pricing.ResourcePricing) == 0 {
 		return verdict{pricing: p}
 	}
-	if e.fails.list(pricebook.Kind) ||
-		e.book >= 0 && e.fails.get(pricebook.Kind, e.s.PriceBooks[e.book].Namespace, e.s.PriceBooks[e.book].Name) {
+	if e.fails.list(finopsv1.KindPriceBook) ||
+		e.book >= 0 && e.fails.get(finopsv1.KindPriceBook, e.s.PriceBooks[e.book].Namespace, e.s.PriceBooks[e.book].Name) {
 		return verdict{reason: ReasonValidationError, message: "cannot read the active pricebook"}
 	}
-	if e.book < 0 || e.s.PriceBooks[e.book].Spec.ValuationMode != pricebook.ValuationCurrency {
+	if e.book < 0 || e.s.PriceBooks[e.book].Spec.ValuationMode != finopsv1.ValuationCurrency {
 		return verdict{reason: ReasonNoActivePricebook,
 			message: fmt.Sprintf("offering %s/%s: no active pricebook to resolve metered pricing", o.Namespace, o.Name)}
 	}
@@ -178,7 +179,7 @@ func (e *evaluator) price(o *Offering) verdict {
 	return verdict{pricing: p}
 }
 
-func copyFee(f *SubscriptionFee) *SubscriptionFee {
+func copyFee(f *finopsv1.SubscriptionFee) *finopsv1.SubscriptionFee {
 	if f == nil {
 		return nil
 	}
@@ -212,7 +213,7 @@ func (e *evaluator) readiness(i int32) Outcome {
 		out.Status.ResolvedPricing = v.pricing
 	}
 	out.Decide(m, out.Status.Ready != o.Status.Ready || out.Status.ResolvedPricing != o.Status.ResolvedPricing)
-	if !slices.Contains(o.Finalizers, Finalizer) {
+	if !slices.Contains(o.Finalizers, finopsv1.OfferingFinalizer) {
 		out.Finalizer = conditions.FinalizerAdd
 	}
 	out.Retry = v.reason != ""
@@ -222,9 +223,9 @@ func (e *evaluator) readiness(i int32) Outcome {
 // write merges desired into the Offering's conditions; the rest of the
 // status is carried over for the caller to adjust. A stale merge leaves
 // the status as it is and is decided at once.
-func (e *evaluator) write(o *Offering, desired []metav1.Condition) (Outcome, conditions.MergeResult) {
+func (e *evaluator) write(o *finopsv1.Offering, desired []metav1.Condition) (Outcome, conditions.MergeResult) {
 	m := Vocabulary.MergeObject(o, o.Status.Conditions, desired, e.s.Now)
-	out := Outcome{Outcome: conditions.Outcome{Kind: Kind, Namespace: o.Namespace, Name: o.Name, UID: o.UID,
+	out := Outcome{Outcome: conditions.Outcome{Kind: finopsv1.KindOffering, Namespace: o.Namespace, Name: o.Name, UID: o.UID,
 		Generation: o.Generation, Conditions: m.Conditions}, Status: o.Status}
 	out.Status.Conditions = m.Conditions
 	out.Decide(m, false)

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	finopsv1 "github.com/condengine/condengine/api/finops/v1alpha1"
 	"github.com/condengine/condengine/conditions"
 	"github.com/condengine/condengine/offering"
 	ot "github.com/condengine/condengine/offering/offeringtest"
@@ -16,45 +17,45 @@ import (
 	pb "github.com/condengine/condengine/pricebook/pricebooktest"
 )
 
-func activeBook(opts ...pb.Option) pricebook.PriceBook {
+func activeBook(opts ...pb.Option) finopsv1.PriceBook {
 	return pb.New("finops", "standard", append([]pb.Option{pb.Incumbent(),
 		pb.Rate(pricebook.CPUHour, "0.031"), pb.Rate(pricebook.GPUHour, "1.8")}, opts...)...)
 }
 
-func evalWith(books []pricebook.PriceBook, failures []offering.Failure, offs ...offering.Offering) offering.Result {
+func evalWith(books []finopsv1.PriceBook, failures []offering.Failure, offs ...finopsv1.Offering) offering.Result {
 	return evaluate(offering.Snapshot{Now: now, Offerings: offs, PriceBooks: books, Failures: failures})
 }
 
 func TestRequirements_CheckedInSpecOrder(t *testing.T) {
-	base := []offering.Offering{
+	base := []finopsv1.Offering{
 		ot.New("shop", "ready", ot.Ready()),
 		ot.New("shop", "unready", ot.NotReady()),
 		ot.New("shop", "unknown"), // status.ready absent is not True
 	}
 	for _, tc := range []struct {
 		name     string
-		entries  []offering.Reference
+		entries  []finopsv1.Reference
 		failures []offering.Failure
 		reason   string
 		message  string
 	}{
-		{"AllReady", []offering.Reference{ot.Ref("shop", "ready")}, nil, offering.ReasonValidationSucceeded, ""},
-		{"NotFound_NamesEntry", []offering.Reference{ot.Ref("shop", "ready"), ot.Ref("shop", "nope"), ot.Ref("shop", "unready")}, nil,
+		{"AllReady", []finopsv1.Reference{ot.Ref("shop", "ready")}, nil, offering.ReasonValidationSucceeded, ""},
+		{"NotFound_NamesEntry", []finopsv1.Reference{ot.Ref("shop", "ready"), ot.Ref("shop", "nope"), ot.Ref("shop", "unready")}, nil,
 			offering.ReasonRequiredOfferingNotFound, "required offering shop/nope not found"},
-		{"NotReady_BeforeLaterNotFound", []offering.Reference{ot.Ref("shop", "unready"), ot.Ref("shop", "nope")}, nil,
+		{"NotReady_BeforeLaterNotFound", []finopsv1.Reference{ot.Ref("shop", "unready"), ot.Ref("shop", "nope")}, nil,
 			offering.ReasonRequiredOfferingNotReady, "required offering shop/unready is not ready"},
-		{"ReadyAbsentCountsAsNotReady", []offering.Reference{ot.Ref("shop", "unknown")}, nil,
+		{"ReadyAbsentCountsAsNotReady", []finopsv1.Reference{ot.Ref("shop", "unknown")}, nil,
 			offering.ReasonRequiredOfferingNotReady, "required offering shop/unknown is not ready"},
-		{"ReadFailure_ValidationError", []offering.Reference{ot.Ref("shop", "ready")},
-			[]offering.Failure{{Kind: offering.Kind, Namespace: "shop", Name: "ready"}},
+		{"ReadFailure_ValidationError", []finopsv1.Reference{ot.Ref("shop", "ready")},
+			[]offering.Failure{{Kind: finopsv1.KindOffering, Namespace: "shop", Name: "ready"}},
 			offering.ReasonValidationError, "cannot read required offering shop/ready"},
-		{"MissingNamespace_NeverDefaulted", []offering.Reference{{Name: "ready"}}, nil,
+		{"MissingNamespace_NeverDefaulted", []finopsv1.Reference{{Name: "ready"}}, nil,
 			offering.ReasonRequiredOfferingNotFound, `required offering "ready" has no namespace (a reference is never defaulted)`},
-		{"MissingName", []offering.Reference{{Namespace: "shop"}}, nil,
+		{"MissingName", []finopsv1.Reference{{Namespace: "shop"}}, nil,
 			offering.ReasonRequiredOfferingNotFound, "requiredOfferings[0] has no name"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			offs := append(append([]offering.Offering{}, base...), ot.New("shop", "app", ot.Requires(tc.entries...)))
+			offs := append(append([]finopsv1.Offering{}, base...), ot.New("shop", "app", ot.Requires(tc.entries...)))
 			r := evalWith(nil, tc.failures, offs...)
 			reason, msg := readyOf(t, offs, r, "shop/app")
 			assert.Equal(t, tc.reason, reason)
@@ -64,7 +65,7 @@ func TestRequirements_CheckedInSpecOrder(t *testing.T) {
 }
 
 func TestReadyAndPricingResolved_WrittenTogetherAndAgree(t *testing.T) {
-	offs := []offering.Offering{ot.New("shop", "app", ot.Requires(ot.Ref("shop", "nope")))}
+	offs := []finopsv1.Offering{ot.New("shop", "app", ot.Requires(ot.Ref("shop", "nope")))}
 	out := eval(offs...).Offerings[0]
 	require.Len(t, out.Status.Conditions, 2)
 	ready, pr := out.Status.Conditions[0], out.Status.Conditions[1]
@@ -79,31 +80,31 @@ func TestReadyAndPricingResolved_WrittenTogetherAndAgree(t *testing.T) {
 }
 
 func TestPricing_FeeOnlyNeedsNoBook(t *testing.T) {
-	offs := []offering.Offering{ot.New("shop", "fee", ot.Fee(40_000_000, "1h", offering.AlignActivatedAt, 2))}
+	offs := []finopsv1.Offering{ot.New("shop", "fee", ot.Fee(40_000_000, "1h", finopsv1.AlignActivatedAt, 2))}
 	out := eval(offs...).Offerings[0]
 	assert.Equal(t, metav1.ConditionTrue, out.Status.Ready)
 	pr := conditions.Find(out.Status.Conditions, offering.TypePricingResolved)
 	assert.Equal(t, offering.ReasonPricingResolved, pr.Reason)
 	require.NotNil(t, out.Status.ResolvedPricing)
-	assert.Equal(t, []offering.ResolvedMeter{}, out.Status.ResolvedPricing.Meters)
+	assert.Equal(t, []finopsv1.ResolvedMeter{}, out.Status.ResolvedPricing.Meters)
 	assert.Equal(t, now, out.Status.ResolvedPricing.ResolvedAt.Time)
 	assert.Equal(t, *offs[0].Spec.Pricing.SubscriptionFee, *out.Status.ResolvedPricing.SubscriptionFee)
 	assert.False(t, out.Retry)
 }
 
 func TestPricing_NoActivePricebook(t *testing.T) {
-	metered := ot.New("shop", "metered", ot.Meter(offering.MeterCPUHour, nil))
+	metered := ot.New("shop", "metered", ot.Meter(finopsv1.MeterCPUHour, nil))
 	const want = "offering shop/metered: no active pricebook to resolve metered pricing"
 	for _, tc := range []struct {
 		name  string
-		books []pricebook.PriceBook
+		books []finopsv1.PriceBook
 	}{
 		{"NoBooks", nil},
-		{"BookNotMarkedActive", []pricebook.PriceBook{pb.New("finops", "idle")}},
-		{"PercentBookHoldsTheSlot", []pricebook.PriceBook{pb.New("finops", "pct", pb.Percent(), pb.Incumbent()), pb.New("finops", "cur")}},
+		{"BookNotMarkedActive", []finopsv1.PriceBook{pb.New("finops", "idle")}},
+		{"PercentBookHoldsTheSlot", []finopsv1.PriceBook{pb.New("finops", "pct", pb.Percent(), pb.Incumbent()), pb.New("finops", "cur")}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			offs := []offering.Offering{metered}
+			offs := []finopsv1.Offering{metered}
 			reason, msg := readyOf(t, offs, evalWith(tc.books, nil, offs...), "shop/metered")
 			assert.Equal(t, offering.ReasonNoActivePricebook, reason)
 			assert.Equal(t, want, msg)
@@ -112,20 +113,20 @@ func TestPricing_NoActivePricebook(t *testing.T) {
 }
 
 func TestPricing_MarginsAsWorkedExamples(t *testing.T) {
-	offs := []offering.Offering{ot.New("shop", "m",
-		ot.Meter(offering.MeterCPUHour, nil),
-		ot.Meter(offering.MeterCPUHour, ot.Absolute(1)), // repeated name: the first entry counts
-		ot.Meter(offering.MeterGPUHour, ot.Factor(1200)),
-		ot.Meter(offering.MeterSubscription, ot.Absolute(5)),
-		ot.Meter(offering.MeterNetworkGb, ot.Factor(980)),
+	offs := []finopsv1.Offering{ot.New("shop", "m",
+		ot.Meter(finopsv1.MeterCPUHour, nil),
+		ot.Meter(finopsv1.MeterCPUHour, ot.Absolute(1)), // repeated name: the first entry counts
+		ot.Meter(finopsv1.MeterGPUHour, ot.Factor(1200)),
+		ot.Meter(finopsv1.MeterSubscription, ot.Absolute(5)),
+		ot.Meter(finopsv1.MeterNetworkGb, ot.Factor(980)),
 	)}
-	out := evalWith([]pricebook.PriceBook{activeBook(pb.Rate(pricebook.NetworkGiB, "0.000003"))}, nil, offs...).Offerings[0]
+	out := evalWith([]finopsv1.PriceBook{activeBook(pb.Rate(pricebook.NetworkGiB, "0.000003"))}, nil, offs...).Offerings[0]
 	require.NotNil(t, out.Status.ResolvedPricing)
-	assert.Equal(t, []offering.ResolvedMeter{
-		{Name: offering.MeterCPUHour, UnitPriceMicros: 31_000},
-		{Name: offering.MeterGPUHour, UnitPriceMicros: 2_160_000},
-		{Name: offering.MeterSubscription, UnitPriceMicros: 5},
-		{Name: offering.MeterNetworkGb, UnitPriceMicros: 2}, // 3 × 980 / 1000 = 2.94, rounded down
+	assert.Equal(t, []finopsv1.ResolvedMeter{
+		{Name: finopsv1.MeterCPUHour, UnitPriceMicros: 31_000},
+		{Name: finopsv1.MeterGPUHour, UnitPriceMicros: 2_160_000},
+		{Name: finopsv1.MeterSubscription, UnitPriceMicros: 5},
+		{Name: finopsv1.MeterNetworkGb, UnitPriceMicros: 2}, // 3 × 980 / 1000 = 2.94, rounded down
 	}, out.Status.ResolvedPricing.Meters)
 }
 
@@ -133,7 +134,7 @@ func TestApplyMargins(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		rate int64
-		m    *offering.Margins
+		m    *finopsv1.Margins
 		want int64
 		err  string
 	}{
@@ -145,7 +146,7 @@ func TestApplyMargins(t *testing.T) {
 		{"FactorOverflow", math.MaxInt64, ot.Factor(1001), 0, "too large"},
 		{"FactorHugeFactor", math.MaxInt64, ot.Factor(math.MaxInt64), 0, "too large"},
 		{"AbsoluteOverflow", math.MaxInt64, ot.Absolute(1), 0, "too large"},
-		{"Both", 1, &offering.Margins{AbsoluteMicros: ot.Absolute(1).AbsoluteMicros, FactorMilli: ot.Factor(1).FactorMilli}, 0, "mutually exclusive"},
+		{"Both", 1, &finopsv1.Margins{AbsoluteMicros: ot.Absolute(1).AbsoluteMicros, FactorMilli: ot.Factor(1).FactorMilli}, 0, "mutually exclusive"},
 		{"NegativeFactor", 1, ot.Factor(-1), 0, "negative"},
 		{"NegativeAbsolute", 1, ot.Absolute(-1), 0, "negative"},
 	} {
@@ -163,39 +164,39 @@ func TestApplyMargins(t *testing.T) {
 }
 
 func TestPricing_ParseFailedNamesMeterAndValue(t *testing.T) {
-	offs := []offering.Offering{ot.New("shop", "m", ot.Meter(offering.MeterGPUHour, nil))}
-	books := []pricebook.PriceBook{activeBook(pb.Rate(pricebook.GPUHour, "99999999999999"))}
+	offs := []finopsv1.Offering{ot.New("shop", "m", ot.Meter(finopsv1.MeterGPUHour, nil))}
+	books := []finopsv1.PriceBook{activeBook(pb.Rate(pricebook.GPUHour, "99999999999999"))}
 	reason, msg := readyOf(t, offs, evalWith(books, nil, offs...), "shop/m")
 	assert.Equal(t, offering.ReasonPricebookParseFailed, reason)
 	assert.Equal(t, `meter "gpuHour": rate "gpuHour" ("99999999999999"): value is too large for int64 micro-units`, msg)
 }
 
 func TestPricing_OnlyTheMetersRatesMatter(t *testing.T) {
-	offs := []offering.Offering{ot.New("shop", "m", ot.Meter(offering.MeterCPUHour, nil))}
-	books := []pricebook.PriceBook{activeBook(pb.Rate(pricebook.GPUHour, "-1"))}
+	offs := []finopsv1.Offering{ot.New("shop", "m", ot.Meter(finopsv1.MeterCPUHour, nil))}
+	books := []finopsv1.PriceBook{activeBook(pb.Rate(pricebook.GPUHour, "-1"))}
 	reason, _ := readyOf(t, offs, evalWith(books, nil, offs...), "shop/m")
 	assert.Equal(t, offering.ReasonValidationSucceeded, reason)
 }
 
 func TestPricing_MarginOverflowIsParseFailed(t *testing.T) {
-	offs := []offering.Offering{ot.New("shop", "m", ot.Meter(offering.MeterGPUHour, ot.Factor(math.MaxInt64)))}
-	reason, msg := readyOf(t, offs, evalWith([]pricebook.PriceBook{activeBook()}, nil, offs...), "shop/m")
+	offs := []finopsv1.Offering{ot.New("shop", "m", ot.Meter(finopsv1.MeterGPUHour, ot.Factor(math.MaxInt64)))}
+	reason, msg := readyOf(t, offs, evalWith([]finopsv1.PriceBook{activeBook()}, nil, offs...), "shop/m")
 	assert.Equal(t, offering.ReasonPricebookParseFailed, reason)
 	assert.Contains(t, msg, `meter "gpuHour"`)
 	assert.Contains(t, msg, "1800000")
 }
 
 func TestPricing_BookReadFailureIsValidationError(t *testing.T) {
-	offs := []offering.Offering{ot.New("shop", "m", ot.Meter(offering.MeterCPUHour, nil))}
-	reason, _ := readyOf(t, offs, evalWith([]pricebook.PriceBook{activeBook()},
-		[]offering.Failure{{Kind: pricebook.Kind}}, offs...), "shop/m")
+	offs := []finopsv1.Offering{ot.New("shop", "m", ot.Meter(finopsv1.MeterCPUHour, nil))}
+	reason, _ := readyOf(t, offs, evalWith([]finopsv1.PriceBook{activeBook()},
+		[]offering.Failure{{Kind: finopsv1.KindPriceBook}}, offs...), "shop/m")
 	assert.Equal(t, offering.ReasonValidationError, reason)
 }
 
 func TestPricing_ResolvedOnceKeptForever(t *testing.T) {
-	earlier := offering.ResolvedPricing{ResolvedAt: metav1.NewTime(now.Add(-48 * time.Hour)),
-		Meters: []offering.ResolvedMeter{{Name: offering.MeterCPUHour, UnitPriceMicros: 1}}}
-	offs := []offering.Offering{ot.New("shop", "m", ot.Meter(offering.MeterCPUHour, nil), ot.Resolved(earlier))}
+	earlier := finopsv1.ResolvedPricing{ResolvedAt: metav1.NewTime(now.Add(-48 * time.Hour)),
+		Meters: []finopsv1.ResolvedMeter{{Name: finopsv1.MeterCPUHour, UnitPriceMicros: 1}}}
+	offs := []finopsv1.Offering{ot.New("shop", "m", ot.Meter(finopsv1.MeterCPUHour, nil), ot.Resolved(earlier))}
 	// No book at all now: pricing is not re-resolved, so it stays ready.
 	out := eval(offs...).Offerings[0]
 	assert.Equal(t, metav1.ConditionTrue, out.Status.Ready)

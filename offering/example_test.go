@@ -7,8 +7,8 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	finopsv1 "github.com/condengine/condengine/api/finops/v1alpha1"
 	"github.com/condengine/condengine/offering"
-	"github.com/condengine/condengine/pricebook"
 )
 
 // A metered Offering prices against the active book with a 15% margin;
@@ -16,18 +16,18 @@ import (
 func ExampleEvaluate() {
 	factor := int64(1150)
 	meta := func(name string) metav1.ObjectMeta {
-		return metav1.ObjectMeta{Namespace: "shop", Name: name, Generation: 1, Finalizers: []string{offering.Finalizer}}
+		return metav1.ObjectMeta{Namespace: "shop", Name: name, Generation: 1, Finalizers: []string{finopsv1.OfferingFinalizer}}
 	}
-	offs := []offering.Offering{
-		{ObjectMeta: meta("compute"), Spec: offering.Spec{Pricing: offering.Pricing{
-			ResourcePricing: []offering.ResourcePricing{{Name: offering.MeterCPUHour, Margins: &offering.Margins{FactorMilli: &factor}}}}}},
-		{ObjectMeta: meta("bundle"), Spec: offering.Spec{Compatibility: &offering.Compatibility{
-			RequiredOfferings: []offering.Reference{{Namespace: "shop", Name: "compute"}, {Namespace: "shop", Name: "storage"}}}}},
+	offs := []finopsv1.Offering{
+		{ObjectMeta: meta("compute"), Spec: finopsv1.OfferingSpec{Pricing: finopsv1.Pricing{
+			ResourcePricing: []finopsv1.ResourcePricing{{Name: finopsv1.MeterCPUHour, Margins: &finopsv1.Margins{FactorMilli: &factor}}}}}},
+		{ObjectMeta: meta("bundle"), Spec: finopsv1.OfferingSpec{Compatibility: &finopsv1.Compatibility{
+			RequiredOfferings: []finopsv1.Reference{{Namespace: "shop", Name: "compute"}, {Namespace: "shop", Name: "storage"}}}}},
 	}
-	books := []pricebook.PriceBook{{
+	books := []finopsv1.PriceBook{{
 		ObjectMeta: metav1.ObjectMeta{Namespace: "finops", Name: "standard"},
-		Spec:       pricebook.Spec{ValuationMode: pricebook.ValuationCurrency, Rates: &pricebook.Rates{CPUHour: "0.031"}},
-		Status:     pricebook.Status{Active: true},
+		Spec:       finopsv1.PriceBookSpec{ValuationMode: finopsv1.ValuationCurrency, Rates: &finopsv1.Rates{CPUHour: "0.031"}},
+		Status:     finopsv1.PriceBookStatus{Active: true},
 	}}
 	r, err := offering.Evaluate(offering.Snapshot{Now: time.Date(2026, 11, 30, 10, 0, 0, 0, time.UTC), Offerings: offs, PriceBooks: books})
 	if err != nil {

@@ -1,6 +1,10 @@
 package offering
 
-import "cmp"
+import (
+	"cmp"
+
+	finopsv1 "github.com/condengine/condengine/api/finops/v1alpha1"
+)
 
 // graph is the requirement graph of one snapshot in compressed form:
 // the requirements of node v that name an Offering present in the
@@ -15,8 +19,8 @@ type graph struct {
 // two objects with one identity (only a hand-made snapshot can), the one
 // with the smaller uid stands for it, so the choice does not depend on
 // list order.
-func index(offs []Offering) map[Reference]int32 {
-	idx := make(map[Reference]int32, len(offs))
+func index(offs []finopsv1.Offering) map[finopsv1.Reference]int32 {
+	idx := make(map[finopsv1.Reference]int32, len(offs))
 	for i := range offs {
 		k := offs[i].Key()
 		if j, dup := idx[k]; dup && cmp.Compare(offs[j].UID, offs[i].UID) <= 0 {
@@ -27,14 +31,14 @@ func index(offs []Offering) map[Reference]int32 {
 	return idx
 }
 
-func requirements(o *Offering) []Reference {
+func requirements(o *finopsv1.Offering) []finopsv1.Reference {
 	if o.Spec.Compatibility == nil {
 		return nil
 	}
 	return o.Spec.Compatibility.RequiredOfferings
 }
 
-func buildGraph(offs []Offering, idx map[Reference]int32) graph {
+func buildGraph(offs []finopsv1.Offering, idx map[finopsv1.Reference]int32) graph {
 	g := graph{start: make([]int32, len(offs)+1)}
 	edges := 0
 	for i := range offs {

@@ -3,12 +3,14 @@ package offering
 import (
 	"fmt"
 	"testing"
+
+	finopsv1 "github.com/condengine/condengine/api/finops/v1alpha1"
 )
 
 // chain builds n Offerings each requiring the next; the last requires
 // back to loopTo, or nothing when loopTo is negative.
-func chain(n, loopTo int) []Offering {
-	offs := make([]Offering, n)
+func chain(n, loopTo int) []finopsv1.Offering {
+	offs := make([]finopsv1.Offering, n)
 	for i := range offs {
 		offs[i].Namespace, offs[i].Name = "shop", fmt.Sprintf("o%d", i)
 		next := i + 1
@@ -16,7 +18,7 @@ func chain(n, loopTo int) []Offering {
 			next = loopTo
 		}
 		if next >= 0 {
-			offs[i].Spec.Compatibility = &Compatibility{RequiredOfferings: []Reference{{Namespace: "shop", Name: fmt.Sprintf("o%d", next)}}}
+			offs[i].Spec.Compatibility = &finopsv1.Compatibility{RequiredOfferings: []finopsv1.Reference{{Namespace: "shop", Name: fmt.Sprintf("o%d", next)}}}
 		}
 	}
 	return offs

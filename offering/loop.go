@@ -3,6 +3,8 @@ package offering
 import (
 	"fmt"
 	"strings"
+
+	finopsv1 "github.com/condengine/condengine/api/finops/v1alpha1"
 )
 
 // loops describes, for every Offering from which a loop is reachable,
@@ -105,7 +107,7 @@ const hiddenOffering = "(an offering in another namespace)"
 // hidden, so the message never carries another tenant's names. The
 // re-entered Offering at the end is shown as it was where the walk first
 // met it.
-func (l loops) loopMessage(offs []Offering, v int32) string {
+func (l loops) loopMessage(offs []finopsv1.Offering, v int32) string {
 	ns := offs[v].Namespace
 	e := l.entry[v]
 	total := l.dist[v] + l.size[e] + 1 // the re-entered Offering is shown twice

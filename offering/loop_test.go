@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	finopsv1 "github.com/condengine/condengine/api/finops/v1alpha1"
 	"github.com/condengine/condengine/conditions"
 	"github.com/condengine/condengine/offering"
 	ot "github.com/condengine/condengine/offering/offeringtest"
@@ -15,7 +16,7 @@ import (
 
 // readyOf returns the Ready condition the evaluation gives the named
 // Offering.
-func readyOf(t testing.TB, offs []offering.Offering, r offering.Result, name string) (reason, message string) {
+func readyOf(t testing.TB, offs []finopsv1.Offering, r offering.Result, name string) (reason, message string) {
 	t.Helper()
 	outs := inInputOrder(offs, r)
 	for i := range offs {
@@ -29,19 +30,19 @@ func readyOf(t testing.TB, offs []offering.Offering, r offering.Result, name str
 	return "", ""
 }
 
-func eval(offs ...offering.Offering) offering.Result {
+func eval(offs ...finopsv1.Offering) offering.Result {
 	return evaluate(offering.Snapshot{Now: now, Offerings: offs})
 }
 
 func TestCircularDependency_SelfRequirement(t *testing.T) {
-	offs := []offering.Offering{ot.New("shop", "base", ot.Requires(ot.Ref("shop", "base")))}
+	offs := []finopsv1.Offering{ot.New("shop", "base", ot.Requires(ot.Ref("shop", "base")))}
 	reason, msg := readyOf(t, offs, eval(offs...), "shop/base")
 	assert.Equal(t, offering.ReasonCircularDependencyDetected, reason)
 	assert.Equal(t, "requirement loop: shop/base -> shop/base", msg)
 }
 
 func TestCircularDependency_PathInRequirementOrderEndsAtReenteredOffering(t *testing.T) {
-	offs := []offering.Offering{
+	offs := []finopsv1.Offering{
 		// u's first requirement reaches no loop and is skipped; the walk
 		// descends into x, then y, and re-enters x.
 		ot.New("shop", "u", ot.Requires(ot.Ref("shop", "leaf"), ot.Ref("shop", "x"))),
@@ -66,7 +67,7 @@ func TestCircularDependency_PathInRequirementOrderEndsAtReenteredOffering(t *tes
 func TestCircularDependency_LoopBeatsEarlierMissingEntry(t *testing.T) {
 	// The loop walk runs before the per-entry checks, so a missing first
 	// entry does not hide the loop behind it.
-	offs := []offering.Offering{
+	offs := []finopsv1.Offering{
 		ot.New("shop", "a", ot.Requires(ot.Ref("shop", "missing"), ot.Ref("shop", "a"))),
 	}
 	reason, _ := readyOf(t, offs, eval(offs...), "shop/a")
@@ -74,7 +75,7 @@ func TestCircularDependency_LoopBeatsEarlierMissingEntry(t *testing.T) {
 }
 
 func TestCircularDependency_OtherNamespaceNotNamedUnlessWrittenHere(t *testing.T) {
-	offs := []offering.Offering{
+	offs := []finopsv1.Offering{
 		ot.New("team-a", "app", ot.Requires(ot.Ref("team-b", "db"))),
 		ot.New("team-b", "db", ot.Requires(ot.Ref("team-c", "secret-tier"))),
 		ot.New("team-c", "secret-tier", ot.Requires(ot.Ref("team-b", "db"))),
@@ -87,7 +88,7 @@ func TestCircularDependency_OtherNamespaceNotNamedUnlessWrittenHere(t *testing.T
 
 func TestCircularDependency_LongLoopMessageShortened(t *testing.T) {
 	const n = 500
-	offs := make([]offering.Offering, n)
+	offs := make([]finopsv1.Offering, n)
 	for i := range offs {
 		offs[i] = ot.New("shop", fmt.Sprintf("o%d", i), ot.Requires(ot.Ref("shop", fmt.Sprintf("o%d", (i+1)%n))))
 	}
@@ -100,7 +101,7 @@ func TestCircularDependency_LongChainIntoLoop(t *testing.T) {
 	// graph_internal_test.go; this runs the whole evaluation on a chain
 	// long enough to matter while keeping -race fast.
 	const n = 20_000
-	offs := make([]offering.Offering, n)
+	offs := make([]finopsv1.Offering, n)
 	for i := range offs {
 		next := (i + 1) % n
 		if i == n-1 {

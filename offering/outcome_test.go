@@ -10,6 +10,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"pgregory.net/rapid"
 
+	finopsv1 "github.com/condengine/condengine/api/finops/v1alpha1"
 	"github.com/condengine/condengine/conditions"
 	"github.com/condengine/condengine/conditions/conditionstest"
 	"github.com/condengine/condengine/offering"
@@ -29,7 +30,7 @@ func evaluate(s offering.Snapshot) offering.Result {
 // inInputOrder lays r's outcomes out beside offs, matched by identity,
 // so a test reads each outcome next to its object. An Offering without
 // an outcome gets the zero Outcome.
-func inInputOrder(offs []offering.Offering, r offering.Result) []offering.Outcome {
+func inInputOrder(offs []finopsv1.Offering, r offering.Result) []offering.Outcome {
 	out := make([]offering.Outcome, len(offs))
 	for i := range offs {
 		for _, o := range r.Offerings {
@@ -42,7 +43,7 @@ func inInputOrder(offs []offering.Offering, r offering.Result) []offering.Outcom
 }
 
 func TestEvaluate_ZeroNowIsAnError(t *testing.T) {
-	r, err := offering.Evaluate(offering.Snapshot{Offerings: []offering.Offering{ot.New("shop", "x")}})
+	r, err := offering.Evaluate(offering.Snapshot{Offerings: []finopsv1.Offering{ot.New("shop", "x")}})
 	require.ErrorIs(t, err, conditions.ErrZeroNow)
 	assert.Empty(t, r.Offerings)
 }
@@ -51,7 +52,7 @@ func TestEvaluate_ZeroNowIsAnError(t *testing.T) {
 func TestOutcome_EveryFieldFilled(t *testing.T) {
 	for _, tc := range []struct {
 		name      string
-		off       offering.Offering
+		off       finopsv1.Offering
 		write     bool
 		skip      conditions.Skip
 		finalizer conditions.FinalizerAction
@@ -67,10 +68,10 @@ func TestOutcome_EveryFieldFilled(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			tc.off.Status.Conditions = append(tc.off.Status.Conditions, audited())
-			r := evaluate(offering.Snapshot{Now: now, Offerings: []offering.Offering{tc.off}})
+			r := evaluate(offering.Snapshot{Now: now, Offerings: []finopsv1.Offering{tc.off}})
 			require.Len(t, r.Offerings, 1)
 			o := r.Offerings[0]
-			want := conditionstest.Expected{Kind: offering.Kind, Object: tc.off.ObjectMeta, Write: tc.write, Skip: tc.skip,
+			want := conditionstest.Expected{Kind: finopsv1.KindOffering, Object: tc.off.ObjectMeta, Write: tc.write, Skip: tc.skip,
 				Finalizer: tc.finalizer, Retry: tc.retry, Owned: tc.owned}
 			if tc.retry {
 				want.RetryAt = now // the snapshot's now, under the host's backoff

@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/bits"
 
+	finopsv1 "github.com/condengine/condengine/api/finops/v1alpha1"
 	"github.com/condengine/condengine/pricebook"
 )
 
@@ -13,19 +14,19 @@ import (
 // subscription meter has no rate: it is accepted and resolves at zero
 // plus any absolute margin, and nothing ever charges it.
 var meterField = map[string]pricebook.Field{
-	MeterCPUHour:   pricebook.CPUHour,
-	MeterGPUHour:   pricebook.GPUHour,
-	MeterRAMGbHour: pricebook.RAMGbHour,
-	MeterPVGbHour:  pricebook.PVGbHour,
-	MeterNetworkGb: pricebook.NetworkGiB,
+	finopsv1.MeterCPUHour:   pricebook.CPUHour,
+	finopsv1.MeterGPUHour:   pricebook.GPUHour,
+	finopsv1.MeterRAMGbHour: pricebook.RAMGbHour,
+	finopsv1.MeterPVGbHour:  pricebook.PVGbHour,
+	finopsv1.MeterNetworkGb: pricebook.NetworkGiB,
 }
 
 // resolveMeters prices each declared meter against the book, in spec
 // order. A name declared twice is priced once, from its first entry, as
 // the published list is keyed on the name. The error text names the
 // meter and the value that failed.
-func resolveMeters(spec []ResourcePricing, book *pricebook.PriceBook) ([]ResolvedMeter, error) {
-	out := make([]ResolvedMeter, 0, len(spec))
+func resolveMeters(spec []finopsv1.ResourcePricing, book *finopsv1.PriceBook) ([]finopsv1.ResolvedMeter, error) {
+	out := make([]finopsv1.ResolvedMeter, 0, len(spec))
 	seen := make(map[string]bool, len(spec))
 	for _, m := range spec {
 		if seen[m.Name] {
@@ -39,14 +40,14 @@ func resolveMeters(spec []ResourcePricing, book *pricebook.PriceBook) ([]Resolve
 				return nil, fmt.Errorf("meter %q: %w", m.Name, foreignRate(err))
 			}
 			rate = r
-		} else if m.Name != MeterSubscription {
+		} else if m.Name != finopsv1.MeterSubscription {
 			return nil, fmt.Errorf("meter %q: no pricebook rate backs this meter", m.Name)
 		}
 		price, err := ApplyMargins(rate, m.Margins)
 		if err != nil {
 			return nil, fmt.Errorf("meter %q: %w", m.Name, err)
 		}
-		out = append(out, ResolvedMeter{Name: m.Name, UnitPriceMicros: price})
+		out = append(out, finopsv1.ResolvedMeter{Name: m.Name, UnitPriceMicros: price})
 	}
 	return out, nil
 }
@@ -57,7 +58,7 @@ func resolveMeters(spec []ResourcePricing, book *pricebook.PriceBook) ([]Resolve
 // fit int64 fails; money is never wrapped or saturated. A negative rate
 // or margin, or both margins at once, is refused (admission forbids
 // them; a snapshot may still hold them).
-func ApplyMargins(rate int64, m *Margins) (int64, error) {
+func ApplyMargins(rate int64, m *finopsv1.Margins) (int64, error) {
 	if rate < 0 {
 		return 0, fmt.Errorf("rate %d micros is negative", rate)
 	}

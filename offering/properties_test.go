@@ -10,6 +10,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	"pgregory.net/rapid"
 
+	finopsv1 "github.com/condengine/condengine/api/finops/v1alpha1"
 	"github.com/condengine/condengine/conditions"
 	"github.com/condengine/condengine/offering"
 	ot "github.com/condengine/condengine/offering/offeringtest"
@@ -20,8 +21,8 @@ import (
 // naiveLoop is the admission webhook's walk, run from one Offering:
 // depth first in spec order, stopping when it re-enters the current path.
 // It is quadratic over a snapshot; the engine must agree with it.
-func naiveLoop(offs []offering.Offering, start int) []int {
-	idx := map[offering.Reference]int{}
+func naiveLoop(offs []finopsv1.Offering, start int) []int {
+	idx := map[finopsv1.Reference]int{}
 	for i := range offs {
 		idx[offs[i].Key()] = i
 	}
@@ -56,7 +57,7 @@ func naiveLoop(offs []offering.Offering, start int) []int {
 	return walk(start)
 }
 
-func oneNamespace(offs []offering.Offering) []offering.Offering {
+func oneNamespace(offs []finopsv1.Offering) []finopsv1.Offering {
 	for i := range offs {
 		offs[i].Namespace = "a"
 		if c := offs[i].Spec.Compatibility; c != nil {
@@ -97,7 +98,7 @@ func TestProperty_LoopWalkMatchesWebhookWalk(t *testing.T) {
 	})
 }
 
-func statusJSON(t *rapid.T, s offering.Status) string {
+func statusJSON(t *rapid.T, s finopsv1.OfferingStatus) string {
 	b, err := json.Marshal(s)
 	if err != nil {
 		t.Fatal(err)
@@ -112,7 +113,7 @@ func drawSnapshot(t *rapid.T) offering.Snapshot {
 		o := offs[rapid.IntRange(0, len(offs)-1).Draw(t, "target")]
 		deps = append(deps, offering.Dependent{Namespace: o.Namespace, Name: "s", OfferingRef: o.Key(), Ready: rapid.Bool().Draw(t, "ready")})
 	}
-	var books []pricebook.PriceBook
+	var books []finopsv1.PriceBook
 	if rapid.Bool().Draw(t, "book") {
 		b := pb.New("finops", "book", pb.Incumbent(), pb.Rate(pricebook.CPUHour, pb.AnyRate().Draw(t, "cpu")),
 			pb.Rate(pricebook.GPUHour, pb.GoodRate().Draw(t, "gpu")))
@@ -134,7 +135,7 @@ func applyOfferings(s offering.Snapshot, r offering.Result) offering.Snapshot {
 			next.Offerings[i].Status = outs[i].Status
 		}
 		if outs[i].Finalizer == conditions.FinalizerAdd {
-			next.Offerings[i].Finalizers = append(slices.Clone(next.Offerings[i].Finalizers), offering.Finalizer)
+			next.Offerings[i].Finalizers = append(slices.Clone(next.Offerings[i].Finalizers), finopsv1.OfferingFinalizer)
 		}
 	}
 	return next
@@ -148,7 +149,7 @@ func TestProperty_OrderIndependence(t *testing.T) {
 		p.Dependents = rapid.Permutation(s.Dependents).Draw(t, "permDeps")
 		a, b := evaluate(s), evaluate(p)
 		as, bs := inInputOrder(s.Offerings, a), inInputOrder(p.Offerings, b)
-		want := map[offering.Reference]string{}
+		want := map[finopsv1.Reference]string{}
 		for i := range s.Offerings {
 			want[s.Offerings[i].Key()] = statusJSON(t, as[i].Status)
 		}
@@ -191,7 +192,7 @@ func TestProperty_AgreeValidateAndHoldFinalizer(t *testing.T) {
 	})
 }
 
-func readyDependent(s offering.Snapshot, k offering.Reference) bool {
+func readyDependent(s offering.Snapshot, k finopsv1.Reference) bool {
 	for _, d := range s.Dependents {
 		if d.Ready && d.OfferingRef == k {
 			return true
@@ -209,13 +210,13 @@ func readyDependent(s offering.Snapshot, k offering.Reference) bool {
 func TestProperty_ResolvedPricingNeverChangesAndSettles(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		s := drawSnapshot(t)
-		resolved := map[offering.Reference]string{}
+		resolved := map[finopsv1.Reference]string{}
 		rounds := len(s.Offerings) + 3
 		settled := false
 		for round := 0; round < rounds; round++ {
 			// The book may change under the Offerings between rounds.
 			if len(s.PriceBooks) > 0 && rapid.Bool().Draw(t, "edit") {
-				s.PriceBooks = []pricebook.PriceBook{pb.New("finops", "book", pb.Incumbent(),
+				s.PriceBooks = []finopsv1.PriceBook{pb.New("finops", "book", pb.Incumbent(),
 					pb.Rate(pricebook.CPUHour, pb.GoodRate().Draw(t, "cpu")), pb.Rate(pricebook.GPUHour, pb.GoodRate().Draw(t, "gpu")))}
 			}
 			s.Now = now.Add(time.Duration(round) * time.Minute)
@@ -228,7 +229,7 @@ func TestProperty_ResolvedPricingNeverChangesAndSettles(t *testing.T) {
 				if out.Status.ResolvedPricing == nil {
 					continue
 				}
-				got := statusJSON(t, offering.Status{ResolvedPricing: out.Status.ResolvedPricing})
+				got := statusJSON(t, finopsv1.OfferingStatus{ResolvedPricing: out.Status.ResolvedPricing})
 				if was, ok := resolved[s.Offerings[i].Key()]; ok && was != got {
 					t.Fatalf("%s: resolvedPricing moved from %s to %s", s.Offerings[i].Key(), was, got)
 				}
@@ -255,7 +256,7 @@ func FuzzEvaluate(f *testing.F) {
 		// odd shapes: a missing namespace, an unknown target, readiness,
 		// deletion and a metered price.
 		const n = 8
-		offs := make([]offering.Offering, n)
+		offs := make([]finopsv1.Offering, n)
 		for i := range offs {
 			offs[i] = ot.New("ns", string(rune('a'+i)))
 		}
@@ -270,11 +271,11 @@ func FuzzEvaluate(f *testing.F) {
 			case data[k]&0x20 != 0:
 				ot.Deleting()(&offs[from])
 			case data[k]&0x10 != 0:
-				ot.Meter(offering.MeterCPUHour, ot.Factor(int64(to)*1000))(&offs[from])
+				ot.Meter(finopsv1.MeterCPUHour, ot.Factor(int64(to)*1000))(&offs[from])
 			}
 			ot.Requires(ref)(&offs[from])
 		}
-		books := []pricebook.PriceBook{pb.New("f", "b", pb.Incumbent(), pb.Rate(pricebook.CPUHour, "9223372036854"))}
+		books := []finopsv1.PriceBook{pb.New("f", "b", pb.Incumbent(), pb.Rate(pricebook.CPUHour, "9223372036854"))}
 		r := evaluate(offering.Snapshot{Now: now, Offerings: offs, PriceBooks: books})
 		for i := range offs {
 			if errs := offering.Vocabulary.Validate(r.Offerings[i].Status.Conditions, 1, field.NewPath("c")); len(errs) > 0 {

@@ -5,8 +5,8 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	finopsv1 "github.com/condengine/condengine/api/finops/v1alpha1"
 	"github.com/condengine/condengine/conditions"
-	"github.com/condengine/condengine/pricebook"
 )
 
 // Rule IDs of the Offering's conditions; Rules lists them. The checks
@@ -42,10 +42,10 @@ func Rules() []conditions.Rule {
 	both := []string{TypeReady, TypePricingResolved}
 	f := metav1.ConditionFalse
 	check := func(id, sentence, reason string) conditions.Rule {
-		return conditions.Rule{ID: id, Kind: Kind, Types: both, Sentence: sentence, Reasons: []conditions.Pair{{Status: f, Reason: reason}}}
+		return conditions.Rule{ID: id, Kind: finopsv1.KindOffering, Types: both, Sentence: sentence, Reasons: []conditions.Pair{{Status: f, Reason: reason}}}
 	}
 	del := func(id, sentence string, st metav1.ConditionStatus, reason string) conditions.Rule {
-		return conditions.Rule{ID: id, Kind: Kind, Types: []string{TypeDeleting}, Sentence: sentence, Reasons: []conditions.Pair{{Status: st, Reason: reason}}}
+		return conditions.Rule{ID: id, Kind: finopsv1.KindOffering, Types: []string{TypeDeleting}, Sentence: sentence, Reasons: []conditions.Pair{{Status: st, Reason: reason}}}
 	}
 	return []conditions.Rule{
 		check(ruleCircular, "following requiredOfferings from this Offering runs into a loop", ReasonCircularDependencyDetected),
@@ -54,9 +54,9 @@ func Rules() []conditions.Rule {
 		check(ruleReadFailed, "reading a required Offering or the active PriceBook failed", ReasonValidationError),
 		check(ruleNoActiveBook, "metered prices are declared and no PriceBook with status.active is a currency book", ReasonNoActivePricebook),
 		check(ruleBookParseFailed, "a meter's rate on the active PriceBook, or that rate after the margin, is unusable", ReasonPricebookParseFailed),
-		{ID: rulePassed, Kind: Kind, Types: both, Sentence: "every requirement is a ready Offering and the pricing is published (or was published before and is kept)",
+		{ID: rulePassed, Kind: finopsv1.KindOffering, Types: both, Sentence: "every requirement is a ready Offering and the pricing is published (or was published before and is kept)",
 			Reasons: []conditions.Pair{{Status: metav1.ConditionTrue, Reason: ReasonValidationSucceeded}, {Status: metav1.ConditionTrue, Reason: ReasonPricingResolved}}},
-		{ID: ruleKeptWhileDelete, Kind: Kind, Types: both, Sentence: "while the Offering is deleted, Ready and PricingResolved stay exactly as the object carries them",
+		{ID: ruleKeptWhileDelete, Kind: finopsv1.KindOffering, Types: both, Sentence: "while the Offering is deleted, Ready and PricingResolved stay exactly as the object carries them",
 			Reasons: append(Vocabulary.Pairs(TypeReady, nil), Vocabulary.Pairs(TypePricingResolved, nil)...)},
 		del(ruleListFailed, "listing the Subscriptions or the Offerings failed, so the dependents are unknown", f, ReasonValidationError),
 		del(ruleDependentSubs, "a Subscription whose status.ready is True names this Offering in spec.offeringRef", f, ReasonDependentSubscriptionsExist),
@@ -76,8 +76,8 @@ func Explain(s Snapshot) (Result, error) {
 	return evaluate(s, true), nil
 }
 
-func ref(o *Offering) conditions.ObjectRef {
-	return conditions.ObjectRef{Kind: Kind, Namespace: o.Namespace, Name: o.Name, UID: o.UID, Generation: o.Generation}
+func ref(o *finopsv1.Offering) conditions.ObjectRef {
+	return conditions.ObjectRef{Kind: finopsv1.KindOffering, Namespace: o.Namespace, Name: o.Name, UID: o.UID, Generation: o.Generation}
 }
 
 // explain fills the Provenance of every outcome, after the evaluation:
@@ -107,8 +107,8 @@ func (e *evaluator) explainReadiness(i int32, v verdict, out Outcome) []conditio
 		field := "spec.compatibility.requiredOfferings[" + strconv.Itoa(k) + "]"
 		j, ok := e.idx[r]
 		switch {
-		case e.fails.get(Kind, r.Namespace, r.Name):
-			p.Add(conditions.ObjectRef{}, conditions.F("failure", Kind+" "+r.String()))
+		case e.fails.get(finopsv1.KindOffering, r.Namespace, r.Name):
+			p.Add(conditions.ObjectRef{}, conditions.F("failure", finopsv1.KindOffering+" "+r.String()))
 		case !ok:
 			p.Add(ref(o), conditions.F(field, r.String()+" (not found)"))
 		default:
@@ -121,7 +121,7 @@ func (e *evaluator) explainReadiness(i int32, v verdict, out Outcome) []conditio
 		p.Add(ref(o), conditions.FTime("status.resolvedPricing.resolvedAt", o.Status.ResolvedPricing.ResolvedAt.Time))
 	case len(o.Spec.Pricing.ResourcePricing) > 0 && e.book >= 0:
 		b := &e.s.PriceBooks[e.book]
-		p.Add(conditions.ObjectRef{Kind: pricebook.Kind, Namespace: b.Namespace, Name: b.Name, UID: b.UID, Generation: b.Generation},
+		p.Add(conditions.ObjectRef{Kind: finopsv1.KindPriceBook, Namespace: b.Namespace, Name: b.Name, UID: b.UID, Generation: b.Generation},
 			conditions.F("status.active", "true"), conditions.F("spec.valuationMode", string(b.Spec.ValuationMode)))
 	case len(o.Spec.Pricing.ResourcePricing) > 0:
 		p.Add(conditions.ObjectRef{}, conditions.F("activePriceBook", "none has status.active"))
@@ -157,7 +157,7 @@ func (e *evaluator) explainDeletion(i int32, out Outcome) []conditions.Provenanc
 	case ReasonDependentOfferingsExist:
 		d.Rule = ruleDependentOffs
 		for _, r := range deps.offs[o.Key()] {
-			dep := conditions.ObjectRef{Kind: Kind, Namespace: r.Namespace, Name: r.Name}
+			dep := conditions.ObjectRef{Kind: finopsv1.KindOffering, Namespace: r.Namespace, Name: r.Name}
 			if j, ok := e.idx[r]; ok {
 				dep = ref(&e.s.Offerings[j])
 			}

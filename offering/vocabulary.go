@@ -3,6 +3,7 @@ package offering
 import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	finopsv1 "github.com/condengine/condengine/api/finops/v1alpha1"
 	"github.com/condengine/condengine/conditions"
 )
 
@@ -78,7 +79,7 @@ func withTrue(r conditions.Reason) []conditions.Reason {
 // Vocabulary is the Offering's condition table. Ready and PricingResolved
 // always appear together; Deleting appears once a deletion timestamp is
 // set.
-var Vocabulary = conditions.MustVocabulary(APIVersion, Kind, []conditions.Type{
+var Vocabulary = conditions.MustVocabulary(finopsv1.APIVersion, finopsv1.KindOffering, []conditions.Type{
 	{
 		Name:    TypeReady,
 		Meaning: "Whether Subscriptions can bind to the Offering; mirrored into status.ready.",

@@ -5,14 +5,15 @@ import (
 	"testing"
 	"time"
 
+	finopsv1 "github.com/condengine/condengine/api/finops/v1alpha1"
 	"github.com/condengine/condengine/pricebook"
 	pb "github.com/condengine/condengine/pricebook/pricebooktest"
 )
 
 // benchBooks spreads n books over 50 namespaces with creation times that
 // repeat, one incumbent and one annotated book near the end.
-func benchBooks(n int) []pricebook.PriceBook {
-	books := make([]pricebook.PriceBook, n)
+func benchBooks(n int) []finopsv1.PriceBook {
+	books := make([]finopsv1.PriceBook, n)
 	for i := range books {
 		books[i] = pb.New(fmt.Sprintf("ns-%02d", i%50), fmt.Sprintf("book-%06d", i),
 			pb.Created(pb.Epoch().Add(time.Duration(i%97)*time.Minute)),

@@ -8,6 +8,7 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	finopsv1 "github.com/condengine/condengine/api/finops/v1alpha1"
 	"github.com/condengine/condengine/conditions"
 )
 
@@ -20,7 +21,7 @@ type Outcome struct {
 	conditions.Outcome
 	// Status is the book's status after the reconcile: what is written,
 	// or the current status when nothing is.
-	Status Status
+	Status finopsv1.PriceBookStatus
 	// Provenance holds, with Explain, one entry per condition of
 	// Status.Conditions, in the same order: the rule that decided it and
 	// the raw evidence (for logs and tools, never a status). Evaluate
@@ -51,7 +52,7 @@ type Result struct {
 // OpenCost holds now; nil when none). It reads each book a constant
 // number of times and does not modify its arguments. A zero now is
 // refused with conditions.ErrZeroNow.
-func Evaluate(books []PriceBook, previous map[string]string, now time.Time) (Result, error) {
+func Evaluate(books []finopsv1.PriceBook, previous map[string]string, now time.Time) (Result, error) {
 	if err := conditions.CheckNow(now); err != nil {
 		return Result{}, err
 	}
@@ -74,15 +75,15 @@ func Evaluate(books []PriceBook, previous map[string]string, now time.Time) (Res
 // Readiness parses the book's rates: nil when it is ready, else the first
 // failure as a *RateError. A book whose valuation mode is not currency is
 // ready without parsing anything.
-func Readiness(b *PriceBook) error {
-	if b.Spec.ValuationMode != ValuationCurrency {
+func Readiness(b *finopsv1.PriceBook) error {
+	if b.Spec.ValuationMode != finopsv1.ValuationCurrency {
 		return nil
 	}
 	_, err := ParseRates(b.Spec.Rates)
 	return err
 }
 
-func evaluateBook(b *PriceBook, won bool, now time.Time) Outcome {
+func evaluateBook(b *finopsv1.PriceBook, won bool, now time.Time) Outcome {
 	cur := b.Status
 	ready := metav1.Condition{Type: TypeReady, Status: metav1.ConditionTrue,
 		Reason: ReasonValidationSucceeded, ObservedGeneration: b.Generation}
@@ -107,7 +108,7 @@ func evaluateBook(b *PriceBook, won bool, now time.Time) Outcome {
 		}
 	}
 	m := Vocabulary.MergeObject(b, cur.Conditions, desired, now)
-	out := Outcome{Outcome: conditions.Outcome{Kind: Kind, Namespace: b.Namespace, Name: b.Name, UID: b.UID,
+	out := Outcome{Outcome: conditions.Outcome{Kind: finopsv1.KindPriceBook, Namespace: b.Namespace, Name: b.Name, UID: b.UID,
 		Generation: b.Generation}}
 	if m.Stale {
 		out.Decide(m, false)
@@ -115,7 +116,7 @@ func evaluateBook(b *PriceBook, won bool, now time.Time) Outcome {
 		out.Conditions, out.Owned = cur.Conditions, Vocabulary.Owned(cur.Conditions)
 		return out
 	}
-	next := Status{Active: won, Ready: ready.Status, Conditions: m.Conditions}
+	next := finopsv1.PriceBookStatus{Active: won, Ready: ready.Status, Conditions: m.Conditions}
 	if won && ready.Status == metav1.ConditionTrue {
 		next.ActivePricing = Document(b)
 	}
@@ -134,7 +135,7 @@ func evaluateBook(b *PriceBook, won bool, now time.Time) Outcome {
 
 // outcomeOrder lists the books' input positions in the order of their
 // outcomes: by namespace, name, UID and generation, input order last.
-func outcomeOrder(books []PriceBook) []int {
+func outcomeOrder(books []finopsv1.PriceBook) []int {
 	order := make([]int, len(books))
 	for i := range order {
 		order[i] = i

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	finopsv1 "github.com/condengine/condengine/api/finops/v1alpha1"
 	"github.com/condengine/condengine/conditions"
 	"github.com/condengine/condengine/conditions/conditionstest"
 	"github.com/condengine/condengine/pricebook"
@@ -17,7 +18,7 @@ import (
 var now = time.Date(2026, 11, 30, 10, 0, 0, 0, time.UTC)
 
 // evaluate is Evaluate at a set now; a refusal fails the test loudly.
-func evaluate(books []pricebook.PriceBook, previous map[string]string, now time.Time) pricebook.Result {
+func evaluate(books []finopsv1.PriceBook, previous map[string]string, now time.Time) pricebook.Result {
 	r, err := pricebook.Evaluate(books, previous, now)
 	if err != nil {
 		panic(err)
@@ -27,7 +28,7 @@ func evaluate(books []pricebook.PriceBook, previous map[string]string, now time.
 
 // outcomeOf finds the outcome of the book with b's identity; nil when
 // there is none.
-func outcomeOf(r pricebook.Result, b *pricebook.PriceBook) *pricebook.Outcome {
+func outcomeOf(r pricebook.Result, b *finopsv1.PriceBook) *pricebook.Outcome {
 	for i := range r.Books {
 		if o := &r.Books[i]; o.Namespace == b.Namespace && o.Name == b.Name && o.UID == b.UID {
 			return o
@@ -49,8 +50,8 @@ func named(t *testing.T, r pricebook.Result, name string) pricebook.Outcome {
 }
 
 // apply writes the statuses due back, as the host would.
-func apply(books []pricebook.PriceBook, r pricebook.Result) []pricebook.PriceBook {
-	out := make([]pricebook.PriceBook, len(books))
+func apply(books []finopsv1.PriceBook, r pricebook.Result) []finopsv1.PriceBook {
+	out := make([]finopsv1.PriceBook, len(books))
 	copy(out, books)
 	for i := range out {
 		if o := outcomeOf(r, &out[i]); o != nil && o.Write {
@@ -61,7 +62,7 @@ func apply(books []pricebook.PriceBook, r pricebook.Result) []pricebook.PriceBoo
 }
 
 func TestReady_ParseFailedNamesFieldAndValue(t *testing.T) {
-	books := []pricebook.PriceBook{pb.New("a", "big", pb.Rate(pricebook.PVGbHour, "123456789012345678901234567890"))}
+	books := []finopsv1.PriceBook{pb.New("a", "big", pb.Rate(pricebook.PVGbHour, "123456789012345678901234567890"))}
 	r := evaluate(books, nil, now)
 	c := conditions.Find(r.Books[0].Status.Conditions, pricebook.TypeReady)
 	require.NotNil(t, c)
@@ -72,7 +73,7 @@ func TestReady_ParseFailedNamesFieldAndValue(t *testing.T) {
 }
 
 func TestReady_PercentBookTriviallyReady(t *testing.T) {
-	books := []pricebook.PriceBook{pb.New("a", "pct", pb.Percent(), pb.Rate(pricebook.CPUHour, "-5"))}
+	books := []finopsv1.PriceBook{pb.New("a", "pct", pb.Percent(), pb.Rate(pricebook.CPUHour, "-5"))}
 	r := evaluate(books, nil, now)
 	assert.Equal(t, metav1.ConditionTrue, r.Books[0].Status.Ready)
 	// It wins, is ready, and is rendered as written.
@@ -80,7 +81,7 @@ func TestReady_PercentBookTriviallyReady(t *testing.T) {
 }
 
 func TestReady_MissingRatesBlockIsAllZero(t *testing.T) {
-	books := []pricebook.PriceBook{pb.New("a", "empty", pb.NoRates())}
+	books := []finopsv1.PriceBook{pb.New("a", "empty", pb.NoRates())}
 	r := evaluate(books, nil, now)
 	assert.Equal(t, metav1.ConditionTrue, r.Books[0].Status.Ready)
 	for _, k := range []string{pricebook.KeyCPU, pricebook.KeyGPU, pricebook.KeyRAM, pricebook.KeySpotCPU, pricebook.KeySpotRAM,
@@ -92,7 +93,7 @@ func TestReady_MissingRatesBlockIsAllZero(t *testing.T) {
 }
 
 func TestActive_ActivatedOnlyOnTransition(t *testing.T) {
-	books := []pricebook.PriceBook{pb.New("a", "only")}
+	books := []finopsv1.PriceBook{pb.New("a", "only")}
 	r := evaluate(books, nil, now)
 	c := conditions.Find(r.Books[0].Status.Conditions, pricebook.TypeActive)
 	require.NotNil(t, c)
@@ -113,7 +114,7 @@ func TestActive_ActivatedOnlyOnTransition(t *testing.T) {
 }
 
 func TestActive_NeverActiveBookHasNoActiveCondition(t *testing.T) {
-	books := []pricebook.PriceBook{pb.New("a", "winner", pb.Annotated("true")), pb.New("a", "loser")}
+	books := []finopsv1.PriceBook{pb.New("a", "winner", pb.Annotated("true")), pb.New("a", "loser")}
 	r := evaluate(books, nil, now)
 	loser := named(t, r, "loser")
 	assert.Nil(t, conditions.Find(loser.Status.Conditions, pricebook.TypeActive))
@@ -122,7 +123,7 @@ func TestActive_NeverActiveBookHasNoActiveCondition(t *testing.T) {
 }
 
 func TestActive_DemotedClearsActivePricing(t *testing.T) {
-	books := []pricebook.PriceBook{pb.New("a", "old", pb.Created(pb.Epoch()))}
+	books := []finopsv1.PriceBook{pb.New("a", "old", pb.Created(pb.Epoch()))}
 	books = apply(books, evaluate(books, nil, now))
 	require.NotNil(t, books[0].Status.ActivePricing)
 	books = append(books, pb.New("a", "pinned", pb.Created(pb.Epoch()), pb.Annotated("true")))
@@ -138,7 +139,7 @@ func TestActive_DemotedClearsActivePricing(t *testing.T) {
 }
 
 func TestActivePricing_WinnerNotReady_NothingPushed(t *testing.T) {
-	books := []pricebook.PriceBook{pb.New("a", "broken", pb.Rate(pricebook.GPUHour, "0.1234567"))}
+	books := []finopsv1.PriceBook{pb.New("a", "broken", pb.Rate(pricebook.GPUHour, "0.1234567"))}
 	prev := map[string]string{"CPU": "1"}
 	r := evaluate(books, prev, now)
 	assert.True(t, r.Books[0].Status.Active, "selection ignores readiness")
@@ -148,13 +149,13 @@ func TestActivePricing_WinnerNotReady_NothingPushed(t *testing.T) {
 }
 
 func TestDocument_ChangedOnlyWhenDifferent(t *testing.T) {
-	books := []pricebook.PriceBook{pb.New("a", "std", pb.Rate(pricebook.CPUHour, "0.031"))}
+	books := []finopsv1.PriceBook{pb.New("a", "std", pb.Rate(pricebook.CPUHour, "0.031"))}
 	r := evaluate(books, nil, now)
 	assert.True(t, r.DocumentChanged)
 	r2 := evaluate(books, r.Document, now)
 	assert.False(t, r2.DocumentChanged)
 	// Same rates under another name: the description differs.
-	other := []pricebook.PriceBook{pb.New("a", "std2", pb.Rate(pricebook.CPUHour, "0.031"))}
+	other := []finopsv1.PriceBook{pb.New("a", "std2", pb.Rate(pricebook.CPUHour, "0.031"))}
 	assert.True(t, evaluate(other, r.Document, now).DocumentChanged)
 }
 
@@ -162,7 +163,7 @@ func TestEvaluate_StaleSnapshotWritesNothing(t *testing.T) {
 	b := pb.New("a", "x")
 	b.Status.Conditions = []metav1.Condition{{Type: pricebook.TypeReady, Status: metav1.ConditionTrue,
 		Reason: pricebook.ReasonValidationSucceeded, ObservedGeneration: 5, LastTransitionTime: metav1.NewTime(now)}}
-	r := evaluate([]pricebook.PriceBook{b}, nil, now)
+	r := evaluate([]finopsv1.PriceBook{b}, nil, now)
 	assert.Equal(t, conditions.SkipStale, r.Books[0].Skip)
 	assert.False(t, r.Books[0].Write)
 	assert.Equal(t, b.Status.Conditions, r.Books[0].Conditions)
@@ -170,7 +171,7 @@ func TestEvaluate_StaleSnapshotWritesNothing(t *testing.T) {
 }
 
 func TestEvaluate_UnchangedBookNoWrite(t *testing.T) {
-	books := []pricebook.PriceBook{pb.New("a", "x"), pb.New("a", "y", pb.Annotated("true"))}
+	books := []finopsv1.PriceBook{pb.New("a", "x"), pb.New("a", "y", pb.Annotated("true"))}
 	books = apply(books, evaluate(books, nil, now))
 	r := evaluate(books, nil, now.Add(time.Hour))
 	for i := range r.Books {
@@ -180,7 +181,7 @@ func TestEvaluate_UnchangedBookNoWrite(t *testing.T) {
 }
 
 func TestEvaluate_ZeroNowIsAnError(t *testing.T) {
-	r, err := pricebook.Evaluate([]pricebook.PriceBook{pb.New("a", "x")}, nil, time.Time{})
+	r, err := pricebook.Evaluate([]finopsv1.PriceBook{pb.New("a", "x")}, nil, time.Time{})
 	require.ErrorIs(t, err, conditions.ErrZeroNow)
 	assert.Empty(t, r.Books)
 }
@@ -191,13 +192,13 @@ func TestOutcome_EveryFieldFilled(t *testing.T) {
 		ObservedGeneration: 1, LastTransitionTime: metav1.NewTime(now.Add(-time.Hour))}
 	fresh := pb.New("a", "fresh")
 	fresh.Status.Conditions = []metav1.Condition{audited}
-	settled := apply([]pricebook.PriceBook{fresh}, evaluate([]pricebook.PriceBook{fresh}, nil, now))[0]
+	settled := apply([]finopsv1.PriceBook{fresh}, evaluate([]finopsv1.PriceBook{fresh}, nil, now))[0]
 	stale := fresh
 	stale.Status.Conditions = []metav1.Condition{{Type: pricebook.TypeReady, Status: metav1.ConditionTrue,
 		Reason: pricebook.ReasonValidationSucceeded, ObservedGeneration: 9, LastTransitionTime: metav1.NewTime(now)}, audited}
 	for _, tc := range []struct {
 		name  string
-		book  pricebook.PriceBook
+		book  finopsv1.PriceBook
 		write bool
 		skip  conditions.Skip
 		owned []string
@@ -207,10 +208,10 @@ func TestOutcome_EveryFieldFilled(t *testing.T) {
 		{"stale", stale, false, conditions.SkipStale, []string{pricebook.TypeReady}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			r := evaluate([]pricebook.PriceBook{tc.book}, nil, now.Add(time.Hour))
+			r := evaluate([]finopsv1.PriceBook{tc.book}, nil, now.Add(time.Hour))
 			require.Len(t, r.Books, 1)
 			o := r.Books[0]
-			conditionstest.CheckOutcome(t, conditionstest.Expected{Kind: pricebook.Kind, Object: tc.book.ObjectMeta,
+			conditionstest.CheckOutcome(t, conditionstest.Expected{Kind: finopsv1.KindPriceBook, Object: tc.book.ObjectMeta,
 				Write: tc.write, Skip: tc.skip, Finalizer: conditions.FinalizerKeep, Owned: tc.owned}, &o.Outcome)
 			assert.Contains(t, o.Conditions, audited)
 			assert.Equal(t, o.Conditions, o.Status.Conditions)

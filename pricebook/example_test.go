@@ -7,6 +7,7 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	finopsv1 "github.com/condengine/condengine/api/finops/v1alpha1"
 	"github.com/condengine/condengine/pricebook"
 )
 
@@ -15,15 +16,15 @@ import (
 // nothing reaches OpenCost.
 func ExampleEvaluate() {
 	created := time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
-	book := func(name string, age time.Duration, gpu string) pricebook.PriceBook {
-		return pricebook.PriceBook{
+	book := func(name string, age time.Duration, gpu string) finopsv1.PriceBook {
+		return finopsv1.PriceBook{
 			ObjectMeta: metav1.ObjectMeta{Namespace: "finops", Name: name, Generation: 1,
 				CreationTimestamp: metav1.NewTime(created.Add(-age))},
-			Spec: pricebook.Spec{Currency: "EUR", ValuationMode: pricebook.ValuationCurrency,
-				Rates: &pricebook.Rates{CPUHour: "0.031", GPUHour: gpu}},
+			Spec: finopsv1.PriceBookSpec{Currency: "EUR", ValuationMode: finopsv1.ValuationCurrency,
+				Rates: &finopsv1.Rates{CPUHour: "0.031", GPUHour: gpu}},
 		}
 	}
-	books := []pricebook.PriceBook{book("standard", time.Hour, "1.80"), book("draft", 0, "1.8000001")}
+	books := []finopsv1.PriceBook{book("standard", time.Hour, "1.80"), book("draft", 0, "1.8000001")}
 	r, err := pricebook.Evaluate(books, nil, time.Date(2026, 11, 30, 10, 0, 0, 0, time.UTC))
 	if err != nil {
 		fmt.Println(err)

@@ -1,6 +1,10 @@
 package pricebook
 
-import "maps"
+import (
+	"maps"
+
+	finopsv1 "github.com/condengine/condengine/api/finops/v1alpha1"
+)
 
 // Keys of the OpenCost custom pricing document.
 const (
@@ -26,7 +30,7 @@ const DescriptionPrefix = "Pricebook from: "
 // string written on the book ("0" when empty or unset), network egress in
 // all three zones from networkGiB, provider custom, and a description
 // naming the book. The map is new; the caller owns it.
-func Document(b *PriceBook) map[string]string {
+func Document(b *finopsv1.PriceBook) map[string]string {
 	r := b.Spec.Rates
 	v := func(f Field) string {
 		if s := RateValue(r, f); s != "" {

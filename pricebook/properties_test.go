@@ -9,13 +9,14 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	"pgregory.net/rapid"
 
+	finopsv1 "github.com/condengine/condengine/api/finops/v1alpha1"
 	"github.com/condengine/condengine/conditions"
 	"github.com/condengine/condengine/conditions/conditionstest"
 	"github.com/condengine/condengine/pricebook"
 	pb "github.com/condengine/condengine/pricebook/pricebooktest"
 )
 
-func statusJSON(t *rapid.T, s pricebook.Status) string {
+func statusJSON(t *rapid.T, s finopsv1.PriceBookStatus) string {
 	b, err := json.Marshal(s)
 	if err != nil {
 		t.Fatal(err)
@@ -120,7 +121,7 @@ func TestProperty_ParseFailedQuotesOwnRateExactly(t *testing.T) {
 		).Draw(t, "value")
 		b := pb.New("finops", "book")
 		b.Spec.Rates.GPUHour = value
-		r := evaluate([]pricebook.PriceBook{b}, nil, now)
+		r := evaluate([]finopsv1.PriceBook{b}, nil, now)
 		ready := conditions.Find(r.Books[0].Status.Conditions, pricebook.TypeReady)
 		if ready == nil || ready.Reason != pricebook.ReasonPricebookParseFailed {
 			t.Fatalf("rate %q: Ready is %+v", value, ready)

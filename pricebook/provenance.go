@@ -7,6 +7,7 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	finopsv1 "github.com/condengine/condengine/api/finops/v1alpha1"
 	"github.com/condengine/condengine/conditions"
 )
 
@@ -23,14 +24,14 @@ const (
 // one sentence each. The slice is a copy.
 func Rules() []conditions.Rule {
 	one := func(id, typ, sentence string, st metav1.ConditionStatus, reason string) conditions.Rule {
-		return conditions.Rule{ID: id, Kind: Kind, Types: []string{typ}, Sentence: sentence, Reasons: []conditions.Pair{{Status: st, Reason: reason}}}
+		return conditions.Rule{ID: id, Kind: finopsv1.KindPriceBook, Types: []string{typ}, Sentence: sentence, Reasons: []conditions.Pair{{Status: st, Reason: reason}}}
 	}
 	return []conditions.Rule{
 		one(ruleReadyValid, TypeReady, "every rate converts to micro-units, or the valuation mode is not currency", metav1.ConditionTrue, ReasonValidationSucceeded),
 		one(ruleReadyParseFailed, TypeReady, "the first rate in field order that does not convert to micro-units makes the book not ready", metav1.ConditionFalse, ReasonPricebookParseFailed),
 		one(ruleActivated, TypeActive, "the book wins the election (annotated, then incumbent, then newest; ties by namespace, name, UID) and did not hold the slot", metav1.ConditionTrue, ReasonActivated),
 		one(ruleDemoted, TypeActive, "the book held the slot and another book wins the election", metav1.ConditionFalse, ReasonDemoted),
-		{ID: ruleActiveKept, Kind: Kind, Types: []string{TypeActive}, Sentence: "no transition: Active stays exactly as the object carries it",
+		{ID: ruleActiveKept, Kind: finopsv1.KindPriceBook, Types: []string{TypeActive}, Sentence: "no transition: Active stays exactly as the object carries it",
 			Reasons: Vocabulary.Pairs(TypeActive, nil)},
 	}
 }
@@ -39,7 +40,7 @@ func Rules() []conditions.Rule {
 // Provenance, the rule and the raw evidence behind each of its
 // conditions (for logs and tools, never a status). Evaluate leaves
 // Provenance nil.
-func Explain(books []PriceBook, previous map[string]string, now time.Time) (Result, error) {
+func Explain(books []finopsv1.PriceBook, previous map[string]string, now time.Time) (Result, error) {
 	r, err := Evaluate(books, previous, now)
 	if err != nil {
 		return r, err
@@ -51,13 +52,13 @@ func Explain(books []PriceBook, previous map[string]string, now time.Time) (Resu
 	return r, nil
 }
 
-func ref(b *PriceBook) conditions.ObjectRef {
-	return conditions.ObjectRef{Kind: Kind, Namespace: b.Namespace, Name: b.Name, UID: b.UID, Generation: b.Generation}
+func ref(b *finopsv1.PriceBook) conditions.ObjectRef {
+	return conditions.ObjectRef{Kind: finopsv1.KindPriceBook, Namespace: b.Namespace, Name: b.Name, UID: b.UID, Generation: b.Generation}
 }
 
-var tierNames = [...]string{tierNewest: "newest", tierIncumbent: "incumbent (status.active)", tierAnnotated: "annotated " + ActiveAnnotation + "=true"}
+var tierNames = [...]string{tierNewest: "newest", tierIncumbent: "incumbent (status.active)", tierAnnotated: "annotated " + finopsv1.ActiveAnnotation + "=true"}
 
-func explainBook(books []PriceBook, i, winner int, out Outcome) []conditions.Provenance {
+func explainBook(books []finopsv1.PriceBook, i, winner int, out Outcome) []conditions.Provenance {
 	b := &books[i]
 	self := ref(b)
 	ready := conditions.Provenance{Type: TypeReady, Rule: ruleReadyValid}

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 	"strings"
+
+	finopsv1 "github.com/condengine/condengine/api/finops/v1alpha1"
 )
 
 // Field names one rate of spec.rates. The constants are in the fixed
@@ -39,7 +41,7 @@ func (f Field) String() string {
 
 // RateValue returns the string written for f; "" when the block or the
 // field is absent.
-func RateValue(r *Rates, f Field) string {
+func RateValue(r *finopsv1.Rates, f Field) string {
 	if r == nil {
 		return ""
 	}
@@ -165,7 +167,7 @@ type Parsed [NumFields]int64
 // ParseRates parses every rate of r in the fixed field order and stops at
 // the first failure, returned as a *RateError. A nil block is all zeros:
 // an unset rate is zero, not excluded.
-func ParseRates(r *Rates) (Parsed, error) {
+func ParseRates(r *finopsv1.Rates) (Parsed, error) {
 	var p Parsed
 	for f := Field(0); f < NumFields; f++ {
 		v, err := ParseField(r, f)
@@ -178,7 +180,7 @@ func ParseRates(r *Rates) (Parsed, error) {
 }
 
 // ParseField parses one rate of r, returning a *RateError on failure.
-func ParseField(r *Rates, f Field) (int64, error) {
+func ParseField(r *finopsv1.Rates, f Field) (int64, error) {
 	s := RateValue(r, f)
 	v, err := ParseRate(s)
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	finopsv1 "github.com/condengine/condengine/api/finops/v1alpha1"
 	"github.com/condengine/condengine/conditions"
 	"github.com/condengine/condengine/pricebook"
 )
@@ -65,7 +66,7 @@ func TestParseRate_Rejects(t *testing.T) {
 func TestParseRates_FirstFailureInFieldOrder(t *testing.T) {
 	// gpuHour comes after ramGbHour in the fixed order, so ramGbHour is
 	// the one reported although both are bad.
-	_, err := pricebook.ParseRates(&pricebook.Rates{GPUHour: "-1", RAMGbHour: "1e3", NetworkGiB: "x"})
+	_, err := pricebook.ParseRates(&finopsv1.Rates{GPUHour: "-1", RAMGbHour: "1e3", NetworkGiB: "x"})
 	var re *pricebook.RateError
 	require.ErrorAs(t, err, &re)
 	assert.Equal(t, "ramGbHour", re.Field)
@@ -83,7 +84,7 @@ func TestParseRates_MissingBlockIsZero(t *testing.T) {
 // only the message's 1024-byte rule cuts it.
 func TestRateError_ValueQuotedWhole(t *testing.T) {
 	long := strings.Repeat("9", 5000)
-	_, err := pricebook.ParseRates(&pricebook.Rates{CPUHour: long})
+	_, err := pricebook.ParseRates(&finopsv1.Rates{CPUHour: long})
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), `("`+long+`")`)
 
@@ -97,7 +98,7 @@ func TestRateError_ValueQuotedWhole(t *testing.T) {
 // hide, but it is the book's own text and shows as written.
 func TestRateError_OwnDigitsNotRedacted(t *testing.T) {
 	forty := strings.Repeat("1234567890", 4)
-	_, err := pricebook.ParseRates(&pricebook.Rates{GPUHour: forty})
+	_, err := pricebook.ParseRates(&finopsv1.Rates{GPUHour: forty})
 	require.Error(t, err)
 	assert.Equal(t, `rate "gpuHour" ("`+forty+`"): value is too large for int64 micro-units`, conditions.FitMessage(err.Error()))
 }

@@ -2,6 +2,8 @@ package pricebook
 
 import (
 	"cmp"
+
+	finopsv1 "github.com/condengine/condengine/api/finops/v1alpha1"
 )
 
 // Selection tiers, highest first. A book's tier is the best one it
@@ -14,9 +16,9 @@ const (
 
 // tier is the best selection tier b qualifies for. Only the exact value
 // "true" pins a book: "True", "yes" or "1" do not.
-func tier(b *PriceBook) int {
+func tier(b *finopsv1.PriceBook) int {
 	switch {
-	case b.Annotations[ActiveAnnotation] == "true":
+	case b.Annotations[finopsv1.ActiveAnnotation] == "true":
 		return tierAnnotated
 	case b.Status.Active:
 		return tierIncumbent
@@ -27,7 +29,7 @@ func tier(b *PriceBook) int {
 // prefer orders books within a tier: negative when a should win over b.
 // Newest creationTimestamp first, then namespace and name ascending; the
 // uid ends ties between copies of one identity so the order is total.
-func prefer(a, b *PriceBook) int {
+func prefer(a, b *finopsv1.PriceBook) int {
 	if c := b.CreationTimestamp.Compare(a.CreationTimestamp.Time); c != 0 {
 		return c
 	}
@@ -44,7 +46,7 @@ func prefer(a, b *PriceBook) int {
 // Readiness and valuation mode play no part: a broken or percent book can
 // win, on purpose, so a typo shows as a failure instead of a silent
 // switch to other prices.
-func Elect(books []PriceBook) int {
+func Elect(books []finopsv1.PriceBook) int {
 	best, bestTier := -1, -1
 	for i := range books {
 		t := tier(&books[i])
@@ -60,7 +62,7 @@ func Elect(books []PriceBook) int {
 // the election would prefer. It is -1 when no book is marked active.
 // Offerings read this rather than the election of the same evaluation, as
 // the operator's Offering reconciler reads the stored flag.
-func ActiveBook(books []PriceBook) int {
+func ActiveBook(books []finopsv1.PriceBook) int {
 	best, bestTier := -1, -1
 	for i := range books {
 		if !books[i].Status.Active {

@@ -6,11 +6,12 @@ import (
 
 	"github.com/stretchr/testify/assert"
 
+	finopsv1 "github.com/condengine/condengine/api/finops/v1alpha1"
 	"github.com/condengine/condengine/pricebook"
 	pb "github.com/condengine/condengine/pricebook/pricebooktest"
 )
 
-func names(books []pricebook.PriceBook, i int) string {
+func names(books []finopsv1.PriceBook, i int) string {
 	if i < 0 {
 		return ""
 	}
@@ -21,37 +22,37 @@ func TestElect_Tiers(t *testing.T) {
 	old, mid, young := pb.Epoch(), pb.Epoch().Add(time.Hour), pb.Epoch().Add(2*time.Hour)
 	for _, tc := range []struct {
 		name  string
-		books []pricebook.PriceBook
+		books []finopsv1.PriceBook
 		want  string
 	}{
 		{"NoBooks", nil, ""},
-		{"Tier3_NewestWinsOnBootstrap", []pricebook.PriceBook{
+		{"Tier3_NewestWinsOnBootstrap", []finopsv1.PriceBook{
 			pb.New("a", "old", pb.Created(old)), pb.New("a", "young", pb.Created(young))}, "a/young"},
-		{"Tier2_IncumbentKeepsSlotAgainstNewerBook", []pricebook.PriceBook{
+		{"Tier2_IncumbentKeepsSlotAgainstNewerBook", []finopsv1.PriceBook{
 			pb.New("a", "old", pb.Created(old), pb.Incumbent()), pb.New("a", "young", pb.Created(young))}, "a/old"},
-		{"Tier1_AnnotationBeatsIncumbent", []pricebook.PriceBook{
+		{"Tier1_AnnotationBeatsIncumbent", []finopsv1.PriceBook{
 			pb.New("a", "old", pb.Created(old), pb.Annotated("true")),
 			pb.New("a", "young", pb.Created(young), pb.Incumbent())}, "a/old"},
-		{"Tier1_TwoAnnotated_NewerCreatedWins", []pricebook.PriceBook{
+		{"Tier1_TwoAnnotated_NewerCreatedWins", []finopsv1.PriceBook{
 			pb.New("a", "old", pb.Created(old), pb.Annotated("true")),
 			pb.New("a", "mid", pb.Created(mid), pb.Annotated("true")),
 			pb.New("a", "young", pb.Created(young))}, "a/mid"},
-		{"Annotation_OnlyExactTrueCounts", []pricebook.PriceBook{
+		{"Annotation_OnlyExactTrueCounts", []finopsv1.PriceBook{
 			pb.New("a", "cap", pb.Created(young), pb.Annotated("True")),
 			pb.New("a", "yes", pb.Created(young), pb.Annotated("yes")),
 			pb.New("a", "inc", pb.Created(old), pb.Incumbent())}, "a/inc"},
-		{"TieBreak_NamespaceAscending", []pricebook.PriceBook{
+		{"TieBreak_NamespaceAscending", []finopsv1.PriceBook{
 			pb.New("b", "x", pb.Created(old)), pb.New("a", "z", pb.Created(old))}, "a/z"},
-		{"TieBreak_NameAscending", []pricebook.PriceBook{
+		{"TieBreak_NameAscending", []finopsv1.PriceBook{
 			pb.New("a", "y", pb.Created(old)), pb.New("a", "x", pb.Created(old))}, "a/x"},
-		{"TwoIncumbents_NewestKeeps", []pricebook.PriceBook{
+		{"TwoIncumbents_NewestKeeps", []finopsv1.PriceBook{
 			pb.New("a", "old", pb.Created(old), pb.Incumbent()),
 			pb.New("a", "mid", pb.Created(mid), pb.Incumbent()),
 			pb.New("a", "young", pb.Created(young))}, "a/mid"},
-		{"ReadinessIgnored_BrokenNewestWins", []pricebook.PriceBook{
+		{"ReadinessIgnored_BrokenNewestWins", []finopsv1.PriceBook{
 			pb.New("a", "good", pb.Created(old)),
 			pb.New("a", "broken", pb.Created(young), pb.Rate(pricebook.CPUHour, "-1"))}, "a/broken"},
-		{"PercentBookCanHoldTheSlot", []pricebook.PriceBook{
+		{"PercentBookCanHoldTheSlot", []finopsv1.PriceBook{
 			pb.New("a", "cur", pb.Created(old)), pb.New("a", "pct", pb.Created(young), pb.Percent())}, "a/pct"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -61,7 +62,7 @@ func TestElect_Tiers(t *testing.T) {
 }
 
 func TestActiveBook_ReadsStoredFlagNotElection(t *testing.T) {
-	books := []pricebook.PriceBook{
+	books := []finopsv1.PriceBook{
 		pb.New("a", "annotated", pb.Annotated("true")), // would win the election
 		pb.New("a", "stored", pb.Incumbent()),
 	}

@@ -3,6 +3,7 @@ package pricebook
 import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	finopsv1 "github.com/condengine/condengine/api/finops/v1alpha1"
 	"github.com/condengine/condengine/conditions"
 )
 
@@ -22,7 +23,7 @@ const (
 
 // Vocabulary is the PriceBook's condition table. Ready is always written;
 // Active appears only once the book's active flag has changed.
-var Vocabulary = conditions.MustVocabulary(APIVersion, Kind, []conditions.Type{
+var Vocabulary = conditions.MustVocabulary(finopsv1.APIVersion, finopsv1.KindPriceBook, []conditions.Type{
 	{
 		Name:     TypeReady,
 		Meaning:  "Whether this book's own rates can be used; selection does not look at it.",

@@ -5,11 +5,12 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	finopsv1 "github.com/condengine/condengine/api/finops/v1alpha1"
 	"github.com/condengine/condengine/provider"
 )
 
 func ExampleValidate() {
-	p := provider.FinOpsProvider{ObjectMeta: metav1.ObjectMeta{Name: "mine"}}
+	p := finopsv1.FinOpsProvider{ObjectMeta: metav1.ObjectMeta{Name: "mine"}}
 	for _, err := range provider.Validate(&p) {
 		fmt.Println(err.Detail)
 	}
@@ -20,9 +21,9 @@ func ExampleValidate() {
 }
 
 func ExampleEvaluate() {
-	p := provider.FinOpsProvider{
+	p := finopsv1.FinOpsProvider{
 		ObjectMeta: metav1.ObjectMeta{Name: "default"},
-		Spec:       provider.Spec{AWSOptions: &provider.CloudOptions{PricingModelSource: "Pricebook"}},
+		Spec:       finopsv1.FinOpsProviderSpec{AWSOptions: &finopsv1.CloudOptions{PricingModelSource: "Pricebook"}},
 	}
 	plan := provider.Evaluate(&p)
 	fmt.Printf("branch=%q log=%q\n", plan.Branch, plan.Log)

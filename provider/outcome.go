@@ -1,6 +1,7 @@
 package provider
 
 import (
+	finopsv1 "github.com/condengine/condengine/api/finops/v1alpha1"
 	"github.com/condengine/condengine/conditions"
 )
 
@@ -17,16 +18,16 @@ import (
 type Outcome struct {
 	conditions.Outcome
 	// Status is the object's status as it stands; nothing is written.
-	Status Status
+	Status finopsv1.FinOpsProviderStatus
 	// Plan is what the reconcile does to OpenCost.
 	Plan Plan
 }
 
 // OutcomeOf decides one reconcile of p, as Evaluate does, and wraps the
 // plan in the shared outcome shape.
-func OutcomeOf(p *FinOpsProvider) Outcome {
+func OutcomeOf(p *finopsv1.FinOpsProvider) Outcome {
 	return Outcome{
-		Outcome: conditions.Outcome{Kind: Kind, Namespace: p.Namespace, Name: p.Name, UID: p.UID,
+		Outcome: conditions.Outcome{Kind: finopsv1.KindFinOpsProvider, Namespace: p.Namespace, Name: p.Name, UID: p.UID,
 			Generation: p.Generation, Conditions: p.Status.Conditions, Skip: conditions.SkipNeverWritten},
 		Status: p.Status,
 		Plan:   Evaluate(p),

@@ -1,6 +1,10 @@
 package provider
 
-import metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+import (
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	finopsv1 "github.com/condengine/condengine/api/finops/v1alpha1"
+)
 
 // Branch names the reconcile branch a FinOpsProvider takes.
 type Branch string
@@ -45,24 +49,24 @@ type Plan struct {
 // more than one block (which admission refuses) the first match in the
 // order aws, gcp, azure, onprem wins. The status is never written: the
 // caller writes nothing back whatever the plan says.
-func Evaluate(p *FinOpsProvider) Plan {
+func Evaluate(p *finopsv1.FinOpsProvider) Plan {
 	pl := plan(p)
 	pl.Conditions = p.Status.Conditions
 	return pl
 }
 
-func plan(p *FinOpsProvider) Plan {
+func plan(p *finopsv1.FinOpsProvider) Plan {
 	on := true
 	cloud := []struct {
 		b Branch
-		o *CloudOptions
+		o *finopsv1.CloudOptions
 	}{{BranchAWS, p.Spec.AWSOptions}, {BranchGCP, p.Spec.GCPOptions}, {BranchAzure, p.Spec.AzureOptions}}
 	for _, c := range cloud {
 		if c.o == nil || c.o.CloudIntegrationSecret == "" {
 			continue
 		}
 		pl := Plan{Branch: c.b, CloudCost: true, CloudIntegrationSecret: c.o.CloudIntegrationSecret}
-		if c.o.PricingModelSource == PricingModelPricebook {
+		if c.o.PricingModelSource == finopsv1.PricingModelPricebook {
 			pl.CustomPricing = &on
 		}
 		return pl

@@ -6,13 +6,15 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	finopsv1 "github.com/condengine/condengine/api/finops/v1alpha1"
 )
 
-func named(name string, spec Spec) *FinOpsProvider {
-	return &FinOpsProvider{ObjectMeta: metav1.ObjectMeta{Name: name}, Spec: spec}
+func named(name string, spec finopsv1.FinOpsProviderSpec) *finopsv1.FinOpsProvider {
+	return &finopsv1.FinOpsProvider{ObjectMeta: metav1.ObjectMeta{Name: name}, Spec: spec}
 }
 
-func details(p *FinOpsProvider) []string {
+func details(p *finopsv1.FinOpsProvider) []string {
 	var out []string
 	for _, e := range Validate(p) {
 		out = append(out, e.Detail)
@@ -22,24 +24,24 @@ func details(p *FinOpsProvider) []string {
 
 func TestValidate_SingletonName(t *testing.T) {
 	assert.Equal(t, []string{"FinOpsProvider must be named 'default' (singleton)."},
-		details(named("prod", Spec{OnPremOptions: &OnPremOptions{}})))
-	assert.Empty(t, details(named("default", Spec{OnPremOptions: &OnPremOptions{}})))
+		details(named("prod", finopsv1.FinOpsProviderSpec{OnPremOptions: &finopsv1.OnPremOptions{}})))
+	assert.Empty(t, details(named("default", finopsv1.FinOpsProviderSpec{OnPremOptions: &finopsv1.OnPremOptions{}})))
 }
 
 func TestValidate_EmptySpecFailsBothOptionRules(t *testing.T) {
 	assert.Equal(t, []string{
 		"At least one provider option (awsoptions, gcpoptions, azureoptions, onpremoptions) must be set",
 		"Exactly one provider option (awsoptions, gcpoptions, azureoptions, onpremoptions) must be set",
-	}, details(named("default", Spec{})))
+	}, details(named("default", finopsv1.FinOpsProviderSpec{})))
 }
 
 func TestValidate_TwoOptionsExactlyOne(t *testing.T) {
 	assert.Equal(t, []string{"Exactly one provider option (awsoptions, gcpoptions, azureoptions, onpremoptions) must be set"},
-		details(named("default", Spec{AWSOptions: &CloudOptions{}, OnPremOptions: &OnPremOptions{}})))
+		details(named("default", finopsv1.FinOpsProviderSpec{AWSOptions: &finopsv1.CloudOptions{}, OnPremOptions: &finopsv1.OnPremOptions{}})))
 }
 
 func TestValidate_NoMessageCarriesTheSecret(t *testing.T) {
-	p := named("x", Spec{AWSOptions: &CloudOptions{CloudIntegrationSecret: "AKIA-super-secret"}, GCPOptions: &CloudOptions{CloudIntegrationSecret: "gcp-secret-json"}})
+	p := named("x", finopsv1.FinOpsProviderSpec{AWSOptions: &finopsv1.CloudOptions{CloudIntegrationSecret: "AKIA-super-secret"}, GCPOptions: &finopsv1.CloudOptions{CloudIntegrationSecret: "gcp-secret-json"}})
 	for _, e := range Validate(p) {
 		assert.NotContains(t, e.Error(), "secret-")
 		assert.NotContains(t, e.Error(), "AKIA")
@@ -47,7 +49,7 @@ func TestValidate_NoMessageCarriesTheSecret(t *testing.T) {
 }
 
 func TestEvaluate_CloudBranchNeedsSecret(t *testing.T) {
-	p := Evaluate(named("default", Spec{AzureOptions: &CloudOptions{PricingModelSource: "Pricebook"}}))
+	p := Evaluate(named("default", finopsv1.FinOpsProviderSpec{AzureOptions: &finopsv1.CloudOptions{PricingModelSource: "Pricebook"}}))
 	assert.Equal(t, BranchNone, p.Branch)
 	assert.Equal(t, "No valid provider option configured", p.Log)
 	assert.Nil(t, p.CustomPricing)
@@ -55,7 +57,7 @@ func TestEvaluate_CloudBranchNeedsSecret(t *testing.T) {
 }
 
 func TestEvaluate_CloudBranchPricebookTurnsCustomPricingOn(t *testing.T) {
-	p := Evaluate(named("default", Spec{GCPOptions: &CloudOptions{CloudIntegrationSecret: "s", PricingModelSource: "Pricebook"}}))
+	p := Evaluate(named("default", finopsv1.FinOpsProviderSpec{GCPOptions: &finopsv1.CloudOptions{CloudIntegrationSecret: "s", PricingModelSource: "Pricebook"}}))
 	assert.Equal(t, BranchGCP, p.Branch)
 	assert.True(t, p.CloudCost)
 	assert.Equal(t, "s", p.CloudIntegrationSecret)
@@ -65,14 +67,14 @@ func TestEvaluate_CloudBranchPricebookTurnsCustomPricingOn(t *testing.T) {
 
 func TestEvaluate_PricingModelSourceComparedExactly(t *testing.T) {
 	for _, src := range []string{"", "pricebook", "PriceBook", "Pricebook "} {
-		p := Evaluate(named("default", Spec{AWSOptions: &CloudOptions{CloudIntegrationSecret: "s", PricingModelSource: src}}))
+		p := Evaluate(named("default", finopsv1.FinOpsProviderSpec{AWSOptions: &finopsv1.CloudOptions{CloudIntegrationSecret: "s", PricingModelSource: src}}))
 		assert.Equal(t, BranchAWS, p.Branch)
 		assert.Nil(t, p.CustomPricing, "%q leaves the switch alone", src)
 	}
 }
 
 func TestEvaluate_OnPremAlwaysMatchesAndTurnsCustomPricingOn(t *testing.T) {
-	p := Evaluate(named("default", Spec{OnPremOptions: &OnPremOptions{PricingModelSource: "Other"}}))
+	p := Evaluate(named("default", finopsv1.FinOpsProviderSpec{OnPremOptions: &finopsv1.OnPremOptions{PricingModelSource: "Other"}}))
 	assert.Equal(t, BranchOnPrem, p.Branch)
 	require.NotNil(t, p.CustomPricing)
 	assert.True(t, *p.CustomPricing)
@@ -80,13 +82,13 @@ func TestEvaluate_OnPremAlwaysMatchesAndTurnsCustomPricingOn(t *testing.T) {
 }
 
 func TestEvaluate_SeveralBlocksFirstMatchWins(t *testing.T) {
-	p := Evaluate(named("default", Spec{AWSOptions: &CloudOptions{}, AzureOptions: &CloudOptions{CloudIntegrationSecret: "az"},
-		OnPremOptions: &OnPremOptions{}}))
+	p := Evaluate(named("default", finopsv1.FinOpsProviderSpec{AWSOptions: &finopsv1.CloudOptions{}, AzureOptions: &finopsv1.CloudOptions{CloudIntegrationSecret: "az"},
+		OnPremOptions: &finopsv1.OnPremOptions{}}))
 	assert.Equal(t, BranchAzure, p.Branch, "aws has no secret, so azure is the first match")
 }
 
 func TestFinOpsProvider_StatusIsNeverWritten(t *testing.T) {
-	p := named("default", Spec{OnPremOptions: &OnPremOptions{}})
+	p := named("default", finopsv1.FinOpsProviderSpec{OnPremOptions: &finopsv1.OnPremOptions{}})
 	before := p.Status
 	_ = Evaluate(p)
 	_ = Validate(p)
@@ -96,7 +98,7 @@ func TestFinOpsProvider_StatusIsNeverWritten(t *testing.T) {
 // finops-decisions 24: a FinOpsProvider's outcome carries its conditions
 // as the object holds them; it writes none of its own.
 func TestEvaluate_CarriesTheObjectsConditions(t *testing.T) {
-	p := FinOpsProvider{Spec: Spec{OnPremOptions: &OnPremOptions{}}}
+	p := finopsv1.FinOpsProvider{Spec: finopsv1.FinOpsProviderSpec{OnPremOptions: &finopsv1.OnPremOptions{}}}
 	p.Status.Conditions = []metav1.Condition{
 		{Type: "example.com/Synced", Status: metav1.ConditionTrue, Reason: "Fine", Message: "kept as it is"},
 		{Type: "Ready", Status: metav1.ConditionFalse, Reason: "Other"},
@@ -104,5 +106,5 @@ func TestEvaluate_CarriesTheObjectsConditions(t *testing.T) {
 	got := Evaluate(&p)
 	assert.Equal(t, p.Status.Conditions, got.Conditions)
 	assert.Equal(t, BranchOnPrem, got.Branch)
-	assert.Empty(t, Evaluate(&FinOpsProvider{}).Conditions)
+	assert.Empty(t, Evaluate(&finopsv1.FinOpsProvider{}).Conditions)
 }

@@ -2,6 +2,8 @@ package provider
 
 import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	finopsv1 "github.com/condengine/condengine/api/finops/v1alpha1"
 )
 
 // The admission messages, exactly as the CRD rules word them.
@@ -16,9 +18,9 @@ const (
 // the rejections, each carrying the exact CRD message: the name must be
 // "default", and the spec must set exactly one option block. An empty
 // spec breaks both option rules, so both messages are returned.
-func Validate(p *FinOpsProvider) field.ErrorList {
+func Validate(p *finopsv1.FinOpsProvider) field.ErrorList {
 	var errs field.ErrorList
-	if p.Name != SingletonName {
+	if p.Name != finopsv1.SingletonName {
 		errs = append(errs, field.Invalid(field.NewPath("metadata", "name"), p.Name, MsgSingleton))
 	}
 	spec := field.NewPath("spec")
@@ -31,7 +33,7 @@ func Validate(p *FinOpsProvider) field.ErrorList {
 	return errs
 }
 
-func optionCount(s *Spec) int {
+func optionCount(s *finopsv1.FinOpsProviderSpec) int {
 	n := 0
 	for _, set := range []bool{s.AWSOptions != nil, s.GCPOptions != nil, s.AzureOptions != nil, s.OnPremOptions != nil} {
 		if set {

@@ -7,6 +7,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"pgregory.net/rapid"
 
+	finopsv1 "github.com/condengine/condengine/api/finops/v1alpha1"
 	"github.com/condengine/condengine/binding"
 	"github.com/condengine/condengine/binding/bindingtest"
 	"github.com/condengine/condengine/costjob"
@@ -48,10 +49,10 @@ func TestStatus_PropertyPlantedSecretsNeverSurvive(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		secret := rapid.SampledFrom(plantedSecrets).Draw(t, "secret")
 
-		job := costjob.CostJob{}
+		job := finopsv1.CostJob{}
 		job.Namespace, job.Name = "finops", "nightly"
-		st, _, err := costjob.Record(job, costjob.ExecutionRecord{
-			ExecutionTime: metav1.Unix(1, 0), Status: costjob.Failed, Error: plantedText(t, secret)})
+		st, _, err := costjob.Record(job, finopsv1.ExecutionRecord{
+			ExecutionTime: metav1.Unix(1, 0), Status: finopsv1.Failed, Error: plantedText(t, secret)})
 		if err != nil {
 			t.Fatal(err)
 		}

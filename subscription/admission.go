@@ -5,6 +5,8 @@ import (
 	"slices"
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	finopsv1 "github.com/condengine/condengine/api/finops/v1alpha1"
 )
 
 // The admission rejection messages the CRD rules carry, word for word.
@@ -21,7 +23,7 @@ var resourceTypes = []string{"Deployment", "StatefulSet", "Pod", "DaemonSet", "J
 // every write of a Subscription: references carry a name and a non-empty
 // namespace, each usage source sets at least one field, and the enums
 // hold. The errors carry field paths.
-func Validate(s *Subscription) field.ErrorList {
+func Validate(s *finopsv1.Subscription) field.ErrorList {
 	spec := field.NewPath("spec")
 	var errs field.ErrorList
 	errs = append(errs, validateRef(spec.Child("offeringRef"), s.Spec.OfferingRef)...)
@@ -30,7 +32,7 @@ func Validate(s *Subscription) field.ErrorList {
 	}
 	for i, u := range s.Spec.UsageSources {
 		p := spec.Child("usageSources").Index(i)
-		if u == (UsageSource{}) {
+		if u == (finopsv1.UsageSource{}) {
 			errs = append(errs, field.Invalid(p, "", MsgUsageSourceEmpty))
 		}
 		if u.ResourceType != "" && !slices.Contains(resourceTypes, u.ResourceType) {
@@ -39,9 +41,9 @@ func Validate(s *Subscription) field.ErrorList {
 	}
 	if l := s.Spec.Lifecycle; l != nil {
 		p := spec.Child("lifecycle")
-		if l.OnParentDeactivate != "" && l.OnParentDeactivate != PolicyDeactivate && l.OnParentDeactivate != PolicyOrphan {
+		if l.OnParentDeactivate != "" && l.OnParentDeactivate != finopsv1.PolicyDeactivate && l.OnParentDeactivate != finopsv1.PolicyOrphan {
 			errs = append(errs, field.NotSupported(p.Child("onParentDeactivate"), l.OnParentDeactivate,
-				[]string{PolicyDeactivate, PolicyOrphan}))
+				[]string{finopsv1.PolicyDeactivate, finopsv1.PolicyOrphan}))
 		}
 		if t := l.TargetRef; t != nil {
 			tp := p.Child("targetRef")
@@ -59,13 +61,13 @@ func Validate(s *Subscription) field.ErrorList {
 // a parent reference naming the Subscription itself, and a targetRef
 // naming it on all of name, namespace, kind and API version. Each
 // rejection names the reason the reconciler would report for it.
-func ValidateCreate(s *Subscription) field.ErrorList {
+func ValidateCreate(s *finopsv1.Subscription) field.ErrorList {
 	errs := Validate(s)
 	if p := s.Spec.Parent; p != nil && p.SubscriptionRef == s.Key() {
 		errs = append(errs, field.Invalid(field.NewPath("spec", "parent", "subscriptionRef"), p.SubscriptionRef.String(),
 			ReasonCircularDependencyDetected+": a Subscription cannot be its own parent"))
 	}
-	if t := targetOf(s); t != nil && t.APIVersion == APIVersion && t.Kind == Kind && t.Namespace == s.Namespace && t.Name == s.Name {
+	if t := targetOf(s); t != nil && t.APIVersion == finopsv1.APIVersion && t.Kind == finopsv1.KindSubscription && t.Namespace == s.Namespace && t.Name == s.Name {
 		errs = append(errs, field.Invalid(field.NewPath("spec", "lifecycle", "targetRef"), t.Name,
 			ReasonTargetIsSelfReference+": a Subscription cannot be its own target"))
 	}
@@ -76,7 +78,7 @@ func ValidateCreate(s *Subscription) field.ErrorList {
 // cannot change, and parent can be neither changed, added nor removed.
 // Updates never reach the webhook, so the self-reference checks do not
 // run here; the reconciler reports them instead.
-func ValidateUpdate(old, updated *Subscription) field.ErrorList {
+func ValidateUpdate(old, updated *finopsv1.Subscription) field.ErrorList {
 	errs := Validate(updated)
 	spec := field.NewPath("spec")
 	if old.Spec.OfferingRef != updated.Spec.OfferingRef {
@@ -88,7 +90,7 @@ func ValidateUpdate(old, updated *Subscription) field.ErrorList {
 	return errs
 }
 
-func validateRef(p *field.Path, r Reference) field.ErrorList {
+func validateRef(p *field.Path, r finopsv1.Reference) field.ErrorList {
 	var errs field.ErrorList
 	if r.Name == "" {
 		errs = append(errs, field.Required(p.Child("name"), ""))

@@ -6,6 +6,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
+	finopsv1 "github.com/condengine/condengine/api/finops/v1alpha1"
 	"github.com/condengine/condengine/subscription"
 	st "github.com/condengine/condengine/subscription/subscriptiontest"
 )
@@ -19,8 +20,8 @@ func messages(errs field.ErrorList) []string {
 }
 
 func TestAdmission_ValidSubscriptionPasses(t *testing.T) {
-	s := st.New("a", "x", st.Parent("b", "root"), st.Policy(subscription.PolicyOrphan), st.Target("v1", "Namespace", "", "a"))
-	s.Spec.UsageSources = []subscription.UsageSource{{ResourceType: "Pod", Name: "web-0"}, {Namespace: "a"}}
+	s := st.New("a", "x", st.Parent("b", "root"), st.Policy(finopsv1.PolicyOrphan), st.Target("v1", "Namespace", "", "a"))
+	s.Spec.UsageSources = []finopsv1.UsageSource{{ResourceType: "Pod", Name: "web-0"}, {Namespace: "a"}}
 	assert.Empty(t, subscription.ValidateCreate(&s))
 }
 
@@ -34,14 +35,14 @@ func TestAdmission_NamespaceRequiredOnEveryReference(t *testing.T) {
 
 func TestAdmission_UsageSourceNeedsAField(t *testing.T) {
 	s := st.New("a", "x")
-	s.Spec.UsageSources = []subscription.UsageSource{{Namespace: "a"}, {}}
+	s.Spec.UsageSources = []finopsv1.UsageSource{{Namespace: "a"}, {}}
 	assert.Equal(t, []string{"spec.usageSources[1]: at least one of resourceType, name, or namespace must be set"},
 		messages(subscription.Validate(&s)))
 }
 
 func TestAdmission_EnumsHold(t *testing.T) {
 	s := st.New("a", "x", st.Policy("Adopt"))
-	s.Spec.UsageSources = []subscription.UsageSource{{ResourceType: "Service"}}
+	s.Spec.UsageSources = []finopsv1.UsageSource{{ResourceType: "Service"}}
 	errs := subscription.Validate(&s)
 	assert.Len(t, errs, 2)
 	for _, e := range errs {
@@ -50,7 +51,7 @@ func TestAdmission_EnumsHold(t *testing.T) {
 }
 
 func TestAdmission_CreateRejectsSelfParentAndSelfTarget(t *testing.T) {
-	s := st.New("a", "x", st.Parent("a", "x"), st.Target(subscription.APIVersion, subscription.Kind, "a", "x"))
+	s := st.New("a", "x", st.Parent("a", "x"), st.Target(finopsv1.APIVersion, finopsv1.KindSubscription, "a", "x"))
 	got := messages(subscription.ValidateCreate(&s))
 	assert.Len(t, got, 2)
 	assert.Contains(t, got[0], "CircularDependencyDetected")
@@ -70,6 +71,6 @@ func TestAdmission_UpdateKeepsOfferingRefAndParent(t *testing.T) {
 	adopted := st.New("a", "x", st.Parent("a", "root"))
 	assert.Equal(t, []string{"spec.parent: parent is immutable; create a new Subscription instead"},
 		messages(subscription.ValidateUpdate(&orphaned, &adopted)), "adding one as well")
-	edited := st.New("a", "x", st.Parent("a", "root"), st.Target(subscription.APIVersion, subscription.Kind, "a", "x"))
+	edited := st.New("a", "x", st.Parent("a", "root"), st.Target(finopsv1.APIVersion, finopsv1.KindSubscription, "a", "x"))
 	assert.Empty(t, subscription.ValidateUpdate(&old, &edited), "lifecycle is editable and updates skip the webhook")
 }

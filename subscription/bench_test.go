@@ -11,7 +11,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 
-	"github.com/condengine/condengine/offering"
+	finopsv1 "github.com/condengine/condengine/api/finops/v1alpha1"
 	"github.com/condengine/condengine/subscription"
 	st "github.com/condengine/condengine/subscription/subscriptiontest"
 )
@@ -35,13 +35,13 @@ func coldSnapshot(n, members int) subscription.Snapshot {
 	r := rand.New(rand.NewPCG(1, uint64(members)))
 	now := time.Date(2026, 11, 30, 10, 0, 0, 0, time.UTC)
 	at := metav1.NewTime(now.Add(-24 * time.Hour))
-	snap := subscription.Snapshot{Now: now, Offerings: []offering.Offering{
+	snap := subscription.Snapshot{Now: now, Offerings: []finopsv1.Offering{
 		st.ReadyOffering("shop", "base"),
 		st.ReadyOffering("shop", "db"),
-		st.ReadyOffering("shop", "app", offering.Reference{Namespace: "shop", Name: "db"}),
+		st.ReadyOffering("shop", "app", finopsv1.Reference{Namespace: "shop", Name: "db"}),
 	}}
-	offs := []subscription.Reference{{Namespace: "shop", Name: "base"}, {Namespace: "shop", Name: "db"}, {Namespace: "shop", Name: "app"}}
-	snap.Subscriptions = make([]subscription.Subscription, n)
+	offs := []finopsv1.Reference{{Namespace: "shop", Name: "base"}, {Namespace: "shop", Name: "db"}, {Namespace: "shop", Name: "app"}}
+	snap.Subscriptions = make([]finopsv1.Subscription, n)
 	for i := range snap.Subscriptions {
 		f, m := i/members, i%members
 		s := &snap.Subscriptions[i]
@@ -51,7 +51,7 @@ func coldSnapshot(n, members int) subscription.Snapshot {
 		s.Generation = 1
 		s.Spec.OfferingRef = offs[m%3]
 		if m > 0 {
-			s.Spec.Parent = &subscription.Parent{SubscriptionRef: subscription.Reference{Namespace: s.Namespace, Name: fmt.Sprintf("m-%d", r.IntN(m))}}
+			s.Spec.Parent = &finopsv1.Parent{SubscriptionRef: finopsv1.Reference{Namespace: s.Namespace, Name: fmt.Sprintf("m-%d", r.IntN(m))}}
 		}
 		if r.IntN(10) > 0 {
 			st.Active(at.Time, fmt.Sprintf("u-%d-0", f))(s)
@@ -102,7 +102,7 @@ func measure(b *testing.B, snap subscription.Snapshot) {
 func BenchmarkEvaluateListOrder(b *testing.B) {
 	for _, n := range []int{10_000, 100_000} {
 		snap := benchSnapshot(n, 1_000)
-		slices.SortFunc(snap.Subscriptions, func(x, y subscription.Subscription) int {
+		slices.SortFunc(snap.Subscriptions, func(x, y finopsv1.Subscription) int {
 			return cmp.Or(cmp.Compare(x.Namespace, y.Namespace), cmp.Compare(x.Name, y.Name))
 		})
 		b.Run(fmt.Sprintf("subs=%d/family=1000", n), func(b *testing.B) {

@@ -7,9 +7,9 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	finopsv1 "github.com/condengine/condengine/api/finops/v1alpha1"
 	"github.com/condengine/condengine/billing"
 	"github.com/condengine/condengine/conditions"
-	"github.com/condengine/condengine/offering"
 )
 
 // collect applies the snapshot's charge collection run to one
@@ -17,7 +17,7 @@ import (
 // finalizer. Like the run itself it reads the Subscription as the snapshot
 // holds it, not as this evaluation's reconcile leaves it. It returns the
 // CostsResolved condition to write, or nil when the run writes none.
-func (e *evaluator) collect(i int32, out *Outcome, st *Status) *metav1.Condition {
+func (e *evaluator) collect(i int32, out *Outcome, st *finopsv1.SubscriptionStatus) *metav1.Condition {
 	c := e.collection
 	if c == nil {
 		return nil
@@ -33,7 +33,7 @@ func (e *evaluator) collect(i int32, out *Outcome, st *Status) *metav1.Condition
 
 	var written *metav1.Condition
 	var sched *billing.Schedule
-	var off *offering.Offering
+	var off *finopsv1.Offering
 	if in.ActivatedAt != nil {
 		var unreadable bool
 		off, unreadable = e.offering(s.Spec.OfferingRef)
@@ -89,7 +89,7 @@ func (e *evaluator) collect(i int32, out *Outcome, st *Status) *metav1.Condition
 
 // schedule builds the fee grid of a Subscription from its Offering's fee
 // and its own activation and deactivation times.
-func schedule(fee *offering.SubscriptionFee, in *Status) (billing.Schedule, error) {
+func schedule(fee *finopsv1.SubscriptionFee, in *finopsv1.SubscriptionStatus) (billing.Schedule, error) {
 	f := billing.Fee{PriceMicros: fee.PriceMicros, Period: fee.Period, Alignment: billing.Alignment(fee.TickAlignment)}
 	if fee.MinPeriods != nil {
 		f.MinPeriods = *fee.MinPeriods
@@ -103,13 +103,13 @@ func schedule(fee *offering.SubscriptionFee, in *Status) (billing.Schedule, erro
 
 // usageBilled reports whether usage meters price the Subscription: it
 // names usage sources and its Offering prices at least one meter.
-func usageBilled(s *Subscription, off *offering.Offering) bool {
+func usageBilled(s *finopsv1.Subscription, off *finopsv1.Offering) bool {
 	return len(s.Spec.UsageSources) > 0 && off != nil && len(off.Spec.Pricing.ResourcePricing) > 0
 }
 
 // holdsFinalizer reports whether the Subscription's finalizer is there to
 // remove. A deleting object always holds some finalizer, so an empty list
 // (a snapshot that omits it) counts as holding ours.
-func holdsFinalizer(s *Subscription) bool {
-	return len(s.Finalizers) == 0 || slices.Contains(s.Finalizers, Finalizer)
+func holdsFinalizer(s *finopsv1.Subscription) bool {
+	return len(s.Finalizers) == 0 || slices.Contains(s.Finalizers, finopsv1.SubscriptionFinalizer)
 }

@@ -8,14 +8,14 @@ import (
 
 	"k8s.io/apimachinery/pkg/types"
 
+	finopsv1 "github.com/condengine/condengine/api/finops/v1alpha1"
 	"github.com/condengine/condengine/conditions"
-	"github.com/condengine/condengine/offering"
 )
 
 // node is one Subscription of the snapshot with what the whole-snapshot
 // passes learned about it.
 type node struct {
-	sub          *Subscription
+	sub          *finopsv1.Subscription
 	parent       int32 // index of the parent node; -1 when none or absent
 	parentFailed bool  // reading the parent fails
 	rootState    rootState
@@ -27,16 +27,16 @@ type node struct {
 type evaluator struct {
 	now        time.Time
 	nodes      []node
-	byKey      map[Reference]int32
-	offerings  map[Reference]*offering.Offering
-	badOffer   map[Reference]bool // listed twice: read treated as failed
-	dupKeys    map[Reference]bool // Subscriptions listed twice
+	byKey      map[finopsv1.Reference]int32
+	offerings  map[finopsv1.Reference]*finopsv1.Offering
+	badOffer   map[finopsv1.Reference]bool // listed twice: read treated as failed
+	dupKeys    map[finopsv1.Reference]bool // Subscriptions listed twice
 	objects    map[ObjectRef]struct{}
 	failures   map[ObjectRef]struct{}
 	uidCount   map[types.UID]int // built on first use: only stamping needs it
 	providers  map[providerKey][]int32
 	collection *Collection
-	results    map[Reference]CollectionResult
+	results    map[finopsv1.Reference]CollectionResult
 	errors     []string
 }
 
@@ -73,16 +73,16 @@ func evaluate(snap Snapshot, explain bool) Result {
 	return Result{Subscriptions: out, Errors: slices.Compact(e.errors)}
 }
 
-func keyCompare(a, b Reference) int {
+func keyCompare(a, b finopsv1.Reference) int {
 	return cmp.Or(cmp.Compare(a.Namespace, b.Namespace), cmp.Compare(a.Name, b.Name))
 }
 
 func newEvaluator(snap Snapshot) *evaluator {
 	e := &evaluator{
 		now:        snap.Now.UTC().Truncate(time.Second),
-		byKey:      make(map[Reference]int32, len(snap.Subscriptions)),
-		offerings:  make(map[Reference]*offering.Offering, len(snap.Offerings)),
-		badOffer:   map[Reference]bool{},
+		byKey:      make(map[finopsv1.Reference]int32, len(snap.Subscriptions)),
+		offerings:  make(map[finopsv1.Reference]*finopsv1.Offering, len(snap.Offerings)),
+		badOffer:   map[finopsv1.Reference]bool{},
 		objects:    make(map[ObjectRef]struct{}, len(snap.Objects)),
 		failures:   make(map[ObjectRef]struct{}, len(snap.Failures)),
 		collection: snap.Collection,
@@ -93,7 +93,7 @@ func newEvaluator(snap Snapshot) *evaluator {
 	// compact slice of their own: comparing through the large objects
 	// would miss the cache on every comparison.
 	type keyed struct {
-		key Reference
+		key finopsv1.Reference
 		idx int32
 	}
 	order := make([]keyed, len(snap.Subscriptions))
@@ -115,7 +115,7 @@ func newEvaluator(snap Snapshot) *evaluator {
 		}
 		if j-k > 1 {
 			if e.dupKeys == nil {
-				e.dupKeys = map[Reference]bool{}
+				e.dupKeys = map[finopsv1.Reference]bool{}
 			}
 			e.dupKeys[key] = true
 			e.errors = append(e.errors, fmt.Sprintf("Subscription %s is listed %d times; none of the copies is evaluated", key, j-k))
@@ -129,7 +129,7 @@ func newEvaluator(snap Snapshot) *evaluator {
 
 	for i := range snap.Offerings {
 		o := &snap.Offerings[i]
-		k := Reference{Namespace: o.Namespace, Name: o.Name}
+		k := finopsv1.Reference{Namespace: o.Namespace, Name: o.Name}
 		if _, dup := e.offerings[k]; dup {
 			if !e.badOffer[k] {
 				e.errors = append(e.errors, fmt.Sprintf("Offering %s is listed more than once; reads of it are treated as failed", k))
@@ -149,7 +149,7 @@ func newEvaluator(snap Snapshot) *evaluator {
 	for i := range e.nodes {
 		n := &e.nodes[i]
 		if p := n.sub.Spec.Parent; p != nil {
-			n.parentFailed = e.fails(APIVersion, Kind, p.SubscriptionRef.Namespace, p.SubscriptionRef.Name)
+			n.parentFailed = e.fails(finopsv1.APIVersion, finopsv1.KindSubscription, p.SubscriptionRef.Namespace, p.SubscriptionRef.Name)
 			if j, ok := e.byKey[p.SubscriptionRef]; ok {
 				n.parent = j
 			}
@@ -157,8 +157,8 @@ func newEvaluator(snap Snapshot) *evaluator {
 	}
 
 	if c := snap.Collection; c != nil {
-		e.results = make(map[Reference]CollectionResult, len(c.Results))
-		seen := make(map[Reference]int, len(c.Results))
+		e.results = make(map[finopsv1.Reference]CollectionResult, len(c.Results))
+		seen := make(map[finopsv1.Reference]int, len(c.Results))
 		for _, r := range c.Results {
 			seen[r.Subscription]++
 			if seen[r.Subscription] == 2 {
@@ -203,13 +203,13 @@ func (e *evaluator) uidShared(uid types.UID) bool {
 // Subscriptions and Offerings are found in their own indexes (a key
 // listed twice still exists).
 func (e *evaluator) exists(r ObjectRef) bool {
-	key := Reference{Namespace: r.Namespace, Name: r.Name}
+	key := finopsv1.Reference{Namespace: r.Namespace, Name: r.Name}
 	switch {
-	case r.APIVersion == APIVersion && r.Kind == Kind:
+	case r.APIVersion == finopsv1.APIVersion && r.Kind == finopsv1.KindSubscription:
 		if _, ok := e.byKey[key]; ok || e.dupKeys[key] {
 			return true
 		}
-	case r.APIVersion == offering.APIVersion && r.Kind == offering.Kind:
+	case r.APIVersion == finopsv1.APIVersion && r.Kind == finopsv1.KindOffering:
 		if _, ok := e.offerings[key]; ok {
 			return true
 		}
@@ -220,8 +220,8 @@ func (e *evaluator) exists(r ObjectRef) bool {
 
 // offering returns the Offering a reference names, or nil, and whether
 // reading it fails.
-func (e *evaluator) offering(r Reference) (*offering.Offering, bool) {
-	if e.badOffer[r] || e.fails(offering.APIVersion, offering.Kind, r.Namespace, r.Name) {
+func (e *evaluator) offering(r finopsv1.Reference) (*finopsv1.Offering, bool) {
+	if e.badOffer[r] || e.fails(finopsv1.APIVersion, finopsv1.KindOffering, r.Namespace, r.Name) {
 		return nil, true
 	}
 	return e.offerings[r], false

@@ -10,9 +10,9 @@ import (
 	"github.com/stretchr/testify/require"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	finopsv1 "github.com/condengine/condengine/api/finops/v1alpha1"
 	"github.com/condengine/condengine/conditions"
 	"github.com/condengine/condengine/conditions/conditionstest"
-	"github.com/condengine/condengine/offering"
 	"github.com/condengine/condengine/subscription"
 	st "github.com/condengine/condengine/subscription/subscriptiontest"
 )
@@ -59,8 +59,8 @@ func TestEvaluate_EmptySnapshot(t *testing.T) {
 func TestEvaluate_ZeroNowIsAnError(t *testing.T) {
 	// Without the refusal, activatedAt would read 0001-01-01 for ever.
 	res, err := subscription.Evaluate(subscription.Snapshot{
-		Offerings:     []offering.Offering{st.ReadyOffering("shop", "base")},
-		Subscriptions: []subscription.Subscription{st.New("team-a", "acme")},
+		Offerings:     []finopsv1.Offering{st.ReadyOffering("shop", "base")},
+		Subscriptions: []finopsv1.Subscription{st.New("team-a", "acme")},
 	})
 	require.ErrorIs(t, err, conditions.ErrZeroNow)
 	assert.Empty(t, res.Subscriptions)
@@ -68,8 +68,8 @@ func TestEvaluate_ZeroNowIsAnError(t *testing.T) {
 
 func TestEvaluate_DuplicateKeyIsSnapshotErrorAndNotEvaluated(t *testing.T) {
 	res := evaluate(subscription.Snapshot{Now: now,
-		Offerings:     []offering.Offering{st.ReadyOffering("shop", "base")},
-		Subscriptions: []subscription.Subscription{st.New("a", "x"), st.New("a", "x", st.UID("other")), st.New("a", "y")}})
+		Offerings:     []finopsv1.Offering{st.ReadyOffering("shop", "base")},
+		Subscriptions: []finopsv1.Subscription{st.New("a", "x"), st.New("a", "x", st.UID("other")), st.New("a", "y")}})
 	require.Len(t, res.Subscriptions, 1)
 	assert.Equal(t, "y", res.Subscriptions[0].Name)
 	require.Len(t, res.Errors, 1)
@@ -78,8 +78,8 @@ func TestEvaluate_DuplicateKeyIsSnapshotErrorAndNotEvaluated(t *testing.T) {
 
 func TestEvaluate_DuplicateOfferingIsAFailedRead(t *testing.T) {
 	res := evaluate(subscription.Snapshot{Now: now,
-		Offerings:     []offering.Offering{st.ReadyOffering("shop", "base"), st.ReadyOffering("shop", "base")},
-		Subscriptions: []subscription.Subscription{st.New("a", "x")}})
+		Offerings:     []finopsv1.Offering{st.ReadyOffering("shop", "base"), st.ReadyOffering("shop", "base")},
+		Subscriptions: []finopsv1.Subscription{st.New("a", "x")}})
 	o := outcome(t, res, "a", "x")
 	assert.Equal(t, "False ValidationError", reason(o, "Ready"))
 	assert.True(t, o.Retry)
@@ -89,8 +89,8 @@ func TestEvaluate_DuplicateOfferingIsAFailedRead(t *testing.T) {
 
 func TestEvaluate_TransientOnlyForFailedReads(t *testing.T) {
 	snap := subscription.Snapshot{Now: now,
-		Offerings: []offering.Offering{st.ReadyOffering("shop", "base")},
-		Subscriptions: []subscription.Subscription{
+		Offerings: []finopsv1.Offering{st.ReadyOffering("shop", "base")},
+		Subscriptions: []finopsv1.Subscription{
 			st.New("a", "fails", st.Offering("shop", "broken")),
 			st.New("a", "missing", st.Offering("shop", "missing")),
 		},
@@ -104,9 +104,9 @@ func TestEvaluate_TransientOnlyForFailedReads(t *testing.T) {
 func TestEvaluate_FailureWithAPIVersionMatchesOnlyThatVersion(t *testing.T) {
 	target := st.Target("apps/v1", "Deployment", "a", "web")
 	snap := subscription.Snapshot{Now: now,
-		Offerings:     []offering.Offering{st.ReadyOffering("shop", "base")},
+		Offerings:     []finopsv1.Offering{st.ReadyOffering("shop", "base")},
 		Objects:       []subscription.ObjectRef{{APIVersion: "apps/v1", Kind: "Deployment", Namespace: "a", Name: "web"}},
-		Subscriptions: []subscription.Subscription{st.New("a", "x", target)},
+		Subscriptions: []finopsv1.Subscription{st.New("a", "x", target)},
 		Failures:      []subscription.ObjectRef{{APIVersion: "apps/v1beta2", Kind: "Deployment", Namespace: "a", Name: "web"}}}
 	assert.Equal(t, "True ActivationSucceeded", reason(outcome(t, evaluate(snap), "a", "x"), "Ready"))
 	snap.Failures[0].APIVersion = ""
@@ -117,7 +117,7 @@ func TestEvaluate_StaleSnapshotWritesNothing(t *testing.T) {
 	s := st.New("a", "x", st.Generation(3), st.Active(earlier, "u-a-x"))
 	s.Generation = 2 // the cache lags: our conditions describe generation 3
 	res := evaluate(subscription.Snapshot{Now: now,
-		Offerings: []offering.Offering{st.ReadyOffering("shop", "missing-on-purpose")}, Subscriptions: []subscription.Subscription{s}})
+		Offerings: []finopsv1.Offering{st.ReadyOffering("shop", "missing-on-purpose")}, Subscriptions: []finopsv1.Subscription{s}})
 	o := outcome(t, res, "a", "x")
 	assert.Equal(t, conditions.SkipStale, o.Skip)
 	assert.False(t, o.Write)
@@ -128,7 +128,7 @@ func TestEvaluate_OtherWritersConditionsKeptAfterOurs(t *testing.T) {
 	s := st.New("a", "x")
 	s.Status.Conditions = []metav1.Condition{{Type: "example.com/Audited", Status: "True", Reason: "Done", LastTransitionTime: metav1.NewTime(earlier)}}
 	res := evaluate(subscription.Snapshot{Now: now,
-		Offerings: []offering.Offering{st.ReadyOffering("shop", "base")}, Subscriptions: []subscription.Subscription{s}})
+		Offerings: []finopsv1.Offering{st.ReadyOffering("shop", "base")}, Subscriptions: []finopsv1.Subscription{s}})
 	var types []string
 	for _, c := range outcome(t, res, "a", "x").Status.Conditions {
 		types = append(types, c.Type)
@@ -138,13 +138,13 @@ func TestEvaluate_OtherWritersConditionsKeptAfterOurs(t *testing.T) {
 
 func TestEvaluate_DoesNotModifyTheSnapshot(t *testing.T) {
 	snap := subscription.Snapshot{Now: now,
-		Offerings: []offering.Offering{st.ReadyOffering("shop", "base")},
-		Subscriptions: []subscription.Subscription{
+		Offerings: []finopsv1.Offering{st.ReadyOffering("shop", "base")},
+		Subscriptions: []finopsv1.Subscription{
 			st.New("a", "root", st.Active(earlier, "u-a-root"), st.Deleting(earlier)),
 			st.New("a", "kid", st.Parent("a", "root"), st.Active(earlier, "u-a-root")),
 		},
 		Collection: &subscription.Collection{ScheduledHour: now, Results: []subscription.CollectionResult{
-			{Subscription: subscription.Reference{Namespace: "a", Name: "kid"}, Buckets: 3, Source: subscription.SourceDB}}}}
+			{Subscription: finopsv1.Reference{Namespace: "a", Name: "kid"}, Buckets: 3, Source: subscription.SourceDB}}}}
 	before := fmt.Sprintf("%#v", snap.Subscriptions)
 	_ = evaluate(snap)
 	assert.Equal(t, before, fmt.Sprintf("%#v", snap.Subscriptions))
@@ -156,7 +156,7 @@ func TestEvaluate_DoesNotModifyTheSnapshot(t *testing.T) {
 func TestEvaluate_MessagesQuoteOwnTargetWhole(t *testing.T) {
 	s := st.New("a", "x", st.Target("https://evil.example.com:8443/v1", "Thing", "a", "t"))
 	res := evaluate(subscription.Snapshot{Now: now,
-		Offerings: []offering.Offering{st.ReadyOffering("shop", "base")}, Subscriptions: []subscription.Subscription{s}})
+		Offerings: []finopsv1.Offering{st.ReadyOffering("shop", "base")}, Subscriptions: []finopsv1.Subscription{s}})
 	c := conditions.Find(outcome(t, res, "a", "x").Status.Conditions, "Ready")
 	require.NotNil(t, c)
 	assert.Equal(t, "TargetNotFound", c.Reason)
@@ -167,7 +167,7 @@ func TestEvaluate_MessagesQuoteOwnTargetWhole(t *testing.T) {
 func TestEvaluate_NegativeGenerationWrittenAsZero(t *testing.T) {
 	s := st.New("a", "x", st.Generation(-4))
 	res := evaluate(subscription.Snapshot{Now: now,
-		Offerings: []offering.Offering{st.ReadyOffering("shop", "base")}, Subscriptions: []subscription.Subscription{s}})
+		Offerings: []finopsv1.Offering{st.ReadyOffering("shop", "base")}, Subscriptions: []finopsv1.Subscription{s}})
 	for _, c := range outcome(t, res, "a", "x").Status.Conditions {
 		assert.Equal(t, int64(0), c.ObservedGeneration)
 	}
@@ -178,11 +178,11 @@ func TestEvaluate_NegativeGenerationWrittenAsZero(t *testing.T) {
 // settled family is entirely deactivated.
 func TestParentLoss_CascadeMovesOneLevelPerEvaluation(t *testing.T) {
 	const depth = 6
-	subs := []subscription.Subscription{st.New("a", "l0", st.Active(earlier, "u-a-l0"), st.Deleting(now))}
+	subs := []finopsv1.Subscription{st.New("a", "l0", st.Active(earlier, "u-a-l0"), st.Deleting(now))}
 	for i := 1; i < depth; i++ {
 		subs = append(subs, st.New("a", fmt.Sprintf("l%d", i), st.Parent("a", fmt.Sprintf("l%d", i-1)), st.Active(earlier, "u-a-l0")))
 	}
-	snap := subscription.Snapshot{Now: now, Offerings: []offering.Offering{st.ReadyOffering("shop", "base")}, Subscriptions: subs}
+	snap := subscription.Snapshot{Now: now, Offerings: []finopsv1.Offering{st.ReadyOffering("shop", "base")}, Subscriptions: subs}
 	for pass := 0; pass < depth; pass++ {
 		res := evaluate(snap)
 		for i := 0; i < depth; i++ {
@@ -204,11 +204,11 @@ func TestParentLoss_CascadeMovesOneLevelPerEvaluation(t *testing.T) {
 
 func TestFamily_LongParentLoopDoesNotHang(t *testing.T) {
 	const n = 10_000
-	subs := make([]subscription.Subscription, n)
+	subs := make([]finopsv1.Subscription, n)
 	for i := range subs {
 		subs[i] = st.New("a", fmt.Sprintf("s%05d", i), st.Parent("a", fmt.Sprintf("s%05d", (i+1)%n)))
 	}
-	res := evaluate(subscription.Snapshot{Now: now, Offerings: []offering.Offering{st.ReadyOffering("shop", "base")}, Subscriptions: subs})
+	res := evaluate(subscription.Snapshot{Now: now, Offerings: []finopsv1.Offering{st.ReadyOffering("shop", "base")}, Subscriptions: subs})
 	for _, o := range res.Subscriptions {
 		if r := reason(o, "Ready"); r != "False ParentSubscriptionNotReady" {
 			t.Fatalf("%s: %s", o.Name, r)
@@ -217,7 +217,7 @@ func TestFamily_LongParentLoopDoesNotHang(t *testing.T) {
 }
 
 func TestEvaluate_OutcomesSortedByNamespaceThenName(t *testing.T) {
-	res := evaluate(subscription.Snapshot{Now: now, Subscriptions: []subscription.Subscription{
+	res := evaluate(subscription.Snapshot{Now: now, Subscriptions: []finopsv1.Subscription{
 		st.New("b", "a"), st.New("a", "b"), st.New("a", "a")}})
 	var got []string
 	for _, o := range res.Subscriptions {
@@ -227,8 +227,8 @@ func TestEvaluate_OutcomesSortedByNamespaceThenName(t *testing.T) {
 }
 
 func TestSettle_DeletedFamilyDisappearsAfterCollection(t *testing.T) {
-	snap := subscription.Snapshot{Now: now, Offerings: []offering.Offering{st.ReadyOffering("shop", "base")},
-		Subscriptions: []subscription.Subscription{
+	snap := subscription.Snapshot{Now: now, Offerings: []finopsv1.Offering{st.ReadyOffering("shop", "base")},
+		Subscriptions: []finopsv1.Subscription{
 			st.New("a", "root", st.Active(earlier, "u-a-root"), st.Deleting(earlier)),
 			st.New("a", "kid", st.Parent("a", "root"), st.Active(earlier, "u-a-root"), st.Deleting(earlier)),
 		},
@@ -243,19 +243,19 @@ func TestSettle_DeletedFamilyDisappearsAfterCollection(t *testing.T) {
 func TestOutcome_EveryFieldFilled(t *testing.T) {
 	audited := metav1.Condition{Type: "example.com/Audited", Status: metav1.ConditionTrue, Reason: "ByOtherTool",
 		ObservedGeneration: 1, LastTransitionTime: metav1.NewTime(earlier)}
-	withAudit := func(s subscription.Subscription) subscription.Subscription {
+	withAudit := func(s finopsv1.Subscription) finopsv1.Subscription {
 		s.Status.Conditions = append(append([]metav1.Condition(nil), s.Status.Conditions...), audited)
 		return s
 	}
-	base := []offering.Offering{st.ReadyOffering("shop", "base")}
+	base := []finopsv1.Offering{st.ReadyOffering("shop", "base")}
 	fresh := withAudit(st.New("a", "fresh"))
-	settled := st.Apply([]subscription.Subscription{fresh}, evaluate(subscription.Snapshot{Now: now, Offerings: base,
-		Subscriptions: []subscription.Subscription{fresh}}))[0]
+	settled := st.Apply([]finopsv1.Subscription{fresh}, evaluate(subscription.Snapshot{Now: now, Offerings: base,
+		Subscriptions: []finopsv1.Subscription{fresh}}))[0]
 	stale := withAudit(st.New("a", "stale", st.Generation(3), st.Active(earlier, "u-a-stale")))
 	stale.Generation = 2
 	for _, tc := range []struct {
 		name     string
-		sub      subscription.Subscription
+		sub      finopsv1.Subscription
 		failures []subscription.ObjectRef
 		write    bool
 		skip     conditions.Skip
@@ -270,9 +270,9 @@ func TestOutcome_EveryFieldFilled(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			res := evaluate(subscription.Snapshot{Now: now, Offerings: base,
-				Subscriptions: []subscription.Subscription{tc.sub}, Failures: tc.failures})
+				Subscriptions: []finopsv1.Subscription{tc.sub}, Failures: tc.failures})
 			o := outcome(t, res, tc.sub.Namespace, tc.sub.Name)
-			want := conditionstest.Expected{Kind: subscription.Kind, Object: tc.sub.ObjectMeta, Write: tc.write, Skip: tc.skip,
+			want := conditionstest.Expected{Kind: finopsv1.KindSubscription, Object: tc.sub.ObjectMeta, Write: tc.write, Skip: tc.skip,
 				Finalizer: conditions.FinalizerKeep, Retry: tc.retry, Owned: tc.owned}
 			if tc.retry {
 				want.RetryAt = now

@@ -6,24 +6,24 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-	"github.com/condengine/condengine/offering"
+	finopsv1 "github.com/condengine/condengine/api/finops/v1alpha1"
 	"github.com/condengine/condengine/subscription"
 )
 
 func ExampleEvaluate() {
 	now := time.Date(2026, 11, 30, 10, 0, 0, 0, time.UTC)
-	base := offering.Offering{
+	base := finopsv1.Offering{
 		ObjectMeta: metav1.ObjectMeta{Namespace: "shop", Name: "base"},
-		Status:     offering.Status{Ready: metav1.ConditionTrue},
+		Status:     finopsv1.OfferingStatus{Ready: metav1.ConditionTrue},
 	}
-	acme := subscription.Subscription{
+	acme := finopsv1.Subscription{
 		ObjectMeta: metav1.ObjectMeta{Namespace: "team-a", Name: "acme", UID: "u-acme", Generation: 1},
-		Spec:       subscription.Spec{OfferingRef: subscription.Reference{Namespace: "shop", Name: "base"}},
+		Spec:       finopsv1.SubscriptionSpec{OfferingRef: finopsv1.Reference{Namespace: "shop", Name: "base"}},
 	}
 	res, err := subscription.Evaluate(subscription.Snapshot{
 		Now:           now,
-		Subscriptions: []subscription.Subscription{acme},
-		Offerings:     []offering.Offering{base},
+		Subscriptions: []finopsv1.Subscription{acme},
+		Offerings:     []finopsv1.Offering{base},
 	})
 	if err != nil {
 		fmt.Println(err)

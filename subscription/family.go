@@ -2,6 +2,8 @@ package subscription
 
 import (
 	"slices"
+
+	finopsv1 "github.com/condengine/condengine/api/finops/v1alpha1"
 )
 
 // rootState is what the walk up the parent chain found for one
@@ -167,7 +169,7 @@ func (e *evaluator) numberTree() {
 // providerKey groups active Subscriptions by family and bound Offering.
 type providerKey struct {
 	root     string
-	offering Reference
+	offering finopsv1.Reference
 }
 
 // indexProviders records, per family and Offering, the sorted entry
@@ -192,7 +194,7 @@ func (e *evaluator) indexProviders() {
 // covered reports whether an active Subscription of family root, bound to
 // required, exists outside node i's subtree: all providers minus those
 // whose entry number falls inside [in, out).
-func (e *evaluator) covered(i int32, root string, required Reference) bool {
+func (e *evaluator) covered(i int32, root string, required finopsv1.Reference) bool {
 	list := e.providers[providerKey{root, required}]
 	if len(list) == 0 {
 		return false

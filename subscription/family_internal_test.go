@@ -8,12 +8,14 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"pgregory.net/rapid"
+
+	finopsv1 "github.com/condengine/condengine/api/finops/v1alpha1"
 )
 
 // naiveCovered is the definition, walked the slow way: some Subscription
 // stamped with root, active, bound to required, that is neither node i
 // nor below it (its parent chain does not reach i).
-func naiveCovered(e *evaluator, i int32, root string, required Reference) bool {
+func naiveCovered(e *evaluator, i int32, root string, required finopsv1.Reference) bool {
 	for j := range e.nodes {
 		s := e.nodes[j].sub
 		if !s.IsActive() || s.Status.CompatibilityRoot != root || s.Spec.OfferingRef != required {
@@ -47,8 +49,8 @@ func TestCoverage_MatchesNaiveWalk(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		n := rapid.IntRange(1, 40).Draw(t, "n")
 		roots := []string{"r0", "r1", "r2"}
-		offers := []Reference{{Namespace: "shop", Name: "a"}, {Namespace: "shop", Name: "b"}, {Namespace: "shop", Name: "c"}}
-		subs := make([]Subscription, n)
+		offers := []finopsv1.Reference{{Namespace: "shop", Name: "a"}, {Namespace: "shop", Name: "b"}, {Namespace: "shop", Name: "c"}}
+		subs := make([]finopsv1.Subscription, n)
 		at := metav1.NewTime(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
 		for i := range subs {
 			s := &subs[i]
@@ -56,9 +58,9 @@ func TestCoverage_MatchesNaiveWalk(t *testing.T) {
 			s.Spec.OfferingRef = rapid.SampledFrom(offers).Draw(t, "offering")
 			switch p := rapid.IntRange(-2, n-1).Draw(t, "parent"); {
 			case p == -1:
-				s.Spec.Parent = &Parent{SubscriptionRef: Reference{Namespace: "ns", Name: "ghost"}}
+				s.Spec.Parent = &finopsv1.Parent{SubscriptionRef: finopsv1.Reference{Namespace: "ns", Name: "ghost"}}
 			case p >= 0:
-				s.Spec.Parent = &Parent{SubscriptionRef: Reference{Namespace: "ns", Name: fmt.Sprintf("s%d", p)}}
+				s.Spec.Parent = &finopsv1.Parent{SubscriptionRef: finopsv1.Reference{Namespace: "ns", Name: fmt.Sprintf("s%d", p)}}
 			}
 			if rapid.Bool().Draw(t, "stamped") {
 				s.Status.CompatibilityRoot = rapid.SampledFrom(roots).Draw(t, "root")
@@ -94,19 +96,19 @@ func TestCoverage_MatchesNaiveWalk(t *testing.T) {
 // far deeper than any real family, plus a loop.
 func TestRoots_DeepChainAndLoops(t *testing.T) {
 	const depth = 30_000
-	subs := make([]Subscription, 0, depth+3)
+	subs := make([]finopsv1.Subscription, 0, depth+3)
 	for i := 0; i < depth; i++ {
-		s := Subscription{}
+		s := finopsv1.Subscription{}
 		s.Namespace, s.Name, s.UID = "ns", fmt.Sprintf("d%06d", i), types.UID(fmt.Sprintf("u%d", i))
 		if i > 0 {
-			s.Spec.Parent = &Parent{SubscriptionRef: Reference{Namespace: "ns", Name: fmt.Sprintf("d%06d", i-1)}}
+			s.Spec.Parent = &finopsv1.Parent{SubscriptionRef: finopsv1.Reference{Namespace: "ns", Name: fmt.Sprintf("d%06d", i-1)}}
 		}
 		subs = append(subs, s)
 	}
 	for _, p := range [][2]string{{"x", "y"}, {"y", "z"}, {"z", "x"}} {
-		s := Subscription{}
+		s := finopsv1.Subscription{}
 		s.Namespace, s.Name, s.UID = "ns", p[0], types.UID("u-"+p[0])
-		s.Spec.Parent = &Parent{SubscriptionRef: Reference{Namespace: "ns", Name: p[1]}}
+		s.Spec.Parent = &finopsv1.Parent{SubscriptionRef: finopsv1.Reference{Namespace: "ns", Name: p[1]}}
 		subs = append(subs, s)
 	}
 	e := newEvaluator(Snapshot{Subscriptions: subs})
@@ -128,7 +130,7 @@ func TestRoots_DeepChainAndLoops(t *testing.T) {
 			}
 		}
 	}
-	if top := e.nodes[e.byKey[Reference{Namespace: "ns", Name: "d000000"}]]; top.out-top.in != depth {
+	if top := e.nodes[e.byKey[finopsv1.Reference{Namespace: "ns", Name: "d000000"}]]; top.out-top.in != depth {
 		t.Fatalf("the chain's top spans %d entries, want %d", top.out-top.in, depth)
 	}
 }

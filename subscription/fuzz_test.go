@@ -9,7 +9,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 
-	"github.com/condengine/condengine/offering"
+	finopsv1 "github.com/condengine/condengine/api/finops/v1alpha1"
 	"github.com/condengine/condengine/subscription"
 )
 
@@ -41,28 +41,28 @@ func fuzzSnapshot(data []byte) subscription.Snapshot {
 	}
 	names := []string{"", "a", "b", "c", "d"}
 	nss := []string{"", "x", "y"}
-	ref := func() subscription.Reference {
-		return subscription.Reference{Namespace: nss[src.pick(3)], Name: names[src.pick(5)]}
+	ref := func() finopsv1.Reference {
+		return finopsv1.Reference{Namespace: nss[src.pick(3)], Name: names[src.pick(5)]}
 	}
 	snap := subscription.Snapshot{Now: now}
 	for range src.pick(5) {
-		o := offering.Offering{ObjectMeta: metav1.ObjectMeta{Namespace: nss[src.pick(3)], Name: names[src.pick(5)]}}
+		o := finopsv1.Offering{ObjectMeta: metav1.ObjectMeta{Namespace: nss[src.pick(3)], Name: names[src.pick(5)]}}
 		if src.pick(2) == 0 {
 			o.Status.Ready = metav1.ConditionTrue
 		}
 		for range src.pick(3) {
 			r := ref()
 			if o.Spec.Compatibility == nil {
-				o.Spec.Compatibility = &offering.Compatibility{}
+				o.Spec.Compatibility = &finopsv1.Compatibility{}
 			}
 			o.Spec.Compatibility.RequiredOfferings = append(o.Spec.Compatibility.RequiredOfferings, r)
 		}
 		if src.pick(3) == 0 {
-			o.Spec.Lifecycle = &offering.Lifecycle{OnParentDeactivate: []string{"", "Orphan", "Deactivate", "bogus"}[src.pick(4)]}
+			o.Spec.Lifecycle = &finopsv1.OfferingLifecycle{OnParentDeactivate: []string{"", "Orphan", "Deactivate", "bogus"}[src.pick(4)]}
 		}
 		if src.pick(2) == 0 {
 			m := int64(src.pick(4))
-			o.Spec.Pricing.SubscriptionFee = &offering.SubscriptionFee{PriceMicros: int64(src.next()) * 1_000_000,
+			o.Spec.Pricing.SubscriptionFee = &finopsv1.SubscriptionFee{PriceMicros: int64(src.next()) * 1_000_000,
 				Period:        []string{"1h", "90m", "1", "0", "x", "6"}[src.pick(6)],
 				TickAlignment: []string{"ActivatedAt", "HourBoundary", "DayBoundary", "MonthBoundary", ""}[src.pick(5)], MinPeriods: &m}
 		}
@@ -70,17 +70,17 @@ func fuzzSnapshot(data []byte) subscription.Snapshot {
 	}
 	reasons := []string{"ActivationSucceeded", "Orphaned", "ParentDeactivated", "TargetNotFound", "MarkedForDeletion", "Bogus", "FromDB"}
 	for range src.pick(9) {
-		s := subscription.Subscription{ObjectMeta: metav1.ObjectMeta{Namespace: nss[src.pick(3)], Name: names[src.pick(5)],
+		s := finopsv1.Subscription{ObjectMeta: metav1.ObjectMeta{Namespace: nss[src.pick(3)], Name: names[src.pick(5)],
 			UID: types.UID(fmt.Sprintf("u%d", src.pick(4))), Generation: int64(src.pick(4)) - 1}}
 		s.Spec.OfferingRef = ref()
 		if src.pick(2) == 0 {
-			s.Spec.Parent = &subscription.Parent{SubscriptionRef: ref()}
+			s.Spec.Parent = &finopsv1.Parent{SubscriptionRef: ref()}
 		}
 		if src.pick(2) == 0 {
-			s.Spec.Lifecycle = &subscription.Lifecycle{OnParentDeactivate: []string{"", "Orphan", "Deactivate"}[src.pick(3)]}
+			s.Spec.Lifecycle = &finopsv1.SubscriptionLifecycle{OnParentDeactivate: []string{"", "Orphan", "Deactivate"}[src.pick(3)]}
 			if src.pick(2) == 0 {
 				r := ref()
-				s.Spec.Lifecycle.TargetRef = &subscription.TargetRef{APIVersion: []string{"", "v1", subscription.APIVersion}[src.pick(3)],
+				s.Spec.Lifecycle.TargetRef = &finopsv1.TargetRef{APIVersion: []string{"", "v1", finopsv1.APIVersion}[src.pick(3)],
 					Kind: []string{"", "ConfigMap", "Subscription"}[src.pick(3)], Namespace: r.Namespace, Name: r.Name}
 			}
 		}
@@ -104,7 +104,7 @@ func fuzzSnapshot(data []byte) subscription.Snapshot {
 		if src.pick(3) == 0 {
 			s.DeletionTimestamp = at()
 			if src.pick(2) == 0 {
-				s.Finalizers = []string{subscription.Finalizer}
+				s.Finalizers = []string{finopsv1.SubscriptionFinalizer}
 			}
 		}
 		snap.Subscriptions = append(snap.Subscriptions, s)
@@ -145,16 +145,16 @@ func FuzzEvaluate(f *testing.F) {
 		if d := gocmp.Diff(res, evaluate(snap)); d != "" {
 			t.Fatalf("not deterministic:\n%s", d)
 		}
-		count := map[subscription.Reference]int{}
+		count := map[finopsv1.Reference]int{}
 		for _, s := range snap.Subscriptions {
 			count[s.Key()]++
 		}
-		by := map[subscription.Reference]*subscription.Subscription{}
+		by := map[finopsv1.Reference]*finopsv1.Subscription{}
 		for i := range snap.Subscriptions {
 			by[snap.Subscriptions[i].Key()] = &snap.Subscriptions[i]
 		}
 		for _, o := range res.Subscriptions {
-			k := subscription.Reference{Namespace: o.Namespace, Name: o.Name}
+			k := finopsv1.Reference{Namespace: o.Namespace, Name: o.Name}
 			if count[k] != 1 {
 				t.Fatalf("%s listed %d times but evaluated", k, count[k])
 			}

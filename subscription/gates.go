@@ -3,8 +3,8 @@ package subscription
 import (
 	"k8s.io/apimachinery/pkg/types"
 
+	finopsv1 "github.com/condengine/condengine/api/finops/v1alpha1"
 	"github.com/condengine/condengine/manifest"
-	"github.com/condengine/condengine/offering"
 	"github.com/condengine/condengine/redact"
 )
 
@@ -43,7 +43,7 @@ func (e *evaluator) gates(i int32) verdict {
 		return hold(ReasonCircularDependencyDetected,
 			"spec.parent.subscriptionRef names this Subscription (%s)", self)
 	}
-	if t := targetOf(s); t != nil && t.APIVersion == APIVersion && t.Kind == Kind &&
+	if t := targetOf(s); t != nil && t.APIVersion == finopsv1.APIVersion && t.Kind == finopsv1.KindSubscription &&
 		t.Namespace == s.Namespace && t.Name == s.Name {
 		return hold(ReasonTargetIsSelfReference,
 			"spec.lifecycle.targetRef names this Subscription (%s)", self)
@@ -87,7 +87,7 @@ func (e *evaluator) gates(i int32) verdict {
 				return hold(lost, "parent gate: parent Subscription %s not found", pref)
 			}
 			return hold(lost, "parent gate: parent Subscription %s has been deactivated", pref)
-		case lost != "" && effectivePolicy(s, off) == PolicyDeactivate:
+		case lost != "" && effectivePolicy(s, off) == finopsv1.PolicyDeactivate:
 			return verdict{end: ReasonParentDeactivated,
 				message: msg("parent Subscription %s ended or disappeared and the effective policy is Deactivate", pref)}
 		case lost != "":
@@ -170,27 +170,27 @@ func (e *evaluator) keep(passed, failed verdict) verdict {
 // effectivePolicy is the parent-loss policy in force: the Subscription's
 // lifecycle block when it has one (Deactivate unless it says Orphan), else
 // the Offering's, else Deactivate.
-func effectivePolicy(s *Subscription, off *offering.Offering) string {
+func effectivePolicy(s *finopsv1.Subscription, off *finopsv1.Offering) string {
 	if l := s.Spec.Lifecycle; l != nil {
-		if l.OnParentDeactivate == PolicyOrphan {
-			return PolicyOrphan
+		if l.OnParentDeactivate == finopsv1.PolicyOrphan {
+			return finopsv1.PolicyOrphan
 		}
-		return PolicyDeactivate
+		return finopsv1.PolicyDeactivate
 	}
-	if off != nil && off.Spec.Lifecycle != nil && off.Spec.Lifecycle.OnParentDeactivate == offering.PolicyOrphan {
-		return PolicyOrphan
+	if off != nil && off.Spec.Lifecycle != nil && off.Spec.Lifecycle.OnParentDeactivate == finopsv1.PolicyOrphan {
+		return finopsv1.PolicyOrphan
 	}
-	return PolicyDeactivate
+	return finopsv1.PolicyDeactivate
 }
 
-func targetOf(s *Subscription) *TargetRef {
+func targetOf(s *finopsv1.Subscription) *finopsv1.TargetRef {
 	if s.Spec.Lifecycle == nil {
 		return nil
 	}
 	return s.Spec.Lifecycle.TargetRef
 }
 
-func isReady(s *Subscription) bool { return s.Status.Ready == "True" }
+func isReady(s *finopsv1.Subscription) bool { return s.Status.Ready == "True" }
 
 // describe names an object for a message: kind, namespace/name and API
 // version, all as the Subscription's own spec wrote them.

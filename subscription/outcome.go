@@ -6,7 +6,7 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-	"github.com/condengine/condengine/billing"
+	finopsv1 "github.com/condengine/condengine/api/finops/v1alpha1"
 	"github.com/condengine/condengine/conditions"
 	"github.com/condengine/condengine/redact"
 )
@@ -30,7 +30,7 @@ const (
 func (e *evaluator) evaluate(i int32) Outcome {
 	s := e.nodes[i].sub
 	in := &s.Status
-	st := Status{
+	st := finopsv1.SubscriptionStatus{
 		ActivatedAt:       in.ActivatedAt,
 		DeactivatedAt:     in.DeactivatedAt,
 		CompatibilityRoot: in.CompatibilityRoot,
@@ -104,7 +104,7 @@ func (e *evaluator) evaluate(i int32) Outcome {
 		}
 	}
 
-	out := Outcome{Outcome: conditions.Outcome{Kind: Kind, Namespace: s.Namespace, Name: s.Name, UID: s.UID, Generation: gen,
+	out := Outcome{Outcome: conditions.Outcome{Kind: finopsv1.KindSubscription, Namespace: s.Namespace, Name: s.Name, UID: s.UID, Generation: gen,
 		Retry: transient}}
 	if transient {
 		out.RetryAt = e.now
@@ -145,8 +145,8 @@ func timeEqual(a, b *metav1.Time) bool {
 	return a.Equal(b)
 }
 
-func bucketsEqual(a, b []billing.CostBucket) bool {
-	return slices.EqualFunc(a, b, func(x, y billing.CostBucket) bool {
+func bucketsEqual(a, b []finopsv1.CostBucket) bool {
+	return slices.EqualFunc(a, b, func(x, y finopsv1.CostBucket) bool {
 		return x.Granularity == y.Granularity && x.Start.Equal(&y.Start) && x.EndExclusive.Equal(&y.EndExclusive) &&
 			x.Current == y.Current && x.Projected == y.Projected && slices.Equal(x.Breakdown, y.Breakdown)
 	})
@@ -161,7 +161,7 @@ func msg(format string, args ...any) string {
 // atGeneration is a Subscription as MergeObject sees it, with its
 // generation clamped as the conditions carry it.
 type atGeneration struct {
-	*Subscription
+	*finopsv1.Subscription
 	gen int64
 }
 

@@ -10,6 +10,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	"pgregory.net/rapid"
 
+	finopsv1 "github.com/condengine/condengine/api/finops/v1alpha1"
 	"github.com/condengine/condengine/conditions"
 	"github.com/condengine/condengine/conditions/conditionstest"
 	"github.com/condengine/condengine/subscription"
@@ -35,7 +36,7 @@ func settled(t *rapid.T) subscription.Snapshot {
 // Subscription it was computed from.
 func checkOutcome(t interface {
 	Fatalf(string, ...any)
-}, in *subscription.Subscription, o subscription.Outcome) {
+}, in *finopsv1.Subscription, o subscription.Outcome) {
 	id := in.Namespace + "/" + in.Name
 	if o.Skip == conditions.SkipStale {
 		return
@@ -91,7 +92,7 @@ func checkOutcome(t interface {
 }
 
 func checkResult(t *rapid.T, snap subscription.Snapshot, res subscription.Result) {
-	by := map[subscription.Reference]*subscription.Subscription{}
+	by := map[finopsv1.Reference]*finopsv1.Subscription{}
 	for i := range snap.Subscriptions {
 		by[snap.Subscriptions[i].Key()] = &snap.Subscriptions[i]
 	}
@@ -99,7 +100,7 @@ func checkResult(t *rapid.T, snap subscription.Snapshot, res subscription.Result
 		t.Fatalf("%d outcomes for %d Subscriptions", len(res.Subscriptions), len(by))
 	}
 	for _, o := range res.Subscriptions {
-		checkOutcome(t, by[subscription.Reference{Namespace: o.Namespace, Name: o.Name}], o)
+		checkOutcome(t, by[finopsv1.Reference{Namespace: o.Namespace, Name: o.Name}], o)
 	}
 	outs := make([]*conditions.Outcome, len(res.Subscriptions))
 	for i := range res.Subscriptions {
@@ -155,7 +156,7 @@ func TestProperty_OneWay(t *testing.T) {
 			activated, deactivated *metav1.Time
 			root                   string
 		}
-		first := map[subscription.Reference]seen{}
+		first := map[finopsv1.Reference]seen{}
 		for round := range rapid.IntRange(2, 6).Draw(t, "rounds") {
 			if round > 0 {
 				snap = st.Disturb(t, snap)
@@ -205,8 +206,8 @@ func TestProperty_SettleConvergesWhateverTheOrder(t *testing.T) {
 		if !okA || !okB {
 			t.Fatalf("did not settle within %d passes", limit)
 		}
-		sortSubs := func(s []subscription.Subscription) {
-			slices.SortFunc(s, func(x, y subscription.Subscription) int {
+		sortSubs := func(s []finopsv1.Subscription) {
+			slices.SortFunc(s, func(x, y finopsv1.Subscription) int {
 				return cmp.Or(cmp.Compare(x.Namespace, y.Namespace), cmp.Compare(x.Name, y.Name))
 			})
 		}

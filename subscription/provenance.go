@@ -5,8 +5,8 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	finopsv1 "github.com/condengine/condengine/api/finops/v1alpha1"
 	"github.com/condengine/condengine/conditions"
-	"github.com/condengine/condengine/offering"
 )
 
 // Rule IDs of the Subscription's conditions; Rules lists them.
@@ -64,7 +64,7 @@ var activeRules = map[string]string{
 // is a copy.
 func Rules() []conditions.Rule {
 	rule := func(id, typ, sentence string, pairs ...conditions.Pair) conditions.Rule {
-		return conditions.Rule{ID: id, Kind: Kind, Types: []string{typ}, Sentence: sentence, Reasons: pairs}
+		return conditions.Rule{ID: id, Kind: finopsv1.KindSubscription, Types: []string{typ}, Sentence: sentence, Reasons: pairs}
 	}
 	f := func(reason string) conditions.Pair { return conditions.Pair{Status: cFalse, Reason: reason} }
 	t := func(reason string) conditions.Pair { return conditions.Pair{Status: cTrue, Reason: reason} }
@@ -83,14 +83,14 @@ func Rules() []conditions.Rule {
 		rule(ruleRequirementLost, TypeActive, "an active Subscription's required Offering lost its last active provider in the family", f(ReasonCompatibilityRequirementNotMet)),
 		rule(ruleTargetDeleted, TypeActive, "an active Subscription's target object is no longer in the snapshot", f(ReasonTargetNotFound)),
 		rule(ruleMarkedForDeletion, TypeActive, "metadata.deletionTimestamp is set", f(ReasonMarkedForDeletion)),
-		{ID: ruleEndKept, Kind: Kind, Types: []string{TypeActive}, Sentence: "a deactivated Subscription is never re-validated: its terminal Active is restated for the current generation",
+		{ID: ruleEndKept, Kind: finopsv1.KindSubscription, Types: []string{TypeActive}, Sentence: "a deactivated Subscription is never re-validated: its terminal Active is restated for the current generation",
 			Reasons: Vocabulary.Pairs(TypeActive, func(p conditions.Pair) bool {
 				return p.Status == cFalse && Vocabulary.IsTerminal(metav1.Condition{Type: TypeActive, Status: p.Status, Reason: p.Reason})
 			})},
 		rule(ruleWaitingCollection, TypeDeleting, "a deleted Subscription keeps its finalizer until a charge collection run releases it", f(ReasonWaitingForCollectionJob)),
-		{ID: ruleCostsCollected, Kind: Kind, Types: []string{TypeCostsResolved}, Sentence: "the charge collection run at now wrote status.costs, from the charge rows or the fee calculator",
+		{ID: ruleCostsCollected, Kind: finopsv1.KindSubscription, Types: []string{TypeCostsResolved}, Sentence: "the charge collection run at now wrote status.costs, from the charge rows or the fee calculator",
 			Reasons: Vocabulary.Pairs(TypeCostsResolved, nil)},
-		{ID: ruleCostsKept, Kind: Kind, Types: []string{TypeCostsResolved}, Sentence: "no collection run wrote this time, so the collector's last CostsResolved is kept",
+		{ID: ruleCostsKept, Kind: finopsv1.KindSubscription, Types: []string{TypeCostsResolved}, Sentence: "no collection run wrote this time, so the collector's last CostsResolved is kept",
 			Reasons: Vocabulary.Pairs(TypeCostsResolved, nil)},
 	}
 }
@@ -106,12 +106,12 @@ func Explain(snap Snapshot) (Result, error) {
 	return evaluate(snap, true), nil
 }
 
-func subRef(s *Subscription) conditions.ObjectRef {
-	return conditions.ObjectRef{Kind: Kind, Namespace: s.Namespace, Name: s.Name, UID: s.UID, Generation: s.Generation}
+func subRef(s *finopsv1.Subscription) conditions.ObjectRef {
+	return conditions.ObjectRef{Kind: finopsv1.KindSubscription, Namespace: s.Namespace, Name: s.Name, UID: s.UID, Generation: s.Generation}
 }
 
-func offeringRef(o *offering.Offering) conditions.ObjectRef {
-	return conditions.ObjectRef{Kind: offering.Kind, Namespace: o.Namespace, Name: o.Name, UID: o.UID, Generation: o.Generation}
+func offeringRef(o *finopsv1.Offering) conditions.ObjectRef {
+	return conditions.ObjectRef{Kind: finopsv1.KindOffering, Namespace: o.Namespace, Name: o.Name, UID: o.UID, Generation: o.Generation}
 }
 
 // explain records why each condition of the outcome of node i reads as
@@ -171,7 +171,7 @@ func (e *evaluator) explainGates(p *conditions.Provenance, i int32, reason strin
 	off, failed := e.offering(ref)
 	switch {
 	case failed:
-		p.Add(conditions.ObjectRef{}, conditions.F("failure", offering.Kind+" "+ref.String()))
+		p.Add(conditions.ObjectRef{}, conditions.F("failure", finopsv1.KindOffering+" "+ref.String()))
 	case off == nil:
 		p.Add(self, conditions.F("spec.offeringRef", ref.String()+" (not found)"))
 	default:
@@ -185,7 +185,7 @@ func (e *evaluator) explainGates(p *conditions.Provenance, i int32, reason strin
 		pref := par.SubscriptionRef
 		switch {
 		case n.parentFailed:
-			p.Add(conditions.ObjectRef{}, conditions.F("failure", Kind+" "+pref.String()))
+			p.Add(conditions.ObjectRef{}, conditions.F("failure", finopsv1.KindSubscription+" "+pref.String()))
 		case n.parent < 0:
 			p.Add(self, conditions.F("spec.parent.subscriptionRef", pref.String()+" (not found)"))
 		default:

@@ -3,8 +3,8 @@ package subscription
 import (
 	"time"
 
+	finopsv1 "github.com/condengine/condengine/api/finops/v1alpha1"
 	"github.com/condengine/condengine/conditions"
-	"github.com/condengine/condengine/offering"
 )
 
 // Snapshot is the world one evaluation sees: every Subscription and
@@ -17,10 +17,10 @@ type Snapshot struct {
 	// deactivatedAt and every lastTransitionTime that moves.
 	Now time.Time
 	// Subscriptions are every Subscription, across all namespaces.
-	Subscriptions []Subscription
+	Subscriptions []finopsv1.Subscription
 	// Offerings are every Offering, read for the Offering gate, the
 	// requirement list, the parent-loss policy and the fee.
-	Offerings []offering.Offering
+	Offerings []finopsv1.Offering
 	// Objects are every other object present, for the target gate.
 	// Subscriptions and Offerings need not be repeated here.
 	Objects []ObjectRef
@@ -75,7 +75,7 @@ const (
 // CollectionResult is one run's outcome for one Subscription.
 type CollectionResult struct {
 	// Subscription names the Subscription.
-	Subscription Reference
+	Subscription finopsv1.Reference
 	// Buckets is how many cost buckets the run produced for it.
 	Buckets int
 	// Source is where they came from, or SourceError.
@@ -109,7 +109,7 @@ type Outcome struct {
 	// when Write is true, the unchanged status otherwise. Parts left
 	// unchanged share memory with the snapshot (no copy is made for a
 	// Subscription that needs no write); treat it as read-only.
-	Status Status
+	Status finopsv1.SubscriptionStatus
 	// Errors are problems met while evaluating this Subscription that
 	// did not fit a condition (a fee the billing arithmetic refused, a
 	// collection error), in a stable order.

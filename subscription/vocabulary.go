@@ -3,6 +3,7 @@ package subscription
 import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	finopsv1 "github.com/condengine/condengine/api/finops/v1alpha1"
 	"github.com/condengine/condengine/billing"
 	"github.com/condengine/condengine/conditions"
 )
@@ -47,7 +48,7 @@ var (
 // Vocabulary is the Subscription's condition table: every type, every
 // (status, reason) pair, what it means, what to do and whether it is
 // terminal. Docs, validation and tests all read it.
-var Vocabulary = conditions.MustVocabulary(APIVersion, Kind, []conditions.Type{
+var Vocabulary = conditions.MustVocabulary(finopsv1.APIVersion, finopsv1.KindSubscription, []conditions.Type{
 	{
 		Name:     TypeReady,
 		Meaning:  "Whether every activation gate passes now; after deactivation always False.",

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	finopsv1 "github.com/condengine/condengine/api/finops/v1alpha1"
 	"github.com/condengine/condengine/scenario"
 	"github.com/condengine/condengine/subscription"
 )
@@ -75,7 +76,7 @@ func TestScenarios_CoverEveryReason(t *testing.T) {
 		f, err := scenario.Load(p)
 		require.NoError(t, err)
 		for _, e := range f.Expect {
-			if e.Kind != subscription.Kind || e.Conditions == nil {
+			if e.Kind != finopsv1.KindSubscription || e.Conditions == nil {
 				continue
 			}
 			for _, c := range *e.Conditions {

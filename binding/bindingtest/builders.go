@@ -7,6 +7,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 
+	akv1 "github.com/condengine/condengine/api/agentkourier/v1alpha1"
 	"github.com/condengine/condengine/binding"
 )
 
@@ -14,18 +15,18 @@ import (
 func Epoch() time.Time { return time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC) }
 
 // BindingOption adjusts a Binding being built.
-type BindingOption func(*binding.Binding)
+type BindingOption func(*akv1.Binding)
 
 // NewBinding builds a valid Binding of generation 1, created at Epoch,
 // with uid "u-<namespace>-<name>", naming the AgentBackend "echo" and the
 // ChatConnection "slack" of its namespace and the channel "C1".
-func NewBinding(ns, name string, opts ...BindingOption) binding.Binding {
-	b := binding.Binding{
-		TypeMeta:   metav1.TypeMeta{APIVersion: binding.APIVersion, Kind: binding.KindBinding},
+func NewBinding(ns, name string, opts ...BindingOption) akv1.Binding {
+	b := akv1.Binding{
+		TypeMeta:   metav1.TypeMeta{APIVersion: akv1.APIVersion, Kind: akv1.KindBinding},
 		ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name, UID: types.UID("u-" + ns + "-" + name), Generation: 1, CreationTimestamp: metav1.NewTime(Epoch())},
-		Spec: binding.BindingSpec{
-			Agent: binding.AgentRef{BackendRef: binding.Ref{Name: "echo"}},
-			Chat:  binding.ChatRef{ConnectionRef: binding.Ref{Name: "slack"}, Channel: "C1"},
+		Spec: akv1.BindingSpec{
+			Agent: akv1.AgentRef{BackendRef: akv1.Ref{Name: "echo"}},
+			Chat:  akv1.ChatRef{ConnectionRef: akv1.Ref{Name: "slack"}, Channel: "C1"},
 		},
 	}
 	for _, o := range opts {
@@ -35,59 +36,59 @@ func NewBinding(ns, name string, opts ...BindingOption) binding.Binding {
 }
 
 // UID sets the Binding's uid.
-func UID(uid string) BindingOption { return func(b *binding.Binding) { b.UID = types.UID(uid) } }
+func UID(uid string) BindingOption { return func(b *akv1.Binding) { b.UID = types.UID(uid) } }
 
 // Generation sets metadata.generation.
-func Generation(g int64) BindingOption { return func(b *binding.Binding) { b.Generation = g } }
+func Generation(g int64) BindingOption { return func(b *akv1.Binding) { b.Generation = g } }
 
 // Created sets creationTimestamp.
 func Created(t time.Time) BindingOption {
-	return func(b *binding.Binding) { b.CreationTimestamp = metav1.NewTime(t) }
+	return func(b *akv1.Binding) { b.CreationTimestamp = metav1.NewTime(t) }
 }
 
 // Backend sets spec.agent.backendRef; ns may be "".
 func Backend(ns, name string) BindingOption {
-	return func(b *binding.Binding) { b.Spec.Agent.BackendRef = binding.Ref{Namespace: ns, Name: name} }
+	return func(b *akv1.Binding) { b.Spec.Agent.BackendRef = akv1.Ref{Namespace: ns, Name: name} }
 }
 
 // Connection sets spec.chat.connectionRef; ns may be "".
 func Connection(ns, name string) BindingOption {
-	return func(b *binding.Binding) { b.Spec.Chat.ConnectionRef = binding.Ref{Namespace: ns, Name: name} }
+	return func(b *akv1.Binding) { b.Spec.Chat.ConnectionRef = akv1.Ref{Namespace: ns, Name: name} }
 }
 
 // Channel sets spec.chat.channel.
-func Channel(ch string) BindingOption { return func(b *binding.Binding) { b.Spec.Chat.Channel = ch } }
+func Channel(ch string) BindingOption { return func(b *akv1.Binding) { b.Spec.Chat.Channel = ch } }
 
 // Conditions sets status.conditions.
 func Conditions(cs ...metav1.Condition) BindingOption {
-	return func(b *binding.Binding) { b.Status.Conditions = cs }
+	return func(b *akv1.Binding) { b.Status.Conditions = cs }
 }
 
 // NewBackend builds a valid AgentBackend of generation 1 with uid
 // "u-<namespace>-<name>"; allowed become its allowedNamespaces.
-func NewBackend(ns, name string, allowed ...string) binding.AgentBackend {
-	return binding.AgentBackend{
-		TypeMeta:   metav1.TypeMeta{APIVersion: binding.APIVersion, Kind: binding.KindAgentBackend},
+func NewBackend(ns, name string, allowed ...string) akv1.AgentBackend {
+	return akv1.AgentBackend{
+		TypeMeta:   metav1.TypeMeta{APIVersion: akv1.APIVersion, Kind: akv1.KindAgentBackend},
 		ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name, UID: types.UID("u-" + ns + "-" + name), Generation: 1, CreationTimestamp: metav1.NewTime(Epoch())},
-		Spec:       binding.AgentBackendSpec{URL: "https://" + name + "." + ns + ".svc:8443", AllowedNamespaces: allowed},
+		Spec:       akv1.AgentBackendSpec{URL: "https://" + name + "." + ns + ".svc:8443", AllowedNamespaces: allowed},
 	}
 }
 
 // NewConnection builds a valid Slack ChatConnection of generation 1 for
 // the default broker, with uid "u-<namespace>-<name>"; allowed become its
 // allowedNamespaces.
-func NewConnection(ns, name string, allowed ...string) binding.ChatConnection {
-	return binding.ChatConnection{
-		TypeMeta:   metav1.TypeMeta{APIVersion: binding.APIVersion, Kind: binding.KindChatConnection},
+func NewConnection(ns, name string, allowed ...string) akv1.ChatConnection {
+	return akv1.ChatConnection{
+		TypeMeta:   metav1.TypeMeta{APIVersion: akv1.APIVersion, Kind: akv1.KindChatConnection},
 		ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name, UID: types.UID("u-" + ns + "-" + name), Generation: 1, CreationTimestamp: metav1.NewTime(Epoch())},
-		Spec: binding.ChatConnectionSpec{Platform: binding.PlatformSlack,
-			TokenSecretRef: &binding.SecretKeyRef{Name: name + "-token", Key: "token"}, AllowedNamespaces: allowed},
+		Spec: akv1.ChatConnectionSpec{Platform: akv1.PlatformSlack,
+			TokenSecretRef: &akv1.SecretKeyRef{Name: name + "-token", Key: "token"}, AllowedNamespaces: allowed},
 	}
 }
 
 // Probe builds the probe result of a pass over b that began at
 // generation gen. Either observation may be nil (not finished).
-func Probe(b binding.Binding, gen int64, backend *binding.BackendObservation, channel *binding.ChannelObservation) binding.ProbeResult {
+func Probe(b akv1.Binding, gen int64, backend *binding.BackendObservation, channel *binding.ChannelObservation) binding.ProbeResult {
 	return binding.ProbeResult{UID: b.UID, Namespace: b.Namespace, Name: b.Name, Generation: gen, Backend: backend, Channel: channel}
 }
 
@@ -159,8 +160,8 @@ func Healthy(now time.Time, ns string, n int) binding.Snapshot {
 	s := binding.Snapshot{
 		Now:         now,
 		Broker:      binding.Broker{Leader: true, ProberListed: true, StartedAt: now.Add(-time.Hour), ConfigSource: binding.ConfigSourceCRDs},
-		Backends:    []binding.AgentBackend{NewBackend(ns, "echo")},
-		Connections: []binding.ChatConnection{NewConnection(ns, "slack")},
+		Backends:    []akv1.AgentBackend{NewBackend(ns, "echo")},
+		Connections: []akv1.ChatConnection{NewConnection(ns, "slack")},
 	}
 	for i := range n {
 		b := NewBinding(ns, "chat-"+strconv.Itoa(i), Channel("C"+strconv.Itoa(i)))

@@ -8,6 +8,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"pgregory.net/rapid"
 
+	akv1 "github.com/condengine/condengine/api/agentkourier/v1alpha1"
 	"github.com/condengine/condengine/binding"
 )
 
@@ -67,7 +68,7 @@ func SnapshotGen() *rapid.Generator[binding.Snapshot] {
 				b.Spec.URL = "https://" + Canary(ns) + ".example:8443"
 				if oneIn(t, "badBackend", 5) {
 					b.Spec.URL = "ftp://" + Canary(ns) + ".example:21/x?" + Canary(ns)
-					b.Spec.AuthSecretRef = &binding.SecretKeyRef{Name: "Secret_" + Canary(ns)}
+					b.Spec.AuthSecretRef = &akv1.SecretKeyRef{Name: "Secret_" + Canary(ns)}
 				}
 				s.Backends = append(s.Backends, b)
 				if oneIn(t, "repeatBackend", 30) {
@@ -115,8 +116,8 @@ func genAllowed(t *rapid.T, ns string) []string {
 	return rapid.SliceOfN(rapid.SampledFrom([]string{"team-a", "team-b", "shared", "*", "Bad " + Canary(ns)}), 0, 2).Draw(t, "allowed")
 }
 
-func genRef(t *rapid.T, ns string, names []string) binding.Ref {
-	r := binding.Ref{Name: rapid.SampledFrom(names).Draw(t, "refName")}
+func genRef(t *rapid.T, ns string, names []string) akv1.Ref {
+	r := akv1.Ref{Name: rapid.SampledFrom(names).Draw(t, "refName")}
 	switch rapid.SampledFrom(indexes[:10]).Draw(t, "refNS") {
 	case 0:
 		r.Namespace = rapid.SampledFrom(Namespaces()).Draw(t, "refNamespace")
@@ -166,30 +167,30 @@ func genMemory(t *rapid.T, s *binding.Snapshot) {
 			spec := b.Spec
 			spec.Chat.Channel = rapid.SampledFrom(channels[:3]).Draw(t, "oldChannel")
 			spec.Agent.BackendRef.Name = rapid.SampledFrom(backendNames).Draw(t, "oldBackend")
-			s.Served.Objects = append(s.Served.Objects, binding.Served{Kind: binding.KindBinding, Namespace: b.Namespace, Name: b.Name,
+			s.Served.Objects = append(s.Served.Objects, binding.Served{Kind: akv1.KindBinding, Namespace: b.Namespace, Name: b.Name,
 				UID: b.UID, Generation: rapid.Int64Range(1, b.Generation).Draw(t, "servedGen"), Binding: &spec})
 		}
 	}
 	for i := range s.Backends {
 		b := &s.Backends[i]
 		if rapid.Bool().Draw(t, "rememberBackend") {
-			spec := binding.AgentBackendSpec{URL: "https://old-" + Canary(b.Namespace) + ".example", AllowedNamespaces: genAllowed(t, b.Namespace)}
-			s.Served.Objects = append(s.Served.Objects, binding.Served{Kind: binding.KindAgentBackend, Namespace: b.Namespace, Name: b.Name,
+			spec := akv1.AgentBackendSpec{URL: "https://old-" + Canary(b.Namespace) + ".example", AllowedNamespaces: genAllowed(t, b.Namespace)}
+			s.Served.Objects = append(s.Served.Objects, binding.Served{Kind: akv1.KindAgentBackend, Namespace: b.Namespace, Name: b.Name,
 				UID: b.UID, Generation: rapid.Int64Range(1, b.Generation).Draw(t, "servedGen"), Backend: &spec})
 		}
 	}
 	for i := range s.Connections {
 		c := &s.Connections[i]
 		if rapid.Bool().Draw(t, "rememberConnection") {
-			spec := binding.ChatConnectionSpec{Platform: binding.PlatformSlack, TokenSecretRef: &binding.SecretKeyRef{Name: "t", Key: "k"},
+			spec := akv1.ChatConnectionSpec{Platform: akv1.PlatformSlack, TokenSecretRef: &akv1.SecretKeyRef{Name: "t", Key: "k"},
 				Broker: c.Spec.Broker, AllowedNamespaces: genAllowed(t, c.Namespace)}
-			s.Served.Objects = append(s.Served.Objects, binding.Served{Kind: binding.KindChatConnection, Namespace: c.Namespace, Name: c.Name,
+			s.Served.Objects = append(s.Served.Objects, binding.Served{Kind: akv1.KindChatConnection, Namespace: c.Namespace, Name: c.Name,
 				UID: c.UID, Generation: rapid.Int64Range(1, c.Generation).Draw(t, "servedGen"), Connection: &spec})
 		}
 	}
 	if rapid.Bool().Draw(t, "rememberGone") {
 		spec := NewBinding("team-a", "gone").Spec
-		s.Served.Objects = append(s.Served.Objects, binding.Served{Kind: binding.KindBinding, Namespace: "team-a", Name: "gone", UID: "u-gone", Generation: 1, Binding: &spec})
+		s.Served.Objects = append(s.Served.Objects, binding.Served{Kind: akv1.KindBinding, Namespace: "team-a", Name: "gone", UID: "u-gone", Generation: 1, Binding: &spec})
 	}
 }
 

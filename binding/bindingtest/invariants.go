@@ -9,6 +9,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
+	akv1 "github.com/condengine/condengine/api/agentkourier/v1alpha1"
 	"github.com/condengine/condengine/binding"
 	"github.com/condengine/condengine/conditions"
 	"github.com/condengine/condengine/conditions/conditionstest"
@@ -41,7 +42,7 @@ const minLeak = 6
 // *testing.T, *testing.B, *testing.F or a *rapid.T.
 func CheckInvariants(t TB, s binding.Snapshot, r binding.Result) {
 	t.Helper()
-	byUID := make(map[types.UID]*binding.Binding, len(s.Bindings))
+	byUID := make(map[types.UID]*akv1.Binding, len(s.Bindings))
 	for i := range s.Bindings {
 		byUID[s.Bindings[i].UID] = &s.Bindings[i]
 	}
@@ -83,7 +84,7 @@ type TB interface {
 
 var _ TB = testing.TB(nil)
 
-func checkConditions(t TB, id string, b *binding.Binding, br *binding.Outcome, leaks map[string][]string) {
+func checkConditions(t TB, id string, b *akv1.Binding, br *binding.Outcome, leaks map[string][]string) {
 	t.Helper()
 	for _, e := range binding.Vocabulary.Validate(br.Conditions, b.Generation, field.NewPath("status", "conditions")) {
 		t.Errorf("%s: %v", id, e)

@@ -6,6 +6,7 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	akv1 "github.com/condengine/condengine/api/agentkourier/v1alpha1"
 	"github.com/condengine/condengine/binding"
 	"github.com/condengine/condengine/binding/kubectl"
 )
@@ -14,20 +15,20 @@ import (
 // yet.
 func ExampleGet() {
 	now := time.Date(2026, 11, 30, 10, 0, 0, 0, time.UTC)
-	ready := binding.Binding{
+	ready := akv1.Binding{
 		ObjectMeta: metav1.ObjectMeta{Namespace: "team-a", Name: "team-a-chat",
 			CreationTimestamp: metav1.NewTime(now.Add(-4 * time.Minute))},
-		Spec: binding.BindingSpec{Chat: binding.ChatRef{Channel: "C2"}},
-		Status: binding.Status{Conditions: []metav1.Condition{
+		Spec: akv1.BindingSpec{Chat: akv1.ChatRef{Channel: "C2"}},
+		Status: akv1.BindingStatus{Conditions: []metav1.Condition{
 			{Type: binding.TypeReady, Status: metav1.ConditionTrue, Reason: binding.ReasonOK},
 		}},
 	}
-	fresh := binding.Binding{
+	fresh := akv1.Binding{
 		ObjectMeta: metav1.ObjectMeta{Namespace: "team-b", Name: "new",
 			CreationTimestamp: metav1.NewTime(now.Add(-7 * time.Second))},
-		Spec: binding.BindingSpec{Chat: binding.ChatRef{Channel: "C7"}},
+		Spec: akv1.BindingSpec{Chat: akv1.ChatRef{Channel: "C7"}},
 	}
-	fmt.Print(kubectl.Get([]binding.Binding{fresh, ready}, now))
+	fmt.Print(kubectl.Get([]akv1.Binding{fresh, ready}, now))
 	// Output:
 	// NAMESPACE   NAME          READY   REASON   CHANNEL   AGE
 	// team-a      team-a-chat   True    OK       C2        4m

@@ -9,6 +9,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/util/duration"
 
+	akv1 "github.com/condengine/condengine/api/agentkourier/v1alpha1"
 	"github.com/condengine/condengine/binding"
 	"github.com/condengine/condengine/conditions"
 )
@@ -35,7 +36,7 @@ var header = []string{"NAMESPACE", "NAME", "READY", "REASON", "CHANNEL", "AGE"}
 // UID (the API server lists in key order), then by creation time and the
 // cells, so that even a malformed input listing a name twice gives the
 // same table in any order.
-func Rows(bindings []binding.Binding, now time.Time) []Row {
+func Rows(bindings []akv1.Binding, now time.Time) []Row {
 	type keyed struct {
 		row     Row
 		uid     string
@@ -108,7 +109,7 @@ func Table(rows []Row) string {
 
 // Get is Table(Rows(bindings, now)): the output of
 // `kubectl get akbinding -A` at now.
-func Get(bindings []binding.Binding, now time.Time) string {
+func Get(bindings []akv1.Binding, now time.Time) string {
 	return Table(Rows(bindings, now))
 }
 

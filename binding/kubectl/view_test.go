@@ -15,16 +15,17 @@ import (
 	"k8s.io/apimachinery/pkg/util/yaml"
 	"pgregory.net/rapid"
 
+	akv1 "github.com/condengine/condengine/api/agentkourier/v1alpha1"
 	"github.com/condengine/condengine/binding"
 )
 
 var now = time.Date(2026, 11, 30, 10, 0, 0, 0, time.UTC)
 
-func mk(ns, name, channel string, age time.Duration, ready ...string) binding.Binding {
-	b := binding.Binding{
+func mk(ns, name, channel string, age time.Duration, ready ...string) akv1.Binding {
+	b := akv1.Binding{
 		ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name, UID: types.UID("u-" + name),
 			CreationTimestamp: metav1.NewTime(now.Add(-age))},
-		Spec: binding.BindingSpec{Chat: binding.ChatRef{Channel: channel}},
+		Spec: akv1.BindingSpec{Chat: akv1.ChatRef{Channel: channel}},
 	}
 	if len(ready) == 2 {
 		b.Status.Conditions = []metav1.Condition{
@@ -45,7 +46,7 @@ func TestGet_SeedTable(t *testing.T) {
 		"NAMESPACE   NAME          READY   REASON                     CHANNEL   AGE\n" +
 		"team-a      late          False   Accepted:ChannelConflict   C1        90s\n" +
 		"team-a      team-a-chat   True    OK                         C2        4m\n"
-	got := Get([]binding.Binding{
+	got := Get([]akv1.Binding{
 		mk("team-a", "team-a-chat", "C2", 4*time.Minute, "True", "OK"),
 		mk("team-a", "late", "C1", 90*time.Second, "False", "Accepted:ChannelConflict"),
 	}, now)
@@ -53,13 +54,13 @@ func TestGet_SeedTable(t *testing.T) {
 }
 
 func TestRows_NoStatus_EmptyReadyAndReason(t *testing.T) {
-	rows := Rows([]binding.Binding{mk("team-a", "new", "C9", 3*time.Second)}, now)
+	rows := Rows([]akv1.Binding{mk("team-a", "new", "C9", 3*time.Second)}, now)
 	assert.Equal(t, []Row{{Namespace: "team-a", Name: "new", Channel: "C9", Age: "3s"}}, rows)
 	assert.Equal(t, "NAMESPACE   NAME   READY   REASON   CHANNEL   AGE\nteam-a      new                     C9        3s\n", Table(rows))
 }
 
 func TestRows_Pending(t *testing.T) {
-	rows := Rows([]binding.Binding{mk("a", "b", "C", time.Second, "Unknown", "Pending")}, now)
+	rows := Rows([]akv1.Binding{mk("a", "b", "C", time.Second, "Unknown", "Pending")}, now)
 	assert.Equal(t, "Unknown", rows[0].Ready)
 	assert.Equal(t, "Pending", rows[0].Reason)
 }
@@ -84,14 +85,14 @@ func TestAge_KubectlShortForms(t *testing.T) {
 
 func TestTable_CellsCannotForgeRows(t *testing.T) {
 	b := mk("a", "b", "C1\nevil   x", time.Second)
-	out := Get([]binding.Binding{b}, now)
+	out := Get([]akv1.Binding{b}, now)
 	assert.Equal(t, 2, strings.Count(out, "\n"))
 }
 
 func TestRows_InputOrderDoesNotMatter(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		n := rapid.IntRange(0, 8).Draw(t, "n")
-		var bs []binding.Binding
+		var bs []akv1.Binding
 		for i := range n {
 			ns := rapid.SampledFrom([]string{"a", "b"}).Draw(t, "ns")
 			name := rapid.SampledFrom([]string{"x", "y", "z"}).Draw(t, "name")

@@ -8,6 +8,7 @@ import (
 	"os"
 	"time"
 
+	akv1 "github.com/condengine/condengine/api/agentkourier/v1alpha1"
 	"github.com/condengine/condengine/binding"
 	"github.com/condengine/condengine/conformance"
 	finopsapi "github.com/condengine/condengine/finops"
@@ -71,7 +72,7 @@ func runEval(e env, args []string) int {
 type world struct {
 	now time.Time
 	// bindings carry the computed conditions as their status.
-	bindings []binding.Binding
+	bindings []akv1.Binding
 	// others are the FinOps objects (and any other kind a FinOps runner
 	// reported), in the runner's order.
 	others []evaluated
@@ -162,7 +163,7 @@ func evaluateStream(s *stream, now time.Time) (*world, error) {
 			return nil, err
 		}
 		switch d.Header.Group() {
-		case binding.Group:
+		case akv1.GroupName:
 			one.Bindings, one.Backends, one.Connections = one.Bindings[:0], nil, nil
 			if err := binding.DecodeDocument(&one, d); err != nil {
 				return nil, err
@@ -248,7 +249,7 @@ func relocate(err error, places []*manifest.DocumentError) error {
 // standby, the ConfigMap route). The snapshot's slice is written in place
 // (binding.ApplyInPlace): binding.Apply's copy raised the peak of a
 // 100k-Binding eval by up to 15%.
-func evaluateBindings(snap binding.Snapshot) ([]binding.Binding, []string, error) {
+func evaluateBindings(snap binding.Snapshot) ([]akv1.Binding, []string, error) {
 	res, err := binding.Evaluate(snap)
 	if err != nil {
 		return nil, nil, err

@@ -12,6 +12,7 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	akv1 "github.com/condengine/condengine/api/agentkourier/v1alpha1"
 	"github.com/condengine/condengine/binding"
 	"github.com/condengine/condengine/conditions"
 	"github.com/condengine/condengine/conformance"
@@ -163,7 +164,7 @@ func explainWorld(w *world) ([]explained, error) {
 			return nil, err
 		}
 		for _, r := range r.Bindings {
-			add(binding.KindBinding, r.Namespace, r.Name, r.Conditions, r.Provenance)
+			add(akv1.KindBinding, r.Namespace, r.Name, r.Conditions, r.Provenance)
 		}
 	}
 	if f := w.inputs.finops; f != nil {

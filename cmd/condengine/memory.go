@@ -5,7 +5,7 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-	"github.com/condengine/condengine/binding"
+	akv1 "github.com/condengine/condengine/api/agentkourier/v1alpha1"
 )
 
 // A large manifest stream is held once, as typed objects, while the
@@ -29,15 +29,15 @@ import (
 // as one slice of the exact length, so a growing slice never holds two
 // copies and unused capacity at once.
 type bindingChunks struct {
-	chunks [][]binding.Binding
+	chunks [][]akv1.Binding
 	n      int
 }
 
 const chunkLen = 4096
 
-func (c *bindingChunks) add(b binding.Binding) {
+func (c *bindingChunks) add(b akv1.Binding) {
 	if len(c.chunks) == 0 || len(c.chunks[len(c.chunks)-1]) == chunkLen {
-		c.chunks = append(c.chunks, make([]binding.Binding, 0, chunkLen))
+		c.chunks = append(c.chunks, make([]akv1.Binding, 0, chunkLen))
 	}
 	last := &c.chunks[len(c.chunks)-1]
 	*last = append(*last, b)
@@ -45,11 +45,11 @@ func (c *bindingChunks) add(b binding.Binding) {
 }
 
 // slice returns every Binding added, in order, and empties c.
-func (c *bindingChunks) slice() []binding.Binding {
+func (c *bindingChunks) slice() []akv1.Binding {
 	if c.n == 0 {
 		return nil
 	}
-	out := make([]binding.Binding, 0, c.n)
+	out := make([]akv1.Binding, 0, c.n)
 	for i, ch := range c.chunks {
 		out = append(out, ch...)
 		c.chunks[i] = nil // free each block as soon as it is copied
@@ -80,7 +80,7 @@ func (in interner) str(s *string) {
 	}
 }
 
-func (in interner) binding(b *binding.Binding) {
+func (in interner) binding(b *akv1.Binding) {
 	in.str(&b.Namespace)
 	in.str(&b.APIVersion)
 	in.str(&b.Kind)

@@ -14,7 +14,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/yaml"
 
-	"github.com/condengine/condengine/binding"
+	akv1 "github.com/condengine/condengine/api/agentkourier/v1alpha1"
 	"github.com/condengine/condengine/binding/kubectl"
 	"github.com/condengine/condengine/manifest"
 )
@@ -177,7 +177,7 @@ func flat(s string) string {
 func renderConditions(out io.Writer, w *world) {
 	fmt.Fprintln(out, "Conditions:")
 	for _, b := range sortedBindings(w.bindings) {
-		conditionBlock(out, binding.KindBinding, manifest.JoinName(b.Namespace, b.Name), b.Status.Conditions)
+		conditionBlock(out, akv1.KindBinding, manifest.JoinName(b.Namespace, b.Name), b.Status.Conditions)
 	}
 	for _, v := range finopsViews {
 		for _, ev := range objectsOf(w.others, v.kind) {
@@ -186,12 +186,12 @@ func renderConditions(out io.Writer, w *world) {
 	}
 }
 
-func sortedBindings(bs []binding.Binding) []*binding.Binding {
-	out := make([]*binding.Binding, len(bs))
+func sortedBindings(bs []akv1.Binding) []*akv1.Binding {
+	out := make([]*akv1.Binding, len(bs))
 	for i := range bs {
 		out[i] = &bs[i]
 	}
-	slices.SortFunc(out, func(a, b *binding.Binding) int {
+	slices.SortFunc(out, func(a, b *akv1.Binding) int {
 		return cmp.Or(cmp.Compare(a.Namespace, b.Namespace), cmp.Compare(a.Name, b.Name), cmp.Compare(a.UID, b.UID))
 	})
 	return out
@@ -275,9 +275,9 @@ type itemMeta struct {
 // time so a large stream is never held twice.
 func items(w *world, fn func(item) error) error {
 	for _, b := range sortedBindings(w.bindings) {
-		it := item{APIVersion: binding.APIVersion, Kind: binding.KindBinding,
+		it := item{APIVersion: akv1.APIVersion, Kind: akv1.KindBinding,
 			Metadata: itemMeta{Name: b.Name, Namespace: b.Namespace, UID: string(b.UID), Generation: b.Generation},
-			Status:   binding.Status{Conditions: b.Status.Conditions}}
+			Status:   akv1.BindingStatus{Conditions: b.Status.Conditions}}
 		if err := fn(it); err != nil {
 			return err
 		}

@@ -11,7 +11,7 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-	"github.com/condengine/condengine/binding"
+	akv1 "github.com/condengine/condengine/api/agentkourier/v1alpha1"
 )
 
 // writeBindingYAML writes one Binding item of the List, already indented
@@ -19,11 +19,11 @@ import (
 // two-space indent) without its JSON round trip, which costs ten times
 // the evaluation on a large stream. The tests check the result parses to
 // the same objects as the JSON output.
-func writeBindingYAML(w *bufio.Writer, b *binding.Binding) {
+func writeBindingYAML(w *bufio.Writer, b *akv1.Binding) {
 	w.WriteString("- apiVersion: ")
-	w.WriteString(binding.APIVersion)
+	w.WriteString(akv1.APIVersion)
 	w.WriteString("\n  kind: ")
-	w.WriteString(binding.KindBinding)
+	w.WriteString(akv1.KindBinding)
 	w.WriteString("\n  metadata:\n")
 	if b.Generation != 0 {
 		w.WriteString("    generation: ")

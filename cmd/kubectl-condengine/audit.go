@@ -10,6 +10,8 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	akv1 "github.com/condengine/condengine/api/agentkourier/v1alpha1"
+	finopsv1 "github.com/condengine/condengine/api/finops/v1alpha1"
 	"github.com/condengine/condengine/binding"
 	"github.com/condengine/condengine/conditions"
 	"github.com/condengine/condengine/conformance"
@@ -112,16 +114,16 @@ type key struct{ kind, ns, name string }
 // probeWorlds are the probe results a broker might have: none yet, all
 // good, all failing. A condition is judged only when all three give it
 // the same value.
-var probeWorlds = []func(b binding.Binding) *scenario.Probe{
-	func(binding.Binding) *scenario.Probe { return nil },
-	func(b binding.Binding) *scenario.Probe {
+var probeWorlds = []func(b akv1.Binding) *scenario.Probe{
+	func(akv1.Binding) *scenario.Probe { return nil },
+	func(b akv1.Binding) *scenario.Probe {
 		card := `{"name":"a","version":"1","supportedInterfaces":[{"url":"https://a.example/a2a","protocolBinding":"JSONRPC"}]}`
 		yes, no := true, false
 		return &scenario.Probe{Binding: b.Namespace + "/" + b.Name, UID: string(b.UID), Generation: b.Generation,
 			Backend: &scenario.Observation{HTTP: 200, CardText: &card},
 			Channel: &scenario.Observation{OK: true, IsMember: &yes, IsArchived: &no}}
 	},
-	func(b binding.Binding) *scenario.Probe {
+	func(b akv1.Binding) *scenario.Probe {
 		return &scenario.Probe{Binding: b.Namespace + "/" + b.Name, UID: string(b.UID), Generation: b.Generation,
 			Backend: &scenario.Observation{Error: binding.NetErrorRefused},
 			Channel: &scenario.Observation{Error: "channel_not_found"}}
@@ -192,14 +194,14 @@ func auditBindings(in auditInput) ([]ObjectReport, error) {
 			}
 			for _, o := range r.Bindings {
 				if owned(o.Namespace, o.Name) {
-					explained[key{binding.KindBinding, o.Namespace, o.Name}] = explain.NewObject(binding.KindBinding, o.Namespace, o.Name, o.Conditions, o.Provenance, sentences)
+					explained[key{akv1.KindBinding, o.Namespace, o.Name}] = explain.NewObject(akv1.KindBinding, o.Namespace, o.Name, o.Conditions, o.Provenance, sentences)
 				}
 			}
 		}
 	}
 	var out []ObjectReport
 	for _, b := range objs.Bindings {
-		k := key{binding.KindBinding, b.Namespace, b.Name}
+		k := key{akv1.KindBinding, b.Namespace, b.Name}
 		worlds := make([][]metav1.Condition, len(due))
 		for w := range due {
 			worlds[w] = due[w][k]
@@ -227,13 +229,13 @@ func auditFinOps(in auditInput) ([]ObjectReport, error) {
 		out = append(out, judge(k, written, [][]metav1.Condition{due[k]}, types, explained[k]))
 	}
 	for _, b := range snap.PriceBooks {
-		add(pricebook.Kind, b.Namespace, b.Name, b.Status.Conditions, pricebook.Vocabulary.Types())
+		add(finopsv1.KindPriceBook, b.Namespace, b.Name, b.Status.Conditions, pricebook.Vocabulary.Types())
 	}
 	for _, o := range snap.Offerings {
-		add(offering.Kind, o.Namespace, o.Name, o.Status.Conditions, offering.Vocabulary.Types())
+		add(finopsv1.KindOffering, o.Namespace, o.Name, o.Status.Conditions, offering.Vocabulary.Types())
 	}
 	for _, s := range snap.Subscriptions {
-		add(subscription.Kind, s.Namespace, s.Name, s.Status.Conditions, subscription.Vocabulary.Types())
+		add(finopsv1.KindSubscription, s.Namespace, s.Name, s.Status.Conditions, subscription.Vocabulary.Types())
 	}
 	return out, nil
 }
@@ -265,13 +267,13 @@ func explainFinOps(f *scenario.File) (map[key][]metav1.Condition, map[key]explai
 		out[key{kind, ns, name}] = x
 	}
 	for _, o := range r.PriceBooks.Books {
-		add(pricebook.Kind, o.Namespace, o.Name, o.Status.Conditions, o.Provenance)
+		add(finopsv1.KindPriceBook, o.Namespace, o.Name, o.Status.Conditions, o.Provenance)
 	}
 	for _, o := range r.Offerings.Offerings {
-		add(offering.Kind, o.Namespace, o.Name, o.Status.Conditions, o.Provenance)
+		add(finopsv1.KindOffering, o.Namespace, o.Name, o.Status.Conditions, o.Provenance)
 	}
 	for _, o := range r.Subscriptions.Subscriptions {
-		add(subscription.Kind, o.Namespace, o.Name, o.Status.Conditions, o.Provenance)
+		add(finopsv1.KindSubscription, o.Namespace, o.Name, o.Status.Conditions, o.Provenance)
 	}
 	return due, out, nil
 }

@@ -12,8 +12,8 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/dynamic"
 
+	finopsv1 "github.com/condengine/condengine/api/finops/v1alpha1"
 	"github.com/condengine/condengine/manifest"
-	"github.com/condengine/condengine/subscription"
 )
 
 // The resources audit reads. It only ever lists and gets.
@@ -99,10 +99,10 @@ func objectJSON(u *unstructured.Unstructured, gvr schema.GroupVersionResource) (
 // returns those that exist, by identity only.
 func (r *reader) targets(ctx context.Context, finopsObjects []json.RawMessage) ([]json.RawMessage, error) {
 	var out []json.RawMessage
-	seen := map[subscription.TargetRef]bool{}
+	seen := map[finopsv1.TargetRef]bool{}
 	for _, raw := range finopsObjects {
-		var s subscription.Subscription
-		if err := json.Unmarshal(raw, &s); err != nil || s.Kind != subscription.Kind || s.Spec.Lifecycle == nil || s.Spec.Lifecycle.TargetRef == nil {
+		var s finopsv1.Subscription
+		if err := json.Unmarshal(raw, &s); err != nil || s.Kind != finopsv1.KindSubscription || s.Spec.Lifecycle == nil || s.Spec.Lifecycle.TargetRef == nil {
 			continue
 		}
 		t := *s.Spec.Lifecycle.TargetRef
@@ -110,7 +110,7 @@ func (r *reader) targets(ctx context.Context, finopsObjects []json.RawMessage) (
 			continue
 		}
 		seen[t] = true
-		if t.APIVersion == subscription.APIVersion && t.Kind == subscription.Kind {
+		if t.APIVersion == finopsv1.APIVersion && t.Kind == finopsv1.KindSubscription {
 			continue // a Subscription: already listed
 		}
 		exists, err := r.exists(ctx, t)
@@ -129,7 +129,7 @@ func (r *reader) targets(ctx context.Context, finopsObjects []json.RawMessage) (
 	return out, nil
 }
 
-func (r *reader) exists(ctx context.Context, t subscription.TargetRef) (bool, error) {
+func (r *reader) exists(ctx context.Context, t finopsv1.TargetRef) (bool, error) {
 	gv, err := schema.ParseGroupVersion(t.APIVersion)
 	if err != nil {
 		return false, nil // a malformed reference names nothing

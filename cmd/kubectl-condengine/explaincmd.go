@@ -11,12 +11,12 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 
+	akv1 "github.com/condengine/condengine/api/agentkourier/v1alpha1"
+	finopsv1 "github.com/condengine/condengine/api/finops/v1alpha1"
 	"github.com/condengine/condengine/binding"
 	"github.com/condengine/condengine/conformance"
 	"github.com/condengine/condengine/explain"
 	"github.com/condengine/condengine/manifest"
-	"github.com/condengine/condengine/offering"
-	"github.com/condengine/condengine/pricebook"
 	"github.com/condengine/condengine/subscription"
 )
 
@@ -28,10 +28,10 @@ var sentences = explain.Sentences(conformance.Rules())
 // carries it with no rule; one it judges by a default carries it beside
 // its rule.
 var missingInputs = map[string]string{
-	binding.KindBinding + "/" + binding.TypeBackendReachable: "the prober's card fetch results, which a cluster does not hold; not judged, shown as written",
-	binding.KindBinding + "/" + binding.TypeChannelJoined:    "the prober's channel look results, which a cluster does not hold; not judged, shown as written",
-	binding.KindBinding + "/" + binding.TypeReady:            "the probe results BackendReachable and ChannelJoined depend on, which a cluster does not hold; not judged, shown as written",
-	subscription.Kind + "/" + subscription.TypeCostsResolved: "the charge collection run, which a cluster does not show; judged as if none ran now, so the collector's last CostsResolved is kept",
+	akv1.KindBinding + "/" + binding.TypeBackendReachable:            "the prober's card fetch results, which a cluster does not hold; not judged, shown as written",
+	akv1.KindBinding + "/" + binding.TypeChannelJoined:               "the prober's channel look results, which a cluster does not hold; not judged, shown as written",
+	akv1.KindBinding + "/" + binding.TypeReady:                       "the probe results BackendReachable and ChannelJoined depend on, which a cluster does not hold; not judged, shown as written",
+	finopsv1.KindSubscription + "/" + subscription.TypeCostsResolved: "the charge collection run, which a cluster does not show; judged as if none ran now, so the collector's last CostsResolved is kept",
 }
 
 // explainKinds are the kinds explain knows, with the names kubectl users
@@ -40,10 +40,10 @@ var explainKinds = []struct {
 	kind  string
 	names []string
 }{
-	{binding.KindBinding, []string{"binding", "bindings", "akbinding", "akbindings"}},
-	{pricebook.Kind, []string{"pricebook", "pricebooks"}},
-	{offering.Kind, []string{"offering", "offerings"}},
-	{subscription.Kind, []string{"subscription", "subscriptions"}},
+	{akv1.KindBinding, []string{"binding", "bindings", "akbinding", "akbindings"}},
+	{finopsv1.KindPriceBook, []string{"pricebook", "pricebooks"}},
+	{finopsv1.KindOffering, []string{"offering", "offerings"}},
+	{finopsv1.KindSubscription, []string{"subscription", "subscriptions"}},
 }
 
 func explainCommand(flags *genericclioptions.ConfigFlags, newReader newReaderFunc, now func() time.Time) *cobra.Command {

@@ -6,17 +6,17 @@ import (
 	"testing"
 	"time"
 
-	"github.com/condengine/condengine/e2e/internal/seed"
-
 	"github.com/google/go-cmp/cmp"
 	"github.com/stretchr/testify/require"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	akv1 "github.com/condengine/condengine/api/agentkourier/v1alpha1"
 	"github.com/condengine/condengine/binding"
 	bkubectl "github.com/condengine/condengine/binding/kubectl"
 	"github.com/condengine/condengine/e2e/internal/harness"
 	"github.com/condengine/condengine/e2e/internal/kube"
 	"github.com/condengine/condengine/e2e/internal/libhost"
+	"github.com/condengine/condengine/e2e/internal/seed"
 )
 
 // The seed's objects, as the demo of cmd/condengine states them: team-b's
@@ -24,7 +24,7 @@ import (
 // and loses it; team-a-chat is alone on C2.
 // goodProbes answers every Binding with a reachable agent and a joined
 // channel, as a prober would after a clean pass.
-func goodProbes(b *binding.Binding) *binding.ProbeResult {
+func goodProbes(b *akv1.Binding) *binding.ProbeResult {
 	card := &binding.AgentCard{Name: b.Spec.Agent.BackendRef.Name, Version: "1.0",
 		SupportedInterfaces: []binding.AgentInterface{{URL: "https://agent.example.invalid/a2a", ProtocolBinding: "JSONRPC"}}}
 	return &binding.ProbeResult{
@@ -44,7 +44,7 @@ func (e *env) apply(manifest string) {
 }
 
 // bindings lists the Bindings as the library's type.
-func (e *env) bindings() []binding.Binding {
+func (e *env) bindings() []akv1.Binding {
 	e.T.Helper()
 	list, err := e.Dyn.Resource(kube.Bindings).List(e.Ctx, metav1.ListOptions{})
 	require.NoError(e.T, err)

@@ -12,6 +12,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	akv1 "github.com/condengine/condengine/api/agentkourier/v1alpha1"
 	"github.com/condengine/condengine/binding"
 	"github.com/condengine/condengine/binding/policy"
 	"github.com/condengine/condengine/e2e/internal/harness"
@@ -62,11 +63,11 @@ func (e *env) run(h *bindinghost.Host, now time.Time) bindinghost.Report {
 }
 
 // bindings lists the Bindings as the library's type, by namespace/name.
-func (e *env) bindings() map[string]binding.Binding {
+func (e *env) bindings() map[string]akv1.Binding {
 	e.T.Helper()
 	list, err := e.Dyn.Resource(kube.Bindings).List(e.Ctx, metav1.ListOptions{})
 	require.NoError(e.T, err)
-	out := map[string]binding.Binding{}
+	out := map[string]akv1.Binding{}
 	for i := range list.Items {
 		raw, err := list.Items[i].MarshalJSON()
 		require.NoError(e.T, err)
@@ -79,7 +80,7 @@ func (e *env) bindings() map[string]binding.Binding {
 }
 
 // probeOK is a finished clean probe pass for b's current generation.
-func probeOK(b binding.Binding) binding.ProbeResult {
+func probeOK(b akv1.Binding) binding.ProbeResult {
 	card := &binding.AgentCard{Name: b.Spec.Agent.BackendRef.Name, Version: "1.0",
 		SupportedInterfaces: []binding.AgentInterface{{URL: "https://agent.example.invalid/a2a", ProtocolBinding: "JSONRPC"}}}
 	return binding.ProbeResult{
@@ -116,7 +117,7 @@ func (e *env) foreignEdit(ns, name, reason string) {
 	require.NoError(e.T, err)
 }
 
-func readyOf(b binding.Binding) string {
+func readyOf(b akv1.Binding) string {
 	for _, c := range b.Status.Conditions {
 		if c.Type == binding.TypeReady {
 			return string(c.Status) + " " + c.Reason

@@ -7,7 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"github.com/condengine/condengine/binding"
+	akv1 "github.com/condengine/condengine/api/agentkourier/v1alpha1"
 	"github.com/condengine/condengine/binding/policy"
 	"github.com/condengine/condengine/examples/bindinghost"
 )
@@ -50,7 +50,7 @@ func TestPerf_1000Bindings_ExampleHost(t *testing.T) {
 	require.LessOrEqual(t, writes, 3*r.n, "each Binding is written a bounded number of times, not once per evaluation")
 }
 
-func listBindings(t *testing.T, r *run) []binding.Binding {
+func listBindings(t *testing.T, r *run) []akv1.Binding {
 	t.Helper()
 	objs := listObjects(t, r)
 	return objs.Bindings

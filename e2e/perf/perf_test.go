@@ -14,6 +14,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/dynamic"
 
+	akv1 "github.com/condengine/condengine/api/agentkourier/v1alpha1"
 	"github.com/condengine/condengine/binding"
 	"github.com/condengine/condengine/e2e/internal/cluster"
 	"github.com/condengine/condengine/e2e/internal/harness"
@@ -95,7 +96,7 @@ spec: {url: "https://echo.perf.svc.cluster.local"}
 }
 
 // probe is a clean finished probe pass of b.
-func probe(b *binding.Binding) *binding.ProbeResult {
+func probe(b *akv1.Binding) *binding.ProbeResult {
 	card := &binding.AgentCard{Name: "echo", Version: "1.0",
 		SupportedInterfaces: []binding.AgentInterface{{URL: "https://echo.perf.svc.cluster.local/a2a", ProtocolBinding: "JSONRPC"}}}
 	return &binding.ProbeResult{UID: b.UID, Namespace: b.Namespace, Name: b.Name, Generation: b.Generation,

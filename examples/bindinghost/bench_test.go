@@ -13,6 +13,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/cache/informertest"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	akv1 "github.com/condengine/condengine/api/agentkourier/v1alpha1"
 	"github.com/condengine/condengine/binding"
 )
 
@@ -22,8 +23,8 @@ import (
 func benchWorld(b *testing.B, n int) []client.Object {
 	b.Helper()
 	base := objects(b, world)
-	var conn binding.ChatConnection
-	var backend binding.AgentBackend
+	var conn akv1.ChatConnection
+	var backend akv1.AgentBackend
 	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(base[0].(*unstructured.Unstructured).Object, &conn); err != nil {
 		b.Fatal(err)
 	}
@@ -32,9 +33,9 @@ func benchWorld(b *testing.B, n int) []client.Object {
 	}
 	s := binding.Snapshot{Now: t0, Broker: binding.Broker{Leader: true, StartedAt: t0.Add(-time.Hour),
 		ConfigSource: binding.ConfigSourceCRDs, ProberListed: true},
-		Backends: []binding.AgentBackend{backend}, Connections: []binding.ChatConnection{conn}}
+		Backends: []akv1.AgentBackend{backend}, Connections: []akv1.ChatConnection{conn}}
 	for i := range n {
-		var o binding.Binding
+		var o akv1.Binding
 		if err := runtime.DefaultUnstructuredConverter.FromUnstructured(base[2].(*unstructured.Unstructured).Object, &o); err != nil {
 			b.Fatal(err)
 		}

@@ -16,7 +16,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/manager"
 
-	"github.com/condengine/condengine/binding"
+	akv1 "github.com/condengine/condengine/api/agentkourier/v1alpha1"
 )
 
 // eventKey names one object an informer reported changed.
@@ -112,7 +112,7 @@ func (h *Host) takeRelist() bool {
 // gone.
 type change struct {
 	key eventKey
-	obj any // *binding.Binding, *binding.AgentBackend, *binding.ChatConnection or nil
+	obj any // *akv1.Binding, *akv1.AgentBackend, *akv1.ChatConnection or nil
 }
 
 // readEvents reads every queued object. It changes nothing: on an error
@@ -124,12 +124,12 @@ func (h *Host) readEvents(ctx context.Context) ([]change, error) {
 		var obj any
 		var err error
 		switch k.kind {
-		case binding.KindBinding:
-			obj, err = get[binding.Binding](ctx, h.reader, BindingGVK, k.name)
-		case binding.KindAgentBackend:
-			obj, err = get[binding.AgentBackend](ctx, h.reader, AgentBackendGVK, k.name)
+		case akv1.KindBinding:
+			obj, err = get[akv1.Binding](ctx, h.reader, BindingGVK, k.name)
+		case akv1.KindAgentBackend:
+			obj, err = get[akv1.AgentBackend](ctx, h.reader, AgentBackendGVK, k.name)
 		default:
-			obj, err = get[binding.ChatConnection](ctx, h.reader, ChatConnectionGVK, k.name)
+			obj, err = get[akv1.ChatConnection](ctx, h.reader, ChatConnectionGVK, k.name)
 		}
 		if err != nil {
 			return nil, err
@@ -160,11 +160,11 @@ func get[T any](ctx context.Context, r client.Reader, gvk schema.GroupVersionKin
 func (h *Host) applyEvents(changed []change) {
 	for _, c := range changed {
 		switch o := c.obj.(type) {
-		case *binding.Binding:
+		case *akv1.Binding:
 			reconcile(&h.st.bindings, c.key.name, o, h.setBinding, h.deleteBinding)
-		case *binding.AgentBackend:
+		case *akv1.AgentBackend:
 			reconcile(&h.st.backends, c.key.name, o, h.setBackend, h.deleteBackend)
-		case *binding.ChatConnection:
+		case *akv1.ChatConnection:
 			reconcile(&h.st.connections, c.key.name, o, h.setConnection, h.deleteConnection)
 		}
 	}

@@ -10,7 +10,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client/fake"
 
-	"github.com/condengine/condengine/binding"
+	akv1 "github.com/condengine/condengine/api/agentkourier/v1alpha1"
 	"github.com/condengine/condengine/binding/policy"
 	"github.com/condengine/condengine/examples/bindinghost"
 )
@@ -20,7 +20,7 @@ import (
 func ExampleHost_RunOnce() {
 	scheme := runtime.NewScheme()
 	gv := bindinghost.BindingGVK.GroupVersion()
-	for _, kind := range []string{binding.KindBinding, binding.KindAgentBackend, binding.KindChatConnection} {
+	for _, kind := range []string{akv1.KindBinding, akv1.KindAgentBackend, akv1.KindChatConnection} {
 		scheme.AddKnownTypeWithName(gv.WithKind(kind), &unstructured.Unstructured{})
 		scheme.AddKnownTypeWithName(gv.WithKind(kind+"List"), &unstructured.UnstructuredList{})
 	}

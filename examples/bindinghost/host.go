@@ -13,6 +13,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	akv1 "github.com/condengine/condengine/api/agentkourier/v1alpha1"
 	"github.com/condengine/condengine/binding"
 	"github.com/condengine/condengine/binding/policy"
 )
@@ -23,9 +24,9 @@ const FieldManager = "agent-kourier"
 
 // The kinds the host reads.
 var (
-	BindingGVK        = schema.GroupVersionKind{Group: binding.Group, Version: binding.Version, Kind: binding.KindBinding}
-	AgentBackendGVK   = schema.GroupVersionKind{Group: binding.Group, Version: binding.Version, Kind: binding.KindAgentBackend}
-	ChatConnectionGVK = schema.GroupVersionKind{Group: binding.Group, Version: binding.Version, Kind: binding.KindChatConnection}
+	BindingGVK        = schema.GroupVersionKind{Group: akv1.GroupName, Version: akv1.Version, Kind: akv1.KindBinding}
+	AgentBackendGVK   = schema.GroupVersionKind{Group: akv1.GroupName, Version: akv1.Version, Kind: akv1.KindAgentBackend}
+	ChatConnectionGVK = schema.GroupVersionKind{Group: akv1.GroupName, Version: akv1.Version, Kind: akv1.KindChatConnection}
 )
 
 // Host evaluates and writes Binding status for one broker. It is safe for

@@ -8,8 +8,6 @@ import (
 	"testing"
 	"time"
 
-	akv1 "github.com/condengine/condengine/api/agentkourier/v1alpha1"
-
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -22,6 +20,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client/interceptor"
 	"sigs.k8s.io/yaml"
 
+	akv1 "github.com/condengine/condengine/api/agentkourier/v1alpha1"
 	"github.com/condengine/condengine/binding"
 	"github.com/condengine/condengine/binding/policy"
 )
@@ -142,7 +141,7 @@ func getBinding(t *testing.T, c client.Client, name string) *unstructured.Unstru
 
 func conditionsOf(t *testing.T, u *unstructured.Unstructured) []metav1.Condition {
 	t.Helper()
-	var b binding.Binding
+	var b akv1.Binding
 	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(u.Object, &b); err != nil {
 		t.Fatal(err)
 	}

@@ -9,6 +9,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 
+	akv1 "github.com/condengine/condengine/api/agentkourier/v1alpha1"
 	"github.com/condengine/condengine/binding"
 )
 
@@ -101,9 +102,9 @@ func hasUIDs[T any, P object[T]](listed []T) bool {
 // memory the evaluator's Steps reported, and what it must still be told.
 type state struct {
 	inc         *binding.Incremental // nil: the next pass lists everything and builds it
-	bindings    held[binding.Binding, *binding.Binding]
-	backends    held[binding.AgentBackend, *binding.AgentBackend]
-	connections held[binding.ChatConnection, *binding.ChatConnection]
+	bindings    held[akv1.Binding, *akv1.Binding]
+	backends    held[akv1.AgentBackend, *akv1.AgentBackend]
+	connections held[akv1.ChatConnection, *akv1.ChatConnection]
 
 	outcomes  map[types.UID]binding.Outcome
 	dirty     uidSet // Bindings re-evaluated since the writer last decided them
@@ -122,7 +123,7 @@ type state struct {
 
 func newState() state {
 	return state{
-		bindings: newHeld[binding.Binding](), backends: newHeld[binding.AgentBackend](), connections: newHeld[binding.ChatConnection](),
+		bindings: newHeld[akv1.Binding](), backends: newHeld[akv1.AgentBackend](), connections: newHeld[akv1.ChatConnection](),
 		outcomes: map[types.UID]binding.Outcome{}, dirty: uidSet{}, wantWrite: uidSet{},
 		memOut: map[types.UID]binding.Served{}, memIn: map[types.UID]binding.Served{}, memDirty: uidSet{},
 		probesDue: uidSet{}, rewritten: uidSet{},
@@ -226,7 +227,7 @@ func (h *Host) showOwnWrites() {
 	clear(s.rewritten)
 }
 
-func (h *Host) setBinding(o *binding.Binding) {
+func (h *Host) setBinding(o *akv1.Binding) {
 	// A cached read from before our own write: it carries what we wrote.
 	if w, ok := h.pending[o.UID]; ok {
 		delete(h.st.rewritten, o.UID)
@@ -252,7 +253,7 @@ func (h *Host) deleteBinding(uid types.UID) {
 	delete(h.pending, uid)
 }
 
-func (h *Host) setBackend(o *binding.AgentBackend) {
+func (h *Host) setBackend(o *akv1.AgentBackend) {
 	h.st.backends.put(o)
 	h.take(h.st.inc.SetBackend(*o))
 }
@@ -262,7 +263,7 @@ func (h *Host) deleteBackend(uid types.UID) {
 	h.take(h.st.inc.DeleteBackend(uid))
 }
 
-func (h *Host) setConnection(o *binding.ChatConnection) {
+func (h *Host) setConnection(o *akv1.ChatConnection) {
 	h.st.connections.put(o)
 	h.take(h.st.inc.SetConnection(*o))
 }

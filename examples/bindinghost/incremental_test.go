@@ -16,6 +16,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/controller/controllertest"
 
+	akv1 "github.com/condengine/condengine/api/agentkourier/v1alpha1"
 	"github.com/condengine/condengine/binding"
 	"github.com/condengine/condengine/examples/internal/typedlist"
 )
@@ -118,15 +119,15 @@ func (d *driver) remove(u *unstructured.Unstructured) {
 func (d *driver) expected(now time.Time) binding.Result {
 	d.t.Helper()
 	ctx := context.Background()
-	bs, err := typedlist.List[binding.Binding](ctx, d.c, BindingGVK)
+	bs, err := typedlist.List[akv1.Binding](ctx, d.c, BindingGVK)
 	if err != nil {
 		d.t.Fatal(err)
 	}
-	be, err := typedlist.List[binding.AgentBackend](ctx, d.c, AgentBackendGVK)
+	be, err := typedlist.List[akv1.AgentBackend](ctx, d.c, AgentBackendGVK)
 	if err != nil {
 		d.t.Fatal(err)
 	}
-	cs, err := typedlist.List[binding.ChatConnection](ctx, d.c, ChatConnectionGVK)
+	cs, err := typedlist.List[akv1.ChatConnection](ctx, d.c, ChatConnectionGVK)
 	if err != nil {
 		d.t.Fatal(err)
 	}
@@ -298,7 +299,7 @@ func TestRunOnce_RegainedLeadershipAndUnreadableEventsEvaluateAll(t *testing.T) 
 	if rep := d.pass(t0.Add(3 * time.Second)); rep.Reevaluated != 0 {
 		t.Fatalf("unchanged pass: re-evaluated %d", rep.Reevaluated)
 	}
-	d.h.note(binding.KindBinding, 42)
+	d.h.note(akv1.KindBinding, 42)
 	if rep := d.pass(t0.Add(4 * time.Second)); rep.Reevaluated != 2 {
 		t.Fatalf("after an event without a name: re-evaluated %d, want 2", rep.Reevaluated)
 	}

@@ -4,15 +4,15 @@ import (
 	"context"
 	"time"
 
-	"github.com/condengine/condengine/examples/internal/typedlist"
-
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	akv1 "github.com/condengine/condengine/api/agentkourier/v1alpha1"
 	"github.com/condengine/condengine/binding"
 	"github.com/condengine/condengine/binding/policy"
+	"github.com/condengine/condengine/examples/internal/typedlist"
 )
 
 // Report says what one RunOnce did, for logs, metrics and tests.
@@ -95,29 +95,29 @@ func (h *Host) RunOnce(ctx context.Context, now time.Time) (Report, error) {
 
 // listing is one read of the three kinds.
 type listing struct {
-	bindings    []binding.Binding
-	backends    []binding.AgentBackend
-	connections []binding.ChatConnection
+	bindings    []akv1.Binding
+	backends    []akv1.AgentBackend
+	connections []akv1.ChatConnection
 }
 
 func (h *Host) list(ctx context.Context) (listing, error) {
 	var l listing
 	var err error
-	if l.bindings, err = typedlist.List[binding.Binding](ctx, h.reader, BindingGVK); err != nil {
+	if l.bindings, err = typedlist.List[akv1.Binding](ctx, h.reader, BindingGVK); err != nil {
 		return l, err
 	}
-	if l.backends, err = typedlist.List[binding.AgentBackend](ctx, h.reader, AgentBackendGVK); err != nil {
+	if l.backends, err = typedlist.List[akv1.AgentBackend](ctx, h.reader, AgentBackendGVK); err != nil {
 		return l, err
 	}
-	if l.connections, err = typedlist.List[binding.ChatConnection](ctx, h.reader, ChatConnectionGVK); err != nil {
+	if l.connections, err = typedlist.List[akv1.ChatConnection](ctx, h.reader, ChatConnectionGVK); err != nil {
 		return l, err
 	}
 	return l, nil
 }
 
 func (l *listing) keyed() bool {
-	return hasUIDs[binding.Binding](l.bindings) && hasUIDs[binding.AgentBackend](l.backends) &&
-		hasUIDs[binding.ChatConnection](l.connections)
+	return hasUIDs[akv1.Binding](l.bindings) && hasUIDs[akv1.AgentBackend](l.backends) &&
+		hasUIDs[akv1.ChatConnection](l.connections)
 }
 
 // applyListing tells the evaluator of every difference between a listing
@@ -158,7 +158,7 @@ func (h *Host) buildFrom(ctx context.Context, now time.Time, l listing) (Report,
 	if h.startedAt.IsZero() {
 		h.startedAt = now
 	}
-	live := make(map[types.UID]*binding.Binding, len(l.bindings))
+	live := make(map[types.UID]*akv1.Binding, len(l.bindings))
 	for i := range l.bindings {
 		b := &l.bindings[i]
 		live[b.UID] = b
@@ -234,7 +234,7 @@ func (h *Host) decideAll(ctx context.Context, now time.Time, uids []types.UID, r
 }
 
 // forget drops everything kept for UIDs that no longer exist.
-func (h *Host) forget(live map[types.UID]*binding.Binding) {
+func (h *Host) forget(live map[types.UID]*akv1.Binding) {
 	for uid := range h.writers {
 		if live[uid] == nil {
 			delete(h.writers, uid)
@@ -252,7 +252,7 @@ func (h *Host) forget(live map[types.UID]*binding.Binding) {
 	}
 }
 
-func (h *Host) decideAndWrite(ctx context.Context, now time.Time, obj *binding.Binding, r *binding.Outcome, rep *Report) {
+func (h *Host) decideAndWrite(ctx context.Context, now time.Time, obj *akv1.Binding, r *binding.Outcome, rep *Report) {
 	key := types.NamespacedName{Namespace: r.Namespace, Name: r.Name}
 	mem, seen := h.writers[r.UID]
 	// One call gives the answer: the engine's verdict (stale, unchanged,
@@ -311,7 +311,7 @@ func withOthers(ours, current []metav1.Condition) []metav1.Condition {
 // listed, deleted and made again included; the UID alone would not, as
 // the status subresource ignores it. A refused write is retried on the
 // writer's backoff, from a fresh list.
-func (h *Host) apply(ctx context.Context, obj *binding.Binding, owned []metav1.Condition) error {
+func (h *Host) apply(ctx context.Context, obj *akv1.Binding, owned []metav1.Condition) error {
 	list := make([]any, 0, len(owned))
 	for _, c := range owned {
 		list = append(list, map[string]any{

@@ -9,21 +9,17 @@ import (
 	"sync"
 	"time"
 
-	"github.com/condengine/condengine/examples/internal/typedlist"
-
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	finopsv1 "github.com/condengine/condengine/api/finops/v1alpha1"
 	"github.com/condengine/condengine/conditions"
+	"github.com/condengine/condengine/examples/internal/typedlist"
 	"github.com/condengine/condengine/finops"
-	"github.com/condengine/condengine/offering"
-	"github.com/condengine/condengine/pricebook"
-	"github.com/condengine/condengine/subscription"
 )
 
 // FieldManager owns every status this host writes.
@@ -31,9 +27,9 @@ const FieldManager = "finops-operator"
 
 // The kinds the host reads and writes.
 var (
-	PriceBookGVK    = schema.FromAPIVersionAndKind(finops.Group, pricebook.Kind)
-	OfferingGVK     = schema.FromAPIVersionAndKind(finops.Group, offering.Kind)
-	SubscriptionGVK = schema.FromAPIVersionAndKind(finops.Group, subscription.Kind)
+	PriceBookGVK    = schema.FromAPIVersionAndKind(finops.Group, finopsv1.KindPriceBook)
+	OfferingGVK     = schema.FromAPIVersionAndKind(finops.Group, finopsv1.KindOffering)
+	SubscriptionGVK = schema.FromAPIVersionAndKind(finops.Group, finopsv1.KindSubscription)
 	configMapGVK    = schema.GroupVersionKind{Version: "v1", Kind: "ConfigMap"}
 )
 
@@ -96,13 +92,13 @@ func (r Report) Changed() bool { return len(r.Written)+len(r.Finalizers) > 0 }
 func (h *Host) snapshot(ctx context.Context, now time.Time) (finops.Snapshot, error) {
 	s := finops.Snapshot{Now: now}
 	var err error
-	if s.PriceBooks, err = typedlist.List[pricebook.PriceBook](ctx, h.client, PriceBookGVK); err != nil {
+	if s.PriceBooks, err = typedlist.List[finopsv1.PriceBook](ctx, h.client, PriceBookGVK); err != nil {
 		return s, err
 	}
-	if s.Offerings, err = typedlist.List[offering.Offering](ctx, h.client, OfferingGVK); err != nil {
+	if s.Offerings, err = typedlist.List[finopsv1.Offering](ctx, h.client, OfferingGVK); err != nil {
 		return s, err
 	}
-	if s.Subscriptions, err = typedlist.List[subscription.Subscription](ctx, h.client, SubscriptionGVK); err != nil {
+	if s.Subscriptions, err = typedlist.List[finopsv1.Subscription](ctx, h.client, SubscriptionGVK); err != nil {
 		return s, err
 	}
 	for i := range s.Subscriptions {
@@ -180,9 +176,9 @@ func (h *Host) RunOnce(ctx context.Context, now time.Time) (Report, error) {
 		}
 		switch o.Finalizer {
 		case conditions.FinalizerAdd:
-			h.patchFinalizers(ctx, OfferingGVK, x.Namespace, x.Name, append(slices.Clone(x.Finalizers), offering.Finalizer), "+", &rep, fail)
+			h.patchFinalizers(ctx, OfferingGVK, x.Namespace, x.Name, append(slices.Clone(x.Finalizers), finopsv1.OfferingFinalizer), "+", &rep, fail)
 		case conditions.FinalizerRemove:
-			h.patchFinalizers(ctx, OfferingGVK, x.Namespace, x.Name, slices.DeleteFunc(slices.Clone(x.Finalizers), func(f string) bool { return f == offering.Finalizer }), "-", &rep, fail)
+			h.patchFinalizers(ctx, OfferingGVK, x.Namespace, x.Name, slices.DeleteFunc(slices.Clone(x.Finalizers), func(f string) bool { return f == finopsv1.OfferingFinalizer }), "-", &rep, fail)
 		}
 		rep.Retry = rep.Retry || o.Retry
 	}

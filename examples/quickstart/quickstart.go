@@ -91,7 +91,7 @@ func (r *BindingReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ct
 // manager "agent-kourier". The resourceVersion makes the API server refuse
 // the write when the Binding changed since it was read (deleted and made
 // again included).
-func applyOwned(ctx context.Context, c client.Client, obj *binding.Binding, owned []metav1.Condition) error {
+func applyOwned(ctx context.Context, c client.Client, obj *akv1.Binding, owned []metav1.Condition) error {
 	conds := make([]any, 0, len(owned))
 	for _, x := range owned {
 		conds = append(conds, map[string]any{
@@ -109,7 +109,7 @@ func applyOwned(ctx context.Context, c client.Client, obj *binding.Binding, owne
 		client.FieldOwner("agent-kourier"), client.ForceOwnership)
 }
 
-func find(bs []binding.Binding, uid types.UID) *binding.Binding {
+func find(bs []akv1.Binding, uid types.UID) *akv1.Binding {
 	for i := range bs {
 		if bs[i].UID == uid {
 			return &bs[i]

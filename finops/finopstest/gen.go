@@ -3,8 +3,8 @@ package finopstest
 import (
 	"pgregory.net/rapid"
 
+	finopsv1 "github.com/condengine/condengine/api/finops/v1alpha1"
 	"github.com/condengine/condengine/finops"
-	"github.com/condengine/condengine/offering"
 	ot "github.com/condengine/condengine/offering/offeringtest"
 	pb "github.com/condengine/condengine/pricebook/pricebooktest"
 	"github.com/condengine/condengine/subscription"
@@ -62,7 +62,7 @@ func disturb(t *rapid.T, s finops.Snapshot) finops.Snapshot {
 	}
 	out := st.Disturb(t, in)
 	s.Now, s.Subscriptions, s.Collection = out.Now, out.Subscriptions, out.Collection
-	s.Offerings = append([]offering.Offering(nil), out.Offerings...)
+	s.Offerings = append([]finopsv1.Offering(nil), out.Offerings...)
 	s.Others, s.Failures = nil, nil
 	for _, o := range out.Objects {
 		s.Others = append(s.Others, finops.Object{APIVersion: o.APIVersion, Kind: o.Kind, Namespace: o.Namespace, Name: o.Name})

@@ -8,6 +8,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"pgregory.net/rapid"
 
+	finopsv1 "github.com/condengine/condengine/api/finops/v1alpha1"
 	"github.com/condengine/condengine/pricebook"
 )
 
@@ -15,16 +16,16 @@ import (
 func Epoch() time.Time { return time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC) }
 
 // Option adjusts a book being built.
-type Option func(*pricebook.PriceBook)
+type Option func(*finopsv1.PriceBook)
 
 // New returns a ready-to-parse currency book with all rates unset,
 // created at Epoch, generation 1, uid "u-<namespace>-<name>".
-func New(namespace, name string, opts ...Option) pricebook.PriceBook {
-	b := pricebook.PriceBook{
-		TypeMeta: metav1.TypeMeta{APIVersion: pricebook.APIVersion, Kind: pricebook.Kind},
+func New(namespace, name string, opts ...Option) finopsv1.PriceBook {
+	b := finopsv1.PriceBook{
+		TypeMeta: metav1.TypeMeta{APIVersion: finopsv1.APIVersion, Kind: finopsv1.KindPriceBook},
 		ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: name, Generation: 1,
 			UID: types.UID("u-" + namespace + "-" + name), CreationTimestamp: metav1.NewTime(Epoch())},
-		Spec: pricebook.Spec{Currency: "EUR", ValuationMode: pricebook.ValuationCurrency, Rates: &pricebook.Rates{}},
+		Spec: finopsv1.PriceBookSpec{Currency: "EUR", ValuationMode: finopsv1.ValuationCurrency, Rates: &finopsv1.Rates{}},
 	}
 	for _, o := range opts {
 		o(&b)
@@ -34,35 +35,35 @@ func New(namespace, name string, opts ...Option) pricebook.PriceBook {
 
 // Created sets metadata.creationTimestamp.
 func Created(t time.Time) Option {
-	return func(b *pricebook.PriceBook) { b.CreationTimestamp = metav1.NewTime(t) }
+	return func(b *finopsv1.PriceBook) { b.CreationTimestamp = metav1.NewTime(t) }
 }
 
 // Annotated sets the active annotation to value.
 func Annotated(value string) Option {
-	return func(b *pricebook.PriceBook) {
+	return func(b *finopsv1.PriceBook) {
 		if b.Annotations == nil {
 			b.Annotations = map[string]string{}
 		}
-		b.Annotations[pricebook.ActiveAnnotation] = value
+		b.Annotations[finopsv1.ActiveAnnotation] = value
 	}
 }
 
 // Incumbent sets status.active.
-func Incumbent() Option { return func(b *pricebook.PriceBook) { b.Status.Active = true } }
+func Incumbent() Option { return func(b *finopsv1.PriceBook) { b.Status.Active = true } }
 
 // Percent makes the book a percent book.
 func Percent() Option {
-	return func(b *pricebook.PriceBook) { b.Spec.ValuationMode = pricebook.ValuationPercent }
+	return func(b *finopsv1.PriceBook) { b.Spec.ValuationMode = finopsv1.ValuationPercent }
 }
 
 // NoRates removes the rates block.
-func NoRates() Option { return func(b *pricebook.PriceBook) { b.Spec.Rates = nil } }
+func NoRates() Option { return func(b *finopsv1.PriceBook) { b.Spec.Rates = nil } }
 
 // Rate sets one rate.
 func Rate(f pricebook.Field, value string) Option {
-	return func(b *pricebook.PriceBook) {
+	return func(b *finopsv1.PriceBook) {
 		if b.Spec.Rates == nil {
-			b.Spec.Rates = &pricebook.Rates{}
+			b.Spec.Rates = &finopsv1.Rates{}
 		}
 		r := b.Spec.Rates
 		p := map[pricebook.Field]*string{
@@ -77,7 +78,7 @@ func Rate(f pricebook.Field, value string) Option {
 }
 
 // Generation sets metadata.generation.
-func Generation(g int64) Option { return func(b *pricebook.PriceBook) { b.Generation = g } }
+func Generation(g int64) Option { return func(b *finopsv1.PriceBook) { b.Generation = g } }
 
 // GoodRate draws a rate string that parses: empty, or digits with up to
 // six decimals, small enough for int64 micro-units.
@@ -110,11 +111,11 @@ func AnyRate() *rapid.Generator[string] {
 // Books draws up to max books with distinct identities over a few
 // namespaces, creation times that often tie, and random annotations,
 // incumbency, modes and rates.
-func Books(max int) *rapid.Generator[[]pricebook.PriceBook] {
-	return rapid.Custom(func(t *rapid.T) []pricebook.PriceBook {
+func Books(max int) *rapid.Generator[[]finopsv1.PriceBook] {
+	return rapid.Custom(func(t *rapid.T) []finopsv1.PriceBook {
 		n := rapid.IntRange(0, max).Draw(t, "n")
 		seen := map[[2]string]bool{}
-		var out []pricebook.PriceBook
+		var out []finopsv1.PriceBook
 		for i := 0; i < n; i++ {
 			ns := rapid.SampledFrom([]string{"a", "b", "c"}).Draw(t, "ns")
 			name := rapid.SampledFrom([]string{"p", "q", "r", "s", "t"}).Draw(t, "name")

@@ -6,22 +6,22 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 
+	finopsv1 "github.com/condengine/condengine/api/finops/v1alpha1"
 	"github.com/condengine/condengine/conditions"
-	"github.com/condengine/condengine/offering"
 	"github.com/condengine/condengine/subscription"
 )
 
 // Option changes a Subscription being built.
-type Option func(*subscription.Subscription)
+type Option func(*finopsv1.Subscription)
 
 // New builds a Subscription of generation 1 bound to offering shop/base,
 // with uid "u-<namespace>-<name>", then applies opts in order.
-func New(namespace, name string, opts ...Option) subscription.Subscription {
-	s := subscription.Subscription{
-		TypeMeta: metav1.TypeMeta{APIVersion: subscription.APIVersion, Kind: subscription.Kind},
+func New(namespace, name string, opts ...Option) finopsv1.Subscription {
+	s := finopsv1.Subscription{
+		TypeMeta: metav1.TypeMeta{APIVersion: finopsv1.APIVersion, Kind: finopsv1.KindSubscription},
 		ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: name,
 			UID: types.UID("u-" + namespace + "-" + name), Generation: 1},
-		Spec: subscription.Spec{OfferingRef: subscription.Reference{Namespace: "shop", Name: "base"}},
+		Spec: finopsv1.SubscriptionSpec{OfferingRef: finopsv1.Reference{Namespace: "shop", Name: "base"}},
 	}
 	for _, o := range opts {
 		o(&s)
@@ -31,33 +31,33 @@ func New(namespace, name string, opts ...Option) subscription.Subscription {
 
 // UID sets metadata.uid.
 func UID(uid string) Option {
-	return func(s *subscription.Subscription) { s.UID = types.UID(uid) }
+	return func(s *finopsv1.Subscription) { s.UID = types.UID(uid) }
 }
 
 // Generation sets metadata.generation.
 func Generation(g int64) Option {
-	return func(s *subscription.Subscription) { s.Generation = g }
+	return func(s *finopsv1.Subscription) { s.Generation = g }
 }
 
 // Offering sets spec.offeringRef.
 func Offering(namespace, name string) Option {
-	return func(s *subscription.Subscription) {
-		s.Spec.OfferingRef = subscription.Reference{Namespace: namespace, Name: name}
+	return func(s *finopsv1.Subscription) {
+		s.Spec.OfferingRef = finopsv1.Reference{Namespace: namespace, Name: name}
 	}
 }
 
 // Parent sets spec.parent.subscriptionRef.
 func Parent(namespace, name string) Option {
-	return func(s *subscription.Subscription) {
-		s.Spec.Parent = &subscription.Parent{SubscriptionRef: subscription.Reference{Namespace: namespace, Name: name}}
+	return func(s *finopsv1.Subscription) {
+		s.Spec.Parent = &finopsv1.Parent{SubscriptionRef: finopsv1.Reference{Namespace: namespace, Name: name}}
 	}
 }
 
 // Policy sets spec.lifecycle.onParentDeactivate, creating the block.
 func Policy(p string) Option {
-	return func(s *subscription.Subscription) {
+	return func(s *finopsv1.Subscription) {
 		if s.Spec.Lifecycle == nil {
-			s.Spec.Lifecycle = &subscription.Lifecycle{}
+			s.Spec.Lifecycle = &finopsv1.SubscriptionLifecycle{}
 		}
 		s.Spec.Lifecycle.OnParentDeactivate = p
 	}
@@ -65,18 +65,18 @@ func Policy(p string) Option {
 
 // Target sets spec.lifecycle.targetRef, creating the block.
 func Target(apiVersion, kind, namespace, name string) Option {
-	return func(s *subscription.Subscription) {
+	return func(s *finopsv1.Subscription) {
 		if s.Spec.Lifecycle == nil {
-			s.Spec.Lifecycle = &subscription.Lifecycle{}
+			s.Spec.Lifecycle = &finopsv1.SubscriptionLifecycle{}
 		}
-		s.Spec.Lifecycle.TargetRef = &subscription.TargetRef{APIVersion: apiVersion, Kind: kind, Namespace: namespace, Name: name}
+		s.Spec.Lifecycle.TargetRef = &finopsv1.TargetRef{APIVersion: apiVersion, Kind: kind, Namespace: namespace, Name: name}
 	}
 }
 
 // Active gives the Subscription the status of one activated at `at` in
 // the family of root: Ready and Active True ActivationSucceeded.
 func Active(at time.Time, root string) Option {
-	return func(s *subscription.Subscription) {
+	return func(s *finopsv1.Subscription) {
 		t := metav1.NewTime(at)
 		s.Status.ActivatedAt = &t
 		s.Status.CompatibilityRoot = root
@@ -91,7 +91,7 @@ func Active(at time.Time, root string) Option {
 // Deactivated gives an activated Subscription the status of one that
 // ended at `at` for reason (an Active=False reason).
 func Deactivated(at time.Time, reason string) Option {
-	return func(s *subscription.Subscription) {
+	return func(s *finopsv1.Subscription) {
 		t := metav1.NewTime(at)
 		s.Status.DeactivatedAt = &t
 		s.Status.Ready = metav1.ConditionFalse
@@ -104,10 +104,10 @@ func Deactivated(at time.Time, reason string) Option {
 
 // Deleting sets metadata.deletionTimestamp and the finalizer.
 func Deleting(at time.Time) Option {
-	return func(s *subscription.Subscription) {
+	return func(s *finopsv1.Subscription) {
 		t := metav1.NewTime(at)
 		s.DeletionTimestamp = &t
-		s.Finalizers = []string{subscription.Finalizer}
+		s.Finalizers = []string{finopsv1.SubscriptionFinalizer}
 	}
 }
 
@@ -118,21 +118,21 @@ func cond(typ string, st metav1.ConditionStatus, reason string, gen int64, at ti
 
 // ReadyOffering builds an Offering whose status.ready is True and which
 // requires the given Offerings ("namespace/name" pairs as References).
-func ReadyOffering(namespace, name string, requires ...offering.Reference) offering.Offering {
-	o := offering.Offering{
-		TypeMeta:   metav1.TypeMeta{APIVersion: offering.APIVersion, Kind: offering.Kind},
+func ReadyOffering(namespace, name string, requires ...finopsv1.Reference) finopsv1.Offering {
+	o := finopsv1.Offering{
+		TypeMeta:   metav1.TypeMeta{APIVersion: finopsv1.APIVersion, Kind: finopsv1.KindOffering},
 		ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: name, UID: types.UID("o-" + namespace + "-" + name), Generation: 1},
-		Status:     offering.Status{Ready: metav1.ConditionTrue},
+		Status:     finopsv1.OfferingStatus{Ready: metav1.ConditionTrue},
 	}
 	if len(requires) > 0 {
-		o.Spec.Compatibility = &offering.Compatibility{RequiredOfferings: requires}
+		o.Spec.Compatibility = &finopsv1.Compatibility{RequiredOfferings: requires}
 	}
 	return o
 }
 
 // Fee gives an Offering a subscription fee.
-func Fee(o offering.Offering, priceMicros int64, period, alignment string, minPeriods int64) offering.Offering {
-	o.Spec.Pricing.SubscriptionFee = &offering.SubscriptionFee{PriceMicros: priceMicros, Period: period, TickAlignment: alignment}
+func Fee(o finopsv1.Offering, priceMicros int64, period, alignment string, minPeriods int64) finopsv1.Offering {
+	o.Spec.Pricing.SubscriptionFee = &finopsv1.SubscriptionFee{PriceMicros: priceMicros, Period: period, TickAlignment: alignment}
 	if minPeriods > 0 {
 		o.Spec.Pricing.SubscriptionFee.MinPeriods = &minPeriods
 	}
@@ -143,14 +143,14 @@ func Fee(o offering.Offering, priceMicros int64, period, alignment string, minPe
 // written back, as a host would after a status update, and without the
 // Subscriptions whose finalizer the run released (they disappear).
 // Stale outcomes and outcomes without a write leave the object alone.
-func Apply(subs []subscription.Subscription, res subscription.Result) []subscription.Subscription {
-	type key = subscription.Reference
+func Apply(subs []finopsv1.Subscription, res subscription.Result) []finopsv1.Subscription {
+	type key = finopsv1.Reference
 	byKey := make(map[key]*subscription.Outcome, len(res.Subscriptions))
 	for i := range res.Subscriptions {
 		o := &res.Subscriptions[i]
 		byKey[key{Namespace: o.Namespace, Name: o.Name}] = o
 	}
-	out := make([]subscription.Subscription, 0, len(subs))
+	out := make([]finopsv1.Subscription, 0, len(subs))
 	for _, s := range subs {
 		o := byKey[s.Key()]
 		if o != nil && o.Finalizer == conditions.FinalizerRemove {

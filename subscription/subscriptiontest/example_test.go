@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/condengine/condengine/offering"
+	finopsv1 "github.com/condengine/condengine/api/finops/v1alpha1"
 	"github.com/condengine/condengine/subscription"
 	st "github.com/condengine/condengine/subscription/subscriptiontest"
 )
@@ -15,8 +15,8 @@ func ExampleSettle() {
 	now := time.Date(2026, 11, 30, 10, 0, 0, 0, time.UTC)
 	snap := subscription.Snapshot{
 		Now:       now,
-		Offerings: []offering.Offering{st.ReadyOffering("shop", "base")},
-		Subscriptions: []subscription.Subscription{
+		Offerings: []finopsv1.Offering{st.ReadyOffering("shop", "base")},
+		Subscriptions: []finopsv1.Subscription{
 			st.New("team-a", "root", st.Active(now.Add(-time.Hour), "u-team-a-root"), st.Deleting(now)),
 			st.New("team-a", "child", st.Parent("team-a", "root"), st.Active(now.Add(-time.Hour), "u-team-a-root")),
 		},

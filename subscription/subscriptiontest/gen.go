@@ -7,7 +7,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"pgregory.net/rapid"
 
-	"github.com/condengine/condengine/offering"
+	finopsv1 "github.com/condengine/condengine/api/finops/v1alpha1"
 	"github.com/condengine/condengine/subscription"
 )
 
@@ -33,17 +33,17 @@ func World(t *rapid.T) subscription.Snapshot {
 		for j := 0; j < nOff; j++ {
 			if j != i && rapid.IntRange(0, 5).Draw(t, "requires") == 0 {
 				if o.Spec.Compatibility == nil {
-					o.Spec.Compatibility = &offering.Compatibility{}
+					o.Spec.Compatibility = &finopsv1.Compatibility{}
 				}
 				o.Spec.Compatibility.RequiredOfferings = append(o.Spec.Compatibility.RequiredOfferings,
-					offering.Reference{Namespace: "shop", Name: fmt.Sprintf("o%d", j)})
+					finopsv1.Reference{Namespace: "shop", Name: fmt.Sprintf("o%d", j)})
 			}
 		}
 		if rapid.Bool().Draw(t, "offOrphan") {
-			o.Spec.Lifecycle = &offering.Lifecycle{OnParentDeactivate: offering.PolicyOrphan}
+			o.Spec.Lifecycle = &finopsv1.OfferingLifecycle{OnParentDeactivate: finopsv1.PolicyOrphan}
 		}
 		if rapid.Bool().Draw(t, "fee") {
-			o = Fee(o, rapid.Int64Range(1, 50_000_000).Draw(t, "price"), "1h", offering.AlignActivatedAt,
+			o = Fee(o, rapid.Int64Range(1, 50_000_000).Draw(t, "price"), "1h", finopsv1.AlignActivatedAt,
 				rapid.Int64Range(0, 3).Draw(t, "minPeriods"))
 		}
 		snap.Offerings = append(snap.Offerings, o)
@@ -73,9 +73,9 @@ func World(t *rapid.T) subscription.Snapshot {
 		}
 		switch rapid.IntRange(0, 7).Draw(t, "lifecycle") {
 		case 0:
-			opts = append(opts, Policy(subscription.PolicyOrphan))
+			opts = append(opts, Policy(finopsv1.PolicyOrphan))
 		case 1:
-			opts = append(opts, Policy(subscription.PolicyDeactivate))
+			opts = append(opts, Policy(finopsv1.PolicyDeactivate))
 		case 2:
 			opts = append(opts, Target("v1", "ConfigMap", ns, fmt.Sprintf("t%d", i)))
 			if rapid.Bool().Draw(t, "targetExists") {
@@ -83,14 +83,14 @@ func World(t *rapid.T) subscription.Snapshot {
 			}
 		case 3:
 			if rapid.IntRange(0, 3).Draw(t, "selfTarget") == 0 {
-				opts = append(opts, Target(subscription.APIVersion, subscription.Kind, ns, nm))
+				opts = append(opts, Target(finopsv1.APIVersion, finopsv1.KindSubscription, ns, nm))
 			}
 		}
 		snap.Subscriptions = append(snap.Subscriptions, New(ns, nm, opts...))
 	}
 	if rapid.IntRange(0, 4).Draw(t, "failure") == 0 {
 		ns, nm := name(rapid.IntRange(0, nSub-1).Draw(t, "failSub"))
-		snap.Failures = append(snap.Failures, subscription.ObjectRef{Kind: subscription.Kind, Namespace: ns, Name: nm})
+		snap.Failures = append(snap.Failures, subscription.ObjectRef{Kind: finopsv1.KindSubscription, Namespace: ns, Name: nm})
 	}
 	return snap
 }
@@ -99,8 +99,8 @@ func World(t *rapid.T) subscription.Snapshot {
 // deleting an object outright, setting a deletion timestamp, an Offering
 // going not ready, a target disappearing, a read failing, time passing.
 func Disturb(t *rapid.T, snap subscription.Snapshot) subscription.Snapshot {
-	snap.Subscriptions = append([]subscription.Subscription(nil), snap.Subscriptions...)
-	snap.Offerings = append([]offering.Offering(nil), snap.Offerings...)
+	snap.Subscriptions = append([]finopsv1.Subscription(nil), snap.Subscriptions...)
+	snap.Offerings = append([]finopsv1.Offering(nil), snap.Offerings...)
 	snap.Objects = append([]subscription.ObjectRef(nil), snap.Objects...)
 	snap.Now = snap.Now.Add(time.Duration(rapid.IntRange(1, 7200).Draw(t, "elapsed")) * time.Second)
 	for range rapid.IntRange(1, 4).Draw(t, "events") {
@@ -115,7 +115,7 @@ func Disturb(t *rapid.T, snap subscription.Snapshot) subscription.Snapshot {
 				i := rapid.IntRange(0, n-1).Draw(t, "delete")
 				at := metav1.NewTime(snap.Now)
 				snap.Subscriptions[i].DeletionTimestamp = &at
-				snap.Subscriptions[i].Finalizers = []string{subscription.Finalizer}
+				snap.Subscriptions[i].Finalizers = []string{finopsv1.SubscriptionFinalizer}
 			}
 		case 2:
 			if n := len(snap.Offerings); n > 0 {
@@ -130,7 +130,7 @@ func Disturb(t *rapid.T, snap subscription.Snapshot) subscription.Snapshot {
 		case 4:
 			if n := len(snap.Subscriptions); n > 0 {
 				s := snap.Subscriptions[rapid.IntRange(0, n-1).Draw(t, "failing")]
-				snap.Failures = append(snap.Failures, subscription.ObjectRef{Kind: subscription.Kind, Namespace: s.Namespace, Name: s.Name})
+				snap.Failures = append(snap.Failures, subscription.ObjectRef{Kind: finopsv1.KindSubscription, Namespace: s.Namespace, Name: s.Name})
 			}
 		case 5:
 			if n := len(snap.Subscriptions); n > 0 {

@@ -6,11 +6,9 @@ import (
 	"fmt"
 	"strings"
 
+	finopsv1 "github.com/condengine/condengine/api/finops/v1alpha1"
 	"github.com/condengine/condengine/conditions"
-	"github.com/condengine/condengine/costjob"
 	"github.com/condengine/condengine/manifest"
-	"github.com/condengine/condengine/offering"
-	"github.com/condengine/condengine/provider"
 	"github.com/condengine/condengine/scenario"
 	"github.com/condengine/condengine/subscription"
 )
@@ -34,14 +32,14 @@ func FromScenario(f *scenario.File) (subscription.Snapshot, error) {
 			return snap, fmt.Errorf("objects[%d]: %w", i, err)
 		}
 		switch {
-		case m.Kind == subscription.Kind && strings.HasPrefix(m.APIVersion, group):
-			var s subscription.Subscription
+		case m.Kind == finopsv1.KindSubscription && strings.HasPrefix(m.APIVersion, group):
+			var s finopsv1.Subscription
 			if err := json.Unmarshal(raw, &s); err != nil {
 				return snap, fmt.Errorf("objects[%d] (Subscription %s/%s): %w", i, m.Metadata.Namespace, m.Metadata.Name, err)
 			}
 			snap.Subscriptions = append(snap.Subscriptions, s)
-		case m.Kind == offering.Kind && strings.HasPrefix(m.APIVersion, group):
-			var o offering.Offering
+		case m.Kind == finopsv1.KindOffering && strings.HasPrefix(m.APIVersion, group):
+			var o finopsv1.Offering
 			if err := json.Unmarshal(raw, &o); err != nil {
 				return snap, fmt.Errorf("objects[%d] (Offering %s/%s): %w", i, m.Metadata.Namespace, m.Metadata.Name, err)
 			}
@@ -83,7 +81,7 @@ func Collection(c *scenario.Collection) (*subscription.Collection, error) {
 			return nil, fmt.Errorf("collection.results[%d].source: %q is not db, calculator or error", i, r.Source)
 		}
 		col.Results = append(col.Results, subscription.CollectionResult{
-			Subscription: subscription.Reference{Namespace: ns, Name: name}, Buckets: r.Buckets, Source: src})
+			Subscription: finopsv1.Reference{Namespace: ns, Name: name}, Buckets: r.Buckets, Source: src})
 	}
 	return col, nil
 }
@@ -97,7 +95,7 @@ func Outcomes(res subscription.Result) ([]scenario.Outcome, error) {
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, scenario.Outcome{Kind: subscription.Kind, Namespace: o.Namespace, Name: o.Name,
+		out = append(out, scenario.Outcome{Kind: finopsv1.KindSubscription, Namespace: o.Namespace, Name: o.Name,
 			Conditions: o.Status.Conditions, Status: st, FinalizerRemoved: o.Finalizer == conditions.FinalizerRemove, Write: o.Write})
 	}
 	return out, nil
@@ -131,14 +129,14 @@ func Run(f *scenario.File) ([]scenario.Outcome, error) {
 		}
 		var status any
 		switch m.Kind {
-		case costjob.Kind:
-			var j costjob.CostJob
+		case finopsv1.KindCostJob:
+			var j finopsv1.CostJob
 			if err := json.Unmarshal(raw, &j); err != nil {
 				return nil, fmt.Errorf("objects[%d] (CostJob): %w", i, err)
 			}
 			status = j.Status
-		case provider.Kind:
-			var p provider.FinOpsProvider
+		case finopsv1.KindFinOpsProvider:
+			var p finopsv1.FinOpsProvider
 			if err := json.Unmarshal(raw, &p); err != nil {
 				return nil, fmt.Errorf("objects[%d] (FinOpsProvider): %w", i, err)
 			}

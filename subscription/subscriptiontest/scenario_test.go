@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	finopsv1 "github.com/condengine/condengine/api/finops/v1alpha1"
 	"github.com/condengine/condengine/scenario"
 	"github.com/condengine/condengine/subscription"
 	st "github.com/condengine/condengine/subscription/subscriptiontest"
@@ -26,8 +27,8 @@ func TestCollection(t *testing.T) {
 		{Subscription: "team-a/web", Source: "db"}, {Subscription: "team-b/api", Source: "error"}}})
 	require.NoError(t, err)
 	assert.Equal(t, &subscription.Collection{ScheduledHour: hour.Time, Results: []subscription.CollectionResult{
-		{Subscription: subscription.Reference{Namespace: "team-a", Name: "web"}, Source: subscription.SourceDB},
-		{Subscription: subscription.Reference{Namespace: "team-b", Name: "api"}, Source: subscription.SourceError}}}, col)
+		{Subscription: finopsv1.Reference{Namespace: "team-a", Name: "web"}, Source: subscription.SourceDB},
+		{Subscription: finopsv1.Reference{Namespace: "team-b", Name: "api"}, Source: subscription.SourceError}}}, col)
 
 	for name, tc := range map[string]struct {
 		r    scenario.CollectionResult

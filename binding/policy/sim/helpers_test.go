@@ -8,6 +8,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 
+	akv1 "github.com/condengine/condengine/api/agentkourier/v1alpha1"
 	"github.com/condengine/condengine/binding"
 	"github.com/condengine/condengine/conditions"
 )
@@ -31,14 +32,14 @@ func settled(t *testing.T, o Options, names ...string) (*Sim, *Replica) {
 	return s, r
 }
 
-func cond(b *binding.Binding, typ string) *metav1.Condition {
+func cond(b *akv1.Binding, typ string) *metav1.Condition {
 	if b == nil {
 		return nil
 	}
 	return conditions.Find(b.Status.Conditions, typ)
 }
 
-func readyOf(b *binding.Binding) string {
+func readyOf(b *akv1.Binding) string {
 	if c := cond(b, binding.TypeReady); c != nil {
 		return string(c.Status)
 	}

@@ -10,6 +10,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	"pgregory.net/rapid"
 
+	akv1 "github.com/condengine/condengine/api/agentkourier/v1alpha1"
 	"github.com/condengine/condengine/binding"
 )
 
@@ -38,7 +39,7 @@ func TestSimulation_PropertyInvariants(t *testing.T) {
 			switch rapid.IntRange(0, 7).Draw(t, fmt.Sprint("action", i)) {
 			case 0:
 				ch := rapid.SampledFrom([]string{"C-x", "C-y", "C-z", "C-w", "bad channel"}).Draw(t, fmt.Sprint("channel", i))
-				s.Edit("team-a", n, func(sp *binding.BindingSpec) { sp.Chat.Channel = ch })
+				s.Edit("team-a", n, func(sp *akv1.BindingSpec) { sp.Chat.Channel = ch })
 			case 1:
 				s.Delete("team-a", n)
 			case 2:

@@ -7,6 +7,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/types"
 
+	akv1 "github.com/condengine/condengine/api/agentkourier/v1alpha1"
 	"github.com/condengine/condengine/binding"
 	"github.com/condengine/condengine/binding/policy"
 )
@@ -26,9 +27,9 @@ type Replica struct {
 	diedAt    time.Time
 
 	looked      bool
-	bindings    []binding.Binding
-	backends    []binding.AgentBackend
-	connections []binding.ChatConnection
+	bindings    []akv1.Binding
+	backends    []akv1.AgentBackend
+	connections []akv1.ChatConnection
 	fingerprint []ident
 
 	served binding.ServedMemory
@@ -131,23 +132,23 @@ func (r *Replica) look() {
 	}
 	// Fresh slices each read: the engine's memory may point into the
 	// specs of the snapshot it was computed from.
-	r.bindings = make([]binding.Binding, 0, len(s.bindings))
+	r.bindings = make([]akv1.Binding, 0, len(s.bindings))
 	var fp []ident
 	for _, b := range s.bindings {
 		r.bindings = append(r.bindings, *b)
-		fp = append(fp, ident{binding.KindBinding, b.Namespace, b.Name, b.UID, b.Generation})
+		fp = append(fp, ident{akv1.KindBinding, b.Namespace, b.Name, b.UID, b.Generation})
 	}
-	r.backends = make([]binding.AgentBackend, 0, len(s.backends))
+	r.backends = make([]akv1.AgentBackend, 0, len(s.backends))
 	for _, b := range s.backends {
 		r.backends = append(r.backends, *b)
-		fp = append(fp, ident{binding.KindAgentBackend, b.Namespace, b.Name, b.UID, b.Generation})
+		fp = append(fp, ident{akv1.KindAgentBackend, b.Namespace, b.Name, b.UID, b.Generation})
 	}
-	r.connections = make([]binding.ChatConnection, 0, len(s.connections))
+	r.connections = make([]akv1.ChatConnection, 0, len(s.connections))
 	for _, c := range s.connections {
 		r.connections = append(r.connections, *c)
-		fp = append(fp, ident{binding.KindChatConnection, c.Namespace, c.Name, c.UID, c.Generation})
+		fp = append(fp, ident{akv1.KindChatConnection, c.Namespace, c.Name, c.UID, c.Generation})
 	}
-	slices.SortFunc(r.bindings, func(a, b binding.Binding) int {
+	slices.SortFunc(r.bindings, func(a, b akv1.Binding) int {
 		return cmp.Or(cmp.Compare(a.Namespace, b.Namespace), cmp.Compare(a.Name, b.Name))
 	})
 	slices.SortFunc(fp, func(a, b ident) int {

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	akv1 "github.com/condengine/condengine/api/agentkourier/v1alpha1"
 	"github.com/condengine/condengine/binding"
 	"github.com/condengine/condengine/binding/kubectl"
 	"github.com/condengine/condengine/conditions"
@@ -23,7 +24,7 @@ func reachAfterEdit(t *testing.T, phase, window time.Duration, typ string) (*Sim
 	s, _ := settled(t, Options{}, "chat")
 	edit := s.Now().Add(phase)
 	s.RunUntil(edit)
-	s.Edit("team-a", "chat", func(sp *binding.BindingSpec) { sp.Chat.Channel = "C-new" })
+	s.Edit("team-a", "chat", func(sp *akv1.BindingSpec) { sp.Chat.Channel = "C-new" })
 	s.RunUntil(edit.Add(window))
 	h, ok := first(s, "chat", edit, func(h Status) bool { return generationOf(h.Conditions, typ) == 2 })
 	require.True(t, ok, "%s never reached generation 2 within %s", typ, window)
@@ -122,7 +123,7 @@ func TestSimulation_BindingMadeAgain_NoStatusThenPendingThenResults(t *testing.T
 	s, _ := settled(t, Options{}, "chat")
 	old := s.Binding("team-a", "chat")
 	oldStatus := old.Status.Conditions
-	s.Edit("team-a", "chat", func(sp *binding.BindingSpec) { sp.Chat.Channel = "C-chat2" })
+	s.Edit("team-a", "chat", func(sp *akv1.BindingSpec) { sp.Chat.Channel = "C-chat2" })
 	s.Run(2 * time.Minute)
 	s.Delete("team-a", "chat")
 	s.Run(1500 * time.Millisecond)
@@ -238,7 +239,7 @@ func TestSimulation_FailingWrites_BackOffToTheCapThenReset(t *testing.T) {
 	s.AfterWrite(func(w Write) {
 		if w.UID == uid && landed.IsZero() {
 			landed = w.At
-			s.Edit("team-a", "chat", func(sp *binding.BindingSpec) { sp.Chat.Channel = "C-new" })
+			s.Edit("team-a", "chat", func(sp *akv1.BindingSpec) { sp.Chat.Channel = "C-new" })
 		}
 	})
 	s.FailWrites(uid, s.Now())

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	akv1 "github.com/condengine/condengine/api/agentkourier/v1alpha1"
 	"github.com/condengine/condengine/binding"
 	"github.com/condengine/condengine/binding/policy"
 )
@@ -22,7 +23,7 @@ func TestSimulation_AfterEdit_AcceptedWithin20s_AnyLookPhase(t *testing.T) {
 				s, _ := settled(t, Options{LookPhase: look}, "chat")
 				edit := s.Now().Add(phase)
 				s.RunUntil(edit)
-				s.Edit("team-a", "chat", func(sp *binding.BindingSpec) { sp.Chat.Channel = "C-new" })
+				s.Edit("team-a", "chat", func(sp *akv1.BindingSpec) { sp.Chat.Channel = "C-new" })
 				s.RunUntil(edit.Add(20 * time.Second))
 				assert.Equal(t, int64(2), cond(s.Binding("team-a", "chat"), binding.TypeAccepted).ObservedGeneration)
 			})
@@ -111,7 +112,7 @@ func TestSimulation_Deterministic(t *testing.T) {
 		a := s.StartReplica("a")
 		s.StartReplica("b")
 		s.Run(2 * time.Minute)
-		s.Edit("team-a", "b2", func(sp *binding.BindingSpec) { sp.Chat.Channel = "C1" }) // a conflict
+		s.Edit("team-a", "b2", func(sp *akv1.BindingSpec) { sp.Chat.Channel = "C1" }) // a conflict
 		a.Crash()
 		s.Run(5 * time.Minute)
 		return s
@@ -130,14 +131,14 @@ func TestSimulation_AfterEdit_AcceptedWithin20s_WhileWritesHoldTheGap(t *testing
 		for phase := time.Duration(0); phase < 12*time.Second; phase += 1500 * time.Millisecond {
 			t.Run(fmt.Sprintf("look=%s/edit=%s", look, phase), func(t *testing.T) {
 				s, _ := settled(t, Options{LookPhase: look, WriteLatency: 300 * time.Millisecond}, "chat")
-				s.Edit("team-a", "chat", func(sp *binding.BindingSpec) { sp.Chat.Channel = "C-new" })
+				s.Edit("team-a", "chat", func(sp *akv1.BindingSpec) { sp.Chat.Channel = "C-new" })
 				for i := 0; cond(s.Binding("team-a", "chat"), binding.TypeAccepted).ObservedGeneration != 2; i++ {
 					require.Less(t, i, 300, "the first edit never showed")
 					s.Run(100 * time.Millisecond)
 				}
 				s.Run(phase)
 				edit := s.Now()
-				s.Edit("team-a", "chat", func(sp *binding.BindingSpec) { sp.Chat.Channel = "C-new2" })
+				s.Edit("team-a", "chat", func(sp *akv1.BindingSpec) { sp.Chat.Channel = "C-new2" })
 				s.RunUntil(edit.Add(20 * time.Second))
 				assert.Equal(t, int64(3), cond(s.Binding("team-a", "chat"), binding.TypeAccepted).ObservedGeneration)
 			})

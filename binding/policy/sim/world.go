@@ -9,6 +9,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 
+	akv1 "github.com/condengine/condengine/api/agentkourier/v1alpha1"
 	"github.com/condengine/condengine/binding"
 	"github.com/condengine/condengine/binding/policy"
 	"github.com/condengine/condengine/clock"
@@ -43,9 +44,9 @@ type Sim struct {
 	seq   uint64
 	queue queue
 
-	bindings    map[key]*binding.Binding
-	backends    map[key]*binding.AgentBackend
-	connections map[key]*binding.ChatConnection
+	bindings    map[key]*akv1.Binding
+	backends    map[key]*akv1.AgentBackend
+	connections map[key]*akv1.ChatConnection
 	uids        int
 
 	backendBehavior map[key]BackendBehavior
@@ -176,8 +177,8 @@ func New(o Options) *Sim {
 	}
 	return &Sim{
 		opts: o, lim: o.Limits, clock: clock.NewFake(o.Start), now: o.Start,
-		bindings: map[key]*binding.Binding{}, backends: map[key]*binding.AgentBackend{},
-		connections: map[key]*binding.ChatConnection{}, backendBehavior: map[key]BackendBehavior{},
+		bindings: map[key]*akv1.Binding{}, backends: map[key]*akv1.AgentBackend{},
+		connections: map[key]*akv1.ChatConnection{}, backendBehavior: map[key]BackendBehavior{},
 		channelBehavior: map[string]ChannelBehavior{}, failWrites: map[types.UID]time.Time{},
 		history: map[key][]Status{},
 	}
@@ -201,8 +202,8 @@ func (s *Sim) meta(ns, name string) metav1.ObjectMeta {
 
 // AddBackend creates an AgentBackend answering with b.
 func (s *Sim) AddBackend(ns, name string, b BackendBehavior) {
-	s.backends[key{ns, name}] = &binding.AgentBackend{ObjectMeta: s.meta(ns, name),
-		Spec: binding.AgentBackendSpec{URL: "https://" + name + ".agents.example"}}
+	s.backends[key{ns, name}] = &akv1.AgentBackend{ObjectMeta: s.meta(ns, name),
+		Spec: akv1.AgentBackendSpec{URL: "https://" + name + ".agents.example"}}
 	s.backendBehavior[key{ns, name}] = b
 }
 
@@ -211,9 +212,9 @@ func (s *Sim) SetBackend(ns, name string, b BackendBehavior) { s.backendBehavior
 
 // AddConnection creates a Slack ChatConnection of the default broker.
 func (s *Sim) AddConnection(ns, name string) {
-	s.connections[key{ns, name}] = &binding.ChatConnection{ObjectMeta: s.meta(ns, name),
-		Spec: binding.ChatConnectionSpec{Platform: binding.PlatformSlack,
-			TokenSecretRef: &binding.SecretKeyRef{Name: "bot", Key: "token"}}}
+	s.connections[key{ns, name}] = &akv1.ChatConnection{ObjectMeta: s.meta(ns, name),
+		Spec: akv1.ChatConnectionSpec{Platform: akv1.PlatformSlack,
+			TokenSecretRef: &akv1.SecretKeyRef{Name: "bot", Key: "token"}}}
 }
 
 // SetChannel sets how the platform answers about a channel.
@@ -221,9 +222,9 @@ func (s *Sim) SetChannel(channel string, b ChannelBehavior) { s.channelBehavior[
 
 // Create creates a Binding with no status and returns its UID.
 func (s *Sim) Create(ns, name, backend, connection, channel string) types.UID {
-	b := &binding.Binding{ObjectMeta: s.meta(ns, name), Spec: binding.BindingSpec{
-		Agent: binding.AgentRef{BackendRef: binding.Ref{Name: backend}},
-		Chat:  binding.ChatRef{ConnectionRef: binding.Ref{Name: connection}, Channel: channel}}}
+	b := &akv1.Binding{ObjectMeta: s.meta(ns, name), Spec: akv1.BindingSpec{
+		Agent: akv1.AgentRef{BackendRef: akv1.Ref{Name: backend}},
+		Chat:  akv1.ChatRef{ConnectionRef: akv1.Ref{Name: connection}, Channel: channel}}}
 	k := key{ns, name}
 	s.bindings[k] = b
 	s.history[k] = append(s.history[k], Status{At: s.now, UID: b.UID, By: "create"})
@@ -231,7 +232,7 @@ func (s *Sim) Create(ns, name, backend, connection, channel string) types.UID {
 }
 
 // Edit changes a Binding's spec; its generation goes up.
-func (s *Sim) Edit(ns, name string, change func(*binding.BindingSpec)) {
+func (s *Sim) Edit(ns, name string, change func(*akv1.BindingSpec)) {
 	b := s.bindings[key{ns, name}]
 	if b == nil {
 		return
@@ -275,15 +276,15 @@ func (s *Sim) ChangeSecret() {
 }
 
 // Binding returns the store's Binding, or nil.
-func (s *Sim) Binding(ns, name string) *binding.Binding { return s.bindings[key{ns, name}] }
+func (s *Sim) Binding(ns, name string) *akv1.Binding { return s.bindings[key{ns, name}] }
 
 // Bindings lists the store's Bindings, sorted by namespace and name.
-func (s *Sim) Bindings() []binding.Binding {
-	out := make([]binding.Binding, 0, len(s.bindings))
+func (s *Sim) Bindings() []akv1.Binding {
+	out := make([]akv1.Binding, 0, len(s.bindings))
 	for _, b := range s.bindings {
 		out = append(out, *b)
 	}
-	slices.SortFunc(out, func(a, b binding.Binding) int {
+	slices.SortFunc(out, func(a, b akv1.Binding) int {
 		return cmp.Or(cmp.Compare(a.Namespace, b.Namespace), cmp.Compare(a.Name, b.Name))
 	})
 	return out

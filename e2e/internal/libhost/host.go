@@ -13,6 +13,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/dynamic"
 
+	akv1 "github.com/condengine/condengine/api/agentkourier/v1alpha1"
 	"github.com/condengine/condengine/binding"
 	"github.com/condengine/condengine/e2e/internal/kube"
 )
@@ -23,7 +24,7 @@ type Host struct {
 	Dyn    dynamic.Interface
 	Broker binding.Broker
 	// Probes returns the finished probes of a Binding, or nil for none.
-	Probes func(b *binding.Binding) *binding.ProbeResult
+	Probes func(b *akv1.Binding) *binding.ProbeResult
 	// Memory is the engine's memory of good generations, carried between Steps.
 	Memory binding.ServedMemory
 	// Namespace, when not empty, is the only namespace listed and written,
@@ -81,7 +82,7 @@ func (h *Host) Step(ctx context.Context, now time.Time) (int, binding.Result, er
 		if err != nil {
 			return wrote, res, err
 		}
-		_, err = kube.ApplyStatus(ctx, h.Dyn, kube.Bindings, binding.KindBinding, r.Namespace, r.Name, rvs[r.UID], status, kube.FieldManager, true)
+		_, err = kube.ApplyStatus(ctx, h.Dyn, kube.Bindings, akv1.KindBinding, r.Namespace, r.Name, rvs[r.UID], status, kube.FieldManager, true)
 		switch {
 		case apierrors.IsConflict(err) || apierrors.IsNotFound(err):
 			h.Conflicts++
