@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"strings"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -73,57 +72,18 @@ func Decode(raw []byte) (Objects, error) {
 // stream (a limit, text that is not YAML) ends it.
 func DecodeStream(r *manifest.Reader) (Objects, error) {
 	var out Objects
-	err := eachDocument(r, func(d *manifest.Document) error { return DecodeDocument(&out, d) })
+	err := manifest.Each(r, func(d *manifest.Document) error { return DecodeDocument(&out, d) })
 	return out, err
 }
 
-// eachDocument reads r to its end and hands each document, Lists
-// expanded, to do, after refusing one that names an object already read.
-// Every error is returned, joined; a problem reading the stream ends it.
-func eachDocument(r *manifest.Reader, do func(*manifest.Document) error) error {
-	var errs []error
-	var seen manifest.Identities
-	for {
-		d, err := r.Next()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			errs = append(errs, err)
-			break
-		}
-		if err := expandNew(d, &seen, do); err != nil {
-			errs = append(errs, err)
-		}
-	}
-	return errors.Join(errs...)
-}
-
-// expandNew hands each document of d, Lists expanded, to do, after
-// refusing one that names an object already in seen.
-func expandNew(d *manifest.Document, seen *manifest.Identities, do func(*manifest.Document) error) error {
-	return d.Expand(func(d *manifest.Document) error {
-		if err := seen.Add(d); err != nil {
-			return err
-		}
-		return do(d)
-	})
-}
-
 // DecodeObjects decodes manifests already split and converted to JSON,
-// such as a scenario's objects; raws[i] is document i+1. Lists are
-// expanded. Every bad document is reported, joined.
+// such as a scenario's objects; raws[i] is document i+1, and an empty
+// or null one is passed over. Lists are expanded. Every bad document is
+// reported, joined.
 func DecodeObjects(raws []json.RawMessage) (Objects, error) {
 	var out Objects
-	var errs []error
-	var seen manifest.Identities
-	for i, raw := range raws {
-		d := &manifest.Document{Index: i + 1, JSON: raw}
-		if err := expandNew(d, &seen, func(d *manifest.Document) error { return DecodeDocument(&out, d) }); err != nil {
-			errs = append(errs, err)
-		}
-	}
-	return out, errors.Join(errs...)
+	err := manifest.EachJSON(raws, func(d *manifest.Document) error { return DecodeDocument(&out, d) })
+	return out, err
 }
 
 // DecodeDocument decodes one document that is not a List into out: an
@@ -179,7 +139,7 @@ func DecodeDocument(out *Objects, d *manifest.Document) error {
 // reported; errors.Is(err, ErrStatusInFile) tells the status refusal.
 func ValidateConfigMapFile(raw []byte) error {
 	var out Objects
-	return eachDocument(manifest.NewReader(bytes.NewReader(raw)), func(d *manifest.Document) error {
+	return manifest.Each(manifest.NewReader(bytes.NewReader(raw)), func(d *manifest.Document) error {
 		if err := DecodeDocument(&out, d); err != nil {
 			return err
 		}
