@@ -12,27 +12,8 @@ import (
 	"github.com/condengine/condengine/api/finops/v1alpha1"
 )
 
-// Granularity names a cost bucket's window (the CRD enum hour|day|month);
-// it is v1alpha1.Granularity.
-type Granularity = v1alpha1.Granularity
-
-// The three bucket granularities, in the order Buckets returns them.
-const (
-	Hour  = v1alpha1.GranularityHour
-	Day   = v1alpha1.GranularityDay
-	Month = v1alpha1.GranularityMonth
-)
-
 // SubscriptionMeter is the breakdown name of the subscription fee.
 const SubscriptionMeter = "subscription"
-
-// CostBucket is one entry of a Subscription's status.costs, declared in
-// api/finops/v1alpha1 so it can be written as is. Zero amounts are left
-// out of the JSON (absent means zero).
-type CostBucket = v1alpha1.CostBucket
-
-// CostMetric is one meter's share of a bucket; it is v1alpha1.CostMetric.
-type CostMetric = v1alpha1.CostMetric
 
 // MeterCharge is usage the host has charged for one meter inside one bucket
 // window.

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"strings"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -52,12 +51,6 @@ func defaultIdentity(kind string, m *metav1.ObjectMeta) {
 	}
 }
 
-// DocumentError is a manifest that could not be used, located by its
-// file, its document (counting from 1), its List item, its line and,
-// when known, its identity. It is manifest.DocumentError, the one error
-// type both systems and the command report.
-type DocumentError = manifest.DocumentError
-
 // ErrStatusInFile refuses a Binding file on the ConfigMap route that sets
 // status: only the broker may say what became of a Binding.
 var ErrStatusInFile = errors.New("status: a file may not set it, remove it")
@@ -67,7 +60,7 @@ var ErrStatusInFile = errors.New("status: a file may not set it, remove it")
 // Documents of other API groups are counted and skipped; an Agent
 // Kourier document of an unknown kind or version, with a field the kind
 // does not have or of the wrong type, or naming an object already read,
-// is a *DocumentError that names the document, the field and its line.
+// is a *manifest.DocumentError that names the document, the field and its line.
 // Every bad document is reported, joined.
 func Decode(raw []byte) (Objects, error) {
 	return DecodeStream(manifest.NewReader(bytes.NewReader(raw)))
@@ -79,62 +72,23 @@ func Decode(raw []byte) (Objects, error) {
 // stream (a limit, text that is not YAML) ends it.
 func DecodeStream(r *manifest.Reader) (Objects, error) {
 	var out Objects
-	err := eachDocument(r, func(d *manifest.Document) error { return DecodeDocument(&out, d) })
+	err := manifest.Each(r, func(d *manifest.Document) error { return DecodeDocument(&out, d) })
 	return out, err
 }
 
-// eachDocument reads r to its end and hands each document, Lists
-// expanded, to do, after refusing one that names an object already read.
-// Every error is returned, joined; a problem reading the stream ends it.
-func eachDocument(r *manifest.Reader, do func(*manifest.Document) error) error {
-	var errs []error
-	var seen manifest.Identities
-	for {
-		d, err := r.Next()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			errs = append(errs, err)
-			break
-		}
-		if err := expandNew(d, &seen, do); err != nil {
-			errs = append(errs, err)
-		}
-	}
-	return errors.Join(errs...)
-}
-
-// expandNew hands each document of d, Lists expanded, to do, after
-// refusing one that names an object already in seen.
-func expandNew(d *manifest.Document, seen *manifest.Identities, do func(*manifest.Document) error) error {
-	return d.Expand(func(d *manifest.Document) error {
-		if err := seen.Add(d); err != nil {
-			return err
-		}
-		return do(d)
-	})
-}
-
 // DecodeObjects decodes manifests already split and converted to JSON,
-// such as a scenario's objects; raws[i] is document i+1. Lists are
-// expanded. Every bad document is reported, joined.
+// such as a scenario's objects; raws[i] is document i+1, and an empty
+// or null one is passed over. Lists are expanded. Every bad document is
+// reported, joined.
 func DecodeObjects(raws []json.RawMessage) (Objects, error) {
 	var out Objects
-	var errs []error
-	var seen manifest.Identities
-	for i, raw := range raws {
-		d := &manifest.Document{Index: i + 1, JSON: raw}
-		if err := expandNew(d, &seen, func(d *manifest.Document) error { return DecodeDocument(&out, d) }); err != nil {
-			errs = append(errs, err)
-		}
-	}
-	return out, errors.Join(errs...)
+	err := manifest.EachJSON(raws, func(d *manifest.Document) error { return DecodeDocument(&out, d) })
+	return out, err
 }
 
 // DecodeDocument decodes one document that is not a List into out: an
 // Agent Kourier kind is appended to its slice, a document of another
-// group counted in Skipped. The error is a *DocumentError.
+// group counted in Skipped. The error is a *manifest.DocumentError.
 func DecodeDocument(out *Objects, d *manifest.Document) error {
 	h, err := d.Identify()
 	if err != nil {
@@ -185,7 +139,7 @@ func DecodeDocument(out *Objects, d *manifest.Document) error {
 // reported; errors.Is(err, ErrStatusInFile) tells the status refusal.
 func ValidateConfigMapFile(raw []byte) error {
 	var out Objects
-	return eachDocument(manifest.NewReader(bytes.NewReader(raw)), func(d *manifest.Document) error {
+	return manifest.Each(manifest.NewReader(bytes.NewReader(raw)), func(d *manifest.Document) error {
 		if err := DecodeDocument(&out, d); err != nil {
 			return err
 		}

@@ -221,7 +221,7 @@ func checkConnection(s *akv1.ChatConnectionSpec) problems {
 	case s.Platform == "":
 		p.add("spec.platform", "required")
 	case s.Platform != akv1.PlatformSlack:
-		p.add("spec.platform", quote(s.Platform)+" is not one of "+strings.Join(Platforms(), ", "))
+		p.add("spec.platform", quote(s.Platform)+" is not one of "+akv1.PlatformSlack)
 	}
 	if s.TokenSecretRef == nil {
 		p.add("spec.tokenSecretRef", "required")

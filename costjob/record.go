@@ -8,6 +8,9 @@ import (
 	"github.com/condengine/condengine/redact"
 )
 
+// HistoryLimit is how many execution records status keeps.
+const HistoryLimit = 10
+
 // Record folds one finished run into a CostJob's status and returns the
 // new status and whether it differs from the old one:
 //

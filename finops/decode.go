@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"strings"
 
 	finopsv1 "github.com/condengine/condengine/api/finops/v1alpha1"
@@ -44,23 +43,8 @@ func Decode(data []byte) (Snapshot, error) {
 // it.
 func DecodeStream(r *manifest.Reader) (Snapshot, error) {
 	var s Snapshot
-	var errs []error
-	var seen manifest.Identities
-	for {
-		d, err := r.Next()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			errs = append(errs, err)
-			break
-		}
-		if err := d.Expand(func(d *manifest.Document) error { return decodeOne(&s, &seen, d) }); err != nil {
-			errs = append(errs, err)
-		}
-	}
-	if len(errs) > 0 {
-		return Snapshot{}, errors.Join(errs...)
+	if err := manifest.Each(r, func(d *manifest.Document) error { return DecodeDocument(&s, d) }); err != nil {
+		return Snapshot{}, err
 	}
 	return s, nil
 }
@@ -69,20 +53,8 @@ func DecodeStream(r *manifest.Reader) (Snapshot, error) {
 // documents, such as a scenario's objects; raws[i] is document i+1.
 func DecodeObjects(raws []json.RawMessage) (Snapshot, error) {
 	var s Snapshot
-	var errs []error
-	var seen manifest.Identities
-	for i, raw := range raws {
-		t := bytes.TrimSpace(raw)
-		if len(t) == 0 || bytes.Equal(t, []byte("null")) {
-			continue // an empty document, e.g. after a trailing ---
-		}
-		d := &manifest.Document{Index: i + 1, JSON: raw}
-		if err := d.Expand(func(d *manifest.Document) error { return decodeOne(&s, &seen, d) }); err != nil {
-			errs = append(errs, err)
-		}
-	}
-	if len(errs) > 0 {
-		return Snapshot{}, errors.Join(errs...)
+	if err := manifest.EachJSON(raws, func(d *manifest.Document) error { return DecodeDocument(&s, d) }); err != nil {
+		return Snapshot{}, err
 	}
 	return s, nil
 }
@@ -97,12 +69,6 @@ var Kinds = []string{finopsv1.KindPriceBook, finopsv1.KindOffering, finopsv1.Kin
 // does that with manifest.Identities. The error is a
 // *manifest.DocumentError.
 func DecodeDocument(s *Snapshot, d *manifest.Document) error {
-	return decodeOne(s, nil, d)
-}
-
-// decodeOne decodes one document that is not a List into s, refusing a
-// duplicate when seen is not nil.
-func decodeOne(s *Snapshot, seen *manifest.Identities, d *manifest.Document) error {
 	h, err := d.Identify()
 	if err != nil {
 		return d.Fail(err)
@@ -112,11 +78,6 @@ func decodeOne(s *Snapshot, seen *manifest.Identities, d *manifest.Document) err
 	}
 	if h.Metadata.Name == "" {
 		return d.Fail(errors.New("metadata.name: required"))
-	}
-	if seen != nil {
-		if err := seen.Add(d); err != nil {
-			return err
-		}
 	}
 	id := Object{APIVersion: h.APIVersion, Kind: h.Kind, Namespace: h.Metadata.Namespace, Name: h.Metadata.Name}
 	if h.Group() == GroupName {

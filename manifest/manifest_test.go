@@ -95,3 +95,40 @@ func TestSplit_YAMLFlowMappingIsConverted(t *testing.T) {
 	require.Len(t, docs, 1)
 	assert.JSONEq(t, `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"a"}}`, string(docs[0]))
 }
+
+// Each and EachJSON hand over List items one by one, refuse a second
+// object of one identity naming the first one's document, pass over an
+// empty or null document, and keep going after an error.
+func TestEach_ExpandsRefusesDuplicatesAndKeepsGoing(t *testing.T) {
+	cm := func(name string) string {
+		return `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"` + name + `"}}`
+	}
+	list := `{"apiVersion":"v1","kind":"List","items":[` + cm("b") + `,` + cm("a") + `]}`
+	nameless := `{"apiVersion":"v1","kind":"ConfigMap"}`
+	collect := func(got *[]string) func(*Document) error {
+		return func(d *Document) error {
+			if d.Header.Metadata.Name == "" {
+				return d.Fail(errors.New("metadata.name: required"))
+			}
+			*got = append(*got, d.Header.Metadata.Name+"@"+d.Item)
+			return nil
+		}
+	}
+
+	var fromStream []string
+	err := Each(NewReader(strings.NewReader(cm("a")+"\n---\n"+list+"\n---\n"+nameless+"\n---\n"+nameless+"\n")), collect(&fromStream))
+	var fromJSON []string
+	errJSON := EachJSON([]json.RawMessage{json.RawMessage(cm("a")), json.RawMessage(list), json.RawMessage("null"), json.RawMessage(nameless), json.RawMessage(nameless)}, collect(&fromJSON))
+
+	assert.Equal(t, []string{"a@", "b@items[0]"}, fromStream)
+	assert.Equal(t, fromStream, fromJSON)
+	for _, e := range []error{err, errJSON} {
+		des := Errors(e)
+		require.Len(t, des, 3, "%v", e)
+		assert.Equal(t, "items[1]", des[0].Item)
+		assert.Contains(t, des[0].Error(), "first in document 1")
+		for _, de := range des[1:] {
+			assert.Contains(t, de.Error(), "metadata.name: required", "a nameless object is its decoder's to refuse, never a duplicate")
+		}
+	}
+}

@@ -276,8 +276,10 @@ type place struct{ index, line int32 }
 
 // Add records d, whose Header must have been read (Expand and Identify
 // read it), and refuses it when an earlier document had its identity.
+// A document without a kind or a name is not recorded: it names no
+// object, and its decoder reports the missing field.
 func (s *Identities) Add(d *Document) error {
-	if d.Header == nil {
+	if d.Header == nil || d.Header.Kind == "" || d.Header.Metadata.Name == "" {
 		return nil
 	}
 	h := d.Header
@@ -300,4 +302,58 @@ func (s *Identities) Add(d *Document) error {
 	}
 	s.m[k] = place{index: int32(d.Index), line: int32(d.Line)}
 	return nil
+}
+
+// Each reads r to its end and hands do every document, the items of a
+// List (nested Lists too) one at a time, after refusing one that names an
+// object an earlier document named (see Identities). Every error, do's
+// included, is returned, joined; a problem reading the stream (a limit,
+// text that is not YAML) ends it. Both systems' decoders read streams
+// through Each, so they count, expand and refuse alike.
+func Each(r *Reader, do func(*Document) error) error {
+	var errs []error
+	var seen Identities
+	for {
+		d, err := r.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			errs = append(errs, err)
+			break
+		}
+		if err := d.expandNew(&seen, do); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// EachJSON is Each for documents already split and converted to JSON,
+// such as a scenario's objects: raws[i] is document i+1, and an empty or
+// null one is passed over, as Reader passes over an empty document.
+func EachJSON(raws []json.RawMessage, do func(*Document) error) error {
+	var errs []error
+	var seen Identities
+	for i, raw := range raws {
+		if t := bytes.TrimSpace(raw); len(t) == 0 || bytes.Equal(t, []byte("null")) {
+			continue
+		}
+		d := &Document{Index: i + 1, JSON: raw}
+		if err := d.expandNew(&seen, do); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// expandNew hands each document of d, Lists expanded, to do, after
+// refusing one that names an object already in seen.
+func (d *Document) expandNew(seen *Identities, do func(*Document) error) error {
+	return d.Expand(func(d *Document) error {
+		if err := seen.Add(d); err != nil {
+			return err
+		}
+		return do(d)
+	})
 }

@@ -10,7 +10,7 @@ import (
 )
 
 // bindingChunks collects Bindings in fixed-size blocks, in the compact
-// form below, and hands them back as one binding.Binding slice of the
+// form below, and hands them back as one akv1.Binding slice of the
 // exact length, so a growing slice never holds two copies and unused
 // capacity at once, and the whole stream is held at half the size until
 // the evaluation needs the engine's type.
@@ -49,7 +49,7 @@ func (c *bindingChunks) slice() []akv1.Binding {
 }
 
 // compactBinding is a Binding as a manifest usually writes it: identity,
-// creation time, spec and conditions, 192 bytes where binding.Binding
+// creation time, spec and conditions, 192 bytes where akv1.Binding
 // takes 368 (most of an ObjectMeta is fields a manifest leaves empty:
 // labels, annotations, owner references, finalizers, managed fields). A
 // Binding that sets anything else is kept whole in full.

@@ -14,3 +14,13 @@ func writeFile(t *testing.T, path, data string) {
 }
 
 func stringsReader(s string) *strings.Reader { return strings.NewReader(s) }
+
+// containsAll fails t once for each of wants that out lacks.
+func containsAll(t *testing.T, out string, wants ...string) {
+	t.Helper()
+	for _, want := range wants {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+}

@@ -99,10 +99,10 @@ func TestAudit_WrongReasonIsDrift_Exit1(t *testing.T) {
 		t.Fatalf("header %q", rows[0])
 	}
 	want := []string{"Binding", "team-a", "late", "Accepted", "status,reason", "True/ChannelFree", "(gen", "False/ChannelConflict"}
-	if !containsAll(rows[1], want) {
+	if !hasAll(rows[1], want) {
 		t.Errorf("row %q lacks %q", rows[1], want)
 	}
-	if !containsAll(rows[2], []string{"late", "Ready", " message ", "False/Accepted:ChannelConflict"}) {
+	if !hasAll(rows[2], []string{"late", "Ready", " message ", "False/Accepted:ChannelConflict"}) {
 		t.Errorf("row %q does not say the message differs", rows[2])
 	}
 	if !strings.Contains(out, "  Binding team-a/first: BackendReachable, ChannelJoined, Ready\n") {
@@ -224,7 +224,7 @@ func tableRows(out string) []string {
 	return rows
 }
 
-func containsAll(s string, parts []string) bool {
+func hasAll(s string, parts []string) bool {
 	for _, p := range parts {
 		if !strings.Contains(s, p) {
 			return false

@@ -96,16 +96,12 @@ func TestExplain_ProbeConditionSaysItCannotBeJudgedLive(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("code %d, stderr %q\n%s", code, errs, out)
 	}
-	for _, want := range []string{
+	containsAll(t, out,
 		"  Accepted=True OK (observedGeneration 1)\n    ← rule binding/accepted/ok: ",
 		"  BackendReachable=True OK (observedGeneration 1)\n    ← missing input: the prober's card fetch results, which a cluster does not hold; not judged, shown as written\n",
 		"  ChannelJoined=True OK (observedGeneration 1)\n    ← missing input: the prober's channel look results, ",
 		"  Ready=True OK (observedGeneration 1)\n    ← missing input: the probe results BackendReachable and ChannelJoined depend on, ",
-	} {
-		if !strings.Contains(out, want) {
-			t.Errorf("lacks %q:\n%s", want, out)
-		}
-	}
+	)
 	if n := strings.Count(out, "← rule "); n != 1 {
 		t.Errorf("%d rule lines, want Accepted's only:\n%s", n, out)
 	}
@@ -140,16 +136,12 @@ func TestExplain_UnwrittenProbeConditionsAreListedAsAbsent(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("code %d, stderr %q\n%s", code, errs, out)
 	}
-	for _, want := range []string{
+	containsAll(t, out,
 		"  Accepted=True OK (observedGeneration 1)\n    ← rule binding/accepted/ok: ",
 		"  BackendReachable (absent)\n    ← missing input: the prober's card fetch results, ",
 		"  ChannelJoined (absent)\n    ← missing input: the prober's channel look results, ",
 		"  Ready (absent)\n    ← missing input: the probe results ",
-	} {
-		if !strings.Contains(out, want) {
-			t.Errorf("lacks %q:\n%s", want, out)
-		}
-	}
+	)
 }
 
 // A Subscription's CostsResolved is judged as if no collection run wrote
@@ -229,14 +221,10 @@ func TestAudit_DriftCarriesTheDueDecision(t *testing.T) {
 		t.Fatalf("no Accepted drift row:\n%s", out)
 	}
 	under := strings.Join(lines[row+1:row+12], "\n")
-	for _, want := range []string{
+	containsAll(t, under,
 		"\n      ← Binding team-a/first (uid u-first, generation 1)\n          holds: channel C1 on ChatConnection team-a/slack\n          metadata.creationTimestamp: 2026-11-30T09:00:00Z",
 		"          metadata.creationTimestamp: 2026-11-30T09:59:00Z",
-	} {
-		if !strings.Contains(under, want) {
-			t.Errorf("under the row, lacks %q:\n%s", want, under)
-		}
-	}
+	)
 	if !strings.HasPrefix(lines[row+1], "    ← rule binding/accepted/channel-conflict: ") {
 		t.Errorf("line under the row: %q", lines[row+1])
 	}
@@ -273,4 +261,14 @@ func yamlOrJSON(format, out string, v any) error {
 		return json.Unmarshal([]byte(out), v)
 	}
 	return yaml.UnmarshalStrict([]byte(out), v)
+}
+
+// containsAll fails t once for each of wants that out lacks.
+func containsAll(t *testing.T, out string, wants ...string) {
+	t.Helper()
+	for _, want := range wants {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
 }

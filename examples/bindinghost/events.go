@@ -112,7 +112,7 @@ func (h *Host) takeRelist() bool {
 // gone.
 type change struct {
 	key eventKey
-	obj any // *binding.Binding, *binding.AgentBackend, *binding.ChatConnection or nil
+	obj any // *akv1.Binding, *akv1.AgentBackend, *akv1.ChatConnection or nil
 }
 
 // readEvents reads every queued object. It changes nothing: on an error

@@ -8,6 +8,7 @@ import (
 
 	finopsv1 "github.com/condengine/condengine/api/finops/v1alpha1"
 	"github.com/condengine/condengine/conditions"
+	"github.com/condengine/condengine/finops"
 	"github.com/condengine/condengine/subscription"
 )
 
@@ -139,29 +140,13 @@ func Fee(o finopsv1.Offering, priceMicros int64, period, alignment string, minPe
 	return o
 }
 
-// Apply returns the snapshot's Subscriptions with each outcome's status
-// written back, as a host would after a status update, and without the
-// Subscriptions whose finalizer the run released (they disappear).
-// Stale outcomes and outcomes without a write leave the object alone.
+// Apply returns the Subscriptions as they stand after a host carried
+// out res: new statuses written, the finalizer dropped where res says so,
+// and a Subscription whose last finalizer went while it was being deleted
+// gone. It is finops.Apply on a snapshot of Subscriptions alone, so the
+// tests of this package apply outcomes exactly as every host does.
 func Apply(subs []finopsv1.Subscription, res subscription.Result) []finopsv1.Subscription {
-	type key = finopsv1.Reference
-	byKey := make(map[key]*subscription.Outcome, len(res.Subscriptions))
-	for i := range res.Subscriptions {
-		o := &res.Subscriptions[i]
-		byKey[key{Namespace: o.Namespace, Name: o.Name}] = o
-	}
-	out := make([]finopsv1.Subscription, 0, len(subs))
-	for _, s := range subs {
-		o := byKey[s.Key()]
-		if o != nil && o.Finalizer == conditions.FinalizerRemove {
-			continue
-		}
-		if o != nil && o.Write {
-			s.Status = o.Status
-		}
-		out = append(out, s)
-	}
-	return out
+	return finops.Apply(finops.Snapshot{Subscriptions: subs}, finops.Result{Subscriptions: res}).Subscriptions
 }
 
 // Settle evaluates snap, writes the results back and evaluates again
