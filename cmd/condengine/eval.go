@@ -145,6 +145,17 @@ func evaluateScenario(f *scenario.File) (*world, error) {
 // evaluateStream decodes a manifest stream one document at a time, keeping
 // only the typed Bindings, AgentBackends and ChatConnections (never the
 // raw text), and the FinOps manifests as JSON for their runner.
+//
+// Routing by API group is the command's own: a stream that mixes both
+// systems is something `eval` accepts, while a library host decodes the
+// one system it runs (binding.DecodeStream or finops.DecodeStream, which
+// read through manifest.Each). Each document is still decoded by the
+// library's own binding.DecodeDocument and finops.DecodeDocument, so a
+// document reads the same in `eval` as in a host; and stream.next
+// expands Lists and refuses duplicates as manifest.Each does, pulling
+// one document at a time so that a scenario's first document can be
+// looked at before anything is decoded, and stopping at the first
+// error.
 func evaluateStream(s *stream, now time.Time) (*world, error) {
 	var objs binding.Objects
 	var chunks bindingChunks
