@@ -51,10 +51,9 @@ func runEval(e env, args []string) int {
 		}
 		defer f.Close()
 		name, in = *file, f
-		if info, err := f.Stat(); err == nil && info.Mode().IsRegular() {
-			defer limitMemory(info.Size())()
-		}
 	}
+	in, restore := limitMemory(in)
+	defer restore()
 	w, err := evaluateInput(name, in, now)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "condengine eval: %v\n", err)

@@ -109,10 +109,9 @@ func runExplain(e env, args []string) int {
 		}
 		defer f.Close()
 		inName, in = *file, f
-		if info, err := f.Stat(); err == nil && info.Mode().IsRegular() {
-			defer limitMemory(info.Size())()
-		}
 	}
+	in, restore := limitMemory(in)
+	defer restore()
 	w, err := evaluateInput(inName, in, now)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "condengine explain: %v\n", err)

@@ -1,6 +1,9 @@
 package main
 
 import (
+	"io"
+	"math"
+	"os"
 	"runtime/debug"
 	"slices"
 	"strconv"
@@ -131,8 +134,8 @@ func listKey(b []byte, conds []metav1.Condition) []byte {
 
 // limitMemory makes the garbage collector work harder as the heap nears
 // a budget proportional to the input, instead of letting the heap grow
-// by half between collections. It returns the previous settings' restore
-// func.
+// by half between collections. It returns the reader to read in place of
+// in, and a func that restores the collector's previous settings.
 //
 // The budget is 1.6 times the input: what eval holds at its peak, inside
 // the evaluation, is 1.4 times a stream of Bindings (the Bindings, their
@@ -141,16 +144,52 @@ func listKey(b []byte, conds []metav1.Condition) []byte {
 // the time, and the resident set, which adds the program itself (about
 // 16 MB), stays under twice the input. At 3 times, as before, the heap
 // grew to the budget and the resident set with it (2.49 against 1.86
-// times the input on 100k Bindings, 53 MB). An input that needs more than its budget is
-// still evaluated: the limit is soft, and the runtime caps the
-// collector's share of the CPU at half when it is reached.
-func limitMemory(inputBytes int64) func() {
-	const floor = 64 << 20
-	budget := max(inputBytes*8/5, floor)
-	oldLimit := debug.SetMemoryLimit(budget)
+// times the input on 100k Bindings, 53 MB). An input that needs more
+// than its budget is still evaluated: the limit is soft, and the runtime
+// caps the collector's share of the CPU at half when it is reached.
+//
+// A regular file's budget is set from its size at once. Any other input
+// (stdin, a pipe) has no size to read, so the budget grows as the input
+// is read: after its last byte it is the one a file of that size would
+// have had from the start, and the evaluation, which comes after the
+// reading, runs under it.
+func limitMemory(in io.Reader) (io.Reader, func()) {
+	oldLimit := debug.SetMemoryLimit(math.MaxInt64)
 	oldPercent := debug.SetGCPercent(50)
-	return func() {
+	restore := func() {
 		debug.SetMemoryLimit(oldLimit)
 		debug.SetGCPercent(oldPercent)
 	}
+	if f, ok := in.(*os.File); ok {
+		if info, err := f.Stat(); err == nil && info.Mode().IsRegular() {
+			debug.SetMemoryLimit(memoryBudget(info.Size()))
+			return in, restore
+		}
+	}
+	debug.SetMemoryLimit(memoryBudget(0))
+	return &budgetReader{r: in, next: 1 << 20}, restore
+}
+
+// memoryBudget is the collector's budget for an input of n bytes.
+func memoryBudget(n int64) int64 {
+	const floor = 64 << 20
+	return max(n*8/5, floor)
+}
+
+// budgetReader raises the memory budget as the bytes read through it
+// grow, by an eighth at a time (at least 1 MiB), so that setting it
+// costs nothing next to the reading.
+type budgetReader struct {
+	r       io.Reader
+	n, next int64
+}
+
+func (b *budgetReader) Read(p []byte) (int, error) {
+	k, err := b.r.Read(p)
+	b.n += int64(k)
+	if b.n >= b.next || err != nil {
+		debug.SetMemoryLimit(memoryBudget(b.n))
+		b.next = b.n + max(b.n/8, 1<<20)
+	}
+	return k, err
 }

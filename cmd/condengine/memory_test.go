@@ -1,6 +1,8 @@
 package main
 
 import (
+	"io"
+	"runtime/debug"
 	"testing"
 	"time"
 
@@ -48,3 +50,30 @@ func TestInterner_SharesEqualConditionLists(t *testing.T) {
 		t.Fatalf("no conditions gave %v", got)
 	}
 }
+
+// Read from a pipe, the budget grows with the input: after the last byte
+// it is what a file of that size gets at once, and restore puts the
+// collector's settings back.
+func TestLimitMemory_PipeBudgetGrowsToTheFileBudget(t *testing.T) {
+	before := debug.SetMemoryLimit(-1)
+	const size = 300 << 20 // above the floor, so the budget is the input's
+	in, restore := limitMemory(io.LimitReader(zeros{}, size))
+	if got := debug.SetMemoryLimit(-1); got != memoryBudget(0) {
+		t.Errorf("budget before reading %d, want the floor %d", got, memoryBudget(0))
+	}
+	n, err := io.Copy(io.Discard, in)
+	if err != nil || n != size {
+		t.Fatalf("read %d, %v", n, err)
+	}
+	if got, want := debug.SetMemoryLimit(-1), memoryBudget(size); got != want {
+		t.Errorf("budget after reading %d bytes: %d, want %d", size, got, want)
+	}
+	restore()
+	if got := debug.SetMemoryLimit(-1); got != before {
+		t.Errorf("restore left the limit at %d, want %d", got, before)
+	}
+}
+
+type zeros struct{}
+
+func (zeros) Read(p []byte) (int, error) { clear(p); return len(p), nil }
