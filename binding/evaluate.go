@@ -24,8 +24,9 @@ func Evaluate(s Snapshot) (Result, error) {
 // 30 MB, the condition lists they bring 37 MB).
 //
 // each runs before EvaluateEach returns and must not modify the
-// snapshot (a nil each drops the outcomes); an outcome shares its condition lists with the snapshot and
-// with the outcome's Status, as Evaluate's do.
+// snapshot (a nil each drops the outcomes); an outcome shares its
+// condition lists with the snapshot and with the outcome's Status, as
+// Evaluate's do.
 func EvaluateEach(s Snapshot, each func(i int, o Outcome)) (Result, error) {
 	if err := conditions.CheckNow(s.Now); err != nil {
 		return Result{}, err
