@@ -50,8 +50,11 @@ type Incremental struct {
 	deps   dependents
 	checks identityChecks
 
-	// The current outcome, per UID.
+	// The current outcome, per UID, and the UIDs whose outcome has a
+	// write due (what SetNow re-evaluates), kept with results by
+	// setResult and dropResult so SetNow never scans every outcome.
 	results  map[types.UID]Outcome
+	due      uidSet
 	remember map[types.UID]Served // the next memory's entries
 	ignored  map[types.UID][]IgnoredProbe
 	// full is the last full evaluation's result, kept while the snapshot

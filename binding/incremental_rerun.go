@@ -71,10 +71,10 @@ func (e *Incremental) step(affected uidSet, others []types.UID) Step {
 	for uid := range affected {
 		delete(e.ignored, uid)
 		if i, ok := got[uid]; ok {
-			e.results[uid] = r.Bindings[i]
+			e.setResult(r.Bindings[i])
 			st.Bindings = append(st.Bindings, r.Bindings[i])
 		} else if _, had := e.results[uid]; had {
-			delete(e.results, uid)
+			e.dropResult(uid)
 			st.Gone = append(st.Gone, uid)
 		}
 	}
@@ -145,8 +145,9 @@ func (e *Incremental) adopt(r Result) {
 		e.full = &r
 	}
 	e.results = make(map[types.UID]Outcome, len(r.Bindings))
+	e.due = uidSet{}
 	for _, br := range r.Bindings {
-		e.results[br.UID] = br
+		e.setResult(br)
 	}
 	e.remember = make(map[types.UID]Served, len(r.Memory.Objects))
 	for _, m := range r.Memory.Objects {
@@ -166,4 +167,20 @@ func (e *Incremental) adopt(r Result) {
 	for uid, o := range e.connections {
 		e.deps.connNames[objKey{o.Namespace, o.Name}] = uid
 	}
+}
+
+// setResult takes o as its Binding's current outcome.
+func (e *Incremental) setResult(o Outcome) {
+	e.results[o.UID] = o
+	if o.Due() {
+		e.due[o.UID] = struct{}{}
+	} else {
+		delete(e.due, o.UID)
+	}
+}
+
+// dropResult forgets the outcome of uid.
+func (e *Incremental) dropResult(uid types.UID) {
+	delete(e.results, uid)
+	delete(e.due, uid)
 }

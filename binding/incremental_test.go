@@ -219,7 +219,31 @@ func (m *incrementalMachine) actions() map[string]func(*rapid.T) {
 		},
 		"time": func(t *rapid.T) {
 			s := m.e.Snapshot()
-			m.do(m.e.SetNow(s.Now.Add(time.Duration(rapid.IntRange(1, 600).Draw(t, "seconds")) * time.Second)))
+			due := map[types.UID]bool{}
+			for _, o := range m.e.Result().Bindings {
+				if o.Due() {
+					due[o.UID] = true
+				}
+			}
+			st := m.e.SetNow(s.Now.Add(time.Duration(rapid.IntRange(1, 600).Draw(t, "seconds")) * time.Second))
+			if !st.Full {
+				// Moving the clock re-evaluates exactly the outcomes with a
+				// write due, no others.
+				seen := map[types.UID]bool{}
+				for _, o := range st.Bindings {
+					if !due[o.UID] {
+						t.Fatalf("SetNow re-evaluated %s/%s, which had no write due", o.Namespace, o.Name)
+					}
+					seen[o.UID] = true
+				}
+				for _, uid := range st.Gone {
+					seen[uid] = true
+				}
+				if len(seen) != len(due) {
+					t.Fatalf("SetNow re-evaluated %d of the %d outcomes with a write due", len(seen), len(due))
+				}
+			}
+			m.do(st)
 		},
 		"broker": func(t *rapid.T) {
 			b := m.e.Snapshot().Broker
