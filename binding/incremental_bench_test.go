@@ -15,12 +15,7 @@ import (
 // back in turn, so every step changes an outcome.
 func BenchmarkIncremental(b *testing.B) {
 	for _, n := range benchSizes() {
-		s := benchWorld(n, true)
-		s = binding.Apply(s, mustEvaluate(s))
-		e, _, err := binding.NewIncremental(s)
-		if err != nil {
-			b.Fatal(err)
-		}
+		s, e := settledIncremental(b, n)
 		edited := s.Bindings[n/2]
 		moved := edited
 		moved.Generation++
@@ -50,12 +45,7 @@ func BenchmarkIncremental(b *testing.B) {
 // rather than by looking at all n.
 func BenchmarkIncrementalSetNow(b *testing.B) {
 	for _, n := range benchSizes() {
-		s := benchWorld(n, true)
-		s = binding.Apply(s, mustEvaluate(s))
-		e, _, err := binding.NewIncremental(s)
-		if err != nil {
-			b.Fatal(err)
-		}
+		s, e := settledIncremental(b, n)
 		b.Run(strconv.Itoa(n), func(b *testing.B) {
 			b.ReportAllocs()
 			now := s.Now
@@ -67,4 +57,16 @@ func BenchmarkIncrementalSetNow(b *testing.B) {
 			}
 		})
 	}
+}
+
+// settledIncremental returns the benchmark world of n with its outcomes
+// written back, and an Incremental over it.
+func settledIncremental(b *testing.B, n int) (binding.Snapshot, *binding.Incremental) {
+	s := benchWorld(n, true)
+	s = binding.Apply(s, mustEvaluate(s))
+	e, _, err := binding.NewIncremental(s)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return s, e
 }
