@@ -66,7 +66,7 @@ var Kinds = []string{finopsv1.KindPriceBook, finopsv1.KindOffering, finopsv1.Kin
 // DecodeDocument decodes one document that is not a List into s: a
 // FinOps kind into its slice, any other object into Others. It does not
 // look for an earlier object of the same name; a caller reading a stream
-// does that with manifest.Identities. The error is a
+// does that with manifest.Each or Document.ExpandNew. The error is a
 // *manifest.DocumentError.
 func DecodeDocument(s *Snapshot, d *manifest.Document) error {
 	h, err := d.Identify()

@@ -322,7 +322,7 @@ func Each(r *Reader, do func(*Document) error) error {
 			errs = append(errs, err)
 			break
 		}
-		if err := d.expandNew(&seen, do); err != nil {
+		if err := d.ExpandNew(&seen, do); err != nil {
 			errs = append(errs, err)
 		}
 	}
@@ -340,16 +340,17 @@ func EachJSON(raws []json.RawMessage, do func(*Document) error) error {
 			continue
 		}
 		d := &Document{Index: i + 1, JSON: raw}
-		if err := d.expandNew(&seen, do); err != nil {
+		if err := d.ExpandNew(&seen, do); err != nil {
 			errs = append(errs, err)
 		}
 	}
 	return errors.Join(errs...)
 }
 
-// expandNew hands each document of d, Lists expanded, to do, after
-// refusing one that names an object already in seen.
-func (d *Document) expandNew(seen *Identities, do func(*Document) error) error {
+// ExpandNew is Expand that first refuses, through seen, a document that
+// names an object an earlier one named: what Each does with each
+// document of a stream, for a reader that pulls documents one at a time.
+func (d *Document) ExpandNew(seen *Identities, do func(*Document) error) error {
 	return d.Expand(func(d *Document) error {
 		if err := seen.Add(d); err != nil {
 			return err

@@ -151,10 +151,10 @@ func evaluateScenario(f *scenario.File) (*world, error) {
 // read through manifest.Each). Each document is still decoded by the
 // library's own binding.DecodeDocument and finops.DecodeDocument, so a
 // document reads the same in `eval` as in a host; and stream.next
-// expands Lists and refuses duplicates as manifest.Each does, pulling
-// one document at a time so that a scenario's first document can be
-// looked at before anything is decoded, and stopping at the first
-// error.
+// expands Lists and refuses duplicates with manifest's ExpandNew, as
+// manifest.Each does, pulling one document at a time so that a
+// scenario's first document can be looked at before anything is
+// decoded, and stopping at the first error.
 func evaluateStream(s *stream, now time.Time) (*world, error) {
 	var objs binding.Objects
 	var chunks bindingChunks

@@ -46,11 +46,8 @@ func (s *stream) next() (*manifest.Document, error) {
 				return nil, err
 			}
 		}
-		if err := d.Expand(func(it *manifest.Document) error {
+		if err := d.ExpandNew(&s.seen, func(it *manifest.Document) error {
 			if err := identify(it); err != nil {
-				return err
-			}
-			if err := s.seen.Add(it); err != nil {
 				return err
 			}
 			s.pending = append(s.pending, it)
