@@ -93,3 +93,37 @@ func TestBenchWorldIsSettled(t *testing.T) {
 		t.Fatal("no Subscription activated: the world exercises nothing")
 	}
 }
+
+// BenchmarkEvaluate_CostJobsAndProviders measures the kinds that get no
+// status (CostJob schedules and FinOpsProvider plans) at 1k, 10k and
+// 100k objects, which BenchmarkEvaluate's world leaves out; ns/object
+// should stay about flat across sizes.
+func BenchmarkEvaluate_CostJobsAndProviders(b *testing.B) {
+	now := time.Date(2026, 11, 30, 10, 0, 0, 0, time.UTC)
+	intervals := []string{"", "1h", "6h", "24h", "90m", "weekly"}
+	for _, n := range []int{1000, 10000, 100000} {
+		s := finops.Snapshot{Now: now}
+		for i := range n {
+			ns, name := fmt.Sprintf("team-%d", i%97), fmt.Sprintf("job-%06d", n-i)
+			if i%10 == 0 {
+				p := finopsv1.FinOpsProvider{}
+				p.Namespace, p.Name, p.Generation = ns, name, 1
+				s.Providers = append(s.Providers, p)
+				continue
+			}
+			j := finopsv1.CostJob{}
+			j.Namespace, j.Name, j.Generation = ns, name, 1
+			j.Spec.Interval = intervals[i%len(intervals)]
+			s.CostJobs = append(s.CostJobs, j)
+		}
+		b.Run(fmt.Sprintf("objects=%d", n), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := finops.Evaluate(s); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/object")
+		})
+	}
+}
