@@ -80,9 +80,24 @@
 //
 // # What it keeps
 //
-// Per broker process: the memory of good generations (binding.ServedMemory),
-// the latest probe result per Binding UID, and the writer's memory per
-// UID. All three are keyed by UID, so a Binding deleted and created again
+// Per broker process:
+//
+//   - the binding.Incremental, which keeps its own copy of every object,
+//     outcome and memory entry it was told of or computed;
+//   - a copy of each object of the three kinds as last told to the
+//     evaluator, by UID, and the UID in force per namespaced name: the
+//     pass compares UIDs and resourceVersions with them, and the writer
+//     reads a Binding's current conditions and resourceVersion from them.
+//     They are copies, so no listing is kept alive by an object in it;
+//   - each Binding's outcome by UID, and the UIDs whose outcome is still
+//     to be decided or whose write the engine wants;
+//   - the memory of good generations (binding.ServedMemory), as the last
+//     pass left it and as the evaluator last read it;
+//   - per Binding UID: the latest probe result, the writer's memory, and,
+//     after a write, the resourceVersion it started from and the
+//     conditions written (until a read shows the object moved on).
+//
+// All of it is keyed by UID, so a Binding deleted and created again
 // under the same name starts from nothing. Each write also carries the
 // resourceVersion of the object it was computed from, and the API server
 // refuses it if the object has changed since, so a write computed for a

@@ -21,8 +21,8 @@ type object[T any] interface {
 	metav1.Object
 }
 
-// held is what the host has told the evaluator of one kind: the objects
-// by UID and the UID in force for each namespaced name.
+// held is what the host has told the evaluator of one kind: a copy of
+// each object by UID and the UID in force for each namespaced name.
 type held[T any, P object[T]] struct {
 	byUID  map[types.UID]P
 	byName map[types.NamespacedName]types.UID
@@ -36,11 +36,14 @@ func nameOf(o metav1.Object) types.NamespacedName {
 	return types.NamespacedName{Namespace: o.GetNamespace(), Name: o.GetName()}
 }
 
+// put keeps a copy of *o, never o itself: o may point into a listing,
+// which a pointer kept here would keep alive whole, pass after pass.
 func (k *held[T, P]) put(o P) {
 	if old := k.byUID[o.GetUID()]; old != nil && nameOf(old) != nameOf(o) {
 		delete(k.byName, nameOf(old))
 	}
-	k.byUID[o.GetUID()] = o
+	c := *o
+	k.byUID[o.GetUID()] = P(&c)
 	k.byName[nameOf(o)] = o.GetUID()
 }
 

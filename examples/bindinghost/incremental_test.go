@@ -357,3 +357,21 @@ func TestWatch_EventsDuringPassesAreSafe(t *testing.T) {
 		t.Fatalf("evaluated %d", rep.Evaluated)
 	}
 }
+
+// TestHeld_KeepsCopiesNotPointersIntoAListing: what the host holds of an
+// object is its own copy, so one object held does not keep the whole
+// listing it came in alive.
+func TestHeld_KeepsCopiesNotPointersIntoAListing(t *testing.T) {
+	k := newHeld[akv1.Binding]()
+	listed := []akv1.Binding{
+		{ObjectMeta: metav1.ObjectMeta{Namespace: "a", Name: "x", UID: "u-x", ResourceVersion: "1"}},
+		{ObjectMeta: metav1.ObjectMeta{Namespace: "a", Name: "y", UID: "u-y", ResourceVersion: "1"}},
+	}
+	syncList(&k, listed, k.put, k.remove)
+	for i := range listed {
+		p := k.byUID[listed[i].UID]
+		if p == nil || p == &listed[i] || p.ResourceVersion != "1" || p.Name != listed[i].Name {
+			t.Fatalf("held %v for the listed %s: want a copy of it", p, listed[i].Name)
+		}
+	}
+}
