@@ -219,10 +219,11 @@ func (h *Host) passMemoryOn() {
 func (h *Host) showOwnWrites() {
 	s := &h.st
 	for _, uid := range sortedUIDs(s.rewritten) {
-		o, w := s.bindings.byUID[uid], h.pending[uid]
-		if o != nil && o.ResourceVersion == w.from {
-			c := *o
-			c.Status.Conditions = w.conditions
+		o := s.bindings.byUID[uid]
+		if o == nil {
+			continue
+		}
+		if c := *o; showOwnWrite(h.pending, &c) {
 			s.bindings.put(&c)
 			h.take(s.inc.SetBinding(c))
 		}
@@ -230,16 +231,28 @@ func (h *Host) showOwnWrites() {
 	clear(s.rewritten)
 }
 
-func (h *Host) setBinding(o *akv1.Binding) {
-	// A cached read from before our own write: it carries what we wrote.
-	if w, ok := h.pending[o.UID]; ok {
-		delete(h.st.rewritten, o.UID)
-		if o.ResourceVersion == w.from {
-			o.Status.Conditions = w.conditions
-		} else {
-			delete(h.pending, o.UID)
-		}
+// showOwnWrite makes o carry the conditions of the host's last write of
+// it while o is still at the resourceVersion that write started from: a
+// cached read from before the write. It reports whether it did. A write
+// o has moved on from is dropped from pending: o's status is then the
+// API server's own.
+func showOwnWrite(pending map[types.UID]ownWrite, o *akv1.Binding) bool {
+	w, ok := pending[o.UID]
+	if !ok {
+		return false
 	}
+	if o.ResourceVersion != w.from {
+		delete(pending, o.UID)
+		return false
+	}
+	o.Status.Conditions = w.conditions
+	return true
+}
+
+func (h *Host) setBinding(o *akv1.Binding) {
+	// Read again: shown with our own write here, not by showOwnWrites.
+	delete(h.st.rewritten, o.UID)
+	showOwnWrite(h.pending, o)
 	h.st.bindings.put(o)
 	h.take(h.st.inc.SetBinding(*o))
 }

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
+	"maps"
 	"slices"
 	"sync"
 	"testing"
@@ -134,10 +135,10 @@ func (d *driver) expected(now time.Time) binding.Result {
 	h := d.h
 	h.mu.Lock()
 	defer h.mu.Unlock()
+	// A copy: the oracle must not change what the host remembers.
+	pending := maps.Clone(h.pending)
 	for i := range bs {
-		if w, ok := h.pending[bs[i].UID]; ok && w.from == bs[i].ResourceVersion {
-			bs[i].Status.Conditions = w.conditions
-		}
+		showOwnWrite(pending, &bs[i])
 	}
 	var probes []binding.ProbeResult
 	for _, p := range h.probes {

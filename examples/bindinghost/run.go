@@ -162,15 +162,7 @@ func (h *Host) buildFrom(ctx context.Context, now time.Time, l listing) (Report,
 	for i := range l.bindings {
 		b := &l.bindings[i]
 		live[b.UID] = b
-		// A cached read from before our own write: it carries what we
-		// wrote.
-		if w, ok := h.pending[b.UID]; ok {
-			if b.ResourceVersion == w.from {
-				b.Status.Conditions = w.conditions
-			} else {
-				delete(h.pending, b.UID)
-			}
-		}
+		showOwnWrite(h.pending, b)
 	}
 	h.forget(live)
 
