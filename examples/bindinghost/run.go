@@ -158,13 +158,18 @@ func (h *Host) buildFrom(ctx context.Context, now time.Time, l listing) (Report,
 	if h.startedAt.IsZero() {
 		h.startedAt = now
 	}
-	live := make(map[types.UID]*akv1.Binding, len(l.bindings))
+	st := newState()
 	for i := range l.bindings {
-		b := &l.bindings[i]
-		live[b.UID] = b
-		showOwnWrite(h.pending, b)
+		showOwnWrite(h.pending, &l.bindings[i])
+		st.bindings.put(&l.bindings[i])
 	}
-	h.forget(live)
+	for i := range l.backends {
+		st.backends.put(&l.backends[i])
+	}
+	for i := range l.connections {
+		st.connections.put(&l.connections[i])
+	}
+	h.forget(st.bindings.byUID)
 
 	probes := make([]binding.ProbeResult, 0, len(h.probes))
 	for _, p := range h.probes {
@@ -189,17 +194,8 @@ func (h *Host) buildFrom(ctx context.Context, now time.Time, l listing) (Report,
 		}
 		inc = nil
 	}
-	h.st = newState()
-	h.st.inc, h.st.brokerIn, h.st.nowIn = inc, s.Broker, now
-	for i := range l.bindings {
-		h.st.bindings.put(&l.bindings[i])
-	}
-	for i := range l.backends {
-		h.st.backends.put(&l.backends[i])
-	}
-	for i := range l.connections {
-		h.st.connections.put(&l.connections[i])
-	}
+	st.inc, st.brokerIn, st.nowIn = inc, s.Broker, now
+	h.st = st
 	h.adopt(res, served)
 	h.decideAll(ctx, now, h.toDecide(), &rep)
 	return rep, nil
