@@ -48,10 +48,16 @@ func benchWorld(b *testing.B, n int) []client.Object {
 	if err != nil {
 		b.Fatal(err)
 	}
+	// ApplyInPlace follows Write: every Binding must get its status.
+	for _, o := range r.Bindings {
+		if !o.Write {
+			b.Fatalf("the outcome of %s/%s has no write due: the bench world would not be settled", o.Namespace, o.Name)
+		}
+	}
+	binding.ApplyInPlace(s.Bindings, r)
 	out := []client.Object{base[0], base[1]}
 	for i := range s.Bindings {
 		o := &s.Bindings[i]
-		o.Status.Conditions = r.Bindings[i].Conditions
 		u, err := runtime.DefaultUnstructuredConverter.ToUnstructured(o)
 		if err != nil {
 			b.Fatal(err)
