@@ -6,9 +6,7 @@ import (
 	"fmt"
 	"slices"
 
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
 	toolscache "k8s.io/client-go/tools/cache"
@@ -17,6 +15,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/manager"
 
 	akv1 "github.com/condengine/condengine/api/agentkourier/v1alpha1"
+	"github.com/condengine/condengine/examples/internal/typedlist"
 )
 
 // eventKey names one object an informer reported changed.
@@ -125,11 +124,11 @@ func (h *Host) readEvents(ctx context.Context) ([]change, error) {
 		var err error
 		switch k.kind {
 		case akv1.KindBinding:
-			obj, err = get[akv1.Binding](ctx, h.reader, BindingGVK, k.name)
+			obj, err = typedlist.Get[akv1.Binding](ctx, h.reader, BindingGVK, k.name)
 		case akv1.KindAgentBackend:
-			obj, err = get[akv1.AgentBackend](ctx, h.reader, AgentBackendGVK, k.name)
+			obj, err = typedlist.Get[akv1.AgentBackend](ctx, h.reader, AgentBackendGVK, k.name)
 		default:
-			obj, err = get[akv1.ChatConnection](ctx, h.reader, ChatConnectionGVK, k.name)
+			obj, err = typedlist.Get[akv1.ChatConnection](ctx, h.reader, ChatConnectionGVK, k.name)
 		}
 		if err != nil {
 			return nil, err
@@ -137,23 +136,6 @@ func (h *Host) readEvents(ctx context.Context) ([]change, error) {
 		out = append(out, change{key: k, obj: obj})
 	}
 	return out, nil
-}
-
-// get reads one object, typed; a nil pointer when it does not exist.
-func get[T any](ctx context.Context, r client.Reader, gvk schema.GroupVersionKind, name types.NamespacedName) (*T, error) {
-	u := &unstructured.Unstructured{}
-	u.SetGroupVersionKind(gvk)
-	if err := r.Get(ctx, name, u); err != nil {
-		if apierrors.IsNotFound(err) {
-			return nil, nil
-		}
-		return nil, fmt.Errorf("get %s %s: %w", gvk.Kind, name, err)
-	}
-	var obj T
-	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(u.Object, &obj); err != nil {
-		return nil, fmt.Errorf("%s %s: %w", gvk.Kind, name, err)
-	}
-	return &obj, nil
 }
 
 // applyEvents tells the evaluator of each queued object as read.
