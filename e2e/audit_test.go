@@ -21,6 +21,7 @@ import (
 	"github.com/condengine/condengine/binding"
 	"github.com/condengine/condengine/e2e/internal/kube"
 	"github.com/condengine/condengine/e2e/internal/libhost"
+	"github.com/condengine/condengine/e2e/internal/seed"
 	"github.com/condengine/condengine/explain"
 )
 
@@ -55,8 +56,8 @@ kind: AgentBackend
 metadata: {namespace: `+ns+`, name: echo}
 spec: {url: "https://echo.`+ns+`.svc.cluster.local"}
 ---
-`+bindingYAML(ns, "holder", "C1")+`---
-`+bindingYAML(ns, "latecomer", "C1"), "apply", "-f", "-")
+`+seed.BindingYAML(ns, "holder", "echo", "", "C1")+`---
+`+seed.BindingYAML(ns, "latecomer", "echo", "", "C1"), "apply", "-f", "-")
 
 	// The broker audit assumes: the default one, leading, its prober
 	// past its first list, no probe finished yet.
@@ -184,12 +185,6 @@ type auditCondition struct {
 	Reason             string `json:"reason"`
 	Message            string `json:"message"`
 	ObservedGeneration int64  `json:"observedGeneration"`
-}
-
-// bindingYAML is a Binding on the ChatConnection slack, answered by echo.
-func bindingYAML(ns, name, channel string) string {
-	return "apiVersion: agentkourier.dev/v1alpha1\nkind: Binding\nmetadata: {namespace: " + ns + ", name: " + name + "}\n" +
-		"spec:\n  agent: {backendRef: {name: echo}}\n  chat: {connectionRef: {name: slack}, channel: " + channel + "}\n"
 }
 
 // audit runs `kubectl condengine audit args...` through the real kubectl
