@@ -144,20 +144,13 @@ func Paths(args ...string) ([]string, error) {
 			out = append(out, a)
 			continue
 		}
-		var found []string
-		err = filepath.WalkDir(a, func(p string, d fs.DirEntry, err error) error {
-			if err != nil {
-				return err
-			}
-			if !d.IsDir() && (strings.HasSuffix(p, ".yaml") || strings.HasSuffix(p, ".yml")) {
-				found = append(found, p)
-			}
-			return nil
-		})
+		found, err := PathsFS(os.DirFS(a))
 		if err != nil {
 			return nil, err
 		}
-		slices.Sort(found)
+		for i, p := range found {
+			found[i] = filepath.Join(a, filepath.FromSlash(p))
+		}
 		out = append(out, found...)
 	}
 	return out, nil

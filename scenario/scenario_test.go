@@ -306,3 +306,22 @@ func TestLoadFS_RefusesAsLoad(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, f, fFS)
 }
+
+// Paths lists a directory's scenario files as PathsFS lists them, below
+// the directory's own path.
+func TestPaths_DirectoryAsPathsFS(t *testing.T) {
+	dir := t.TempDir()
+	require.NoError(t, os.MkdirAll(filepath.Join(dir, "sub"), 0o700))
+	for _, name := range []string{"b.yml", "sub/a.yaml", "a.yaml", "notes.txt"} {
+		require.NoError(t, os.WriteFile(filepath.Join(dir, name), nil, 0o600))
+	}
+	named := filepath.Join(dir, "notes.txt")
+	got, err := Paths(dir, named)
+	require.NoError(t, err)
+	assert.Equal(t, []string{
+		filepath.Join(dir, "a.yaml"), filepath.Join(dir, "b.yml"), filepath.Join(dir, "sub", "a.yaml"), named,
+	}, got)
+	rel, err := PathsFS(os.DirFS(dir))
+	require.NoError(t, err)
+	assert.Equal(t, []string{"a.yaml", "b.yml", "sub/a.yaml"}, rel)
+}
