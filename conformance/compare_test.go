@@ -107,3 +107,10 @@ func hasDuplicates(objs []conformance.Object) bool {
 	}
 	return false
 }
+
+// ID names a namespaced object "Kind namespace/name" and a cluster-scoped
+// one "Kind name", the bytes the conform report prints.
+func TestObject_ID(t *testing.T) {
+	assert.Equal(t, "Binding team-a/chat", obj("Binding", "team-a", "chat", "").ID())
+	assert.Equal(t, "PriceBook list", obj("PriceBook", "", "list", "").ID())
+}
