@@ -9,6 +9,7 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	"github.com/condengine/condengine/manifest"
 	"github.com/condengine/condengine/scenario"
 )
 
@@ -31,10 +32,7 @@ type Object struct {
 
 // ID is "Kind namespace/name", or "Kind name" when cluster-scoped.
 func (o Object) ID() string {
-	if o.Namespace == "" {
-		return o.Kind + " " + o.Name
-	}
-	return o.Kind + " " + o.Namespace + "/" + o.Name
+	return o.Kind + " " + manifest.JoinName(o.Namespace, o.Name)
 }
 
 // Evaluator is an implementation under test: given a scenario (one

@@ -202,29 +202,28 @@ func RunBinding(f *scenario.File) ([]scenario.Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
-	type id struct{ ns, name string }
-	results := make(map[id]*binding.Outcome, len(res.Bindings))
+	results := make(map[bindingKey]*binding.Outcome, len(res.Bindings))
 	for i := range res.Bindings {
-		results[id{res.Bindings[i].Namespace, res.Bindings[i].Name}] = &res.Bindings[i]
+		results[bindingKey{res.Bindings[i].Namespace, res.Bindings[i].Name}] = &res.Bindings[i]
 	}
-	objects := make(map[id]*akv1.Binding, len(snap.Bindings))
+	objects := make(map[bindingKey]*akv1.Binding, len(snap.Bindings))
 	for i := range snap.Bindings {
-		objects[id{snap.Bindings[i].Namespace, snap.Bindings[i].Name}] = &snap.Bindings[i]
+		objects[bindingKey{snap.Bindings[i].Namespace, snap.Bindings[i].Name}] = &snap.Bindings[i]
 	}
-	memories := make(map[id]policy.WriterBinding, len(block.Bindings))
+	memories := make(map[bindingKey]policy.WriterBinding, len(block.Bindings))
 	for _, b := range block.Bindings {
 		ns, name, _ := strings.Cut(b.Binding, "/")
-		if objects[id{ns, name}] == nil {
+		if objects[bindingKey{ns, name}] == nil {
 			return nil, fmt.Errorf("writer: %s is not a Binding of the scenario", b.Binding)
 		}
-		memories[id{ns, name}] = b
+		memories[bindingKey{ns, name}] = b
 	}
 	for i := range outs {
 		o := &outs[i]
 		if o.Kind != akv1.KindBinding {
 			continue
 		}
-		k := id{o.Namespace, o.Name}
+		k := bindingKey{o.Namespace, o.Name}
 		obj, br := objects[k], results[k]
 		if obj == nil || br == nil || br.UID != obj.UID {
 			// Another broker's Binding, or one the engine left out.

@@ -112,13 +112,9 @@ func TestRunBinding_Errors(t *testing.T) {
 	}
 }
 
+// bindingCorpus is the binding part of the corpus; TestCorpus runs each
+// of its files through RunBinding, the runner Runners gives that system.
 const bindingCorpus = "scenarios/binding"
-
-// Every binding scenario passes through this runner too, since it is the
-// one the conformance tool uses for the binding system.
-func TestScenarios_BindingCorpus(t *testing.T) {
-	scenario.Runners{scenario.SystemBinding: conformance.RunBinding}.Test(t, bindingCorpus)
-}
 
 func TestScenarios_WriterFilesExist(t *testing.T) {
 	files, err := filepath.Glob(filepath.Join(bindingCorpus, "writer-*.yaml"))

@@ -10,7 +10,8 @@ import (
 )
 
 // The whole corpus, both systems, through the same runners the command
-// uses.
+// uses: each binding file through RunBinding, each finops file through
+// RunFinOps, once.
 func TestCorpus(t *testing.T) {
 	conformance.Runners().TestFS(t, conformance.Corpus())
 }

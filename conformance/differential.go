@@ -28,7 +28,8 @@ type Options struct {
 
 // ErrBroken marks an Evaluator error after which the implementation can
 // answer nothing more (a crashed or silent process). Such a failure is
-// reported as it happened, without shrinking.
+// reported as it happened, without shrinking; one while shrinking ends
+// the shrinking, and the request it broke on is the counterexample.
 var ErrBroken = errors.New("the implementation stopped answering")
 
 // Counterexample is the first snapshot on which an implementation and the
@@ -39,7 +40,8 @@ type Counterexample struct {
 	Run, Seed int
 	// Objects is how many objects the snapshot had before shrinking.
 	Objects int
-	// File is the shrunk scenario, its Expect holding the engine's answer,
+	// File is the shrunk scenario (or, when the implementation broke,
+	// the request it broke on), its Expect holding the engine's answer,
 	// so that `condengine check` passes on it and the implementation can
 	// be run against it.
 	File *scenario.File
@@ -133,13 +135,30 @@ func Differential(system string, eval Evaluator, opts Options) (*Counterexample,
 		}
 		c := &Counterexample{Run: i, Seed: seed, Objects: len(f.Objects), File: f, Differences: diffs, Err: evalErr}
 		if !errors.Is(evalErr, ErrBroken) {
-			c.File = Shrink(f, func(s *scenario.File) bool { return disagree(s, eval) }, opts.ShrinkBudget)
-			c.Differences, c.Err = nil, nil
+			// The implementation may break on a candidate while shrinking:
+			// that request is then the counterexample, and nothing more is
+			// asked of it.
+			var broken *scenario.File
+			var brokenErr error
+			c.File = shrink(f, func(s *scenario.File) (bool, bool) {
+				disagrees, err := disagree(s, eval)
+				if errors.Is(err, ErrBroken) {
+					broken, brokenErr = s, err
+					return false, true
+				}
+				return disagrees, false
+			}, opts.ShrinkBudget)
+			c.Differences, c.Err = nil, brokenErr
+			if broken != nil {
+				c.File = broken
+			}
 			want, _ = Reference(c.File)
-			if got, err := eval(c.File); err != nil {
-				c.Err = err
-			} else {
-				c.Differences = Compare(want, got)
+			if c.Err == nil {
+				if got, err := eval(c.File); err != nil {
+					c.Err = err
+				} else {
+					c.Differences = Compare(want, got)
+				}
 			}
 		}
 		c.File.Name = fmt.Sprintf("counterexample: %s snapshot, seed %d, shrunk from %d objects", system, seed, c.Objects)
@@ -153,17 +172,22 @@ func Differential(system string, eval Evaluator, opts Options) (*Counterexample,
 }
 
 // disagree is the shrinking predicate: the engine accepts s, and the
-// implementation answers differently or fails without breaking.
-func disagree(s *scenario.File, eval Evaluator) bool {
+// implementation answers differently or fails without breaking. When the
+// implementation breaks on s, the error is returned and s does not count
+// as a disagreement.
+func disagree(s *scenario.File, eval Evaluator) (bool, error) {
 	want, err := Reference(s)
 	if err != nil {
-		return false
+		return false, nil
 	}
 	got, err := eval(s)
 	if err != nil {
-		return !errors.Is(err, ErrBroken)
+		if errors.Is(err, ErrBroken) {
+			return false, err
+		}
+		return true, nil
 	}
-	return len(Compare(want, got)) > 0
+	return len(Compare(want, got)) > 0, nil
 }
 
 // Expectations turns the engine's answer into a scenario's expect block:

@@ -13,6 +13,13 @@ import (
 // starts again while anything was dropped, calling fails at most budget
 // times. f itself is not modified; fails must be deterministic.
 func Shrink(f *scenario.File, fails func(*scenario.File) bool, budget int) *scenario.File {
+	return shrink(f, func(c *scenario.File) (bool, bool) { return fails(c), false }, budget)
+}
+
+// shrink is Shrink with a test that can also end the search: once it
+// answers stop, no further candidate is tried and the smallest failing
+// scenario found so far is returned.
+func shrink(f *scenario.File, test func(*scenario.File) (fails, stop bool), budget int) *scenario.File {
 	cur := clone(f)
 	calls := 0
 	try := func(c *scenario.File) bool {
@@ -20,7 +27,11 @@ func Shrink(f *scenario.File, fails func(*scenario.File) bool, budget int) *scen
 			return false
 		}
 		calls++
-		if fails(c) {
+		fails, stop := test(c)
+		if stop {
+			budget = calls // every loop below ends on calls < budget
+		}
+		if fails {
 			cur = c
 			return true
 		}

@@ -9,6 +9,7 @@
 //
 // The package knows no system: a Runner per system (conformance.RunBinding,
 // conformance.RunFinOps) turns a File into Outcomes, and File.Check compares
-// them with the expectations, producing a -want +got diff. Package
-// conformance wires the runners of this module together.
+// them with the expectations, printing each failing object followed by one
+// "field: want X, got Y" line per mismatch. Package conformance wires the
+// runners of this module together.
 package scenario

@@ -65,11 +65,17 @@ func Load(path string) (*File, error) {
 		return nil, err
 	}
 	defer in.Close()
+	return read(in, path)
+}
+
+// read parses the one scenario document of in, a file named name, the way
+// Load and LoadFS both do: through the manifest reader and FromDocument.
+func read(in io.Reader, name string) (*File, error) {
 	r := manifest.NewReader(in)
-	r.File = path
+	r.File = name
 	d, err := r.Next()
 	if errors.Is(err, io.EOF) {
-		return nil, &manifest.DocumentError{File: path, Err: errors.New("no documents")}
+		return nil, &manifest.DocumentError{File: name, Err: errors.New("no documents")}
 	}
 	if err != nil {
 		return nil, err
@@ -96,19 +102,15 @@ func FromDocument(r *manifest.Reader, d *manifest.Document) (*File, error) {
 	return f, nil
 }
 
-// LoadFS reads and parses one scenario file of fsys; the File's Path is
-// its path within fsys.
+// LoadFS reads and parses one scenario file of fsys, as Load reads one of
+// the disk; the File's Path is its path within fsys.
 func LoadFS(fsys fs.FS, path string) (*File, error) {
-	data, err := fs.ReadFile(fsys, path)
+	in, err := fsys.Open(path)
 	if err != nil {
 		return nil, err
 	}
-	f, err := Parse(data)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	f.Path = path
-	return f, nil
+	defer in.Close()
+	return read(in, path)
 }
 
 // PathsFS lists every .yaml and .yml file of fsys, in lexical order of
@@ -142,20 +144,13 @@ func Paths(args ...string) ([]string, error) {
 			out = append(out, a)
 			continue
 		}
-		var found []string
-		err = filepath.WalkDir(a, func(p string, d fs.DirEntry, err error) error {
-			if err != nil {
-				return err
-			}
-			if !d.IsDir() && (strings.HasSuffix(p, ".yaml") || strings.HasSuffix(p, ".yml")) {
-				found = append(found, p)
-			}
-			return nil
-		})
+		found, err := PathsFS(os.DirFS(a))
 		if err != nil {
 			return nil, err
 		}
-		slices.Sort(found)
+		for i, p := range found {
+			found[i] = filepath.Join(a, filepath.FromSlash(p))
+		}
 		out = append(out, found...)
 	}
 	return out, nil

@@ -54,16 +54,22 @@ func (rs Runners) RunPaths(paths ...string) ([]Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	return rs.runAll(files, Load), nil
+}
+
+// runAll loads each of files with load and runs it; a file that does not
+// load is a Result carrying the error.
+func (rs Runners) runAll(files []string, load func(string) (*File, error)) []Result {
 	out := make([]Result, 0, len(files))
 	for _, p := range files {
-		f, err := Load(p)
+		f, err := load(p)
 		if err != nil {
 			out = append(out, Result{Path: p, Err: err})
 			continue
 		}
 		out = append(out, rs.Run(f))
 	}
-	return out, nil
+	return out
 }
 
 // RunFS loads and runs every scenario file of fsys (an embedded corpus,
@@ -73,16 +79,7 @@ func (rs Runners) RunFS(fsys fs.FS) ([]Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := make([]Result, 0, len(files))
-	for _, p := range files {
-		f, err := LoadFS(fsys, p)
-		if err != nil {
-			out = append(out, Result{Path: p, Err: err})
-			continue
-		}
-		out = append(out, rs.Run(f))
-	}
-	return out, nil
+	return rs.runAll(files, func(p string) (*File, error) { return LoadFS(fsys, p) }), nil
 }
 
 // Test runs every scenario under paths as a subtest named after its file

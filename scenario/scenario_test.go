@@ -277,3 +277,51 @@ func TestRunners(t *testing.T) {
 	_, err = rs.RunPaths(filepath.Join(dir, "missing"))
 	assert.Error(t, err)
 }
+
+// LoadFS reads a file as Load does, so the embedded corpus run by TestFS
+// cannot hold a file `condengine check` refuses.
+func TestLoadFS_RefusesAsLoad(t *testing.T) {
+	t.Chdir(t.TempDir())
+	const good = "name: x\nsystem: finops\nnow: \"2026-11-30T10:00:00Z\"\n"
+	cases := map[string]string{
+		"broken second document": good + "---\nname: [unclosed\n",
+		"second document":        good + "---\nname: y\n",
+		"no documents":           "# nothing\n",
+		"not yaml":               "name: [unclosed\n",
+	}
+	for name, text := range cases {
+		t.Run(name, func(t *testing.T) {
+			require.NoError(t, os.WriteFile("s.yaml", []byte(text), 0o600))
+			_, err := Load("s.yaml")
+			require.Error(t, err)
+			_, errFS := LoadFS(os.DirFS("."), "s.yaml")
+			require.Error(t, errFS)
+			assert.Equal(t, err.Error(), errFS.Error())
+		})
+	}
+	require.NoError(t, os.WriteFile("s.yaml", []byte(good), 0o600))
+	f, err := Load("s.yaml")
+	require.NoError(t, err)
+	fFS, err := LoadFS(os.DirFS("."), "s.yaml")
+	require.NoError(t, err)
+	assert.Equal(t, f, fFS)
+}
+
+// Paths lists a directory's scenario files as PathsFS lists them, below
+// the directory's own path.
+func TestPaths_DirectoryAsPathsFS(t *testing.T) {
+	dir := t.TempDir()
+	require.NoError(t, os.MkdirAll(filepath.Join(dir, "sub"), 0o700))
+	for _, name := range []string{"b.yml", "sub/a.yaml", "a.yaml", "notes.txt"} {
+		require.NoError(t, os.WriteFile(filepath.Join(dir, name), nil, 0o600))
+	}
+	named := filepath.Join(dir, "notes.txt")
+	got, err := Paths(dir, named)
+	require.NoError(t, err)
+	assert.Equal(t, []string{
+		filepath.Join(dir, "a.yaml"), filepath.Join(dir, "b.yml"), filepath.Join(dir, "sub", "a.yaml"), named,
+	}, got)
+	rel, err := PathsFS(os.DirFS(dir))
+	require.NoError(t, err)
+	assert.Equal(t, []string{"a.yaml", "b.yml", "sub/a.yaml"}, rel)
+}

@@ -60,7 +60,9 @@ func runConform(e env, args []string) int {
 		return exitOK
 	}
 	if errors.Is(c.Err, conformance.ErrBroken) {
-		fmt.Fprintf(e.stdout, "FAIL request %d (seed %d): %v\n", c.Run+1, c.Seed, c.Err)
+		// Shrinking sends requests of its own, so the request the command
+		// broke on may come after the snapshot's, c.Run+1.
+		fmt.Fprintf(e.stdout, "FAIL request %d (seed %d): %v\n", impl.brokenAt, c.Seed, c.Err)
 	} else {
 		fmt.Fprintf(e.stdout, "FAIL request %d (seed %d) disagrees with the engine; shrunk from %d objects to %d:\n",
 			c.Run+1, c.Seed, c.Objects, len(c.File.Objects))
@@ -97,6 +99,9 @@ type implementation struct {
 	broken  error
 	done    chan struct{} // closed when the process has exited
 	exitErr error
+
+	// brokenAt is the number of the request the command broke on.
+	brokenAt int
 }
 
 type answerLine struct {
@@ -191,6 +196,7 @@ func (p *implementation) evaluate(f *scenario.File) ([]conformance.Object, error
 }
 
 func (p *implementation) fail(n int, format string, args ...any) error {
+	p.brokenAt = n
 	p.broken = fmt.Errorf("%w: request %d: %s", conformance.ErrBroken, n, fmt.Sprintf(format, args...))
 	if s := strings.TrimSpace(p.stderr.String()); s != "" {
 		p.broken = fmt.Errorf("%w; its stderr ends with: %s", p.broken, oneLine(s))

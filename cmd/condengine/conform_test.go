@@ -2,9 +2,11 @@ package main
 
 import (
 	"bufio"
+	"cmp"
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -31,6 +33,7 @@ func TestMain(m *testing.M) {
 // behaviour says.
 func fake(behaviour, system string) int {
 	in := bufio.NewReaderSize(os.Stdin, 1<<16)
+	disagreedAt := 0
 	for n := 1; ; n++ {
 		line, err := readLine(in, scenario.MaxFileBytes)
 		if err != nil {
@@ -68,11 +71,16 @@ func fake(behaviour, system string) int {
 			if len(objs) > 0 {
 				objs = objs[:len(objs)-1]
 			}
-		case "renames":
+		case "renames", "renames-then-crash":
+			if behaviour == "renames-then-crash" && disagreedAt > 0 && n == disagreedAt+2 {
+				fmt.Fprintf(os.Stderr, "panic: boom on request %d\n", n)
+				return 3
+			}
 			for i := range objs {
 				for j := range objs[i].Conditions {
 					if objs[i].Conditions[j].Reason == "ChannelConflict" {
 						objs[i].Conditions[j].Reason = "ChannelTaken"
+						disagreedAt = cmp.Or(disagreedAt, n)
 					}
 				}
 			}
@@ -177,6 +185,22 @@ func TestConform_ProtocolErrorsNameTheRequest(t *testing.T) {
 				t.Errorf("took %v", d)
 			}
 		})
+	}
+}
+
+// A command that crashes on a request the shrinker sent is reported on
+// that request, the one the error names.
+func TestConform_CrashWhileShrinkingNamesThatRequest(t *testing.T) {
+	code, stdout, errs := run(t, "", "conform", "--system", "binding", "--exec", asFake(t, "renames-then-crash", "binding"), "--runs", "200")
+	m := regexp.MustCompile(`FAIL request (\d+) \(seed \d+\): the implementation stopped answering: request (\d+): .*panic: boom on request (\d+)`).FindStringSubmatch(stdout)
+	if code != exitFail || m == nil {
+		t.Fatalf("code %d, stderr %q\n%s", code, errs, stdout)
+	}
+	if m[1] != m[3] || m[2] != m[3] {
+		t.Errorf("the command broke on request %s, the report says %s and %s:\n%s", m[3], m[1], m[2], stdout)
+	}
+	if !strings.Contains(stdout, "name: \"the request the implementation failed on: binding snapshot, seed ") {
+		t.Errorf("the failing request is not shown:\n%s", stdout)
 	}
 }
 
