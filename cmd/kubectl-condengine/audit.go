@@ -131,70 +131,62 @@ var probeWorlds = []func(b akv1.Binding) *scenario.Probe{
 }
 
 // auditBindings evaluates the Bindings once per broker that owns a
-// ChatConnection (the broker named in its spec, "" the default; a Binding
-// whose connection is missing belongs to the default broker), as a leader
-// that reads custom resources, has run for a day and remembers nothing.
+// ChatConnection (the broker named in its spec, "" the default), as a
+// leader that reads custom resources, has run for a day and remembers
+// nothing. Each Binding takes the answer of the first broker that gives
+// one: its ChatConnection's owner, or the default broker when the
+// connection is missing (every broker answers for such a Binding). A
+// Binding no broker answers for (the engine could not use it: missing
+// metadata, a repeated name) is left out of the report.
 func auditBindings(in auditInput) ([]ObjectReport, error) {
 	objs, err := binding.DecodeObjects(in.bindings)
 	if err != nil {
 		return nil, err
 	}
-	owner := map[[2]string]string{}
 	brokers := []string{""}
 	for _, c := range objs.Connections {
-		owner[[2]string{c.Namespace, c.Name}] = c.Spec.Broker
 		if !slices.Contains(brokers, c.Spec.Broker) {
 			brokers = append(brokers, c.Spec.Broker)
 		}
 	}
-	// The broker each Binding belongs to, by namespace and name: the
-	// owner of its ChatConnection, the default one when that is missing.
-	ownerOf := make(map[[2]string]string, len(objs.Bindings))
-	for _, b := range objs.Bindings {
-		ref := b.Spec.Chat.ConnectionRef
-		ownerOf[[2]string{b.Namespace, b.Name}] = owner[[2]string{cmp.Or(ref.Namespace, b.Namespace), ref.Name}]
-	}
-	// due[world][binding key] = conditions from the owning broker;
-	// explained[binding key] = the same in the world without probe
-	// results, with the decision behind each.
+	// due[world][binding key] = conditions from the first broker that
+	// answers; explained[binding key] = the same in the world without
+	// probe results, with the decision behind each.
 	due := make([]map[key][]metav1.Condition, len(probeWorlds))
 	explained := map[key]explain.Object{}
 	for w, probe := range probeWorlds {
 		due[w] = map[key][]metav1.Condition{}
+		f := &scenario.File{Name: "audit", System: scenario.SystemBinding, Now: metav1.NewTime(in.now), Objects: in.bindings}
+		yes := true
+		started := metav1.NewTime(in.now.Add(-24 * time.Hour))
+		f.Broker = &scenario.Broker{Leader: &yes, ProberListed: &yes, StartedAt: &started, ConfigSource: string(binding.ConfigSourceCRDs)}
+		for _, b := range objs.Bindings {
+			if p := probe(b); p != nil {
+				f.Probes = append(f.Probes, *p)
+			}
+		}
+		snap, err := conformance.BindingSnapshot(f)
+		if err != nil {
+			return nil, err
+		}
 		for _, name := range brokers {
-			f := &scenario.File{Name: "audit", System: scenario.SystemBinding, Now: metav1.NewTime(in.now), Objects: in.bindings}
-			yes := true
-			started := metav1.NewTime(in.now.Add(-24 * time.Hour))
-			f.Broker = &scenario.Broker{Name: name, Leader: &yes, ProberListed: &yes, StartedAt: &started, ConfigSource: string(binding.ConfigSourceCRDs)}
-			for _, b := range objs.Bindings {
-				if p := probe(b); p != nil {
-					f.Probes = append(f.Probes, *p)
-				}
+			snap.Broker.Name = name
+			evaluate := binding.Evaluate
+			if w == 0 {
+				evaluate = binding.Explain
 			}
-			outs, err := conformance.RunBinding(f)
-			if err != nil {
-				return nil, err
-			}
-			owned := func(bns, bname string) bool { return ownerOf[[2]string{bns, bname}] == name }
-			for _, o := range outs {
-				if owned(o.Namespace, o.Name) {
-					due[w][key{o.Kind, o.Namespace, o.Name}] = o.Conditions
-				}
-			}
-			if w > 0 {
-				continue
-			}
-			snap, err := conformance.BindingSnapshot(f)
-			if err != nil {
-				return nil, err
-			}
-			r, err := binding.Explain(snap)
+			r, err := evaluate(snap)
 			if err != nil {
 				return nil, err
 			}
 			for _, o := range r.Bindings {
-				if owned(o.Namespace, o.Name) {
-					explained[key{akv1.KindBinding, o.Namespace, o.Name}] = explain.NewObject(akv1.KindBinding, o.Namespace, o.Name, o.Conditions, o.Provenance, sentences)
+				k := key{akv1.KindBinding, o.Namespace, o.Name}
+				if _, answered := due[w][k]; answered {
+					continue
+				}
+				due[w][k] = o.Conditions
+				if w == 0 {
+					explained[k] = explain.NewObject(akv1.KindBinding, o.Namespace, o.Name, o.Conditions, o.Provenance, sentences)
 				}
 			}
 		}
@@ -202,6 +194,9 @@ func auditBindings(in auditInput) ([]ObjectReport, error) {
 	var out []ObjectReport
 	for _, b := range objs.Bindings {
 		k := key{akv1.KindBinding, b.Namespace, b.Name}
+		if _, answered := due[0][k]; !answered {
+			continue
+		}
 		worlds := make([][]metav1.Condition, len(due))
 		for w := range due {
 			worlds[w] = due[w][k]
@@ -301,8 +296,7 @@ func judge(k key, written []metav1.Condition, worlds [][]metav1.Condition, types
 		}
 		if got := pick(written, t.Name); !equalCond(got, due) {
 			d := ConditionDrift{Type: t.Name, Written: got, Due: due}
-			if c := explained.Find(t.Name); c != nil && due != nil && c.Status == metav1.ConditionStatus(due.Status) &&
-				c.Reason == due.Reason && c.ObservedGeneration == due.ObservedGeneration {
+			if c := explained.Find(t.Name); c != nil {
 				d.Why = &c.Decision
 			}
 			r.Drift = append(r.Drift, d)
