@@ -213,8 +213,8 @@ func auditFinOps(in auditInput) ([]ObjectReport, error) {
 	if err != nil {
 		return nil, err
 	}
-	f := &scenario.File{Name: "audit", System: scenario.SystemFinOps, Now: metav1.NewTime(in.now), Objects: in.finops}
-	due, explained, err := explainFinOps(f)
+	snap.Now = in.now
+	due, explained, err := explainFinOps(snap)
 	if err != nil {
 		return nil, err
 	}
@@ -235,15 +235,11 @@ func auditFinOps(in auditInput) ([]ObjectReport, error) {
 	return out, nil
 }
 
-// explainFinOps evaluates f once, with provenance: the due conditions of
-// every PriceBook, Offering and Subscription, and the same with their
+// explainFinOps evaluates snap once, with provenance: the due conditions
+// of every PriceBook, Offering and Subscription, and the same with their
 // decisions. A Subscription's CostsResolved says the collection run is
 // missing.
-func explainFinOps(f *scenario.File) (map[key][]metav1.Condition, map[key]explain.Object, error) {
-	snap, err := conformance.FinOpsSnapshot(f)
-	if err != nil {
-		return nil, nil, err
-	}
+func explainFinOps(snap finops.Snapshot) (map[key][]metav1.Condition, map[key]explain.Object, error) {
 	r, err := finops.Explain(snap)
 	if err != nil {
 		return nil, nil, err
