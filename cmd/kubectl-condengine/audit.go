@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
-	"strings"
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -244,27 +243,27 @@ func explainFinOps(snap finops.Snapshot) (map[key][]metav1.Condition, map[key]ex
 	if err != nil {
 		return nil, nil, err
 	}
-	if len(r.Subscriptions.Errors) > 0 {
-		return nil, nil, fmt.Errorf("snapshot: %s", strings.Join(r.Subscriptions.Errors, "; "))
+	objs, err := explain.FinOps(r, sentences)
+	if err != nil {
+		return nil, nil, err
 	}
-	due := map[key][]metav1.Condition{}
-	out := map[key]explain.Object{}
-	add := func(kind, ns, name string, conds []metav1.Condition, prov []conditions.Provenance) {
-		due[key{kind, ns, name}] = conds
-		x := explain.NewObject(kind, ns, name, conds, prov, sentences)
+	out := make(map[key]explain.Object, len(objs))
+	for _, x := range objs {
 		for i := range x.Conditions {
-			x.Conditions[i].Missing = missingInputs[kind+"/"+x.Conditions[i].Type]
+			x.Conditions[i].Missing = missingInputs[x.Kind+"/"+x.Conditions[i].Type]
 		}
-		out[key{kind, ns, name}] = x
+		out[key{x.Kind, x.Namespace, x.Name}] = x
 	}
+	// The conditions themselves, messages included, which judge compares.
+	due := make(map[key][]metav1.Condition, len(objs))
 	for _, o := range r.PriceBooks.Books {
-		add(finopsv1.KindPriceBook, o.Namespace, o.Name, o.Status.Conditions, o.Provenance)
+		due[key{finopsv1.KindPriceBook, o.Namespace, o.Name}] = o.Status.Conditions
 	}
 	for _, o := range r.Offerings.Offerings {
-		add(finopsv1.KindOffering, o.Namespace, o.Name, o.Status.Conditions, o.Provenance)
+		due[key{finopsv1.KindOffering, o.Namespace, o.Name}] = o.Status.Conditions
 	}
 	for _, o := range r.Subscriptions.Subscriptions {
-		add(finopsv1.KindSubscription, o.Namespace, o.Name, o.Status.Conditions, o.Provenance)
+		due[key{finopsv1.KindSubscription, o.Namespace, o.Name}] = o.Status.Conditions
 	}
 	return due, out, nil
 }
