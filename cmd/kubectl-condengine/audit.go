@@ -300,13 +300,14 @@ func judge(k key, written []metav1.Condition, worlds [][]metav1.Condition, types
 	return r
 }
 
+// pick is the part audit compares of the condition of type typ in cs;
+// nil when cs has none.
 func pick(cs []metav1.Condition, typ string) *Condition {
-	for _, c := range cs {
-		if c.Type == typ {
-			return &Condition{Status: string(c.Status), Reason: c.Reason, Message: c.Message, ObservedGeneration: c.ObservedGeneration}
-		}
+	c := conditions.Find(cs, typ)
+	if c == nil {
+		return nil
 	}
-	return nil
+	return &Condition{Status: string(c.Status), Reason: c.Reason, Message: c.Message, ObservedGeneration: c.ObservedGeneration}
 }
 
 func equalCond(a, b *Condition) bool {
