@@ -3,16 +3,19 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"strings"
 	"testing"
 	"time"
 
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 	dynamicfake "k8s.io/client-go/dynamic/fake"
+	k8stesting "k8s.io/client-go/testing"
 	"sigs.k8s.io/yaml"
 )
 
@@ -270,5 +273,89 @@ spec: {agent: {backendRef: {namespace: team-a, name: echo}}, chat: {connectionRe
 	}
 	if wantCode := map[bool]int{true: exitDrift, false: exitOK}[b.Drifted > 0]; code != wantCode {
 		t.Errorf("code %d with %d drifted", code, b.Drifted)
+	}
+}
+
+// A Subscription in team-a whose target is a ConfigMap in team-b.
+const targetElsewhere = `apiVersion: finops.stakater.com/v1alpha1
+kind: Offering
+metadata: {namespace: team-a, name: base, uid: o-base, generation: 1}
+spec: {pricing: {subscriptionFee: {priceMicros: 40000000, period: 1h, tickAlignment: ActivatedAt}}}
+status: {ready: "True"}
+---
+apiVersion: finops.stakater.com/v1alpha1
+kind: Subscription
+metadata: {namespace: team-a, name: acme, uid: u-acme, generation: 1}
+spec: {offeringRef: {name: base}, lifecycle: {targetRef: {apiVersion: v1, kind: ConfigMap, namespace: team-b, name: cfg}}}
+status: {ready: "True", activatedAt: "2026-11-30T09:00:00Z", compatibilityRoot: u-acme}`
+
+const targetConfigMap = `apiVersion: v1
+kind: ConfigMap
+metadata: {namespace: team-b, name: cfg, uid: u-cfg}`
+
+// forbidOutside makes the fake API server refuse lists across
+// namespaces and gets outside namespace ns, as RBAC bound to one
+// namespace does.
+func forbidOutside(client *dynamicfake.FakeDynamicClient, ns string) {
+	client.PrependReactor("list", "*", func(a k8stesting.Action) (bool, runtime.Object, error) {
+		if a.GetNamespace() != ns {
+			return true, nil, apierrors.NewForbidden(a.GetResource().GroupResource(), "", errors.New("cluster-wide list"))
+		}
+		return false, nil, nil
+	})
+	client.PrependReactor("get", "*", func(a k8stesting.Action) (bool, runtime.Object, error) {
+		if a.GetNamespace() != ns {
+			return true, nil, apierrors.NewForbidden(a.GetResource().GroupResource(), a.(k8stesting.GetAction).GetName(), errors.New("outside the namespace"))
+		}
+		return false, nil, nil
+	})
+}
+
+// With only one namespace's rights, a target elsewhere that may not be
+// read reads as missing, as the note says, instead of failing the run.
+func TestAudit_NamespaceOnly_ForbiddenTargetReadsAsMissing(t *testing.T) {
+	client, newReader := fakeCluster(objects(t, targetElsewhere+"\n---\n"+targetConfigMap)...)
+	forbidOutside(client, "team-a")
+	code, out, errs := runAudit(t, newReader, "-n", "team-a", "-o", "json")
+	if code == exitError {
+		t.Fatalf("code %d, stderr %q", code, errs)
+	}
+	if !strings.Contains(errs, "note: cannot list across namespaces; references to other namespaces read as missing\n") {
+		t.Errorf("stderr %q", errs)
+	}
+	forbiddenGet := false
+	for _, a := range client.Actions() {
+		if a.GetVerb() == "get" && a.GetNamespace() == "team-b" {
+			forbiddenGet = true
+		}
+	}
+	if !forbiddenGet {
+		t.Fatal("the target was never asked for")
+	}
+
+	// The same cluster without the ConfigMap, read with every right.
+	_, newReader = fakeCluster(objects(t, targetElsewhere)...)
+	wantCode, want, _ := runAudit(t, newReader, "-n", "team-a", "-o", "json")
+	if code != wantCode || out != want {
+		t.Errorf("code %d, want %d (the target missing); report:\n%s\nwant:\n%s", code, wantCode, out, want)
+	}
+	// And with it: the target's existence shows in the report, so the
+	// comparison above tells missing from present.
+	_, newReader = fakeCluster(objects(t, targetElsewhere+"\n---\n"+targetConfigMap)...)
+	if _, present, _ := runAudit(t, newReader, "-n", "team-a", "-o", "json"); present == want {
+		t.Errorf("the report is the same whether the target exists or not:\n%s", present)
+	}
+}
+
+// Reading every namespace, a target the user may not get is an error:
+// audit cannot tell whether it exists.
+func TestAudit_AllNamespaces_ForbiddenTargetIsAnError(t *testing.T) {
+	client, newReader := fakeCluster(objects(t, targetElsewhere+"\n---\n"+targetConfigMap)...)
+	client.PrependReactor("get", "configmaps", func(a k8stesting.Action) (bool, runtime.Object, error) {
+		return true, nil, apierrors.NewForbidden(a.GetResource().GroupResource(), "cfg", errors.New("no"))
+	})
+	code, _, errs := runAudit(t, newReader, "-A")
+	if code != exitError || !strings.Contains(errs, "cannot tell whether ConfigMap team-b/cfg exists") {
+		t.Errorf("code %d, stderr %q", code, errs)
 	}
 }
