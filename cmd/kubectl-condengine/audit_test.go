@@ -359,3 +359,27 @@ func TestAudit_AllNamespaces_ForbiddenTargetIsAnError(t *testing.T) {
 		t.Errorf("code %d, stderr %q", code, errs)
 	}
 }
+
+// A resource not served is noted once, though the read is retried in
+// the namespace after a list across namespaces was forbidden.
+func TestAudit_RetriedReadNotesOnce(t *testing.T) {
+	client, newReader := fakeCluster(objects(t, cluster)...)
+	client.PrependReactor("list", "*", func(a k8stesting.Action) (bool, runtime.Object, error) {
+		switch r := a.GetResource(); {
+		case r.Resource == "agentbackends":
+			return true, nil, apierrors.NewNotFound(r.GroupResource(), "")
+		case r.Group == "finops.stakater.com" && a.GetNamespace() == "":
+			return true, nil, apierrors.NewForbidden(r.GroupResource(), "", errors.New("cluster-wide list"))
+		}
+		return false, nil, nil
+	})
+	code, _, errs := runAudit(t, newReader, "-n", "team-a")
+	if code == exitError {
+		t.Fatalf("code %d, stderr %q", code, errs)
+	}
+	want := "note: agentbackends.agentkourier.dev is not served by this cluster; skipped\n" +
+		"note: cannot list across namespaces; references to other namespaces read as missing\n"
+	if errs != want {
+		t.Errorf("stderr %q, want %q", errs, want)
+	}
+}

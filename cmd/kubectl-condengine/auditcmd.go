@@ -76,7 +76,7 @@ func readAndAudit(cmd *cobra.Command, flags *genericclioptions.ConfigFlags, newR
 	}
 	in, err := r.read(cmd.Context(), "")
 	if apierrors.IsForbidden(err) && namespace != "" {
-		r.notes = append(r.notes, "cannot list across namespaces; references to other namespaces read as missing")
+		r.note("cannot list across namespaces; references to other namespaces read as missing")
 		in, err = r.read(cmd.Context(), namespace)
 	}
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
@@ -67,7 +68,7 @@ func (r *reader) list(ctx context.Context, resources []schema.GroupVersionResour
 	for _, gvr := range resources {
 		list, err := r.client.Resource(gvr).Namespace(namespace).List(ctx, metav1.ListOptions{})
 		if apierrors.IsNotFound(err) {
-			r.notes = append(r.notes, fmt.Sprintf("%s.%s is not served by this cluster; skipped", gvr.Resource, gvr.Group))
+			r.note(fmt.Sprintf("%s.%s is not served by this cluster; skipped", gvr.Resource, gvr.Group))
 			continue
 		}
 		if err != nil {
@@ -82,6 +83,14 @@ func (r *reader) list(ctx context.Context, resources []schema.GroupVersionResour
 		}
 	}
 	return out, nil
+}
+
+// note adds msg to the notes unless it is there already: a read retried
+// in one namespace meets the same resources again.
+func (r *reader) note(msg string) {
+	if !slices.Contains(r.notes, msg) {
+		r.notes = append(r.notes, msg)
+	}
 }
 
 // objectJSON is the object as the engine decodes it: managedFields are
