@@ -80,31 +80,40 @@ type auditInput struct {
 	finops   []json.RawMessage // the FinOps kinds and the existing targets
 }
 
-// audit compares every object's written conditions with the due ones.
-func audit(in auditInput) (Report, error) {
-	var r Report
+// audit compares every object's written conditions with the due ones
+// and reports the objects of namespace ("" for all). Every object is
+// evaluated whatever namespace is reported, so that references across
+// namespaces resolve. Objects is never nil, so an empty report reads
+// "objects": [] with -A as with -n.
+func audit(in auditInput, namespace string) (Report, error) {
+	r := Report{Objects: []ObjectReport{}}
+	var all []ObjectReport
 	if len(in.bindings) > 0 {
 		objs, err := auditBindings(in)
 		if err != nil {
 			return r, err
 		}
-		r.Objects = append(r.Objects, objs...)
+		all = append(all, objs...)
 	}
 	if len(in.finops) > 0 {
 		objs, err := auditFinOps(in)
 		if err != nil {
 			return r, err
 		}
-		r.Objects = append(r.Objects, objs...)
+		all = append(all, objs...)
 	}
-	slices.SortFunc(r.Objects, func(a, b ObjectReport) int {
-		return cmp.Or(cmp.Compare(a.Kind, b.Kind), cmp.Compare(a.Namespace, b.Namespace), cmp.Compare(a.Name, b.Name))
-	})
-	for _, o := range r.Objects {
+	for _, o := range all {
+		if namespace != "" && o.Namespace != namespace {
+			continue
+		}
+		r.Objects = append(r.Objects, o)
 		if len(o.Drift) > 0 {
 			r.Drifted++
 		}
 	}
+	slices.SortFunc(r.Objects, func(a, b ObjectReport) int {
+		return cmp.Or(cmp.Compare(a.Kind, b.Kind), cmp.Compare(a.Namespace, b.Namespace), cmp.Compare(a.Name, b.Name))
+	})
 	return r, nil
 }
 
@@ -322,18 +331,4 @@ func (c *Condition) String() string {
 		return "(absent)"
 	}
 	return fmt.Sprintf("%s/%s (gen %d)", c.Status, c.Reason, c.ObservedGeneration)
-}
-
-// inNamespace keeps the objects of one namespace.
-func (r Report) inNamespace(ns string) Report {
-	out := Report{Objects: []ObjectReport{}}
-	for _, o := range r.Objects {
-		if o.Namespace == ns {
-			out.Objects = append(out.Objects, o)
-			if len(o.Drift) > 0 {
-				out.Drifted++
-			}
-		}
-	}
-	return out
 }

@@ -383,3 +383,22 @@ func TestAudit_RetriedReadNotesOnce(t *testing.T) {
 		t.Errorf("stderr %q, want %q", errs, want)
 	}
 }
+
+// An empty report has the same JSON shape with -A as with -n: an empty
+// list of objects, not null.
+func TestAudit_EmptyClusterListsNoObjects(t *testing.T) {
+	_, newReader := fakeCluster()
+	for _, scope := range [][]string{{"-A"}, {"-n", "team-a"}} {
+		code, out, errs := runAudit(t, newReader, append(scope, "-o", "json")...)
+		if code != exitOK {
+			t.Fatalf("%v: code %d, stderr %q", scope, code, errs)
+		}
+		var got map[string]any
+		if err := json.Unmarshal([]byte(out), &got); err != nil {
+			t.Fatal(err)
+		}
+		if objs, ok := got["objects"].([]any); !ok || len(objs) != 0 || got["drifted"] != 0.0 {
+			t.Errorf("%v: %s", scope, out)
+		}
+	}
+}

@@ -86,14 +86,7 @@ func readAndAudit(cmd *cobra.Command, flags *genericclioptions.ConfigFlags, newR
 		fmt.Fprintf(cmd.ErrOrStderr(), "note: %s\n", n)
 	}
 	in.now = now()
-	report, err := audit(in)
-	if err != nil {
-		return Report{}, err
-	}
-	if namespace != "" {
-		report = report.inNamespace(namespace)
-	}
-	return report, nil
+	return audit(in, namespace)
 }
 
 var auditWriters = map[string]func(io.Writer, Report) error{
