@@ -402,3 +402,62 @@ func TestAudit_EmptyClusterListsNoObjects(t *testing.T) {
 		}
 	}
 }
+
+// A Binding on another broker's ChatConnection is judged as that broker
+// answers; one whose connection is missing, as the default broker does
+// (every broker answers for it); two Bindings sharing a UID, which no
+// broker answers for, are left out.
+func TestAudit_EachBindingAsItsBrokerAnswers(t *testing.T) {
+	docs := cluster + `
+---
+apiVersion: agentkourier.dev/v1alpha1
+kind: ChatConnection
+metadata: {namespace: team-a, name: teams, uid: u-teams, generation: 1, creationTimestamp: "2026-11-30T08:00:00Z"}
+spec: {platform: slack, broker: other, tokenSecretRef: {name: slack-bot-token, key: token}}
+---
+apiVersion: agentkourier.dev/v1alpha1
+kind: Binding
+metadata: {namespace: team-a, name: viaother, uid: u-viaother, generation: 1, creationTimestamp: "2026-11-30T09:30:00Z"}
+spec: {agent: {backendRef: {name: echo}}, chat: {connectionRef: {name: teams}, channel: C1}}
+---
+apiVersion: agentkourier.dev/v1alpha1
+kind: Binding
+metadata: {namespace: team-a, name: orphan, uid: u-orphan, generation: 1, creationTimestamp: "2026-11-30T09:30:00Z"}
+spec: {agent: {backendRef: {name: echo}}, chat: {connectionRef: {name: gone}, channel: C2}}
+---
+apiVersion: agentkourier.dev/v1alpha1
+kind: Binding
+metadata: {namespace: team-a, name: twin-1, uid: u-twin, generation: 1, creationTimestamp: "2026-11-30T09:30:00Z"}
+spec: {agent: {backendRef: {name: echo}}, chat: {connectionRef: {name: slack}, channel: C3}}
+---
+apiVersion: agentkourier.dev/v1alpha1
+kind: Binding
+metadata: {namespace: team-a, name: twin-2, uid: u-twin, generation: 1, creationTimestamp: "2026-11-30T09:30:00Z"}
+spec: {agent: {backendRef: {name: echo}}, chat: {connectionRef: {name: slack}, channel: C4}}
+`
+	_, newReader := fakeCluster(objects(t, docs)...)
+	code, out, errs := runAudit(t, newReader, "-A", "-o", "json")
+	if code != exitDrift {
+		t.Fatalf("code %d, stderr %q\n%s", code, errs, out)
+	}
+	var r Report
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	accepted := map[string]string{}
+	for _, o := range r.Objects {
+		names = append(names, o.Name)
+		for _, d := range o.Drift {
+			if d.Type == "Accepted" {
+				accepted[o.Name] = d.Due.String()
+			}
+		}
+	}
+	if got := strings.Join(names, " "); got != "first late orphan viaother" || r.Drifted != 3 {
+		t.Fatalf("objects %q, %d drifted\n%s", got, r.Drifted, out)
+	}
+	if accepted["viaother"] != "True/OK (gen 1)" || accepted["orphan"] != "False/ConnectionNotFound (gen 1)" {
+		t.Errorf("due Accepted %v", accepted)
+	}
+}
