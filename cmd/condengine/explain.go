@@ -175,15 +175,11 @@ func explainWorld(w *world) ([]explained, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", f.Path, err)
 		}
-		for _, o := range r.PriceBooks.Books {
-			add("PriceBook", o.Namespace, o.Name, o.Status.Conditions, o.Provenance)
+		objs, err := explain.FinOps(r, sentences)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", f.Path, err)
 		}
-		for _, o := range r.Offerings.Offerings {
-			add("Offering", o.Namespace, o.Name, o.Status.Conditions, o.Provenance)
-		}
-		for _, o := range r.Subscriptions.Subscriptions {
-			add("Subscription", o.Namespace, o.Name, o.Status.Conditions, o.Provenance)
-		}
+		out = append(out, objs...)
 	}
 	rank := map[string]int{}
 	for i, v := range conformance.Vocabularies() {

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
-	"strings"
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -81,31 +80,40 @@ type auditInput struct {
 	finops   []json.RawMessage // the FinOps kinds and the existing targets
 }
 
-// audit compares every object's written conditions with the due ones.
-func audit(in auditInput) (Report, error) {
-	var r Report
+// audit compares every object's written conditions with the due ones
+// and reports the objects of namespace ("" for all). Every object is
+// evaluated whatever namespace is reported, so that references across
+// namespaces resolve. Objects is never nil, so an empty report reads
+// "objects": [] with -A as with -n.
+func audit(in auditInput, namespace string) (Report, error) {
+	r := Report{Objects: []ObjectReport{}}
+	var all []ObjectReport
 	if len(in.bindings) > 0 {
 		objs, err := auditBindings(in)
 		if err != nil {
 			return r, err
 		}
-		r.Objects = append(r.Objects, objs...)
+		all = append(all, objs...)
 	}
 	if len(in.finops) > 0 {
 		objs, err := auditFinOps(in)
 		if err != nil {
 			return r, err
 		}
-		r.Objects = append(r.Objects, objs...)
+		all = append(all, objs...)
 	}
-	slices.SortFunc(r.Objects, func(a, b ObjectReport) int {
-		return cmp.Or(cmp.Compare(a.Kind, b.Kind), cmp.Compare(a.Namespace, b.Namespace), cmp.Compare(a.Name, b.Name))
-	})
-	for _, o := range r.Objects {
+	for _, o := range all {
+		if namespace != "" && o.Namespace != namespace {
+			continue
+		}
+		r.Objects = append(r.Objects, o)
 		if len(o.Drift) > 0 {
 			r.Drifted++
 		}
 	}
+	slices.SortFunc(r.Objects, func(a, b ObjectReport) int {
+		return cmp.Or(cmp.Compare(a.Kind, b.Kind), cmp.Compare(a.Namespace, b.Namespace), cmp.Compare(a.Name, b.Name))
+	})
 	return r, nil
 }
 
@@ -131,70 +139,62 @@ var probeWorlds = []func(b akv1.Binding) *scenario.Probe{
 }
 
 // auditBindings evaluates the Bindings once per broker that owns a
-// ChatConnection (the broker named in its spec, "" the default; a Binding
-// whose connection is missing belongs to the default broker), as a leader
-// that reads custom resources, has run for a day and remembers nothing.
+// ChatConnection (the broker named in its spec, "" the default), as a
+// leader that reads custom resources, has run for a day and remembers
+// nothing. Each Binding takes the answer of the first broker that gives
+// one: its ChatConnection's owner, or the default broker when the
+// connection is missing (every broker answers for such a Binding). A
+// Binding no broker answers for (the engine could not use it: missing
+// metadata, a repeated name) is left out of the report.
 func auditBindings(in auditInput) ([]ObjectReport, error) {
 	objs, err := binding.DecodeObjects(in.bindings)
 	if err != nil {
 		return nil, err
 	}
-	owner := map[[2]string]string{}
 	brokers := []string{""}
 	for _, c := range objs.Connections {
-		owner[[2]string{c.Namespace, c.Name}] = c.Spec.Broker
 		if !slices.Contains(brokers, c.Spec.Broker) {
 			brokers = append(brokers, c.Spec.Broker)
 		}
 	}
-	// The broker each Binding belongs to, by namespace and name: the
-	// owner of its ChatConnection, the default one when that is missing.
-	ownerOf := make(map[[2]string]string, len(objs.Bindings))
-	for _, b := range objs.Bindings {
-		ref := b.Spec.Chat.ConnectionRef
-		ownerOf[[2]string{b.Namespace, b.Name}] = owner[[2]string{cmp.Or(ref.Namespace, b.Namespace), ref.Name}]
-	}
-	// due[world][binding key] = conditions from the owning broker;
-	// explained[binding key] = the same in the world without probe
-	// results, with the decision behind each.
+	// due[world][binding key] = conditions from the first broker that
+	// answers; explained[binding key] = the same in the world without
+	// probe results, with the decision behind each.
 	due := make([]map[key][]metav1.Condition, len(probeWorlds))
 	explained := map[key]explain.Object{}
 	for w, probe := range probeWorlds {
 		due[w] = map[key][]metav1.Condition{}
+		f := &scenario.File{Name: "audit", System: scenario.SystemBinding, Now: metav1.NewTime(in.now), Objects: in.bindings}
+		yes := true
+		started := metav1.NewTime(in.now.Add(-24 * time.Hour))
+		f.Broker = &scenario.Broker{Leader: &yes, ProberListed: &yes, StartedAt: &started, ConfigSource: string(binding.ConfigSourceCRDs)}
+		for _, b := range objs.Bindings {
+			if p := probe(b); p != nil {
+				f.Probes = append(f.Probes, *p)
+			}
+		}
+		snap, err := conformance.BindingSnapshot(f)
+		if err != nil {
+			return nil, err
+		}
 		for _, name := range brokers {
-			f := &scenario.File{Name: "audit", System: scenario.SystemBinding, Now: metav1.NewTime(in.now), Objects: in.bindings}
-			yes := true
-			started := metav1.NewTime(in.now.Add(-24 * time.Hour))
-			f.Broker = &scenario.Broker{Name: name, Leader: &yes, ProberListed: &yes, StartedAt: &started, ConfigSource: string(binding.ConfigSourceCRDs)}
-			for _, b := range objs.Bindings {
-				if p := probe(b); p != nil {
-					f.Probes = append(f.Probes, *p)
-				}
+			snap.Broker.Name = name
+			evaluate := binding.Evaluate
+			if w == 0 {
+				evaluate = binding.Explain
 			}
-			outs, err := conformance.RunBinding(f)
-			if err != nil {
-				return nil, err
-			}
-			owned := func(bns, bname string) bool { return ownerOf[[2]string{bns, bname}] == name }
-			for _, o := range outs {
-				if owned(o.Namespace, o.Name) {
-					due[w][key{o.Kind, o.Namespace, o.Name}] = o.Conditions
-				}
-			}
-			if w > 0 {
-				continue
-			}
-			snap, err := conformance.BindingSnapshot(f)
-			if err != nil {
-				return nil, err
-			}
-			r, err := binding.Explain(snap)
+			r, err := evaluate(snap)
 			if err != nil {
 				return nil, err
 			}
 			for _, o := range r.Bindings {
-				if owned(o.Namespace, o.Name) {
-					explained[key{akv1.KindBinding, o.Namespace, o.Name}] = explain.NewObject(akv1.KindBinding, o.Namespace, o.Name, o.Conditions, o.Provenance, sentences)
+				k := key{akv1.KindBinding, o.Namespace, o.Name}
+				if _, answered := due[w][k]; answered {
+					continue
+				}
+				due[w][k] = o.Conditions
+				if w == 0 {
+					explained[k] = explain.NewObject(akv1.KindBinding, o.Namespace, o.Name, o.Conditions, o.Provenance, sentences)
 				}
 			}
 		}
@@ -202,6 +202,9 @@ func auditBindings(in auditInput) ([]ObjectReport, error) {
 	var out []ObjectReport
 	for _, b := range objs.Bindings {
 		k := key{akv1.KindBinding, b.Namespace, b.Name}
+		if _, answered := due[0][k]; !answered {
+			continue
+		}
 		worlds := make([][]metav1.Condition, len(due))
 		for w := range due {
 			worlds[w] = due[w][k]
@@ -218,8 +221,8 @@ func auditFinOps(in auditInput) ([]ObjectReport, error) {
 	if err != nil {
 		return nil, err
 	}
-	f := &scenario.File{Name: "audit", System: scenario.SystemFinOps, Now: metav1.NewTime(in.now), Objects: in.finops}
-	due, explained, err := explainFinOps(f)
+	snap.Now = in.now
+	due, explained, err := explainFinOps(snap)
 	if err != nil {
 		return nil, err
 	}
@@ -240,40 +243,36 @@ func auditFinOps(in auditInput) ([]ObjectReport, error) {
 	return out, nil
 }
 
-// explainFinOps evaluates f once, with provenance: the due conditions of
-// every PriceBook, Offering and Subscription, and the same with their
+// explainFinOps evaluates snap once, with provenance: the due conditions
+// of every PriceBook, Offering and Subscription, and the same with their
 // decisions. A Subscription's CostsResolved says the collection run is
 // missing.
-func explainFinOps(f *scenario.File) (map[key][]metav1.Condition, map[key]explain.Object, error) {
-	snap, err := conformance.FinOpsSnapshot(f)
-	if err != nil {
-		return nil, nil, err
-	}
+func explainFinOps(snap finops.Snapshot) (map[key][]metav1.Condition, map[key]explain.Object, error) {
 	r, err := finops.Explain(snap)
 	if err != nil {
 		return nil, nil, err
 	}
-	if len(r.Subscriptions.Errors) > 0 {
-		return nil, nil, fmt.Errorf("snapshot: %s", strings.Join(r.Subscriptions.Errors, "; "))
+	objs, err := explain.FinOps(r, sentences)
+	if err != nil {
+		return nil, nil, err
 	}
-	due := map[key][]metav1.Condition{}
-	out := map[key]explain.Object{}
-	add := func(kind, ns, name string, conds []metav1.Condition, prov []conditions.Provenance) {
-		due[key{kind, ns, name}] = conds
-		x := explain.NewObject(kind, ns, name, conds, prov, sentences)
+	out := make(map[key]explain.Object, len(objs))
+	for _, x := range objs {
 		for i := range x.Conditions {
-			x.Conditions[i].Missing = missingInputs[kind+"/"+x.Conditions[i].Type]
+			x.Conditions[i].Missing = missingInputs[x.Kind+"/"+x.Conditions[i].Type]
 		}
-		out[key{kind, ns, name}] = x
+		out[key{x.Kind, x.Namespace, x.Name}] = x
 	}
+	// The conditions themselves, messages included, which judge compares.
+	due := make(map[key][]metav1.Condition, len(objs))
 	for _, o := range r.PriceBooks.Books {
-		add(finopsv1.KindPriceBook, o.Namespace, o.Name, o.Status.Conditions, o.Provenance)
+		due[key{finopsv1.KindPriceBook, o.Namespace, o.Name}] = o.Status.Conditions
 	}
 	for _, o := range r.Offerings.Offerings {
-		add(finopsv1.KindOffering, o.Namespace, o.Name, o.Status.Conditions, o.Provenance)
+		due[key{finopsv1.KindOffering, o.Namespace, o.Name}] = o.Status.Conditions
 	}
 	for _, o := range r.Subscriptions.Subscriptions {
-		add(finopsv1.KindSubscription, o.Namespace, o.Name, o.Status.Conditions, o.Provenance)
+		due[key{finopsv1.KindSubscription, o.Namespace, o.Name}] = o.Status.Conditions
 	}
 	return due, out, nil
 }
@@ -301,8 +300,7 @@ func judge(k key, written []metav1.Condition, worlds [][]metav1.Condition, types
 		}
 		if got := pick(written, t.Name); !equalCond(got, due) {
 			d := ConditionDrift{Type: t.Name, Written: got, Due: due}
-			if c := explained.Find(t.Name); c != nil && due != nil && c.Status == metav1.ConditionStatus(due.Status) &&
-				c.Reason == due.Reason && c.ObservedGeneration == due.ObservedGeneration {
+			if c := explained.Find(t.Name); c != nil {
 				d.Why = &c.Decision
 			}
 			r.Drift = append(r.Drift, d)
@@ -311,13 +309,14 @@ func judge(k key, written []metav1.Condition, worlds [][]metav1.Condition, types
 	return r
 }
 
+// pick is the part audit compares of the condition of type typ in cs;
+// nil when cs has none.
 func pick(cs []metav1.Condition, typ string) *Condition {
-	for _, c := range cs {
-		if c.Type == typ {
-			return &Condition{Status: string(c.Status), Reason: c.Reason, Message: c.Message, ObservedGeneration: c.ObservedGeneration}
-		}
+	c := conditions.Find(cs, typ)
+	if c == nil {
+		return nil
 	}
-	return nil
+	return &Condition{Status: string(c.Status), Reason: c.Reason, Message: c.Message, ObservedGeneration: c.ObservedGeneration}
 }
 
 func equalCond(a, b *Condition) bool {
@@ -332,18 +331,4 @@ func (c *Condition) String() string {
 		return "(absent)"
 	}
 	return fmt.Sprintf("%s/%s (gen %d)", c.Status, c.Reason, c.ObservedGeneration)
-}
-
-// inNamespace keeps the objects of one namespace.
-func (r Report) inNamespace(ns string) Report {
-	out := Report{Objects: []ObjectReport{}}
-	for _, o := range r.Objects {
-		if o.Namespace == ns {
-			out.Objects = append(out.Objects, o)
-			if len(o.Drift) > 0 {
-				out.Drifted++
-			}
-		}
-	}
-	return out
 }

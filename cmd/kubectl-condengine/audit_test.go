@@ -3,16 +3,19 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"strings"
 	"testing"
 	"time"
 
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 	dynamicfake "k8s.io/client-go/dynamic/fake"
+	k8stesting "k8s.io/client-go/testing"
 	"sigs.k8s.io/yaml"
 )
 
@@ -270,5 +273,191 @@ spec: {agent: {backendRef: {namespace: team-a, name: echo}}, chat: {connectionRe
 	}
 	if wantCode := map[bool]int{true: exitDrift, false: exitOK}[b.Drifted > 0]; code != wantCode {
 		t.Errorf("code %d with %d drifted", code, b.Drifted)
+	}
+}
+
+// A Subscription in team-a whose target is a ConfigMap in team-b.
+const targetElsewhere = `apiVersion: finops.stakater.com/v1alpha1
+kind: Offering
+metadata: {namespace: team-a, name: base, uid: o-base, generation: 1}
+spec: {pricing: {subscriptionFee: {priceMicros: 40000000, period: 1h, tickAlignment: ActivatedAt}}}
+status: {ready: "True"}
+---
+apiVersion: finops.stakater.com/v1alpha1
+kind: Subscription
+metadata: {namespace: team-a, name: acme, uid: u-acme, generation: 1}
+spec: {offeringRef: {name: base}, lifecycle: {targetRef: {apiVersion: v1, kind: ConfigMap, namespace: team-b, name: cfg}}}
+status: {ready: "True", activatedAt: "2026-11-30T09:00:00Z", compatibilityRoot: u-acme}`
+
+const targetConfigMap = `apiVersion: v1
+kind: ConfigMap
+metadata: {namespace: team-b, name: cfg, uid: u-cfg}`
+
+// forbidOutside makes the fake API server refuse lists across
+// namespaces and gets outside namespace ns, as RBAC bound to one
+// namespace does.
+func forbidOutside(client *dynamicfake.FakeDynamicClient, ns string) {
+	client.PrependReactor("list", "*", func(a k8stesting.Action) (bool, runtime.Object, error) {
+		if a.GetNamespace() != ns {
+			return true, nil, apierrors.NewForbidden(a.GetResource().GroupResource(), "", errors.New("cluster-wide list"))
+		}
+		return false, nil, nil
+	})
+	client.PrependReactor("get", "*", func(a k8stesting.Action) (bool, runtime.Object, error) {
+		if a.GetNamespace() != ns {
+			return true, nil, apierrors.NewForbidden(a.GetResource().GroupResource(), a.(k8stesting.GetAction).GetName(), errors.New("outside the namespace"))
+		}
+		return false, nil, nil
+	})
+}
+
+// With only one namespace's rights, a target elsewhere that may not be
+// read reads as missing, as the note says, instead of failing the run.
+func TestAudit_NamespaceOnly_ForbiddenTargetReadsAsMissing(t *testing.T) {
+	client, newReader := fakeCluster(objects(t, targetElsewhere+"\n---\n"+targetConfigMap)...)
+	forbidOutside(client, "team-a")
+	code, out, errs := runAudit(t, newReader, "-n", "team-a", "-o", "json")
+	if code == exitError {
+		t.Fatalf("code %d, stderr %q", code, errs)
+	}
+	if !strings.Contains(errs, "note: cannot list across namespaces; references to other namespaces read as missing\n") {
+		t.Errorf("stderr %q", errs)
+	}
+	forbiddenGet := false
+	for _, a := range client.Actions() {
+		if a.GetVerb() == "get" && a.GetNamespace() == "team-b" {
+			forbiddenGet = true
+		}
+	}
+	if !forbiddenGet {
+		t.Fatal("the target was never asked for")
+	}
+
+	// The same cluster without the ConfigMap, read with every right.
+	_, newReader = fakeCluster(objects(t, targetElsewhere)...)
+	wantCode, want, _ := runAudit(t, newReader, "-n", "team-a", "-o", "json")
+	if code != wantCode || out != want {
+		t.Errorf("code %d, want %d (the target missing); report:\n%s\nwant:\n%s", code, wantCode, out, want)
+	}
+	// And with it: the target's existence shows in the report, so the
+	// comparison above tells missing from present.
+	_, newReader = fakeCluster(objects(t, targetElsewhere+"\n---\n"+targetConfigMap)...)
+	if _, present, _ := runAudit(t, newReader, "-n", "team-a", "-o", "json"); present == want {
+		t.Errorf("the report is the same whether the target exists or not:\n%s", present)
+	}
+}
+
+// Reading every namespace, a target the user may not get is an error:
+// audit cannot tell whether it exists.
+func TestAudit_AllNamespaces_ForbiddenTargetIsAnError(t *testing.T) {
+	client, newReader := fakeCluster(objects(t, targetElsewhere+"\n---\n"+targetConfigMap)...)
+	client.PrependReactor("get", "configmaps", func(a k8stesting.Action) (bool, runtime.Object, error) {
+		return true, nil, apierrors.NewForbidden(a.GetResource().GroupResource(), "cfg", errors.New("no"))
+	})
+	code, _, errs := runAudit(t, newReader, "-A")
+	if code != exitError || !strings.Contains(errs, "cannot tell whether ConfigMap team-b/cfg exists") {
+		t.Errorf("code %d, stderr %q", code, errs)
+	}
+}
+
+// A resource not served is noted once, though the read is retried in
+// the namespace after a list across namespaces was forbidden.
+func TestAudit_RetriedReadNotesOnce(t *testing.T) {
+	client, newReader := fakeCluster(objects(t, cluster)...)
+	client.PrependReactor("list", "*", func(a k8stesting.Action) (bool, runtime.Object, error) {
+		switch r := a.GetResource(); {
+		case r.Resource == "agentbackends":
+			return true, nil, apierrors.NewNotFound(r.GroupResource(), "")
+		case r.Group == "finops.stakater.com" && a.GetNamespace() == "":
+			return true, nil, apierrors.NewForbidden(r.GroupResource(), "", errors.New("cluster-wide list"))
+		}
+		return false, nil, nil
+	})
+	code, _, errs := runAudit(t, newReader, "-n", "team-a")
+	if code == exitError {
+		t.Fatalf("code %d, stderr %q", code, errs)
+	}
+	want := "note: agentbackends.agentkourier.dev is not served by this cluster; skipped\n" +
+		"note: cannot list across namespaces; references to other namespaces read as missing\n"
+	if errs != want {
+		t.Errorf("stderr %q, want %q", errs, want)
+	}
+}
+
+// An empty report has the same JSON shape with -A as with -n: an empty
+// list of objects, not null.
+func TestAudit_EmptyClusterListsNoObjects(t *testing.T) {
+	_, newReader := fakeCluster()
+	for _, scope := range [][]string{{"-A"}, {"-n", "team-a"}} {
+		code, out, errs := runAudit(t, newReader, append(scope, "-o", "json")...)
+		if code != exitOK {
+			t.Fatalf("%v: code %d, stderr %q", scope, code, errs)
+		}
+		var got map[string]any
+		if err := json.Unmarshal([]byte(out), &got); err != nil {
+			t.Fatal(err)
+		}
+		if objs, ok := got["objects"].([]any); !ok || len(objs) != 0 || got["drifted"] != 0.0 {
+			t.Errorf("%v: %s", scope, out)
+		}
+	}
+}
+
+// A Binding on another broker's ChatConnection is judged as that broker
+// answers; one whose connection is missing, as the default broker does
+// (every broker answers for it); two Bindings sharing a UID, which no
+// broker answers for, are left out.
+func TestAudit_EachBindingAsItsBrokerAnswers(t *testing.T) {
+	docs := cluster + `
+---
+apiVersion: agentkourier.dev/v1alpha1
+kind: ChatConnection
+metadata: {namespace: team-a, name: teams, uid: u-teams, generation: 1, creationTimestamp: "2026-11-30T08:00:00Z"}
+spec: {platform: slack, broker: other, tokenSecretRef: {name: slack-bot-token, key: token}}
+---
+apiVersion: agentkourier.dev/v1alpha1
+kind: Binding
+metadata: {namespace: team-a, name: viaother, uid: u-viaother, generation: 1, creationTimestamp: "2026-11-30T09:30:00Z"}
+spec: {agent: {backendRef: {name: echo}}, chat: {connectionRef: {name: teams}, channel: C1}}
+---
+apiVersion: agentkourier.dev/v1alpha1
+kind: Binding
+metadata: {namespace: team-a, name: orphan, uid: u-orphan, generation: 1, creationTimestamp: "2026-11-30T09:30:00Z"}
+spec: {agent: {backendRef: {name: echo}}, chat: {connectionRef: {name: gone}, channel: C2}}
+---
+apiVersion: agentkourier.dev/v1alpha1
+kind: Binding
+metadata: {namespace: team-a, name: twin-1, uid: u-twin, generation: 1, creationTimestamp: "2026-11-30T09:30:00Z"}
+spec: {agent: {backendRef: {name: echo}}, chat: {connectionRef: {name: slack}, channel: C3}}
+---
+apiVersion: agentkourier.dev/v1alpha1
+kind: Binding
+metadata: {namespace: team-a, name: twin-2, uid: u-twin, generation: 1, creationTimestamp: "2026-11-30T09:30:00Z"}
+spec: {agent: {backendRef: {name: echo}}, chat: {connectionRef: {name: slack}, channel: C4}}
+`
+	_, newReader := fakeCluster(objects(t, docs)...)
+	code, out, errs := runAudit(t, newReader, "-A", "-o", "json")
+	if code != exitDrift {
+		t.Fatalf("code %d, stderr %q\n%s", code, errs, out)
+	}
+	var r Report
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	accepted := map[string]string{}
+	for _, o := range r.Objects {
+		names = append(names, o.Name)
+		for _, d := range o.Drift {
+			if d.Type == "Accepted" {
+				accepted[o.Name] = d.Due.String()
+			}
+		}
+	}
+	if got := strings.Join(names, " "); got != "first late orphan viaother" || r.Drifted != 3 {
+		t.Fatalf("objects %q, %d drifted\n%s", got, r.Drifted, out)
+	}
+	if accepted["viaother"] != "True/OK (gen 1)" || accepted["orphan"] != "False/ConnectionNotFound (gen 1)" {
+		t.Errorf("due Accepted %v", accepted)
 	}
 }

@@ -76,7 +76,7 @@ func readAndAudit(cmd *cobra.Command, flags *genericclioptions.ConfigFlags, newR
 	}
 	in, err := r.read(cmd.Context(), "")
 	if apierrors.IsForbidden(err) && namespace != "" {
-		r.notes = append(r.notes, "cannot list across namespaces; references to other namespaces read as missing")
+		r.note("cannot list across namespaces; references to other namespaces read as missing")
 		in, err = r.read(cmd.Context(), namespace)
 	}
 	if err != nil {
@@ -86,14 +86,7 @@ func readAndAudit(cmd *cobra.Command, flags *genericclioptions.ConfigFlags, newR
 		fmt.Fprintf(cmd.ErrOrStderr(), "note: %s\n", n)
 	}
 	in.now = now()
-	report, err := audit(in)
-	if err != nil {
-		return Report{}, err
-	}
-	if namespace != "" {
-		report = report.inNamespace(namespace)
-	}
-	return report, nil
+	return audit(in, namespace)
 }
 
 var auditWriters = map[string]func(io.Writer, Report) error{

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
@@ -52,7 +53,7 @@ func (r *reader) read(ctx context.Context, namespace string) (auditInput, error)
 	if in.finops, err = r.list(ctx, finopsResources, namespace); err != nil {
 		return in, err
 	}
-	targets, err := r.targets(ctx, in.finops)
+	targets, err := r.targets(ctx, in.finops, namespace != "")
 	if err != nil {
 		return in, err
 	}
@@ -67,7 +68,7 @@ func (r *reader) list(ctx context.Context, resources []schema.GroupVersionResour
 	for _, gvr := range resources {
 		list, err := r.client.Resource(gvr).Namespace(namespace).List(ctx, metav1.ListOptions{})
 		if apierrors.IsNotFound(err) {
-			r.notes = append(r.notes, fmt.Sprintf("%s.%s is not served by this cluster; skipped", gvr.Resource, gvr.Group))
+			r.note(fmt.Sprintf("%s.%s is not served by this cluster; skipped", gvr.Resource, gvr.Group))
 			continue
 		}
 		if err != nil {
@@ -84,6 +85,14 @@ func (r *reader) list(ctx context.Context, resources []schema.GroupVersionResour
 	return out, nil
 }
 
+// note adds msg to the notes unless it is there already: a read retried
+// in one namespace meets the same resources again.
+func (r *reader) note(msg string) {
+	if !slices.Contains(r.notes, msg) {
+		r.notes = append(r.notes, msg)
+	}
+}
+
 // objectJSON is the object as the engine decodes it: managedFields are
 // bookkeeping of the API server and are dropped.
 func objectJSON(u *unstructured.Unstructured, gvr schema.GroupVersionResource) ([]byte, error) {
@@ -96,8 +105,11 @@ func objectJSON(u *unstructured.Unstructured, gvr schema.GroupVersionResource) (
 }
 
 // targets gets the object each Subscription's targetRef names and
-// returns those that exist, by identity only.
-func (r *reader) targets(ctx context.Context, finopsObjects []json.RawMessage) ([]json.RawMessage, error) {
+// returns those that exist, by identity only. restricted says only one
+// namespace is read, for want of the right to list across namespaces: a
+// target the user may not get then reads as missing, as every other
+// reference outside that namespace does.
+func (r *reader) targets(ctx context.Context, finopsObjects []json.RawMessage, restricted bool) ([]json.RawMessage, error) {
 	var out []json.RawMessage
 	seen := map[finopsv1.TargetRef]bool{}
 	for _, raw := range finopsObjects {
@@ -113,7 +125,7 @@ func (r *reader) targets(ctx context.Context, finopsObjects []json.RawMessage) (
 		if t.APIVersion == finopsv1.APIVersion && t.Kind == finopsv1.KindSubscription {
 			continue // a Subscription: already listed
 		}
-		exists, err := r.exists(ctx, t)
+		exists, err := r.exists(ctx, t, restricted)
 		if err != nil {
 			return nil, err
 		}
@@ -129,7 +141,9 @@ func (r *reader) targets(ctx context.Context, finopsObjects []json.RawMessage) (
 	return out, nil
 }
 
-func (r *reader) exists(ctx context.Context, t finopsv1.TargetRef) (bool, error) {
+// exists gets t. A target the user may not get is an error, unless
+// restricted (see targets): then it reads as missing.
+func (r *reader) exists(ctx context.Context, t finopsv1.TargetRef, restricted bool) (bool, error) {
 	gv, err := schema.ParseGroupVersion(t.APIVersion)
 	if err != nil {
 		return false, nil // a malformed reference names nothing
@@ -151,7 +165,7 @@ func (r *reader) exists(ctx context.Context, t finopsv1.TargetRef) (bool, error)
 	switch {
 	case getErr == nil:
 		return true, nil
-	case apierrors.IsNotFound(getErr):
+	case apierrors.IsNotFound(getErr), restricted && apierrors.IsForbidden(getErr):
 		return false, nil
 	}
 	return false, fmt.Errorf("cannot tell whether %s %s exists: %w", t.Kind, manifest.JoinName(t.Namespace, t.Name), getErr)

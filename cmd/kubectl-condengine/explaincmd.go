@@ -8,12 +8,12 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 
 	akv1 "github.com/condengine/condengine/api/agentkourier/v1alpha1"
 	finopsv1 "github.com/condengine/condengine/api/finops/v1alpha1"
 	"github.com/condengine/condengine/binding"
+	"github.com/condengine/condengine/conditions"
 	"github.com/condengine/condengine/conformance"
 	"github.com/condengine/condengine/explain"
 	"github.com/condengine/condengine/manifest"
@@ -133,12 +133,11 @@ func liveExplanation(o ObjectReport) explain.Object {
 		if c.Missing == "" {
 			c.Missing = "an input a cluster does not hold; not judged, shown as written"
 		}
-		if j := slices.IndexFunc(o.written, func(w metav1.Condition) bool { return w.Type == t }); j >= 0 {
-			w := o.written[j]
+		if w := conditions.Find(o.written, t); w != nil {
 			c.Status, c.Reason, c.ObservedGeneration = w.Status, w.Reason, w.ObservedGeneration
 		}
-		if i := slices.IndexFunc(x.Conditions, func(d explain.Condition) bool { return d.Type == t }); i >= 0 {
-			x.Conditions[i] = c
+		if d := x.Find(t); d != nil {
+			*d = c
 		} else {
 			x.Conditions = append(x.Conditions, c)
 		}

@@ -65,7 +65,8 @@
 //     namespace's AgentBackend, a Subscription another's Offering) and
 //     only the chosen namespace's objects are reported; without the right
 //     to list across namespaces, the namespace alone is read and a note
-//     says references elsewhere read as missing.
+//     says references elsewhere read as missing (a Subscription's target
+//     the user may not get among them).
 package main
 
 import (
