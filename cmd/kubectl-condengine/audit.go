@@ -16,6 +16,7 @@ import (
 	"github.com/condengine/condengine/conformance"
 	"github.com/condengine/condengine/explain"
 	"github.com/condengine/condengine/finops"
+	"github.com/condengine/condengine/manifest"
 	"github.com/condengine/condengine/offering"
 	"github.com/condengine/condengine/pricebook"
 	"github.com/condengine/condengine/scenario"
@@ -30,6 +31,10 @@ type Report struct {
 	Objects []ObjectReport `json:"objects"`
 	// Drifted counts the objects with at least one drifted condition.
 	Drifted int `json:"drifted"`
+	// LeftOut names the objects the engine could not use at all (missing
+	// metadata, a repeated UID), each with its problem: they are neither
+	// audited nor counted.
+	LeftOut []string `json:"leftOut,omitempty"`
 }
 
 // ObjectReport is the verdict on one object.
@@ -89,11 +94,16 @@ func audit(in auditInput, namespace string) (Report, error) {
 	r := Report{Objects: []ObjectReport{}}
 	var all []ObjectReport
 	if len(in.bindings) > 0 {
-		objs, err := auditBindings(in)
+		objs, leftOut, err := auditBindings(in)
 		if err != nil {
 			return r, err
 		}
 		all = append(all, objs...)
+		for _, e := range leftOut {
+			if namespace == "" || e.Namespace == namespace {
+				r.LeftOut = append(r.LeftOut, fmt.Sprintf("%s %s left out: %s", e.Kind, manifest.JoinName(e.Namespace, e.Name), e.Problem))
+			}
+		}
 	}
 	if len(in.finops) > 0 {
 		objs, err := auditFinOps(in)
@@ -145,11 +155,12 @@ var probeWorlds = []func(b akv1.Binding) *scenario.Probe{
 // one: its ChatConnection's owner, or the default broker when the
 // connection is missing (every broker answers for such a Binding). A
 // Binding no broker answers for (the engine could not use it: missing
-// metadata, a repeated name) is left out of the report.
-func auditBindings(in auditInput) ([]ObjectReport, error) {
+// metadata, a repeated UID) is left out of the report and returned with
+// its problem.
+func auditBindings(in auditInput) ([]ObjectReport, []binding.ObjectError, error) {
 	objs, err := binding.DecodeObjects(in.bindings)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	brokers := []string{""}
 	for _, c := range objs.Connections {
@@ -161,6 +172,7 @@ func auditBindings(in auditInput) ([]ObjectReport, error) {
 	// answers; explained[binding key] = the same in the world without
 	// probe results, with the decision behind each.
 	due := make([]map[key][]metav1.Condition, len(probeWorlds))
+	var leftOut []binding.ObjectError
 	explained := map[key]explain.Object{}
 	for w, probe := range probeWorlds {
 		due[w] = map[key][]metav1.Condition{}
@@ -175,7 +187,7 @@ func auditBindings(in auditInput) ([]ObjectReport, error) {
 		}
 		snap, err := conformance.BindingSnapshot(f)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		for _, name := range brokers {
 			snap.Broker.Name = name
@@ -185,7 +197,10 @@ func auditBindings(in auditInput) ([]ObjectReport, error) {
 			}
 			r, err := evaluate(snap)
 			if err != nil {
-				return nil, err
+				return nil, nil, err
+			}
+			if w == 0 && leftOut == nil {
+				leftOut = r.Errors // the snapshot's, the same for every broker
 			}
 			for _, o := range r.Bindings {
 				k := key{akv1.KindBinding, o.Namespace, o.Name}
@@ -211,7 +226,7 @@ func auditBindings(in auditInput) ([]ObjectReport, error) {
 		}
 		out = append(out, judge(k, b.Status.Conditions, worlds, binding.Vocabulary.Types(), explained[k]))
 	}
-	return out, nil
+	return out, leftOut, nil
 }
 
 // auditFinOps evaluates the FinOps objects once, at now. FinOps

@@ -460,4 +460,15 @@ spec: {agent: {backendRef: {name: echo}}, chat: {connectionRef: {name: slack}, c
 	if accepted["viaother"] != "True/OK (gen 1)" || accepted["orphan"] != "False/ConnectionNotFound (gen 1)" {
 		t.Errorf("due Accepted %v", accepted)
 	}
+	// The twins are not audited, but not lost: each is named, with why,
+	// in the report and on stderr.
+	if len(r.LeftOut) != 2 || !strings.Contains(r.LeftOut[0], "Binding team-a/twin-1 left out: ") ||
+		!strings.Contains(r.LeftOut[1], "Binding team-a/twin-2 left out: ") {
+		t.Errorf("leftOut %q", r.LeftOut)
+	}
+	for _, l := range r.LeftOut {
+		if !strings.Contains(errs, "note: "+l+"\n") {
+			t.Errorf("stderr lacks %q:\n%s", l, errs)
+		}
+	}
 }

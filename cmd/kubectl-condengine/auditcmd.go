@@ -86,7 +86,11 @@ func readAndAudit(cmd *cobra.Command, flags *genericclioptions.ConfigFlags, newR
 		fmt.Fprintf(cmd.ErrOrStderr(), "note: %s\n", n)
 	}
 	in.now = now()
-	return audit(in, namespace)
+	rep, err := audit(in, namespace)
+	for _, n := range rep.LeftOut {
+		fmt.Fprintf(cmd.ErrOrStderr(), "note: %s\n", n)
+	}
+	return rep, err
 }
 
 var auditWriters = map[string]func(io.Writer, Report) error{
