@@ -44,9 +44,6 @@ func (in *explainInputs) keepBindings(snap binding.Snapshot) {
 	}
 }
 
-// explained is one object's conditions with their provenance.
-type explained = explain.Object
-
 func runExplain(e env, args []string) int {
 	fs := newFlags(e, "explain", "explain -f FILE|- [KIND [NAMESPACE/]NAME] [-o tree|json] [-now RFC3339]\n       condengine explain -rules [-o markdown|json] [-out FILE]")
 	file := fs.String("f", "", "a scenario file or a manifest stream (YAML or JSON); - reads stdin")
@@ -125,7 +122,7 @@ func runExplain(e env, args []string) int {
 		fmt.Fprintf(e.stderr, "condengine explain: %v\n", err)
 		return exitFail
 	}
-	objs = slices.DeleteFunc(objs, func(x explained) bool {
+	objs = slices.DeleteFunc(objs, func(x explain.Object) bool {
 		return kind != "" && x.Kind != kind || name != "" && (x.Name != name || ns != "" && x.Namespace != ns)
 	})
 	if len(objs) == 0 && kind != "" {
@@ -146,9 +143,9 @@ func runExplain(e env, args []string) int {
 // explainWorld evaluates the kept inputs again with provenance and lists
 // every object with conditions, in the order of the vocabularies, then
 // namespace and name.
-func explainWorld(w *world) ([]explained, error) {
+func explainWorld(w *world) ([]explain.Object, error) {
 	sentences := explain.Sentences(conformance.Rules())
-	var out []explained
+	var out []explain.Object
 	add := func(kind, ns, name string, conds []metav1.Condition, prov []conditions.Provenance) {
 		out = append(out, explain.NewObject(kind, ns, name, conds, prov, sentences))
 	}
@@ -185,7 +182,7 @@ func explainWorld(w *world) ([]explained, error) {
 	for i, v := range conformance.Vocabularies() {
 		rank[v.Kind()] = i
 	}
-	slices.SortStableFunc(out, func(a, b explained) int {
+	slices.SortStableFunc(out, func(a, b explain.Object) int {
 		return cmp.Or(cmp.Compare(rank[a.Kind], rank[b.Kind]), cmp.Compare(a.Namespace, b.Namespace), cmp.Compare(a.Name, b.Name))
 	})
 	return out, nil

@@ -9,6 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/condengine/condengine/conformance"
+	"github.com/condengine/condengine/explain"
 )
 
 const parentDeactivated = "../../conformance/scenarios/finops/subscription-parent-deactivated-default-policy.yaml"
@@ -55,7 +56,7 @@ func TestExplain_JSONCarriesRuleAndEvidence(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("code %d, stderr %q", code, errs)
 	}
-	var got []explained
+	var got []explain.Object
 	if err := json.Unmarshal([]byte(out), &got); err != nil {
 		t.Fatal(err)
 	}
@@ -87,7 +88,7 @@ func TestExplain_DemoWorldsEveryConditionHasATableRule(t *testing.T) {
 		if code != exitOK {
 			t.Fatalf("%s: code %d, stderr %q", f, code, errs)
 		}
-		var got []explained
+		var got []explain.Object
 		if err := json.Unmarshal([]byte(out), &got); err != nil {
 			t.Fatal(err)
 		}
