@@ -66,7 +66,7 @@ func (r *run) settle() error {
 }
 
 // finishProbes gives every Binding a finished probe of its generation,
-// with the last variant drawn for it.
+// with the last variant drawn for it, and queues those it is news for.
 func (r *run) finishProbes() error {
 	r.inflight = nil
 	objs, err := listAll(r.ctx, r.store, r.sys.kinds())
@@ -74,10 +74,16 @@ func (r *run) finishProbes() error {
 		return err
 	}
 	for _, u := range objs {
-		if res, ok := r.sys.probe(u, u.GetGeneration(), r.variant[u.GetUID()]); ok {
-			r.probes[u.GetUID()] = res
+		res, ok := r.sys.probe(u, u.GetGeneration(), r.variant[u.GetUID()])
+		if !ok {
+			continue
+		}
+		// Only a new finding queues the Binding: one already held would
+		// give a host a request it did not need to converge.
+		if old, had := r.probes[u.GetUID()]; !had || old.Generation != res.Generation {
 			r.reps[r.lease].enqueue([]types.NamespacedName{keyOf(u).NamespacedName}, r.now)
 		}
+		r.probes[u.GetUID()] = res
 	}
 	return nil
 }
