@@ -70,18 +70,15 @@ func (e *evaluator) collect(i int32, out *Outcome, st *finopsv1.SubscriptionStat
 		}
 	}
 
-	if s.IsDeleting() && holdsFinalizer(s) && in.DeactivatedAt != nil && !failed {
-		switch {
-		case in.ActivatedAt == nil:
-			out.Finalizer = conditions.FinalizerRemove // never billed: nothing to settle
-		default:
-			through := scheduled
-			if usageBilled(s, off) && !c.AllocationBoundary.IsZero() {
-				through = c.AllocationBoundary.UTC().Truncate(time.Hour)
-			}
-			if (sched == nil || sched.MinPeriodsReached(scheduled)) && billing.ChargesSettled(in.DeactivatedAt.Time, through) {
-				out.Finalizer = conditions.FinalizerRemove
-			}
+	// A run selects Subscriptions by activatedAt, so one that never
+	// activated is never visited and its finalizer stays (HazardNeverActivated).
+	if s.IsDeleting() && holdsFinalizer(s) && in.ActivatedAt != nil && in.DeactivatedAt != nil && !failed {
+		through := scheduled
+		if usageBilled(s, off) && !c.AllocationBoundary.IsZero() {
+			through = c.AllocationBoundary.UTC().Truncate(time.Hour)
+		}
+		if (sched == nil || sched.MinPeriodsReached(scheduled)) && billing.ChargesSettled(in.DeactivatedAt.Time, through) {
+			out.Finalizer = conditions.FinalizerRemove
 		}
 	}
 	return written
