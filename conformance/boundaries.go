@@ -325,7 +325,7 @@ func conditionAhead(objs []map[string]any, r *rand.Rand) {
 		n, _ := dig(objs[i], "metadata", "generation").(json.Number)
 		g, err := n.Int64()
 		conds, _ := dig(objs[i], "status", "conditions").([]any)
-		if err != nil || g >= math.MaxInt64 || len(conds) == 0 {
+		if err != nil || g == math.MaxInt64 || len(conds) == 0 {
 			continue
 		}
 		if c, ok := conds[r.IntN(len(conds))].(map[string]any); ok {
