@@ -20,6 +20,9 @@ func FinOpsSnapshot(f *scenario.File) (finops.Snapshot, error) {
 	if f.System != scenario.SystemFinOps {
 		return finops.Snapshot{}, fmt.Errorf("scenario system is %q, not %q", f.System, scenario.SystemFinOps)
 	}
+	if err := f.Validate(); err != nil {
+		return finops.Snapshot{}, err
+	}
 	s, err := finops.DecodeObjects(f.Objects)
 	if err != nil {
 		return finops.Snapshot{}, fmt.Errorf("objects: %w", err)
