@@ -1,6 +1,10 @@
 package writeplan
 
-import metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+import (
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/condengine/condengine/conditions"
+)
 
 // Transition is one condition's change between the status as read and
 // the status as written: what a host turns into a Kubernetes Event or a
@@ -33,7 +37,7 @@ func Transitions(before, after []metav1.Condition) []Transition {
 		}
 		seen[a.Type] = true
 		var from metav1.ConditionStatus
-		if b := find(before, a.Type); b != nil {
+		if b := conditions.Find(before, a.Type); b != nil {
 			from = b.Status
 		}
 		if from != a.Status {
@@ -49,13 +53,4 @@ func Transitions(before, after []metav1.Condition) []Transition {
 		out = append(out, Transition{Type: b.Type, From: b.Status, Reason: b.Reason, Message: b.Message})
 	}
 	return out
-}
-
-func find(list []metav1.Condition, typ string) *metav1.Condition {
-	for i := range list {
-		if list[i].Type == typ {
-			return &list[i]
-		}
-	}
-	return nil
 }
