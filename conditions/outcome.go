@@ -127,7 +127,7 @@ const (
 // ErrZeroNow is returned by every evaluator given a snapshot whose Now is
 // the zero time: a transition stamped with the year 1 would never move
 // again, so nothing is decided.
-var ErrZeroNow = errors.New("snapshot Now is the zero time")
+var ErrZeroNow = errors.New("Snapshot.Now is the zero time: set Snapshot.Now to the instant of the evaluation (the engine reads no clock)")
 
 // CheckNow returns ErrZeroNow when now is the zero time.
 func CheckNow(now time.Time) error {
