@@ -1,15 +1,12 @@
 package writeplan_test
 
 import (
-	"errors"
 	"fmt"
 	"slices"
 	"testing"
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/apimachinery/pkg/runtime"
 	"pgregory.net/rapid"
 
 	finopsv1 "github.com/condengine/condengine/api/finops/v1alpha1"
@@ -17,15 +14,12 @@ import (
 	"github.com/condengine/condengine/writeplan"
 )
 
-const ourManager = "finops-operator"
-
 var (
 	ourTypes   = []string{"Ready", "Active", "Deleting", "CostsResolved"}
 	theirTypes = []string{"Audited", "Mirrored"}
 	// Other writers: an older version of ours writing with an update, a
 	// kubectl edit, an auditing controller with conditions of its own.
 	otherManagers = []string{"finops-operator-v0", "kubectl-edit", "auditor"}
-	subGVK        = finopsv1.GroupVersion.WithKind(finopsv1.KindSubscription)
 )
 
 func genCondition(t *rapid.T, label, typ string) metav1.Condition {
@@ -47,29 +41,6 @@ func genConditions(t *rapid.T, label string, types []string) []metav1.Condition 
 		out = append(out, genCondition(t, label, typ))
 	}
 	return out
-}
-
-func toU(t interface{ Fatal(...any) }, obj runtime.Object) *unstructured.Unstructured {
-	m, err := runtime.DefaultUnstructuredConverter.ToUnstructured(obj)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return &unstructured.Unstructured{Object: m}
-}
-
-func fromU(t interface{ Fatal(...any) }, u *unstructured.Unstructured) *finopsv1.Subscription {
-	var s finopsv1.Subscription
-	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(u.Object, &s); err != nil {
-		t.Fatal(err)
-	}
-	return &s
-}
-
-func subscription(conds []metav1.Condition, finalizers []string) *finopsv1.Subscription {
-	s := &finopsv1.Subscription{ObjectMeta: metav1.ObjectMeta{Namespace: "team-a", Name: "plan", Finalizers: finalizers}}
-	s.SetGroupVersionKind(subGVK)
-	s.Status.Conditions = conds
-	return s
 }
 
 // history writes, through the store, a random sequence of status writes:
@@ -265,46 +236,4 @@ func equalByType(a, b map[string]metav1.Condition) bool {
 		}
 	}
 	return true
-}
-
-func bodies(p writeplan.Plan) string {
-	var s string
-	for _, r := range p.Requests {
-		s += string(r.Step) + " " + string(r.Body) + "\n"
-	}
-	return s
-}
-
-// TestRemovalNeverRemovesAFresherWrite: a write by another manager after
-// the read makes the removal request fail with a conflict, and the stored
-// conditions stay as that writer left them.
-func TestRemovalNeverRemovesAFresherWrite(t *testing.T) {
-	s, err := newStore(subGVK)
-	if err != nil {
-		t.Fatal(err)
-	}
-	stale := metav1.Condition{Type: "Deleting", Status: metav1.ConditionTrue, Reason: "OK", Message: "m", LastTransitionTime: metav1.Unix(1_700_000_000, 0)}
-	if err := s.create(toU(t, subscription([]metav1.Condition{stale}, nil)), "finops-operator-v0"); err != nil {
-		t.Fatal(err)
-	}
-	read := fromU(t, s.get())
-	o := &conditions.Outcome{Kind: finopsv1.KindSubscription, Namespace: read.Namespace, Name: read.Name, Write: true}
-	p, err := writeplan.For(read, o, read.Status, writeplan.Options{FieldManager: ourManager})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(p.Requests) != 2 || p.Requests[0].Step != writeplan.StepRemoveConditions {
-		t.Fatalf("plan %s", bodies(p))
-	}
-	fresher := read.DeepCopy()
-	fresher.Status.Conditions[0].Message = "rewritten after our read"
-	if err := s.update(toU(t, fresher), "kubectl-edit", "status"); err != nil {
-		t.Fatal(err)
-	}
-	if err := s.carry(p.Requests[0]); !errors.Is(err, errConflict) {
-		t.Fatalf("removal after a fresher write: %v, want a conflict", err)
-	}
-	if got := fromU(t, s.get()).Status.Conditions; len(got) != 1 || got[0].Message != "rewritten after our read" {
-		t.Fatalf("conditions %v", got)
-	}
 }
