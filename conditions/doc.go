@@ -67,20 +67,19 @@
 // vocabulary's rules, returning a field.ErrorList with full paths such as
 // status.conditions[2].reason.
 //
-// # Provenance
+// # Rules, verdicts and provenance
 //
-// Each evaluator declares its decision rules once, as a table of Rule
-// (a stable ID such as binding/accepted/channel-conflict and one
-// sentence), and its Explain function returns, beside every condition, a
-// Provenance: the rule that decided it, the condition it was derived from
-// when there is one, and the Evidence - each object read (kind,
-// namespace, name, UID, generation) with the fields and values that
-// decided. Vocabulary.Attach lines the entries up with the conditions an
-// outcome carries, adding the shared rules for a stale snapshot and for
-// another writer's conditions. Evidence is raw and may name other
-// namespaces' objects and hosts: it is for logs and tools, never a
-// status. Evaluate does not record it, so the unchanged path stays free
-// of allocations.
+// Each kind declares its decision rules once, as Rule values: a stable ID
+// such as binding/accepted/channel-conflict, the types it decides, one
+// sentence, and the reasons it writes with their documentation text.
+// FromRules reads a vocabulary's reasons from them. A deciding function
+// returns a Verdict (the rule that fired, the message, the generation).
+// Explain is Evaluate with a Recorder, which keeps each decision's rule
+// and the Evidence it read; Vocabulary.Attach lines the Provenance up
+// with the conditions an outcome carries, adding the shared rules for a
+// stale snapshot and another writer's conditions. Evidence is raw and may
+// name other namespaces' objects and hosts: it is for logs and tools,
+// never a status. With a nil Recorder nothing is recorded or allocated.
 //
 // Nothing in this package reads a clock, does I/O or keeps state between
 // calls: now and generation are arguments.

@@ -80,3 +80,41 @@ func ExampleOutcome() {
 	// conditions: example.com/Audited 2
 	// owned: Ready 2
 }
+
+// A kind declares each rule once; its vocabulary is read from the rules,
+// a deciding function returns the verdict of the rule that fired, and a
+// recorder (nil in Evaluate) keeps the evidence for Explain.
+func ExampleFromRules() {
+	rules := []conditions.Rule{
+		{ID: "widget/accepted/ok", Kind: "Widget", Types: []string{"Accepted"}, Sentence: "every check passes",
+			Writes: []conditions.Reason{{Status: metav1.ConditionTrue, Reason: "OK", Meaning: "Taken as written.", Action: "Nothing."}}},
+		{ID: "widget/accepted/invalid-size", Kind: "Widget", Types: []string{"Accepted"}, Sentence: "spec.size is not positive",
+			Writes: []conditions.Reason{{Status: metav1.ConditionFalse, Reason: "InvalidSize", Meaning: "spec.size is not positive.", Action: "Give a positive size."}}},
+	}
+	vocab := conditions.MustVocabulary("example.dev/v1", "Widget", []conditions.Type{{Name: "Accepted", Required: true}}, conditions.FromRules(rules))
+
+	decide := func(size, generation int64, rec *conditions.Recorder) conditions.Verdict {
+		if rec.On() {
+			rec.Read("Accepted", conditions.ObjectRef{Kind: "Widget", Name: "w"}, conditions.FInt("spec.size", size))
+		}
+		if size <= 0 {
+			return rules[1].Verdict(0, "spec.size: must be positive", generation)
+		}
+		return rules[0].Verdict(0, "", generation)
+	}
+
+	rec := &conditions.Recorder{}
+	v := decide(-1, 3, rec)
+	rec.Decided("Accepted", "", v)
+	c := v.Condition("Accepted")
+	fmt.Println(c.Status, c.Reason, c.Message, c.ObservedGeneration)
+	for _, p := range rec.Provenance() {
+		fmt.Println(p.Type, p.Rule, p.Evidence[0].Facts)
+	}
+	r, _ := vocab.Lookup("Accepted", metav1.ConditionFalse, "InvalidSize")
+	fmt.Println(r.Action)
+	// Output:
+	// False InvalidSize spec.size: must be positive 3
+	// Accepted widget/accepted/invalid-size [{spec.size -1}]
+	// Give a positive size.
+}

@@ -8,8 +8,14 @@ import (
 
 // MergeResult is what Merge decided for one object.
 type MergeResult struct {
-	// Conditions is the exact set to write. When Changed is false it is
-	// the current slice itself, so an unchanged object costs nothing.
+	// Conditions is the exact set to write. When Changed is false and
+	// ours already stand before every other writer's condition, it is
+	// the current slice itself, so a settled object costs nothing. When
+	// Changed is false but another writer's condition stands before one
+	// of ours, it is a new slice holding the same conditions with ours
+	// first (rules 5 and 6): where a foreign condition sits is not a
+	// change (rule 7), so nothing is due, yet the list Merge answers with
+	// is always in the one order it would write.
 	Conditions []metav1.Condition
 	// Changed reports whether Conditions differs from the current set in
 	// any field, observedGeneration and order included. A host writes the
@@ -80,8 +86,12 @@ func (v *Vocabulary) settled(current, desired []metav1.Condition, generation int
 			return false
 		}
 		t++
+		want := d.ObservedGeneration
+		if want == 0 {
+			want = generation // rule 2: a zero observedGeneration is written as generation
+		}
 		if c.Type != d.Type || c.Status != d.Status || c.Reason != d.Reason || c.Message != d.Message ||
-			c.ObservedGeneration != d.ObservedGeneration || c.ObservedGeneration > generation ||
+			c.ObservedGeneration != want || c.ObservedGeneration > generation ||
 			c.LastTransitionTime.IsZero() {
 			return false
 		}

@@ -12,33 +12,6 @@ import (
 	ktypes "k8s.io/apimachinery/pkg/types"
 )
 
-// Rule is one decision rule of an evaluator: the named step that chose a
-// condition's status and reason. Each kind declares its rules once, in a
-// table its package returns; docs/rules.md, the reason tables of
-// docs/vocabulary and the tests read that table.
-type Rule struct {
-	// ID is stable across releases: "<kind>/<type>/<name>" in lower case,
-	// e.g. "binding/accepted/channel-conflict", or "<kind>/<name>" for a
-	// rule that applies to every type of the kind.
-	ID string
-	// Kind is the kind whose conditions the rule decides.
-	Kind string
-	// Types are the condition types the rule decides; nil for every type
-	// of the kind.
-	Types []string
-	// Sentence says in one line what the rule decides and when.
-	Sentence string
-	// Reasons are the (status, reason) pairs of Types the rule may write.
-	// A rule that keeps a condition as the object carries it lists none.
-	Reasons []Pair
-}
-
-// Pair is a (status, reason) a rule may write.
-type Pair struct {
-	Status metav1.ConditionStatus
-	Reason string
-}
-
 // ObjectRef names an object an evaluation read, as the snapshot held it.
 type ObjectRef struct {
 	Kind       string     `json:"kind"`
@@ -211,7 +184,7 @@ func CheckRules(rules []Rule, vocabs []*Vocabulary) []string {
 				probs = append(probs, fmt.Sprintf("rule %s: %s has no condition type %s", r.ID, r.Kind, t))
 			}
 		}
-		for _, p := range r.Reasons {
+		for _, p := range r.Pairs() {
 			if !slices.ContainsFunc(r.Types, func(t string) bool { _, ok := vocabs[i].Lookup(t, p.Status, p.Reason); return ok }) {
 				probs = append(probs, fmt.Sprintf("rule %s: %s %s is not in the vocabulary of %v", r.ID, p.Status, p.Reason, r.Types))
 			}
@@ -228,7 +201,7 @@ func RulesFor(rules []Rule, kind, typ string, status metav1.ConditionStatus, rea
 		if r.Kind != kind || !slices.Contains(r.Types, typ) {
 			continue
 		}
-		if slices.Contains(r.Reasons, Pair{status, reason}) {
+		if slices.Contains(r.Pairs(), Pair{status, reason}) {
 			out = append(out, r.ID)
 		}
 	}

@@ -55,6 +55,8 @@ type Vocabulary struct {
 	emptyMessageWhenTrue bool
 	order                map[string]int
 	pairs                map[pairKey]int // index into types[t].Reasons
+	rules                []Rule          // the table the reasons were read from
+	err                  error           // set by an option that failed
 }
 
 type pairKey struct {
@@ -83,11 +85,14 @@ func NewVocabulary(apiVersion, kind string, types []Type, opts ...Option) (*Voca
 		order:      make(map[string]int, len(types)),
 		pairs:      map[pairKey]int{},
 	}
+	if kind == "" {
+		return nil, fmt.Errorf("vocabulary: kind is empty")
+	}
 	for _, o := range opts {
 		o(v)
 	}
-	if kind == "" {
-		return nil, fmt.Errorf("vocabulary: kind is empty")
+	if v.err != nil {
+		return nil, v.err
 	}
 	for i, t := range v.types {
 		if t.Name == "" {
