@@ -228,7 +228,7 @@ func ownedConditionTypes(u *unstructured.Unstructured, manager string) []string 
 			continue
 		}
 		var fields map[string]any
-		if json.Unmarshal(mf.FieldsV1.Raw, &fields) != nil {
+		if json.Unmarshal(mf.FieldsV1.GetRawBytes(), &fields) != nil {
 			continue
 		}
 		status, _ := fields["f:status"].(map[string]any)

@@ -213,16 +213,6 @@ func (r *run) record(gvk schema.GroupVersionKind, k objKey, after *unstructured.
 	}
 }
 
-// refresh records the store's current state of one object.
-func (r *run) refresh(gvk schema.GroupVersionKind, k objKey) error {
-	u, err := getStored(r.ctx, r.store, gvk, k)
-	if err != nil {
-		return err
-	}
-	r.record(gvk, k, u)
-	return nil
-}
-
 // do runs one schedule event.
 func (r *run) do(e event) error {
 	p := r.reps[e.Replica%len(r.reps)]
@@ -446,7 +436,8 @@ func (r *run) reconcileNext(p *replica) error {
 	case res.RequeueAfter > 0:
 		delete(p.errors, name)
 		p.enqueue([]types.NamespacedName{name}, r.now.Add(res.RequeueAfter))
-	case res.Requeue: //nolint:staticcheck // the deprecated field still means requeue
+	//lint:ignore SA1019 a host may still set it, and controller-runtime still requeues on it
+	case res.Requeue:
 		p.enqueue([]types.NamespacedName{name}, r.now.Add(errorBackoff(1)))
 	default:
 		delete(p.errors, name)

@@ -12,11 +12,13 @@ import (
 	"k8s.io/apimachinery/pkg/util/managedfields"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/client/fake"
+
+	"github.com/condengine/condengine/config/crd"
 )
 
 // newStore is the API server: controller-runtime's fake client with the
 // status subresource of the kinds the host writes, managed fields
-// returned, and server-side apply typed by the CRDs' condition lists.
+// returned, and server-side apply typed by the CRDs' schemas.
 func newStore(sys system, objs []client.Object) (client.WithWatch, error) {
 	var status []client.Object
 	for _, gvk := range sys.statusKinds() {
@@ -24,7 +26,7 @@ func newStore(sys system, objs []client.Object) (client.WithWatch, error) {
 		u.SetGroupVersionKind(gvk)
 		status = append(status, u)
 	}
-	tc, err := newStatusConverter(sys.kinds()[0].Group)
+	tc, err := crd.TypeConverter()
 	if err != nil {
 		return nil, err
 	}
