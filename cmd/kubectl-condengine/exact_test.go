@@ -1,0 +1,116 @@
+package main
+
+import (
+	"strings"
+	"testing"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+	"sigs.k8s.io/yaml"
+)
+
+// Integers above 2^53 lose their last digits through a float64, and
+// 2^63-1 turns negative: the plugin prints the exact decimals the
+// cluster holds.
+const (
+	above53  = "9007199254740993"    // 2^53+1
+	int64Max = "9223372036854775807" // 2^63-1
+)
+
+const bigCluster = `apiVersion: agentkourier.dev/v1alpha1
+kind: ChatConnection
+metadata: {namespace: team-a, name: slack, uid: u-slack, generation: ` + above53 + `, creationTimestamp: "2026-11-30T08:00:00Z"}
+spec: {platform: slack, tokenSecretRef: {name: slack-bot-token, key: token}}
+---
+apiVersion: agentkourier.dev/v1alpha1
+kind: AgentBackend
+metadata: {namespace: team-a, name: echo, uid: u-echo, generation: 1, creationTimestamp: "2026-11-30T08:00:00Z"}
+spec: {url: "https://echo.example"}
+---
+apiVersion: agentkourier.dev/v1alpha1
+kind: Binding
+metadata: {namespace: team-a, name: chat, uid: u-chat, generation: ` + int64Max + `, creationTimestamp: "2026-11-30T08:30:00Z"}
+spec: {agent: {backendRef: {name: echo}}, chat: {connectionRef: {name: slack}, channel: C7}}
+status:
+  conditions:
+  - {type: Accepted, status: "True", reason: OK, message: "", observedGeneration: ` + above53 + `, lastTransitionTime: "2026-11-30T08:30:00Z"}
+---
+apiVersion: finops.stakater.com/v1alpha1
+kind: Offering
+metadata: {namespace: shop, name: big, uid: o-big, generation: ` + above53 + `, creationTimestamp: "2026-10-01T05:00:00Z"}
+spec:
+  pricing:
+    subscriptionFee: {priceMicros: ` + above53 + `, period: "1", tickAlignment: MonthBoundary}
+---
+apiVersion: finops.stakater.com/v1alpha1
+kind: Subscription
+metadata: {namespace: team-a, name: max, uid: u-max, generation: ` + int64Max + `, creationTimestamp: "2026-10-01T05:00:00Z"}
+spec:
+  offeringRef: {name: big, namespace: shop}`
+
+// exactObjects reads docs as the API server's JSON does reach a dynamic
+// client: integers as int64, never through a float64.
+func exactObjects(t *testing.T, docs string) []runtime.Object {
+	t.Helper()
+	var out []runtime.Object
+	for _, doc := range strings.Split(docs, "\n---\n") {
+		js, err := yaml.YAMLToJSON([]byte(doc))
+		if err != nil {
+			t.Fatal(err)
+		}
+		u := &unstructured.Unstructured{}
+		if err := u.UnmarshalJSON(js); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, u)
+	}
+	return out
+}
+
+func notExact(t *testing.T, out string) {
+	t.Helper()
+	for _, bad := range []string{"9007199254740992", "-9223372036854775808", "9223372036854775808", "e+18", "e+15"} {
+		if strings.Contains(out, bad) {
+			t.Errorf("output holds %s, a float64's rounding:\n%s", bad, out)
+		}
+	}
+}
+
+func TestExplain_PrintsExactIntegers(t *testing.T) {
+	for name, tc := range map[string]struct {
+		args  []string
+		wants []string
+	}{
+		"BindingTree":      {[]string{"binding", "chat", "-n", "team-a"}, []string{"generation " + int64Max, "generation " + above53}},
+		"BindingJSON":      {[]string{"binding", "chat", "-n", "team-a", "-o", "json"}, []string{int64Max, above53}},
+		"SubscriptionTree": {[]string{"subscription", "max", "-n", "team-a"}, []string{"generation " + int64Max, "generation " + above53}},
+		"SubscriptionJSON": {[]string{"subscription", "max", "-n", "team-a", "-o", "json"}, []string{int64Max, above53}},
+	} {
+		t.Run(name, func(t *testing.T) {
+			_, newReader := fakeCluster(exactObjects(t, bigCluster)...)
+			code, out, errs := runExplain(t, newReader, tc.args...)
+			if code != exitOK {
+				t.Fatalf("code %d, stderr %q\n%s", code, errs, out)
+			}
+			notExact(t, out)
+			for _, w := range tc.wants {
+				if !strings.Contains(out, w) {
+					t.Errorf("output lacks %q:\n%s", w, out)
+				}
+			}
+		})
+	}
+}
+
+func TestAudit_PrintsExactIntegers(t *testing.T) {
+	for _, format := range []string{"table", "yaml", "json"} {
+		t.Run(format, func(t *testing.T) {
+			_, newReader := fakeCluster(exactObjects(t, bigCluster)...)
+			_, out, errs := runAudit(t, newReader, "-A", "-o", format)
+			notExact(t, out+errs)
+			if !strings.Contains(out, above53) && !strings.Contains(out, int64Max) {
+				t.Errorf("no generation printed exactly:\n%s", out)
+			}
+		})
+	}
+}
