@@ -17,23 +17,13 @@ const (
 	int64Max = "9223372036854775807" // 2^63-1
 )
 
-const bigCluster = `apiVersion: agentkourier.dev/v1alpha1
-kind: ChatConnection
-metadata: {namespace: team-a, name: slack, uid: u-slack, generation: ` + above53 + `, creationTimestamp: "2026-11-30T08:00:00Z"}
-spec: {platform: slack, tokenSecretRef: {name: slack-bot-token, key: token}}
----
-apiVersion: agentkourier.dev/v1alpha1
-kind: AgentBackend
-metadata: {namespace: team-a, name: echo, uid: u-echo, generation: 1, creationTimestamp: "2026-11-30T08:00:00Z"}
-spec: {url: "https://echo.example"}
----
-apiVersion: agentkourier.dev/v1alpha1
-kind: Binding
-metadata: {namespace: team-a, name: chat, uid: u-chat, generation: ` + int64Max + `, creationTimestamp: "2026-11-30T08:30:00Z"}
-spec: {agent: {backendRef: {name: echo}}, chat: {connectionRef: {name: slack}, channel: C7}}
-status:
-  conditions:
-  - {type: Accepted, status: "True", reason: OK, message: "", observedGeneration: ` + above53 + `, lastTransitionTime: "2026-11-30T08:30:00Z"}
+// bigCluster is the audit tests' cluster with the ChatConnection at
+// generation 2^53+1 and the Binding first at 2^63-1, and an Offering and
+// a Subscription at those values.
+var bigCluster = strings.NewReplacer(
+	"name: slack, uid: u-slack, generation: 1", "name: slack, uid: u-slack, generation: "+above53,
+	"name: first, uid: u-first, generation: 1", "name: first, uid: u-first, generation: "+int64Max,
+).Replace(strings.TrimSpace(cluster)) + `
 ---
 apiVersion: finops.stakater.com/v1alpha1
 kind: Offering
@@ -81,8 +71,8 @@ func TestExplain_PrintsExactIntegers(t *testing.T) {
 		args  []string
 		wants []string
 	}{
-		"BindingTree":      {[]string{"binding", "chat", "-n", "team-a"}, []string{"generation " + int64Max, "generation " + above53}},
-		"BindingJSON":      {[]string{"binding", "chat", "-n", "team-a", "-o", "json"}, []string{int64Max, above53}},
+		"BindingTree":      {[]string{"binding", "first", "-n", "team-a"}, []string{"generation " + int64Max, "generation " + above53}},
+		"BindingJSON":      {[]string{"binding", "first", "-n", "team-a", "-o", "json"}, []string{int64Max, above53}},
 		"SubscriptionTree": {[]string{"subscription", "max", "-n", "team-a"}, []string{"generation " + int64Max, "generation " + above53}},
 		"SubscriptionJSON": {[]string{"subscription", "max", "-n", "team-a", "-o", "json"}, []string{int64Max, above53}},
 	} {
