@@ -442,3 +442,16 @@ func TestConform_PythonExampleOnItsSubset(t *testing.T) {
 		t.Errorf("code %d, stderr %q", code, errs)
 	}
 }
+
+// --until-coverage stops once every reachable rule was reached N times,
+// and --runs caps it.
+func TestConform_UntilCoverage(t *testing.T) {
+	code, stdout, errs := run(t, "", "conform", "--system", "binding", "--exec", asCommand(t, "reference --system binding"), "--until-coverage", "1", "--runs", "400")
+	if code != exitOK {
+		t.Fatalf("code %d, stderr %q\n%s", code, errs, stdout)
+	}
+	m := regexp.MustCompile(`^(\d+) binding snapshots`).FindStringSubmatch(stdout)
+	if m == nil || m[1] == "400" || !strings.Contains(stdout, "rules reached: 21 of 21\n") {
+		t.Errorf("the run did not stop once every rule was reached:\n%s", stdout)
+	}
+}
