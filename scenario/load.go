@@ -22,9 +22,9 @@ import (
 // manifest reader's, the same for `condengine check` and `eval`.
 const MaxFileBytes = manifest.MaxDocumentBytes
 
-// Parse decodes one scenario from YAML or JSON. Unknown keys are errors,
-// so a misspelt expectation cannot pass silently. The name, system and
-// now keys are required.
+// Parse decodes one scenario from YAML or JSON and validates it (see
+// File.Validate). Unknown keys are errors, so a misspelt expectation
+// cannot pass silently. The name, system and now keys are required.
 func Parse(data []byte) (*File, error) {
 	if len(data) > MaxFileBytes {
 		return nil, fmt.Errorf("scenario is %d bytes, more than %d", len(data), MaxFileBytes)
@@ -39,20 +39,8 @@ func Parse(data []byte) (*File, error) {
 	if err := dec.Decode(&f); err != nil {
 		return nil, fmt.Errorf("scenario: %w", err)
 	}
-	switch {
-	case strings.TrimSpace(f.Name) == "":
-		return nil, errors.New("scenario: name is required")
-	case strings.ContainsAny(f.Name, "\r\n"):
-		return nil, errors.New("scenario: name must be one line")
-	case f.System != SystemBinding && f.System != SystemFinOps:
-		return nil, fmt.Errorf("scenario: system %q is not %q or %q", f.System, SystemBinding, SystemFinOps)
-	case f.Now.IsZero():
-		return nil, errors.New("scenario: now is required")
-	}
-	for i, e := range f.Expect {
-		if e.Kind == "" || e.Name == "" {
-			return nil, fmt.Errorf("scenario: expect[%d]: kind and name are required", i)
-		}
+	if err := f.Validate(); err != nil {
+		return nil, fmt.Errorf("scenario: %w", err)
 	}
 	return &f, nil
 }
@@ -87,6 +75,9 @@ func read(in io.Reader, name string) (*File, error) {
 // makes sure r holds nothing after it: a scenario file is one document,
 // and a broken or extra document after it is an error.
 func FromDocument(r *manifest.Reader, d *manifest.Document) (*File, error) {
+	if kind := manifestKind(d.JSON); kind != "" {
+		return nil, d.Fail(fmt.Errorf("%w (a %s), not a scenario", ErrManifest, kind))
+	}
 	next, err := r.Next()
 	if err == nil {
 		return nil, next.Fail(errors.New("a scenario file holds one document"))
@@ -100,6 +91,25 @@ func FromDocument(r *manifest.Reader, d *manifest.Document) (*File, error) {
 	}
 	f.Path = d.File
 	return f, nil
+}
+
+// ErrManifest is the error Load and LoadFS return, wrapped, for a file
+// that holds Kubernetes objects (a document with apiVersion and kind)
+// rather than a scenario, so a command can point to one that evaluates
+// manifests.
+var ErrManifest = errors.New("the file holds Kubernetes manifests")
+
+// manifestKind is the kind of raw when it is a Kubernetes object, which no
+// scenario is (a scenario has no apiVersion or kind key); "" otherwise.
+func manifestKind(raw []byte) string {
+	var h struct {
+		APIVersion string `json:"apiVersion"`
+		Kind       string `json:"kind"`
+	}
+	if json.Unmarshal(raw, &h) != nil || h.APIVersion == "" {
+		return ""
+	}
+	return h.Kind
 }
 
 // LoadFS reads and parses one scenario file of fsys, as Load reads one of

@@ -32,8 +32,8 @@ const (
 // engine, writer, prober.
 func (f *File) Parts() []Part {
 	var engine, writer, prober bool
-	writer = len(f.Writer) > 0
-	prober = len(f.Prober) > 0
+	writer = f.Writer != nil
+	prober = f.Prober != nil
 	for _, e := range f.Expect {
 		if e.Kind == KindProber || e.Pass != nil {
 			prober = true

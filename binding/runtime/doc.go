@@ -6,7 +6,10 @@
 // …, now policy.LogText, policy.LogBackoff, …). Two things did not
 // survive the move and have no alias: Decision.Reason is Decision.Log,
 // and Limits.CardLimit is gone (the card size is binding.MaxCardBytes).
-// RunScenario moved to conformance.RunBinding.
+// RunScenario moved to conformance.RunBinding, and the scenario's writer
+// and prober blocks (WriterBlock, ProberBlock, ParseWriterBlock,
+// ParseProberBlock and their parts) to package scenario, which reads
+// them with the rest of the file.
 //
 // The package will be removed in the minor version after the first one
 // that carries it; the CHANGELOG says which.

@@ -1,8 +1,6 @@
 package runtime
 
 import (
-	"encoding/json"
-
 	"github.com/condengine/condengine/binding/policy"
 )
 
@@ -16,8 +14,6 @@ type (
 	Decision = policy.Decision
 	// Deprecated: use policy.Limits.
 	Limits = policy.Limits
-	// Deprecated: use policy.LimitsOverride.
-	LimitsOverride = policy.LimitsOverride
 	// Deprecated: use policy.LogText.
 	LogText = policy.LogText
 	// Deprecated: use policy.Memory.
@@ -26,22 +22,12 @@ type (
 	PassDecision = policy.PassDecision
 	// Deprecated: use policy.Plan.
 	Plan = policy.Plan
-	// Deprecated: use policy.ProberBlock.
-	ProberBlock = policy.ProberBlock
-	// Deprecated: use policy.ProberLimitsOverride.
-	ProberLimitsOverride = policy.ProberLimitsOverride
 	// Deprecated: use policy.ProberState.
 	ProberState = policy.ProberState
-	// Deprecated: use policy.ProberTrigger.
-	ProberTrigger = policy.ProberTrigger
 	// Deprecated: use policy.Target.
 	Target = policy.Target
 	// Deprecated: use policy.Trigger.
 	Trigger = policy.Trigger
-	// Deprecated: use policy.WriterBinding.
-	WriterBinding = policy.WriterBinding
-	// Deprecated: use policy.WriterBlock.
-	WriterBlock = policy.WriterBlock
 	// Deprecated: use policy.WriterInput.
 	WriterInput = policy.WriterInput
 )
@@ -96,20 +82,6 @@ const (
 //
 // Deprecated: use policy.DefaultLimits.
 func DefaultLimits() Limits { return policy.DefaultLimits() }
-
-// ParseProberBlock reads a scenario's prober block.
-//
-// Deprecated: use policy.ParseProberBlock.
-func ParseProberBlock(raw json.RawMessage) (ProberBlock, Limits, error) {
-	return policy.ParseProberBlock(raw)
-}
-
-// ParseWriterBlock reads a scenario's writer block.
-//
-// Deprecated: use policy.ParseWriterBlock.
-func ParseWriterBlock(raw json.RawMessage) (WriterBlock, Limits, error) {
-	return policy.ParseWriterBlock(raw)
-}
 
 // The log texts, by the names they had before they were policy.LogText.
 const (
