@@ -116,7 +116,7 @@ type referenced struct {
 	found, denied      bool
 	problems           problems // of the object's current generation
 	gen, runningGen    int64
-	running            bool   // a good generation of the object runs
+	running            bool      // a good generation of the object runs
 	notFound, rejected ruleIndex // the rules for this reference
 }
 

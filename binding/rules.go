@@ -199,12 +199,12 @@ var rules = func() [numRules]conditions.Rule {
 		ruleBackendPending: one("binding/backend-reachable/pending", TypeBackendReachable, "no card fetch has finished for the served generation and no good condition of it is on the object",
 			probeWrite(sUnknown, ReasonPending, "no fetch of the agent card has finished yet", "No card fetch has finished yet for this Binding.", "Wait for the next probe pass.")),
 		ruleBackendProbe: many("binding/backend-reachable/probe-result", TypeBackendReachable, "the newest card fetch of a generation not above the served one decides, by HTTP status, error, timeout and card", backendResults),
-		ruleBackendKept: many("binding/backend-reachable/kept-across-failover", TypeBackendReachable, "no fetch has finished since a failover, so the good condition already on the object for the served generation is kept", backendResults),
+		ruleBackendKept:  many("binding/backend-reachable/kept-across-failover", TypeBackendReachable, "no fetch has finished since a failover, so the good condition already on the object for the served generation is kept", backendResults),
 
 		ruleChannelPending: one("binding/channel-joined/pending", TypeChannelJoined, "no channel look has finished for the served generation and no good condition of it is on the object",
 			probeWrite(sUnknown, ReasonPending, "no look at the channel has finished yet", "No look at the channel has finished yet for this Binding.", "Wait for the next probe pass.")),
 		ruleChannelProbe: many("binding/channel-joined/probe-result", TypeChannelJoined, "the newest channel look of a generation not above the served one decides, by the platform's answer", channelResults),
-		ruleChannelKept: many("binding/channel-joined/kept-across-failover", TypeChannelJoined, "no look has finished since a failover, so the good condition already on the object for the served generation is kept", channelResults),
+		ruleChannelKept:  many("binding/channel-joined/kept-across-failover", TypeChannelJoined, "no look has finished since a failover, so the good condition already on the object for the served generation is kept", channelResults),
 
 		ruleReadyOK: one("binding/ready/ok", TypeReady, "Accepted and both probe conditions are True",
 			write(sTrue, ReasonOK, "Every other condition is True: the agent answers in the channel.", "Nothing.")),
