@@ -9,6 +9,7 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	"github.com/condengine/condengine/conditions"
 	"github.com/condengine/condengine/manifest"
 	"github.com/condengine/condengine/scenario"
 )
@@ -28,6 +29,18 @@ type Object struct {
 	// Status holds the status fields other than conditions; absent, null
 	// and {} mean the same.
 	Status json.RawMessage `json:"status,omitempty"`
+	// Write, RemoveFinalizer and RetryAt are what the host does after
+	// this reconcile: write the status now, remove its finalizer from
+	// the object, and retry a write it holds back at that instant (nil:
+	// no retry). They are compared only when the implementation declares
+	// them (CompareOptions.Keys); the engine always fills them.
+	Write           *bool        `json:"write,omitempty"`
+	RemoveFinalizer *bool        `json:"removeFinalizer,omitempty"`
+	RetryAt         *metav1.Time `json:"retryAt,omitempty"`
+	// Absent lists the condition keys the API server requires that the
+	// answer line left out, as "conditions[i].key"; DecodeReply sets it
+	// and Validate reports it. A Go Evaluator leaves it empty.
+	Absent []string `json:"-"`
 }
 
 // ID is "Kind namespace/name", or "Kind name" when cluster-scoped.
@@ -90,7 +103,18 @@ func fromOutcomes(system string, outs []scenario.Outcome) ([]Object, error) {
 		if conds == nil {
 			conds = []metav1.Condition{}
 		}
-		objs = append(objs, Object{Kind: o.Kind, Namespace: o.Namespace, Name: o.Name, Conditions: conds, Status: st})
+		obj := Object{Kind: o.Kind, Namespace: o.Namespace, Name: o.Name, Conditions: conds, Status: st,
+			Write: ptr(o.Write), RemoveFinalizer: ptr(o.Finalizer == conditions.FinalizerRemove)}
+		if o.Decision != "" {
+			// The Binding's status writer decides: "write" now, "wait"
+			// until an instant, or "none".
+			obj.Write = ptr(o.Decision == "write")
+			if o.Decision == "wait" {
+				at := o.WaitUntil
+				obj.RetryAt = &at
+			}
+		}
+		objs = append(objs, obj)
 	}
 	sortObjects(objs)
 	return objs, nil
@@ -118,3 +142,5 @@ func sortObjects(objs []Object) {
 		return cmp.Or(cmp.Compare(a.Kind, b.Kind), cmp.Compare(a.Namespace, b.Namespace), cmp.Compare(a.Name, b.Name))
 	})
 }
+
+func ptr[T any](v T) *T { return &v }

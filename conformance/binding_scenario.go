@@ -3,7 +3,6 @@ package conformance
 import (
 	"encoding/json"
 	"fmt"
-	"strings"
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -59,6 +58,9 @@ func BindingSnapshot(f *scenario.File) (binding.Snapshot, error) {
 	if f.System != scenario.SystemBinding {
 		return binding.Snapshot{}, fmt.Errorf("scenario system is %q, not %q", f.System, scenario.SystemBinding)
 	}
+	if err := f.Validate(); err != nil {
+		return binding.Snapshot{}, err
+	}
 	objs, err := binding.DecodeObjects(f.Objects)
 	if err != nil {
 		return binding.Snapshot{}, err
@@ -75,12 +77,8 @@ func BindingSnapshot(f *scenario.File) (binding.Snapshot, error) {
 		if b.StartedAt != nil {
 			s.Broker.StartedAt = b.StartedAt.Time
 		}
-		switch binding.ConfigSource(b.ConfigSource) {
-		case "", binding.ConfigSourceCRDs:
-		case binding.ConfigSourceConfigMap:
+		if b.ConfigSource == scenario.ConfigSourceConfigMap {
 			s.Broker.ConfigSource = binding.ConfigSourceConfigMap
-		default:
-			return binding.Snapshot{}, fmt.Errorf("broker.configSource: %q is not crds or configmap", b.ConfigSource)
 		}
 		if b.Leader != nil {
 			s.Broker.Leader = *b.Leader
@@ -101,12 +99,8 @@ func BindingSnapshot(f *scenario.File) (binding.Snapshot, error) {
 	for _, b := range s.Bindings {
 		uids[bindingKey{b.Namespace, b.Name}] = b.UID
 	}
-	for i, p := range f.Probes {
-		pr, err := probeFromScenario(p, uids)
-		if err != nil {
-			return binding.Snapshot{}, fmt.Errorf("probes[%d]: %w", i, err)
-		}
-		s.Probes = append(s.Probes, pr)
+	for _, p := range f.Probes {
+		s.Probes = append(s.Probes, probeFromScenario(p, uids))
 	}
 	return s, nil
 }
@@ -128,8 +122,8 @@ func servedFromScenario(e scenario.Served) (binding.Served, error) {
 	case akv1.KindChatConnection:
 		sv.Connection = new(akv1.ChatConnectionSpec)
 		err = json.Unmarshal(spec, sv.Connection)
-	default:
-		return sv, fmt.Errorf("kind: %q is not %s, %s or %s", e.Kind, akv1.KindBinding, akv1.KindAgentBackend, akv1.KindChatConnection)
+	default: // File.Validate refuses it
+		return sv, fmt.Errorf("kind: %q is not a kind of the binding system", e.Kind)
 	}
 	if err != nil {
 		return sv, fmt.Errorf("spec: %w", manifest.FieldError(err))
@@ -137,11 +131,8 @@ func servedFromScenario(e scenario.Served) (binding.Served, error) {
 	return sv, nil
 }
 
-func probeFromScenario(p scenario.Probe, uids map[bindingKey]types.UID) (binding.ProbeResult, error) {
-	ns, name, ok := strings.Cut(p.Binding, "/")
-	if !ok || ns == "" || name == "" {
-		return binding.ProbeResult{}, fmt.Errorf("binding: %q is not namespace/name", p.Binding)
-	}
+func probeFromScenario(p scenario.Probe, uids map[bindingKey]types.UID) binding.ProbeResult {
+	ns, name, _ := scenario.SplitName(p.Binding)
 	r := binding.ProbeResult{UID: types.UID(p.UID), Namespace: ns, Name: name, Generation: p.Generation}
 	if r.UID == "" {
 		r.UID = uids[bindingKey{ns, name}]
@@ -168,7 +159,7 @@ func probeFromScenario(p scenario.Probe, uids map[bindingKey]types.UID) (binding
 		}
 		r.Channel = c
 	}
-	return r, nil
+	return r
 }
 
 // RunBinding is the scenario runner of the binding system: it builds the
@@ -180,7 +171,7 @@ func probeFromScenario(p scenario.Probe, uids map[bindingKey]types.UID) (binding
 // ("write", "wait" or "none"), WaitUntil for a wait, Fight, FightBegins
 // and ForeignEdit. It adds one outcome of kind scenario.KindProber, named
 // after the broker ("default" for the default broker): the prober's
-// verdict at now from the file's prober block (see policy.ProberBlock)
+// verdict at now from the file's prober block (see scenario.Prober)
 // and the plan of a pass over the evaluated Bindings. The writer's
 // memory comes from the file's writer block (a Binding it does not list,
 // or lists under another UID, is one the writer never wrote);
@@ -198,7 +189,7 @@ func RunBinding(f *scenario.File) ([]scenario.Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
-	block, lim, err := policy.ParseWriterBlock(f.Writer)
+	lim, err := writerLimits(f.Writer)
 	if err != nil {
 		return nil, err
 	}
@@ -210,9 +201,10 @@ func RunBinding(f *scenario.File) ([]scenario.Outcome, error) {
 	for i := range snap.Bindings {
 		objects[bindingKey{snap.Bindings[i].Namespace, snap.Bindings[i].Name}] = &snap.Bindings[i]
 	}
-	memories := make(map[bindingKey]policy.WriterBinding, len(block.Bindings))
-	for _, b := range block.Bindings {
-		ns, name, _ := strings.Cut(b.Binding, "/")
+	listed := writerBindings(f.Writer)
+	memories := make(map[bindingKey]scenario.WriterMemory, len(listed))
+	for _, b := range listed {
+		ns, name, _ := scenario.SplitName(b.Binding)
 		if objects[bindingKey{ns, name}] == nil {
 			return nil, fmt.Errorf("writer: %s is not a Binding of the scenario", b.Binding)
 		}
@@ -231,8 +223,8 @@ func RunBinding(f *scenario.File) ([]scenario.Outcome, error) {
 			continue
 		}
 		var mem policy.Memory
-		if wb, ok := memories[k]; ok && (wb.UID == "" || wb.UID == obj.UID) {
-			mem = wb.Memory(lim)
+		if wb, ok := memories[k]; ok && (wb.UID == "" || types.UID(wb.UID) == obj.UID) {
+			mem = writerMemory(wb, lim)
 		}
 		d, _, err := lim.DecideOutcome(br, obj.Status.Conditions, mem, f.Now.Time)
 		if err != nil {
@@ -258,18 +250,18 @@ type bindingKey struct{ ns, name string }
 // proberOutcome is the prober's verdict at the scenario's now, and the
 // plan of a pass over the evaluation's Bindings.
 func proberOutcome(f *scenario.File, snap binding.Snapshot, res binding.Result) (scenario.Outcome, error) {
-	block, lim, err := policy.ParseProberBlock(f.Prober)
+	lim, err := proberLimits(f.Prober)
 	if err != nil {
 		return scenario.Outcome{}, err
 	}
-	d := lim.NextPass(block.State(lim, snap.Broker.StartedAt), f.Now.Time)
+	d := lim.NextPass(proberState(f.Prober, lim, snap.Broker.StartedAt), f.Now.Time)
 	targets := make([]policy.Target, 0, len(res.Bindings))
 	for _, b := range res.Bindings {
 		targets = append(targets, policy.Target{Namespace: b.Namespace, Name: b.Name, UID: b.UID,
 			Generation: b.ServedGeneration, Served: b.Served})
 	}
 	plan := lim.Plan(targets)
-	pass := &scenario.Pass{Start: d.Start, At: d.At, Cause: d.Cause.ScenarioName(),
+	pass := &scenario.Pass{Start: d.Start, At: d.At, Cause: causeName(d.Cause),
 		Targets: make([]scenario.PassTarget, 0, len(plan.Targets)), AtOnce: plan.AtOnce,
 		ProbeTimeout: plan.ProbeTimeout, MaxDuration: plan.MaxDuration()}
 	for _, t := range plan.Targets {

@@ -144,7 +144,7 @@ func TestRunBinding_WrongDecisionFails(t *testing.T) {
 func TestRunBinding_WriterNamesUnknownBinding(t *testing.T) {
 	f, err := scenario.Load(filepath.Join(bindingCorpus, "writer-unchanged-none.yaml"))
 	require.NoError(t, err)
-	f.Writer = []byte(`{"bindings": [{"binding": "team-a/ghost"}]}`)
+	f.Writer = &scenario.Writer{Bindings: []scenario.WriterMemory{{Binding: "team-a/ghost"}}}
 	_, err = conformance.RunBinding(f)
 	assert.ErrorContains(t, err, "team-a/ghost is not a Binding")
 }

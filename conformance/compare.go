@@ -11,6 +11,10 @@ import (
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	metav1validation "k8s.io/apimachinery/pkg/apis/meta/v1/validation"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/condengine/condengine/scenario"
 )
 
 // Difference is one field on which an implementation's answer and the
@@ -26,13 +30,22 @@ type Difference struct {
 	// "" for absent.
 	Want string `json:"want"`
 	Got  string `json:"got"`
+	// Invalid, when set, says why the API server would refuse the
+	// implementation's status, whatever the engine wrote (Validate).
+	Invalid string `json:"invalid,omitempty"`
 }
 
-// String reads "Binding team-a/b1: conditions[Ready].reason: want "A", got "B"".
+// String reads "Binding team-a/b1: conditions[Ready].reason: want "A",
+// got "B"", or for a status the API server would refuse
+// "Binding team-a/b1: conditions[0].message: the API server refuses this
+// status: Required value".
 func (d Difference) String() string {
 	where := d.Object
 	if d.Field != "" {
 		where += ": " + d.Field
+	}
+	if d.Invalid != "" {
+		return fmt.Sprintf("%s: the API server refuses this status: %s", where, d.Invalid)
 	}
 	return fmt.Sprintf("%s: want %s, got %s", where, orAbsent(d.Want), orAbsent(d.Got))
 }
@@ -52,6 +65,33 @@ func orAbsent(s string) string {
 // fields are compared as JSON values, with null the same as absent and
 // numbers by value. Nil means the answers agree.
 func Compare(want, got []Object) []Difference {
+	return CompareWith(want, got, CompareOptions{AnyOrder: true})
+}
+
+// CompareOptions say what CompareWith compares beyond conditions and
+// status fields.
+type CompareOptions struct {
+	// AnyOrder, when set, ignores the order of an object's conditions;
+	// by default the order of their types must be the engine's, since
+	// the list is written as it is.
+	AnyOrder bool
+	// Keys are the decision keys (DecisionKeys) the implementation
+	// declares; each is compared on every object, and one it leaves out
+	// is a difference.
+	Keys []string
+	// Only, when not empty, restricts the comparison to a subset: a
+	// selector "Kind" keeps that kind whole, "Kind:Type" keeps only the
+	// condition Type of that kind (no status fields, no decisions).
+	// Objects of other kinds are left out on both sides.
+	Only []string
+}
+
+// CompareWith is Compare with options: condition order (strict unless
+// AnyOrder), the declared decision keys and a subset.
+func CompareWith(want, got []Object, opts CompareOptions) []Difference {
+	if len(opts.Only) > 0 {
+		want, got = restrict(want, opts.Only), restrict(got, opts.Only)
+	}
 	type key struct{ kind, ns, name string }
 	byKey := make(map[key][]int, len(got))
 	for i, o := range got {
@@ -75,7 +115,11 @@ func Compare(want, got []Object) []Difference {
 		}
 		g := got[idx[0]]
 		out = append(out, compareConditions(w.ID(), w.Conditions, g.Conditions)...)
+		if !opts.AnyOrder {
+			out = append(out, compareOrder(w.ID(), w.Conditions, g.Conditions)...)
+		}
 		out = append(out, compareStatus(w.ID(), w.Status, g.Status)...)
+		out = append(out, compareKeys(w, g, opts.Keys)...)
 	}
 	for _, g := range got {
 		k := key{g.Kind, g.Namespace, g.Name}
@@ -134,6 +178,175 @@ func compareConditions(id string, want, got []metav1.Condition) []Difference {
 	return out
 }
 
+// compareOrder compares the order of the condition types both lists
+// hold; a missing or extra type is reported by compareConditions.
+func compareOrder(id string, want, got []metav1.Condition) []Difference {
+	in := func(cs []metav1.Condition) map[string]bool {
+		m := make(map[string]bool, len(cs))
+		for _, c := range cs {
+			m[c.Type] = true
+		}
+		return m
+	}
+	inWant, inGot := in(want), in(got)
+	var w, g []string
+	for _, c := range want {
+		if inGot[c.Type] {
+			w = append(w, c.Type)
+		}
+	}
+	for _, c := range got {
+		if inWant[c.Type] && !slices.Contains(g, c.Type) {
+			g = append(g, c.Type)
+		}
+	}
+	if slices.Equal(w, g) {
+		return nil
+	}
+	return []Difference{{Object: id, Field: "conditions (order)", Want: strings.Join(w, ", "), Got: strings.Join(g, ", ")}}
+}
+
+// compareKeys compares the decision keys the implementation declares.
+func compareKeys(w, g Object, keys []string) []Difference {
+	var out []Difference
+	flag := func(b *bool) string {
+		if b == nil {
+			return ""
+		}
+		return strconv.FormatBool(*b)
+	}
+	instant := func(t *metav1.Time) string {
+		if t == nil {
+			return "null"
+		}
+		return quote(stamp(*t))
+	}
+	for _, k := range keys {
+		var a, b string
+		switch k {
+		case KeyWrite:
+			a, b = flag(w.Write), flag(g.Write)
+		case KeyRemoveFinalizer:
+			a, b = flag(w.RemoveFinalizer), flag(g.RemoveFinalizer)
+		case KeyRetryAt:
+			a, b = instant(w.RetryAt), instant(g.RetryAt)
+		default:
+			continue
+		}
+		if a != b {
+			out = append(out, Difference{Object: w.ID(), Field: k, Want: a, Got: b})
+		}
+	}
+	return out
+}
+
+// restrict keeps the part of objs the selectors name (CompareOptions.Only).
+func restrict(objs []Object, only []string) []Object {
+	whole := map[string]bool{}
+	types := map[string][]string{}
+	for _, s := range only {
+		kind, typ, ok := strings.Cut(s, ":")
+		if ok {
+			types[kind] = append(types[kind], typ)
+		} else {
+			whole[kind] = true
+		}
+	}
+	var out []Object
+	for _, o := range objs {
+		switch {
+		case whole[o.Kind]:
+			out = append(out, o)
+		case types[o.Kind] != nil:
+			r := Object{Kind: o.Kind, Namespace: o.Namespace, Name: o.Name, Absent: o.Absent}
+			for _, c := range o.Conditions {
+				if slices.Contains(types[o.Kind], c.Type) {
+					r.Conditions = append(r.Conditions, c)
+				}
+			}
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// ValidOnly reports a selector of CompareOptions.Only that names no kind
+// of system, or no condition type of that kind.
+func ValidOnly(system string, only []string) error {
+	for _, s := range only {
+		kind, typ, hasType := strings.Cut(s, ":")
+		if !slices.Contains(StatusKinds(system), kind) {
+			return fmt.Errorf("%q: %q is not a kind %s answers for (%s)", s, kind, system, strings.Join(StatusKinds(system), ", "))
+		}
+		if hasType && typ == "" {
+			return fmt.Errorf("%q: the condition type after ':' is empty", s)
+		}
+	}
+	return nil
+}
+
+// Validate reports what the API server would refuse in an
+// implementation's answer to f, as it validates a status with
+// metav1.Condition fields: a required key left out, a type or reason of
+// the wrong form, a status other than True, False or Unknown, two
+// conditions of one type, and an observedGeneration above the object's
+// metadata.generation. It is reported even when the engine would have
+// written the same values.
+func Validate(f *scenario.File, got []Object) []Difference {
+	type carried struct {
+		gen   int64
+		conds map[string]int64 // observedGeneration by type
+	}
+	objs := map[string]carried{}
+	for _, m := range f.Objects {
+		var meta struct {
+			Kind     string `json:"kind"`
+			Metadata struct {
+				Namespace  string `json:"namespace"`
+				Name       string `json:"name"`
+				Generation int64  `json:"generation"`
+			} `json:"metadata"`
+			Status struct {
+				Conditions []metav1.Condition `json:"conditions"`
+			} `json:"status"`
+		}
+		if err := json.Unmarshal(m, &meta); err != nil {
+			continue
+		}
+		c := carried{gen: meta.Metadata.Generation, conds: map[string]int64{}}
+		for _, cond := range meta.Status.Conditions {
+			c.conds[cond.Type] = cond.ObservedGeneration
+		}
+		objs[Object{Kind: meta.Kind, Namespace: meta.Metadata.Namespace, Name: meta.Metadata.Name}.ID()] = c
+	}
+	var out []Difference
+	for _, o := range got {
+		id := o.ID()
+		absent := map[string]bool{}
+		for _, a := range o.Absent {
+			absent[a] = true
+			out = append(out, Difference{Object: id, Field: a, Invalid: "Required value: the key is missing"})
+		}
+		for _, e := range metav1validation.ValidateConditions(o.Conditions, field.NewPath("conditions")) {
+			if absent[e.Field] {
+				continue // reported as missing above
+			}
+			out = append(out, Difference{Object: id, Field: e.Field, Invalid: e.ErrorBody()})
+		}
+		in, known := objs[id]
+		for i, c := range o.Conditions {
+			// A condition the object already carried with a newer
+			// generation is a snapshot that lags, kept as it was; one
+			// written with it is wrong.
+			if was, kept := in.conds[c.Type]; known && c.ObservedGeneration > in.gen && !(kept && was == c.ObservedGeneration) {
+				out = append(out, Difference{Object: id, Field: fmt.Sprintf("conditions[%d].observedGeneration", i),
+					Invalid: fmt.Sprintf("%d is above the object's metadata.generation %d", c.ObservedGeneration, in.gen)})
+			}
+		}
+	}
+	return out
+}
+
 func condSummary(c metav1.Condition) string {
 	return quote(string(c.Status) + " " + c.Reason)
 }
@@ -146,8 +359,20 @@ func stamp(t metav1.Time) string {
 }
 
 func quote(s string) string {
-	b, _ := json.Marshal(s)
+	b, _ := marshal(s)
 	return string(b)
+}
+
+// marshal is json.Marshal without the HTML escapes: "->" stays "->" in
+// every report and answer.
+func marshal(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
 }
 
 // compareStatus compares two status-field objects as JSON values.
@@ -242,7 +467,7 @@ func render(v any) string {
 	if v == nil {
 		return ""
 	}
-	b, err := json.Marshal(v)
+	b, err := marshal(v)
 	if err != nil {
 		return fmt.Sprint(v)
 	}

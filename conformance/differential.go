@@ -4,7 +4,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"os"
+	"slices"
+	"strings"
 
 	"github.com/condengine/condengine/binding/bindingtest"
 	"github.com/condengine/condengine/finops/finopstest"
@@ -14,6 +17,7 @@ import (
 // Options tune a differential run. The zero value is usable.
 type Options struct {
 	// Runs is how many generated snapshots are compared; 0 means 100.
+	// With UntilCoverage it is the most that are drawn.
 	Runs int
 	// Seed is the seed of the first snapshot; snapshot i uses Seed+i, so
 	// a run is reproducible and a failure names the seed to rerun.
@@ -24,12 +28,39 @@ type Options struct {
 	// Out is where Check writes the counterexample scenario; empty means
 	// a file named after the system and seed in os.TempDir().
 	Out string
+	// AnyOrder, Keys and Only are the comparison's options
+	// (CompareOptions): condition order is compared unless AnyOrder is
+	// set, the declared decision keys are compared, and Only restricts
+	// the comparison to a subset of kinds and condition types.
+	AnyOrder bool
+	Keys     []string
+	Only     []string
+	// KeysFrom, when set, is asked for the declared keys before each
+	// comparison and adds them to Keys: a process declares its keys on
+	// its first line, which is read with the first answer.
+	KeysFrom func() []string
+	// UntilCoverage, when above 0, stops the run once every rule that
+	// generation can reach (Rules less Unreachable) decided a condition
+	// in at least that many snapshots, or after Runs snapshots.
+	UntilCoverage int
+	// Progress, when set, is told after each snapshot how many were
+	// compared and how many may be.
+	Progress func(done, total int)
+}
+
+func (o Options) compareOptions() CompareOptions {
+	keys := o.Keys
+	if o.KeysFrom != nil {
+		keys = append(slices.Clone(keys), o.KeysFrom()...)
+	}
+	return CompareOptions{AnyOrder: o.AnyOrder, Keys: keys, Only: o.Only}
 }
 
 // ErrBroken marks an Evaluator error after which the implementation can
 // answer nothing more (a crashed or silent process). Such a failure is
 // reported as it happened, without shrinking; one while shrinking ends
-// the shrinking, and the request it broke on is the counterexample.
+// the shrinking, and the request it broke on is reported beside the
+// disagreement found so far.
 var ErrBroken = errors.New("the implementation stopped answering")
 
 // Counterexample is the first snapshot on which an implementation and the
@@ -40,20 +71,35 @@ type Counterexample struct {
 	Run, Seed int
 	// Objects is how many objects the snapshot had before shrinking.
 	Objects int
-	// File is the shrunk scenario (or, when the implementation broke,
-	// the request it broke on), its Expect holding the engine's answer,
-	// so that `condengine check` passes on it and the implementation can
-	// be run against it.
+	// File is the shrunk scenario (or, when the implementation broke on
+	// the snapshot itself, the request it broke on), its Expect holding
+	// the engine's answer, so that `condengine check` passes on it and
+	// the implementation can be run against it.
 	File *scenario.File
-	// Differences are the disagreements on the shrunk scenario; Err the
-	// implementation's error when it gave no answer.
+	// Differences are the disagreements on File, each re-checked by
+	// asking the implementation again; Got is its answer to File, and
+	// Err its error when it gave none (a *Refusal, or ErrBroken).
 	Differences []Difference
+	Got         []Object
 	Err         error
+	// Note says why File is not the smallest scenario shrinking found:
+	// the implementation answered the shrunk one differently when asked
+	// again, so the snapshot as drawn is shown.
+	Note string
+	// BrokeOn is the request the implementation broke on while it was
+	// being shrunk, and BrokeErr how; File and Differences are then the
+	// smallest disagreement confirmed before.
+	BrokeOn  *scenario.File
+	BrokeErr error
 }
 
 // Error summarises the counterexample in one line.
 func (c *Counterexample) Error() string {
-	if c.Err != nil {
+	var refused *Refusal
+	switch {
+	case errors.As(c.Err, &refused):
+		return fmt.Sprintf("snapshot %d (seed %d): %v; shrunk from %d objects to %d", c.Run, c.Seed, c.Err, c.Objects, len(c.File.Objects))
+	case c.Err != nil:
 		return fmt.Sprintf("snapshot %d (seed %d): the implementation failed: %v", c.Run, c.Seed, c.Err)
 	}
 	return fmt.Sprintf("snapshot %d (seed %d): %d difference(s), shrunk from %d objects to %d",
@@ -61,19 +107,65 @@ func (c *Counterexample) Error() string {
 }
 
 // Report is the counterexample as a person reads it: the summary, each
-// difference on its own line, then the scenario file.
+// difference on its own line, then the scenario file with the
+// differences and the implementation's answer as comments.
 func (c *Counterexample) Report() string {
-	out := c.Error() + "\n" + FormatDifferences(c.Differences)
+	out := c.Error() + "\n"
+	if c.Note != "" {
+		out += "note: " + c.Note + "\n"
+	}
+	if c.BrokeOn != nil {
+		out += fmt.Sprintf("while shrinking, the implementation broke: %v\n", c.BrokeErr)
+	}
+	out += FormatDifferences(c.Differences)
 	if y, err := c.YAML(); err == nil {
 		out += "--- counterexample scenario ---\n" + string(y)
 	}
 	return out
 }
 
-// YAML is the shrunk scenario file.
-func (c *Counterexample) YAML() ([]byte, error) { return ScenarioYAML(c.File) }
+// YAML is the counterexample scenario file, followed by comments: the
+// differences and the implementation's answer, so the file alone shows
+// what went wrong.
+func (c *Counterexample) YAML() ([]byte, error) {
+	y, err := ScenarioYAML(c.File)
+	if err != nil {
+		return nil, err
+	}
+	var tail strings.Builder
+	comment := func(s string) {
+		for _, l := range strings.Split(strings.TrimRight(s, "\n"), "\n") {
+			tail.WriteString(strings.TrimRight("# "+l, " ") + "\n")
+		}
+	}
+	comment(c.Error())
+	if c.Note != "" {
+		comment("note: " + c.Note)
+	}
+	if len(c.Differences) > 0 {
+		comment("differences (want is the engine's, got the implementation's):")
+		comment(indentLines(FormatDifferences(c.Differences), "  "))
+	}
+	if c.Got != nil {
+		if a, err := EncodeAnswer(c.Got); err == nil {
+			comment("the implementation's answer:")
+			comment("  " + string(a))
+		}
+	}
+	comment("the expect block below is the engine's answer; replay with:")
+	comment("  condengine conform --replay FILE --exec CMD")
+	return append(y, tail.String()...), nil
+}
 
-// WriteFile writes the shrunk scenario to path.
+func indentLines(s, prefix string) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	for i := range lines {
+		lines[i] = prefix + lines[i]
+	}
+	return strings.Join(lines, "\n")
+}
+
+// WriteFile writes the counterexample scenario (YAML) to path.
 func (c *Counterexample) WriteFile(path string) error {
 	y, err := c.YAML()
 	if err != nil {
@@ -83,8 +175,12 @@ func (c *Counterexample) WriteFile(path string) error {
 }
 
 // Generate draws snapshot seed of system with the project's rapid
-// generators (bindingtest.SnapshotGen, finopstest.SnapshotGen) and
-// writes it as a scenario without expectations.
+// generators (bindingtest.SnapshotGen, finopstest.SnapshotGen), pushes
+// two in three toward the boundaries those rarely reach (every HTTP
+// class, three and more claimants, claims at the same second across
+// namespaces, same-named objects elsewhere, long multibyte messages,
+// int64 extremes, deletions before now), and writes it as a scenario
+// without expectations.
 func Generate(system string, seed int) (*scenario.File, error) {
 	var f *scenario.File
 	var err error
@@ -100,7 +196,24 @@ func Generate(system string, seed int) (*scenario.File, error) {
 		return nil, err
 	}
 	f.Name = fmt.Sprintf("generated %s snapshot, seed %d", system, seed)
+	// Push two snapshots in three toward the rare cases; one the engine
+	// refuses is left as drawn.
+	b := clone(f)
+	b.Objects = slices.Clone(f.Objects)
+	boundaries(b, seed)
+	if _, err := Reference(b); err == nil {
+		return b, nil
+	}
 	return f, nil
+}
+
+// RunResult is what a differential run found: how many snapshots were
+// compared, how many of them each rule of Rules decided a condition in,
+// and the first disagreement (nil when there was none).
+type RunResult struct {
+	Runs           int
+	Reached        map[string]int
+	Counterexample *Counterexample
 }
 
 // Differential compares eval with the engine on opts.Runs generated
@@ -109,85 +222,144 @@ func Generate(system string, seed int) (*scenario.File, error) {
 // could not happen: an unknown system, or a generated snapshot the
 // engine itself refuses.
 func Differential(system string, eval Evaluator, opts Options) (*Counterexample, error) {
+	r, err := Run(system, eval, opts)
+	return r.Counterexample, err
+}
+
+// Run is Differential that also reports the rules the run reached
+// (RunResult.Reached), and can run until every reachable rule was reached
+// opts.UntilCoverage times.
+func Run(system string, eval Evaluator, opts Options) (RunResult, error) {
 	if opts.Runs <= 0 {
 		opts.Runs = 100
 	}
 	if opts.ShrinkBudget <= 0 {
 		opts.ShrinkBudget = 2000
 	}
+	if opts.Seed < 0 || opts.Seed > math.MaxInt-opts.Runs+1 {
+		return RunResult{}, fmt.Errorf("seed %d with %d runs does not fit: seeds run from 0 to %d", opts.Seed, opts.Runs, math.MaxInt)
+	}
+	res := RunResult{Reached: map[string]int{}}
+	reachable := ReachableRules()
 	for i := range opts.Runs {
+		if opts.UntilCoverage > 0 && covered(res.Reached, reachable, opts.UntilCoverage) {
+			break
+		}
 		seed := opts.Seed + i
 		f, err := Generate(system, seed)
 		if err != nil {
-			return nil, err
+			return res, err
 		}
 		want, err := Reference(f)
 		if err != nil {
-			return nil, fmt.Errorf("seed %d: the engine refuses its own snapshot: %w", seed, err)
+			return res, fmt.Errorf("seed %d: the engine refuses its own snapshot: %w", seed, err)
 		}
+		if ids, err := ReachedRules(f); err == nil {
+			for _, id := range ids {
+				res.Reached[id]++
+			}
+		}
+		res.Runs++
 		got, evalErr := eval(f)
 		var diffs []Difference
 		if evalErr == nil {
-			diffs = Compare(want, got)
+			diffs = disagreement(f, want, got, opts)
+		}
+		if opts.Progress != nil {
+			opts.Progress(res.Runs, opts.Runs)
 		}
 		if evalErr == nil && len(diffs) == 0 {
 			continue
 		}
-		c := &Counterexample{Run: i, Seed: seed, Objects: len(f.Objects), File: f, Differences: diffs, Err: evalErr}
-		if !errors.Is(evalErr, ErrBroken) {
-			// The implementation may break on a candidate while shrinking:
-			// that request is then the counterexample, and nothing more is
-			// asked of it.
-			var broken *scenario.File
-			var brokenErr error
-			c.File = shrink(f, func(s *scenario.File) (bool, bool) {
-				disagrees, err := disagree(s, eval)
-				if errors.Is(err, ErrBroken) {
-					broken, brokenErr = s, err
-					return false, true
-				}
-				return disagrees, false
-			}, opts.ShrinkBudget)
-			c.Differences, c.Err = nil, brokenErr
-			if broken != nil {
-				c.File = broken
-			}
-			want, _ = Reference(c.File)
-			if c.Err == nil {
-				if got, err := eval(c.File); err != nil {
-					c.Err = err
-				} else {
-					c.Differences = Compare(want, got)
-				}
-			}
-		}
-		c.File.Name = fmt.Sprintf("counterexample: %s snapshot, seed %d, shrunk from %d objects", system, seed, c.Objects)
-		if errors.Is(c.Err, ErrBroken) {
-			c.File.Name = fmt.Sprintf("the request the implementation failed on: %s snapshot, seed %d", system, seed)
-		}
-		c.File.Expect = Expectations(want)
-		return c, nil
+		res.Counterexample = counterexample(system, i, seed, f, want, got, diffs, evalErr, eval, opts)
+		return res, nil
 	}
-	return nil, nil
+	return res, nil
 }
 
-// disagree is the shrinking predicate: the engine accepts s, and the
-// implementation answers differently or fails without breaking. When the
-// implementation breaks on s, the error is returned and s does not count
-// as a disagreement.
-func disagree(s *scenario.File, eval Evaluator) (bool, error) {
-	want, err := Reference(s)
-	if err != nil {
-		return false, nil
+// disagreement is every difference of an answer: the comparison with the
+// engine's, then what the API server would refuse.
+func disagreement(f *scenario.File, want, got []Object, opts Options) []Difference {
+	co := opts.compareOptions()
+	diffs := CompareWith(want, got, co)
+	if len(co.Only) > 0 {
+		got = restrict(got, co.Only)
 	}
-	got, err := eval(s)
-	if err != nil {
+	return append(diffs, Validate(f, got)...)
+}
+
+// counterexample shrinks the disagreement found on snapshot f and
+// re-checks the result.
+func counterexample(system string, run, seed int, f *scenario.File, want, got []Object, diffs []Difference, evalErr error,
+	eval Evaluator, opts Options) *Counterexample {
+	c := &Counterexample{Run: run, Seed: seed, Objects: len(f.Objects), File: f, Differences: diffs, Got: got, Err: evalErr}
+	if errors.Is(evalErr, ErrBroken) {
+		c.File = clone(f)
+		c.File.Name = fmt.Sprintf("the request the implementation failed on: %s snapshot, seed %d", system, seed)
+		c.File.Expect = Expectations(want)
+		return c
+	}
+	// The implementation may break on a candidate while shrinking: the
+	// shrinking stops there, and both the request it broke on and the
+	// smallest disagreement confirmed before are reported.
+	type found struct {
+		diffs []Difference
+		got   []Object
+		err   error
+		want  []Object
+	}
+	last := found{diffs, got, evalErr, want}
+	shrunk := shrink(f, func(s *scenario.File) (bool, bool) {
+		w, g, d, err := disagree(s, eval, opts)
 		if errors.Is(err, ErrBroken) {
-			return false, err
+			c.BrokeOn, c.BrokeErr = clone(s), err
+			c.BrokeOn.Name = fmt.Sprintf("the request the implementation failed on: %s snapshot, seed %d", system, seed)
+			c.BrokeOn.Expect = Expectations(w)
+			return false, true
 		}
-		return true, nil
+		if err != nil || len(d) > 0 {
+			last = found{d, g, err, w}
+			return true, false
+		}
+		return false, false
+	}, opts.ShrinkBudget)
+	if c.BrokeOn == nil {
+		// Re-check: ask again about the shrunk scenario, and show it only
+		// if it still disagrees.
+		w, g, d, err := disagree(shrunk, eval, opts)
+		switch {
+		case errors.Is(err, ErrBroken):
+			c.BrokeOn, c.BrokeErr = clone(shrunk), err
+			c.BrokeOn.Name = fmt.Sprintf("the request the implementation failed on: %s snapshot, seed %d", system, seed)
+			c.BrokeOn.Expect = Expectations(w)
+		case err != nil || len(d) > 0:
+			last = found{d, g, err, w}
+		default:
+			c.Note = fmt.Sprintf("the shrunk scenario (%d objects) agreed when asked again, so the snapshot as drawn is shown: the implementation's answer depends on more than the request",
+				len(shrunk.Objects))
+			shrunk, last = f, found{diffs, got, evalErr, want}
+		}
 	}
-	return len(Compare(want, got)) > 0, nil
+	c.File, c.Differences, c.Got, c.Err, want = shrunk, last.diffs, last.got, last.err, last.want
+	c.File = clone(c.File)
+	c.File.Name = fmt.Sprintf("counterexample: %s snapshot, seed %d, shrunk from %d objects", system, seed, c.Objects)
+	c.File.Expect = Expectations(want)
+	return c
+}
+
+// disagree asks the engine and the implementation about s and returns
+// both answers and the differences; the error is the implementation's.
+// A scenario the engine refuses never counts as a disagreement.
+func disagree(s *scenario.File, eval Evaluator, opts Options) (want, got []Object, diffs []Difference, err error) {
+	want, werr := Reference(s)
+	if werr != nil {
+		return nil, nil, nil, nil
+	}
+	got, err = eval(s)
+	if err != nil {
+		return want, nil, nil, err
+	}
+	return want, got, disagreement(s, want, got, opts), nil
 }
 
 // Expectations turns the engine's answer into a scenario's expect block:

@@ -113,7 +113,8 @@ func (f *fakeT) Fatalf(format string, args ...any) {
 func fmtS(format string, args ...any) string { return fmt.Sprintf(format, args...) }
 
 // An implementation that breaks while its counterexample is being shrunk
-// is reported on the request it broke on, and is asked nothing more.
+// is reported on the request it broke on, beside the disagreement found
+// before, and is asked nothing more.
 func TestDifferential_BreakingWhileShrinkingReportsThatRequest(t *testing.T) {
 	wrong := renamed("ChannelConflict", "ChannelTaken")
 	var (
@@ -150,16 +151,22 @@ func TestDifferential_BreakingWhileShrinkingReportsThatRequest(t *testing.T) {
 	require.NotZero(t, disagreedAt)
 	require.NotNil(t, crashed, "the shrinker tried fewer than three candidates")
 
-	assert.ErrorIs(t, c.Err, brokenErr)
-	assert.Empty(t, c.Differences)
+	// The request it broke on is reported, and so is the disagreement
+	// found before it broke, not lost.
+	assert.ErrorIs(t, c.BrokeErr, brokenErr)
+	assert.NoError(t, c.Err)
+	assert.NotEmpty(t, c.Differences, "the disagreement found before the crash is lost")
 	assert.Equal(t, crashAt, requests)
 	assert.Zero(t, askedAfter, "the implementation was asked again after it broke")
 	assert.Equal(t, disagreedAt-1, c.Run)
-	named := *c.File
+	require.NotNil(t, c.BrokeOn)
+	named := *c.BrokeOn
 	named.Name = crashName
 	got, err := conformance.Request(&named)
 	require.NoError(t, err)
-	assert.Equal(t, string(crashed), string(got), "the counterexample is not the request the implementation broke on")
+	assert.Equal(t, string(crashed), string(got), "BrokeOn is not the request the implementation broke on")
+	assert.NotEmpty(t, c.BrokeOn.Expect)
+	assert.Contains(t, c.BrokeOn.Name, "the request the implementation failed on")
+	assert.Contains(t, c.File.Name, "counterexample: binding snapshot")
 	assert.NotEmpty(t, c.File.Expect)
-	assert.Contains(t, c.File.Name, "the request the implementation failed on")
 }

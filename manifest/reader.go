@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"io"
+	"strconv"
 
 	"github.com/condengine/condengine/redact"
 )
@@ -38,6 +39,9 @@ type Document struct {
 	path string
 	// sourceLine is the line of the input source starts on.
 	sourceLine int
+	// at is where a List item's text starts in source; the zero value is
+	// the top of source.
+	at itemPlace
 }
 
 // Reader yields the documents of a YAML or JSON stream one at a time, as
@@ -215,13 +219,13 @@ func (d *Document) Expand(fn func(*Document) error) error {
 	if err != nil {
 		return d.FailAt("items", err)
 	}
+	places, lines := d.itemPlaces(len(items))
 	for i, raw := range items {
-		rel := fmt.Sprintf("items[%d]", i)
-		item := d.path + rel
+		item := d.path + "items[" + strconv.Itoa(i) + "]"
 		it := &Document{File: d.File, Index: d.Index, Item: item, Line: d.Line, JSON: raw,
-			source: d.source, sourceLine: d.sourceLine, path: item + "."}
-		if line := d.lineOf(rel); line > 0 {
-			it.Line = line
+			source: d.source, sourceLine: d.sourceLine, path: item + ".", at: places[i]}
+		if lines[i] > 0 {
+			it.Line = lines[i]
 		}
 		if err := it.Expand(fn); err != nil {
 			return err

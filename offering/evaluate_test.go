@@ -117,7 +117,7 @@ func TestPricing_MarginsAsWorkedExamples(t *testing.T) {
 		ot.Meter(finopsv1.MeterCPUHour, nil),
 		ot.Meter(finopsv1.MeterCPUHour, ot.Absolute(1)), // repeated name: the first entry counts
 		ot.Meter(finopsv1.MeterGPUHour, ot.Factor(1200)),
-		ot.Meter(finopsv1.MeterSubscription, ot.Absolute(5)),
+		ot.Meter(finopsv1.MeterSubscription, ot.Absolute(5)), // the fee prices it: 0, margins unused
 		ot.Meter(finopsv1.MeterNetworkGb, ot.Factor(980)),
 	)}
 	out := evalWith([]finopsv1.PriceBook{activeBook(pb.Rate(pricebook.NetworkGiB, "0.000003"))}, nil, offs...).Offerings[0]
@@ -125,7 +125,7 @@ func TestPricing_MarginsAsWorkedExamples(t *testing.T) {
 	assert.Equal(t, []finopsv1.ResolvedMeter{
 		{Name: finopsv1.MeterCPUHour, UnitPriceMicros: 31_000},
 		{Name: finopsv1.MeterGPUHour, UnitPriceMicros: 2_160_000},
-		{Name: finopsv1.MeterSubscription, UnitPriceMicros: 5},
+		{Name: finopsv1.MeterSubscription, UnitPriceMicros: 0},
 		{Name: finopsv1.MeterNetworkGb, UnitPriceMicros: 2}, // 3 × 980 / 1000 = 2.94, rounded down
 	}, out.Status.ResolvedPricing.Meters)
 }

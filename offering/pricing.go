@@ -11,8 +11,8 @@ import (
 )
 
 // meterField maps a meter to the PriceBook rate behind it. The
-// subscription meter has no rate: it is accepted and resolves at zero
-// plus any absolute margin, and nothing ever charges it.
+// subscription meter has no rate: the fee block prices a subscription,
+// so the meter is accepted and resolves at zero whatever its margins.
 var meterField = map[string]pricebook.Field{
 	finopsv1.MeterCPUHour:   pricebook.CPUHour,
 	finopsv1.MeterGPUHour:   pricebook.GPUHour,
@@ -33,15 +33,17 @@ func resolveMeters(spec []finopsv1.ResourcePricing, book *finopsv1.PriceBook) ([
 			continue
 		}
 		seen[m.Name] = true
-		var rate int64
-		if f, ok := meterField[m.Name]; ok {
-			r, err := pricebook.ParseField(book.Spec.Rates, f)
-			if err != nil {
-				return nil, fmt.Errorf("meter %q: %w", m.Name, foreignRate(err))
-			}
-			rate = r
-		} else if m.Name != finopsv1.MeterSubscription {
+		if m.Name == finopsv1.MeterSubscription {
+			out = append(out, finopsv1.ResolvedMeter{Name: m.Name})
+			continue
+		}
+		f, ok := meterField[m.Name]
+		if !ok {
 			return nil, fmt.Errorf("meter %q: no pricebook rate backs this meter", m.Name)
+		}
+		rate, err := pricebook.ParseField(book.Spec.Rates, f)
+		if err != nil {
+			return nil, fmt.Errorf("meter %q: %w", m.Name, foreignRate(err))
 		}
 		price, err := ApplyMargins(rate, m.Margins)
 		if err != nil {

@@ -218,3 +218,38 @@ func TestOutcome_EveryFieldFilled(t *testing.T) {
 		})
 	}
 }
+
+// A book that keeps the slot but stops parsing loses activePricing at
+// once; Active stays as held (FinOps rule 30). A deleting incumbent is
+// Demoted in the same reconcile that elects its successor (rule 29).
+func TestEvaluate_ActivePricingOnlyOnTheActiveReadyBook(t *testing.T) {
+	held := pb.New("a", "held", pb.Rate(pricebook.CPUHour, "0.02"))
+	good := evaluate([]finopsv1.PriceBook{held}, nil, now).Books[0].Status
+	require.NotNil(t, good.ActivePricing)
+	require.Len(t, good.Conditions, 2)
+	broken := pb.New("a", "held", pb.Rate(pricebook.CPUHour, "0.0000001"))
+	broken.Status = good
+	out := evaluate([]finopsv1.PriceBook{broken}, nil, now.Add(time.Hour)).Books[0]
+	assert.True(t, out.Status.Active)
+	assert.Equal(t, metav1.ConditionFalse, out.Status.Ready)
+	assert.Nil(t, out.Status.ActivePricing)
+	assert.True(t, out.Write)
+	active := conditions.Find(out.Status.Conditions, pricebook.TypeActive)
+	require.NotNil(t, active)
+	assert.Equal(t, good.Conditions[1], *active)
+
+	leaving := pb.New("a", "leaving", pb.Created(pb.Epoch().Add(time.Hour)), pb.Incumbent(), deleting)
+	leaving.Status = good
+	next := pb.New("a", "next")
+	res := evaluate([]finopsv1.PriceBook{leaving, next}, nil, now)
+	assert.Equal(t, "False "+pricebook.ReasonDemoted, reasonOf(outcomeOf(res, &leaving), pricebook.TypeActive))
+	assert.Equal(t, "True "+pricebook.ReasonActivated, reasonOf(outcomeOf(res, &next), pricebook.TypeActive))
+	assert.Nil(t, outcomeOf(res, &leaving).Status.ActivePricing)
+}
+
+func reasonOf(o *pricebook.Outcome, typ string) string {
+	if c := conditions.Find(o.Status.Conditions, typ); c != nil {
+		return string(c.Status) + " " + c.Reason
+	}
+	return ""
+}

@@ -45,10 +45,14 @@ func prefer(a, b *finopsv1.PriceBook) int {
 // kept while scanning, so the cost is linear and no list is sorted.
 // Readiness and valuation mode play no part: a broken or percent book can
 // win, on purpose, so a typo shows as a failure instead of a silent
-// switch to other prices.
+// switch to other prices. A book being deleted takes no part in any tier:
+// when it held the slot, the slot moves in this same reconcile.
 func Elect(books []finopsv1.PriceBook) int {
 	best, bestTier := -1, -1
 	for i := range books {
+		if books[i].DeletionTimestamp != nil {
+			continue
+		}
 		t := tier(&books[i])
 		if t > bestTier || t == bestTier && prefer(&books[i], &books[best]) < 0 {
 			best, bestTier = i, t

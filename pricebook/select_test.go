@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/assert"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	finopsv1 "github.com/condengine/condengine/api/finops/v1alpha1"
 	"github.com/condengine/condengine/pricebook"
@@ -16,6 +17,11 @@ func names(books []finopsv1.PriceBook, i int) string {
 		return ""
 	}
 	return books[i].Namespace + "/" + books[i].Name
+}
+
+func deleting(b *finopsv1.PriceBook) {
+	t := metav1.NewTime(pb.Epoch().Add(24 * time.Hour))
+	b.DeletionTimestamp = &t
 }
 
 func TestElect_Tiers(t *testing.T) {
@@ -54,6 +60,15 @@ func TestElect_Tiers(t *testing.T) {
 			pb.New("a", "broken", pb.Created(young), pb.Rate(pricebook.CPUHour, "-1"))}, "a/broken"},
 		{"PercentBookCanHoldTheSlot", []finopsv1.PriceBook{
 			pb.New("a", "cur", pb.Created(old)), pb.New("a", "pct", pb.Created(young), pb.Percent())}, "a/pct"},
+		// A book being deleted leaves the election in every tier.
+		{"Deleting_AnnotatedLosesToPlain", []finopsv1.PriceBook{
+			pb.New("a", "pinned", pb.Created(young), pb.Annotated("true"), pb.Incumbent(), deleting),
+			pb.New("a", "plain", pb.Created(old))}, "a/plain"},
+		{"Deleting_IncumbentLosesToNewest", []finopsv1.PriceBook{
+			pb.New("a", "inc", pb.Created(young), pb.Incumbent(), deleting),
+			pb.New("a", "other", pb.Created(old))}, "a/other"},
+		{"Deleting_AloneNoWinner", []finopsv1.PriceBook{
+			pb.New("a", "last", pb.Created(young), deleting)}, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			assert.Equal(t, tc.want, names(tc.books, pricebook.Elect(tc.books)))

@@ -12,4 +12,9 @@
 // them with the expectations, printing each failing object followed by one
 // "field: want X, got Y" line per mismatch. Package conformance wires the
 // runners of this module together.
+//
+// A host whose runner models only some parts of a broker (the engine but
+// not the status writer or the prober) declares them with
+// Runners.Modelling; the files that need another part are then skipped,
+// with the part they need as the reason, rather than failed.
 package scenario

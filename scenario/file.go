@@ -5,6 +5,8 @@ import (
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/condengine/condengine/conditions"
 )
 
 // File is one scenario: one moment of one system, the world as the host
@@ -28,14 +30,12 @@ type File struct {
 	Served []Served `json:"served,omitempty"`
 	// Probes are the finished probe observations (binding).
 	Probes []Probe `json:"probes,omitempty"`
-	// Writer carries the status writer's memory and timing (binding); its
-	// shape is defined by the binding runtime package.
-	Writer json.RawMessage `json:"writer,omitempty"`
+	// Writer carries the status writer's memory and timing (binding).
+	Writer *Writer `json:"writer,omitempty"`
 	// Prober carries the prober's state and timing (binding): the passes
-	// so far and the triggers not yet covered. Its shape is defined by
-	// the binding runtime package; an expectation of kind KindProber
-	// checks the schedule it gives.
-	Prober json.RawMessage `json:"prober,omitempty"`
+	// so far and the triggers not yet covered. An expectation of kind
+	// KindProber checks the schedule it gives.
+	Prober *Prober `json:"prober,omitempty"`
 	// Failures are API reads that fail (finops ValidationError paths).
 	Failures []Failure `json:"failures,omitempty"`
 	// Collection is a SubscriptionChargeCollection run that happened at
@@ -62,7 +62,8 @@ const KindProber = "Prober"
 type Broker struct {
 	// StartedAt defaults to one hour before now.
 	StartedAt *metav1.Time `json:"startedAt,omitempty"`
-	// ConfigSource is "crds" (default) or "configmap".
+	// ConfigSource is ConfigSourceCRDs (the default) or
+	// ConfigSourceConfigMap.
 	ConfigSource string `json:"configSource,omitempty"`
 	// Leader defaults to true.
 	Leader *bool `json:"leader,omitempty"`
@@ -132,7 +133,7 @@ type CollectionResult struct {
 	Subscription string `json:"subscription"`
 	// Buckets is how many cost buckets the run produced for it.
 	Buckets int `json:"buckets"`
-	// Source is "db", "calculator" or "error".
+	// Source is SourceDB, SourceCalculator or SourceError.
 	Source string `json:"source"`
 }
 
@@ -237,8 +238,10 @@ type Outcome struct {
 	// Status is the whole computed status as JSON (conditions included or
 	// not; the partial match only reads the keys the expectation gives).
 	Status json.RawMessage
-	// FinalizerRemoved reports that the finalizer is dropped.
-	FinalizerRemoved bool
+	// Finalizer is what the evaluation does with the kind's finalizer,
+	// as conditions.Outcome.Finalizer says it; an expectation's
+	// finalizerRemoved holds when it is conditions.FinalizerRemove.
+	Finalizer conditions.FinalizerAction
 	// Write reports that a status write is due.
 	Write bool
 	// Decision, WaitUntil, Fight, FightBegins and ForeignEdit are the

@@ -22,9 +22,9 @@ import (
 // manifest reader's, the same for `condengine check` and `eval`.
 const MaxFileBytes = manifest.MaxDocumentBytes
 
-// Parse decodes one scenario from YAML or JSON. Unknown keys are errors,
-// so a misspelt expectation cannot pass silently. The name, system and
-// now keys are required.
+// Parse decodes one scenario from YAML or JSON and validates it (see
+// File.Validate). Unknown keys are errors, so a misspelt expectation
+// cannot pass silently. The name, system and now keys are required.
 func Parse(data []byte) (*File, error) {
 	if len(data) > MaxFileBytes {
 		return nil, fmt.Errorf("scenario is %d bytes, more than %d", len(data), MaxFileBytes)
@@ -39,20 +39,8 @@ func Parse(data []byte) (*File, error) {
 	if err := dec.Decode(&f); err != nil {
 		return nil, fmt.Errorf("scenario: %w", err)
 	}
-	switch {
-	case strings.TrimSpace(f.Name) == "":
-		return nil, errors.New("scenario: name is required")
-	case strings.ContainsAny(f.Name, "\r\n"):
-		return nil, errors.New("scenario: name must be one line")
-	case f.System != SystemBinding && f.System != SystemFinOps:
-		return nil, fmt.Errorf("scenario: system %q is not %q or %q", f.System, SystemBinding, SystemFinOps)
-	case f.Now.IsZero():
-		return nil, errors.New("scenario: now is required")
-	}
-	for i, e := range f.Expect {
-		if e.Kind == "" || e.Name == "" {
-			return nil, fmt.Errorf("scenario: expect[%d]: kind and name are required", i)
-		}
+	if err := f.Validate(); err != nil {
+		return nil, fmt.Errorf("scenario: %w", err)
 	}
 	return &f, nil
 }

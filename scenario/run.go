@@ -24,10 +24,18 @@ type Result struct {
 	Mismatches []Mismatch
 	// Err is a load or evaluation error; the scenario fails with it.
 	Err error
+	// Skip says why the scenario was not run (its runner returned a
+	// *NotModelledError); empty when it ran.
+	Skip string
 }
 
-// Passed reports whether the scenario held.
-func (r Result) Passed() bool { return r.Err == nil && r.Diff == "" }
+// Passed reports whether the scenario ran and held. A skipped scenario
+// neither passed nor failed.
+func (r Result) Passed() bool { return r.Err == nil && r.Diff == "" && r.Skip == "" }
+
+// Failed reports whether the scenario ran and did not hold, or could not
+// be loaded or run.
+func (r Result) Failed() bool { return r.Err != nil || r.Diff != "" }
 
 // Run evaluates one parsed scenario with the runner of its system.
 func (rs Runners) Run(f *File) Result {
@@ -38,6 +46,10 @@ func (rs Runners) Run(f *File) Result {
 		return res
 	}
 	got, err := run(f)
+	if reason := skipReason(err); reason != "" {
+		res.Skip = reason
+		return res
+	}
 	if err != nil {
 		res.Err = err
 		return res
@@ -132,6 +144,9 @@ func subtests(t *testing.T, results []Result) {
 	t.Helper()
 	for _, r := range results {
 		t.Run(TestName(r.Path), func(t *testing.T) {
+			if r.Skip != "" {
+				t.Skip(r.Skip)
+			}
 			if r.Err != nil {
 				t.Fatal(r.Err)
 			}

@@ -70,21 +70,39 @@ func (e *evaluator) collect(i int32, out *Outcome, st *finopsv1.SubscriptionStat
 		}
 	}
 
-	if s.IsDeleting() && holdsFinalizer(s) && in.DeactivatedAt != nil && !failed {
-		switch {
-		case in.ActivatedAt == nil:
-			out.Finalizer = conditions.FinalizerRemove // never billed: nothing to settle
-		default:
-			through := scheduled
-			if usageBilled(s, off) && !c.AllocationBoundary.IsZero() {
-				through = c.AllocationBoundary.UTC().Truncate(time.Hour)
-			}
-			if (sched == nil || sched.MinPeriodsReached(scheduled)) && billing.ChargesSettled(in.DeactivatedAt.Time, through) {
-				out.Finalizer = conditions.FinalizerRemove
-			}
+	// A run selects Subscriptions by activatedAt, so one that never
+	// activated is never visited and its finalizer stays (HazardNeverActivated).
+	if s.IsDeleting() && holdsFinalizer(s) && in.ActivatedAt != nil && in.DeactivatedAt != nil && !failed {
+		through := scheduled
+		if usageBilled(s, off) && !c.AllocationBoundary.IsZero() {
+			through = c.AllocationBoundary.UTC().Truncate(time.Hour)
+		}
+		if (sched == nil || sched.MinPeriodsReached(scheduled)) && billing.ChargesSettled(in.DeactivatedAt.Time, through) {
+			out.Finalizer = conditions.FinalizerRemove
 		}
 	}
 	return written
+}
+
+// Instants a status can hold: after the zero time, which a write turns
+// into null, and before the year 10000, which RFC 3339 cannot spell.
+var (
+	firstWritable = time.Date(1, time.January, 1, 0, 0, 1, 0, time.UTC)
+	endWritable   = time.Date(10000, time.January, 1, 0, 0, 0, 0, time.UTC)
+)
+
+// unwritableRun explains why a run scheduled at scheduled would write a
+// bucket bound no status can hold, or returns "". The month bucket is the
+// widest: a run in December 9999 ends it at 10000-01-01, one in January
+// of the year 1 starts it at the zero time.
+func unwritableRun(scheduled time.Time) string {
+	month := billing.Windows(scheduled)[2]
+	if month[0].Before(firstWritable) || !month[1].Before(endWritable) {
+		return fmt.Sprintf("the collection run scheduled at %s is ignored: its month bucket, %s to %s, "+
+			"does not lie after 0001-01-01T00:00:00Z and before the year 10000, as a status time must",
+			scheduled.UTC().Format(time.RFC3339), month[0].Format(time.RFC3339), month[1].Format(time.RFC3339))
+	}
+	return ""
 }
 
 // schedule builds the fee grid of a Subscription from its Offering's fee

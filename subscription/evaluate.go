@@ -18,6 +18,7 @@ type node struct {
 	sub          *finopsv1.Subscription
 	parent       int32 // index of the parent node; -1 when none or absent
 	parentFailed bool  // reading the parent fails
+	refused      bool  // its status cannot be written back: no outcome
 	rootState    rootState
 	root         string
 	in, out      int32 // subtree interval from numberTree
@@ -60,14 +61,16 @@ func evaluate(snap Snapshot, explain bool) Result {
 	e.resolveRoots()
 	e.numberTree()
 	e.indexProviders()
-	out := make([]Outcome, len(e.nodes))
+	out := make([]Outcome, 0, len(e.nodes))
 	for i := range e.nodes {
-		out[i] = e.evaluate(int32(i))
-	}
-	if explain {
-		for i := range out {
-			out[i].Provenance = e.explain(int32(i), &out[i])
+		if e.nodes[i].refused {
+			continue
 		}
+		o := e.evaluate(int32(i))
+		if explain {
+			o.Provenance = e.explain(int32(i), &o)
+		}
+		out = append(out, o)
 	}
 	slices.Sort(e.errors)
 	return Result{Subscriptions: out, Errors: slices.Compact(e.errors)}
@@ -122,7 +125,16 @@ func newEvaluator(snap Snapshot) *evaluator {
 		} else {
 			s := &snap.Subscriptions[order[k].idx]
 			e.byKey[key] = int32(len(e.nodes))
-			e.nodes = append(e.nodes, node{sub: s, parent: -1})
+			n := node{sub: s, parent: -1}
+			if f := zeroTimeField(&s.Status); f != "" {
+				// Kept in the family graph as the snapshot holds it, so
+				// its relatives read it as present; only its own outcome
+				// is left out.
+				n.refused = true
+				e.errors = append(e.errors, fmt.Sprintf("Subscription %s has %s 0001-01-01T00:00:00Z, the zero time, "+
+					"which a status write turns into null; it is left out until the field holds a real instant", key, f))
+			}
+			e.nodes = append(e.nodes, n)
 		}
 		k = j
 	}
@@ -157,6 +169,12 @@ func newEvaluator(snap Snapshot) *evaluator {
 	}
 
 	if c := snap.Collection; c != nil {
+		if why := unwritableRun(c.ScheduledHour); why != "" {
+			e.errors = append(e.errors, why)
+			e.collection = nil
+		}
+	}
+	if c := e.collection; c != nil {
 		e.results = make(map[finopsv1.Reference]CollectionResult, len(c.Results))
 		seen := make(map[finopsv1.Reference]int, len(c.Results))
 		for _, r := range c.Results {
@@ -171,6 +189,19 @@ func newEvaluator(snap Snapshot) *evaluator {
 		}
 	}
 	return e
+}
+
+// zeroTimeField names the status time that holds the zero instant, or "".
+// Written back it would print as null, so an active Subscription would
+// lose the activatedAt every charge keys off.
+func zeroTimeField(st *finopsv1.SubscriptionStatus) string {
+	switch {
+	case st.ActivatedAt != nil && st.ActivatedAt.IsZero():
+		return "status.activatedAt"
+	case st.DeactivatedAt != nil && st.DeactivatedAt.IsZero():
+		return "status.deactivatedAt"
+	}
+	return ""
 }
 
 // fails reports whether reading the named object fails. A failure entry

@@ -102,6 +102,9 @@ func (e *evaluator) gates(i int32) verdict {
 		case s.Status.CompatibilityRoot == "" && n.rootState != rootKnown:
 			return hold(ReasonParentSubscriptionNotReady,
 				"parent gate: an ancestor of %s is missing, so the family root cannot be found", self)
+		case s.Status.CompatibilityRoot == "" && e.parentUnstamped(n):
+			return hold(ReasonParentSubscriptionNotReady,
+				"parent gate: parent Subscription %s has no status.compatibilityRoot yet, so the family root is not known", pref)
 		}
 	}
 
@@ -113,6 +116,10 @@ func (e *evaluator) gates(i int32) verdict {
 			// Only an orphan whose parent is already gone gets here.
 			return e.keep(v, hold(ReasonValidationError,
 				"compatibility gate: status.compatibilityRoot is unset and the parent is gone, so the family cannot be found; retrying"))
+		case e.parentUnstamped(n):
+			// Only an orphan of a deactivated, never-stamped parent.
+			return e.keep(v, hold(ReasonValidationError,
+				"compatibility gate: status.compatibilityRoot is unset and so is the parent's, so the family cannot be found; retrying"))
 		case n.root == "":
 			return e.keep(v, hold(ReasonValidationError,
 				"compatibility gate: the family root has no metadata.uid; retrying"))
@@ -157,6 +164,14 @@ func (e *evaluator) gates(i int32) verdict {
 		}
 	}
 	return v
+}
+
+// parentUnstamped reports whether node n's parent is in the snapshot
+// without a stamped compatibilityRoot. A new Subscription inherits its
+// root from the parent's stamp only, never by walking past an unstamped
+// parent, so such a chain is incomplete.
+func (e *evaluator) parentUnstamped(n *node) bool {
+	return n.parent >= 0 && e.nodes[n.parent].sub.Status.CompatibilityRoot == ""
 }
 
 // keep carries the orphan mark and the root stamp of the gates passed so

@@ -8,7 +8,6 @@ import (
 
 	finopsv1 "github.com/condengine/condengine/api/finops/v1alpha1"
 	"github.com/condengine/condengine/conditions"
-	"github.com/condengine/condengine/redact"
 )
 
 // Messages of the states that need no detail.
@@ -59,14 +58,15 @@ func (e *evaluator) evaluate(i int32) Outcome {
 			cond(TypeDeleting, cFalse, ReasonWaitingForCollectionJob, msgWaiting))
 
 	case s.IsDeactivated():
-		// Never re-validated: the pair stays as it was, re-stated for the
-		// current generation.
-		desired = append(desired, cond(TypeReady, cFalse, ReasonValidationSucceeded, msgDeactivated))
+		// Never re-validated: the pair stays as it was, status, reason
+		// and message, re-stated for the current generation only.
+		ready := cond(TypeReady, cFalse, ReasonValidationSucceeded, msgDeactivated)
+		if r := conditions.Find(held, TypeReady); r != nil && r.Status == cFalse && r.Reason == ReasonValidationSucceeded {
+			ready.Message = heldMessage(r.Message)
+		}
+		desired = append(desired, ready)
 		if a := conditions.Find(held, TypeActive); a != nil && a.Status == cFalse && Vocabulary.IsTerminal(*a) {
-			// The message is re-stated from the status, not from the
-			// spec: whoever edited it last, it is not the object's own
-			// text, so it is redacted.
-			desired = append(desired, cond(TypeActive, a.Status, a.Reason, redact.Message(a.Message)))
+			desired = append(desired, cond(TypeActive, a.Status, a.Reason, heldMessage(a.Message)))
 		}
 
 	default:
@@ -136,6 +136,16 @@ func (e *evaluator) evaluate(i int32) Outcome {
 		!timeEqual(st.ActivatedAt, in.ActivatedAt) || !timeEqual(st.DeactivatedAt, in.DeactivatedAt) ||
 		st.CompatibilityRoot != in.CompatibilityRoot || !bucketsEqual(st.Costs, in.Costs))
 	return out
+}
+
+// heldMessage is a message kept from the status as it was written: the
+// engine wrote it from the object's own text, so it is shown as it is,
+// only fitted when a hand edit broke the one-line rule.
+func heldMessage(m string) string {
+	if conditions.MessageProblem(m) == "" {
+		return m
+	}
+	return conditions.FitMessage(m)
 }
 
 func timeEqual(a, b *metav1.Time) bool {

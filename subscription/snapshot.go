@@ -88,8 +88,9 @@ type Result struct {
 	// namespace then name.
 	Subscriptions []Outcome
 	// Errors are problems of the snapshot as a whole (a namespace/name
-	// listed twice), in a stable order. Objects they name are left out of
-	// Subscriptions.
+	// listed twice, a status time at the zero instant, a collection run
+	// whose buckets no status can hold), in a stable order. Objects they
+	// name are left out of Subscriptions, and such a run is ignored.
 	Errors []string
 }
 

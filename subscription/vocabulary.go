@@ -40,6 +40,14 @@ const (
 	ReasonFromCalculator                 = "FromCalculator"
 )
 
+// HazardNeverActivated warns that a Subscription deleted before it ever
+// activated keeps its finalizer: collection runs select Subscriptions by
+// status.activatedAt, so no run visits it. It is shown beside
+// billing.HazardSettlementGate wherever the Deleting condition is
+// described.
+const HazardNeverActivated = "Hazard: a Subscription deleted before it ever activated is skipped by every collection run, " +
+	"so no run releases its finalizer; once nothing is owed, remove the finalizer by hand."
+
 var (
 	cTrue  = metav1.ConditionTrue
 	cFalse = metav1.ConditionFalse
@@ -116,8 +124,9 @@ var Vocabulary = conditions.MustVocabulary(finopsv1.APIVersion, finopsv1.KindSub
 		},
 	},
 	{
-		Name:    TypeDeleting,
-		Meaning: "Present while a deleted Subscription waits for its finalizer to be released. " + billing.HazardSettlementGate,
+		Name: TypeDeleting,
+		Meaning: "Present while a deleted Subscription waits for its finalizer to be released. " +
+			billing.HazardSettlementGate + " " + HazardNeverActivated,
 		Reasons: []conditions.Reason{
 			{Status: cFalse, Reason: ReasonWaitingForCollectionJob,
 				Meaning: "No charge collection run has released the finalizer yet.",

@@ -59,9 +59,10 @@
 // conformance.RunBinding is the scenario runner for the binding system:
 // it evaluates the scenario and adds the writer's decision, wait, fight,
 // fight report and foreign edit to each Binding's outcome, with the
-// writer's memory read from the file's `writer:` block (see WriterBlock
-// and ParseWriterBlock for its shape). It adds one outcome of kind
-// Prober: the prober's verdict at the scenario's now from its `prober:` block (see ProberBlock) and the plan
+// writer's memory read from the file's `writer:` block (its shape is
+// scenario.Writer). It adds one outcome of kind Prober: the prober's
+// verdict at the scenario's now from its `prober:` block
+// (scenario.Prober) and the plan
 // of a pass over the evaluated Bindings, so another implementation can
 // check its schedule against the same vectors.
 //

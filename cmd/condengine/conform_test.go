@@ -3,10 +3,12 @@ package main
 import (
 	"bufio"
 	"cmp"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -39,9 +41,9 @@ func fake(behaviour, system string) int {
 		if err != nil {
 			return 0
 		}
-		f, err := conformance.ParseRequest(line, system)
-		if err != nil {
-			fmt.Fprintln(os.Stderr, err)
+		id, f, err := conformance.DecodeRequest(line, system)
+		if err != nil || id == nil {
+			fmt.Fprintln(os.Stderr, "no id or", err)
 			return 4
 		}
 		objs, err := conformance.Reference(f)
@@ -50,6 +52,40 @@ func fake(behaviour, system string) int {
 			return 4
 		}
 		switch behaviour {
+		case "refuses":
+			if n == 2 {
+				out, _ := conformance.EncodeReply(*id, nil, errors.New("cannot read -> this"))
+				fmt.Println(string(out))
+				continue
+			}
+		case "extra-line":
+			if n == 2 {
+				out, _ := conformance.EncodeReply(*id, objs, nil)
+				fmt.Println(string(out)) // the same answer twice
+			}
+		case "null":
+			fmt.Println("null")
+			continue
+		case "pretty":
+			fmt.Println("{\n  \"objects\": []\n}")
+			continue
+		case "no-message":
+			if n == 1 {
+				fmt.Printf(`{"id":%d,"objects":[{"kind":"Binding","namespace":"a","name":"b","conditions":[{"type":"Ready","status":"True","reason":"OK","lastTransitionTime":"2026-11-30T10:00:00Z"}]}]}`+"\n", *id)
+				continue
+			}
+		case "reversed":
+			for i := range objs {
+				slices.Reverse(objs[i].Conditions)
+			}
+		case "always-writes":
+			if n == 1 {
+				fmt.Println(`{"capabilities":["write"]}`)
+			}
+			for i := range objs {
+				yes := true
+				objs[i].Write = &yes
+			}
 		case "malformed":
 			fmt.Println(`{"objects": [`)
 			continue
@@ -85,7 +121,7 @@ func fake(behaviour, system string) int {
 				}
 			}
 		}
-		out, _ := conformance.EncodeAnswer(objs)
+		out, _ := conformance.EncodeReply(*id, objs, nil)
 		fmt.Println(string(out))
 	}
 }
@@ -115,9 +151,13 @@ func TestConform_SelfConformance500PerSystem(t *testing.T) {
 			if code != exitOK {
 				t.Fatalf("code %d\nstdout:\n%s\nstderr:\n%s", code, out, errs)
 			}
-			want := "500 " + sys + " snapshots (seeds 0 to 499): the implementation agrees with the engine on every one\n"
-			if out != want {
-				t.Errorf("stdout %q, want %q", out, want)
+			// The verdict, what was compared (the reference declares every
+			// decision key on its capabilities line), then the coverage.
+			want := "500 " + sys + " snapshots (seeds 0 to 499): the implementation agrees with the engine on every one\n" +
+				"compared: conditions and status fields; condition order; decisions write, removeFinalizer, retryAt\n" +
+				"rules reached: "
+			if !strings.HasPrefix(out, want) {
+				t.Errorf("stdout %q, want it to begin %q", out, want)
 			}
 			t.Logf("500 %s snapshots in %v", sys, time.Since(start))
 		})
@@ -165,14 +205,12 @@ func TestConform_ProtocolErrorsNameTheRequest(t *testing.T) {
 		{"malformed", "", "FAIL request 1 (seed 0): the implementation stopped answering: request 1: malformed answer: not an answer: unexpected EOF"},
 		{"two-values", "", "request 1: malformed answer: not an answer: more than one JSON value on the line"},
 		{"unknown-key", "", `request 1: malformed answer: not an answer: json: unknown field "verdict"`},
-		{"silent", "--timeout=300ms", "FAIL request 1 (seed 0): the implementation stopped answering: request 1: no answer within 300ms"},
+		{"silent", "--timeout=300ms --start-timeout=0s", "FAIL request 1 (seed 0): the implementation stopped answering: request 1: no answer within 300ms"},
 		{"crash", "", "FAIL request 3 (seed 2): the implementation stopped answering: request 3: the command ended its output without answering (it exited with status 3); its stderr ends with: panic: boom"},
 	} {
 		t.Run(tc.behaviour, func(t *testing.T) {
 			args := []string{"conform", "--system", "binding", "--exec", asFake(t, tc.behaviour, "binding"), "--runs", "5"}
-			if tc.args != "" {
-				args = append(args, tc.args)
-			}
+			args = append(args, strings.Fields(tc.args)...)
 			start := time.Now()
 			code, stdout, errs := run(t, "", args...)
 			if code != exitFail || !strings.Contains(stdout, tc.want) {
@@ -251,7 +289,12 @@ func TestReference_AnswersEachLine(t *testing.T) {
 		t.Fatalf("code %d, stderr %q", code, errs)
 	}
 	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
-	if len(lines) != 2 || lines[0] != lines[1] {
+	// The capabilities line, then one answer per request.
+	if len(lines) != 3 || lines[0] != `{"capabilities":["write","removeFinalizer","retryAt"]}` {
+		t.Fatalf("%d lines:\n%s", len(lines), out)
+	}
+	lines = lines[1:]
+	if lines[0] != lines[1] {
 		t.Fatalf("%d answer lines:\n%s", len(lines), out)
 	}
 	got, err := conformance.DecodeAnswer([]byte(lines[0]))
@@ -279,5 +322,100 @@ func TestReference_RefusesABadRequest(t *testing.T) {
 				t.Fatalf("code %d, stderr %q lacks %q", code, errs, tc.want)
 			}
 		})
+	}
+}
+
+// Each way an answer can go wrong is reported as what it is, with the
+// line quoted where it is not an answer.
+func TestConform_ReportsSayWhatWentWrong(t *testing.T) {
+	for _, tc := range []struct {
+		behaviour string
+		args      []string
+		want      []string
+	}{
+		{"refuses", nil, []string{"FAIL request 2 (seed 1): the implementation refused the request: cannot read -> this; shrunk from "}},
+		{"extra-line", nil, []string{"FAIL request 3 (seed 2): the implementation stopped answering: request 3: the answer carries id 2, not the request's 3: the command answered a request twice or printed an extra line"}},
+		{"null", nil, []string{"request 1: malformed answer: not an answer: the answer is null", `the line begins "null"`}},
+		{"pretty", nil, []string{"request 1: malformed answer: not an answer: unexpected EOF", "(an answer is one line of JSON: was it pretty-printed over several lines?)"}},
+		{"no-message", []string{"--only", "Binding"}, []string{"Binding a/b: conditions[0].message: the API server refuses this status: Required value: the key is missing"}},
+		{"reversed", nil, []string{": conditions (order): want "}},
+		{"always-writes", nil, []string{": write: want false, got true"}},
+	} {
+		t.Run(tc.behaviour, func(t *testing.T) {
+			args := append([]string{"conform", "--system", "binding", "--exec", asFake(t, tc.behaviour, "binding"), "--runs", "30"}, tc.args...)
+			code, stdout, errs := run(t, "", args...)
+			if code != exitFail {
+				t.Fatalf("code %d, stderr %q\n%s", code, errs, stdout)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(stdout, w) {
+					t.Errorf("stdout lacks %q:\n%s", w, stdout)
+				}
+			}
+		})
+	}
+	// Order is not compared when the user says so.
+	code, stdout, _ := run(t, "", "conform", "--system", "binding", "--exec", asFake(t, "reversed", "binding"), "--runs", "30", "--strict-order=false")
+	if code != exitOK || !strings.Contains(stdout, "condition order ignored (--strict-order=false)") {
+		t.Errorf("code %d\n%s", code, stdout)
+	}
+}
+
+// The counterexample file holds the differences and the wrong answer as
+// comments, and --replay re-runs it against any command.
+func TestConform_OutFileAndReplay(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "cx.yaml")
+	code, stdout, _ := run(t, "", "conform", "--system", "binding", "--exec", asFake(t, "renames", "binding"), "--runs", "200", "--out", out)
+	if code != exitFail {
+		t.Fatalf("code %d\n%s", code, stdout)
+	}
+	data, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []string{"\n# differences (want is the engine's, got the implementation's):\n#   Binding ",
+		`want "ChannelConflict", got "ChannelTaken"`, "\n# the implementation's answer:\n#   {\"objects\":["} {
+		if !strings.Contains(string(data), w) {
+			t.Errorf("the file lacks %q:\n%s", w, data)
+		}
+	}
+	code, stdout, errs := run(t, "", "conform", "--replay", out, "--exec", asFake(t, "renames", "binding"))
+	if code != exitFail || !strings.Contains(stdout, "FAIL "+out+" disagrees with the engine:\n") || !strings.Contains(stdout, `got "ChannelTaken"`) {
+		t.Errorf("replay of the wrong implementation: code %d, stderr %q\n%s", code, errs, stdout)
+	}
+	code, stdout, errs = run(t, "", "conform", "--replay", out, "--exec", asCommand(t, "reference --system binding"))
+	if code != exitOK || stdout != out+": the implementation agrees with the engine\n" {
+		t.Errorf("replay of the reference: code %d, stderr %q\n%s", code, errs, stdout)
+	}
+}
+
+// A seed range past the last int is refused, not wrapped.
+func TestConform_SeedPastTheLastIsAUsageError(t *testing.T) {
+	code, _, errs := run(t, "", "conform", "--system", "binding", "--exec", "true", "--seed", "9223372036854775807", "--runs", "2")
+	if code != exitUsage || !strings.Contains(errs, "passes the last seed, 9223372036854775807") {
+		t.Errorf("code %d, stderr %q", code, errs)
+	}
+}
+
+// reference enforces the protocol's limits and names the one broken.
+func TestReference_EnforcesTheProtocolLimits(t *testing.T) {
+	ok := `{"name":"x","system":"binding","now":"2026-11-30T10:00:00Z"}`
+	for name, tc := range map[string]struct{ stdin, want string }{
+		"two objects": {ok + " " + ok + "\n", "request 1: the line holds more than one JSON value: exactly one object per line"},
+		"not utf-8":   {"{\"name\":\"x\xff\",\"system\":\"binding\",\"now\":\"2026-11-30T10:00:00Z\"}\n", "request 1: the line is not valid UTF-8 (byte 11)"},
+		"an array":    {"[1]\n", "request 1: the line is not one JSON object: it does not begin with {"},
+		"too long":    {ok + "\n" + `{"name":"` + strings.Repeat("a", 16<<20) + `"}` + "\n", "request 2: the line is over the protocol's limit of 16777216 bytes (16 MiB)"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			code, _, errs := run(t, tc.stdin, "reference", "--system", "binding")
+			if code != exitFail || !strings.Contains(errs, tc.want) {
+				t.Fatalf("code %d, stderr %q lacks %q", code, errs, tc.want)
+			}
+		})
+	}
+	// An id is echoed.
+	code, out, errs := run(t, `{"id":7,"name":"x","system":"binding","now":"2026-11-30T10:00:00Z"}`+"\n", "reference", "--system", "binding")
+	if code != exitOK || !strings.HasSuffix(out, "\n{\"id\":7,\"objects\":[]}\n") {
+		t.Errorf("code %d, stderr %q\n%s", code, errs, out)
 	}
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -11,10 +12,13 @@ import (
 	"github.com/condengine/condengine/scenario"
 )
 
-// runReference answers the conform protocol with this engine: one request
-// line in, one answer line out, until stdin ends. A request it cannot
-// read ends the run with exit 1 and the request named on stderr, so a
-// conform run reports it as a crash rather than as an answer.
+// runReference answers the conform protocol with this engine: a
+// capabilities line declaring every decision key, then one answer line
+// per request line, echoing its id, until stdin ends. A line that breaks
+// the protocol's limits (over 16 MiB, not UTF-8, not exactly one JSON
+// object) or a request it cannot read ends the run with exit 1 and the
+// request and the broken limit named on stderr, so a conform run reports
+// it as a crash rather than as an answer.
 func runReference(e env, args []string) int {
 	fs := newFlags(e, "reference", "reference --system binding|finops")
 	system := fs.String("system", "", "the system of the requests: binding or finops")
@@ -30,10 +34,21 @@ func runReference(e env, args []string) int {
 	}
 	in := bufio.NewReaderSize(e.stdin, 1<<16)
 	out := bufio.NewWriter(e.stdout)
+	caps, _ := json.Marshal(conformance.Capabilities{Capabilities: conformance.DecisionKeys()})
+	out.Write(caps)
+	out.WriteByte('\n')
+	if err := out.Flush(); err != nil {
+		fmt.Fprintf(e.stderr, "condengine reference: %v\n", err)
+		return exitFail
+	}
 	for n := 1; ; {
-		line, err := readLine(in, scenario.MaxFileBytes)
+		line, err := readLine(in, conformance.MaxLineBytes)
 		if errors.Is(err, io.EOF) {
 			return exitOK
+		}
+		if errors.Is(err, errLongLine) {
+			fmt.Fprintf(e.stderr, "condengine reference: request %d: the line is over the protocol's limit of %d bytes (16 MiB)\n", n, conformance.MaxLineBytes)
+			return exitFail
 		}
 		if err != nil {
 			fmt.Fprintf(e.stderr, "condengine reference: request %d: %v\n", n, err)
@@ -57,8 +72,10 @@ func runReference(e env, args []string) int {
 	}
 }
 
+// answerRequest is the answer line to one request line, echoing its id
+// when it has one.
 func answerRequest(line []byte, system string) ([]byte, error) {
-	f, err := conformance.ParseRequest(line, system)
+	id, f, err := conformance.DecodeRequest(line, system)
 	if err != nil {
 		return nil, err
 	}
@@ -66,5 +83,8 @@ func answerRequest(line []byte, system string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return conformance.EncodeAnswer(objs)
+	if id == nil {
+		return conformance.EncodeAnswer(objs)
+	}
+	return conformance.EncodeReply(*id, objs, nil)
 }

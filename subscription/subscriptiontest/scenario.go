@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	finopsv1 "github.com/condengine/condengine/api/finops/v1alpha1"
-	"github.com/condengine/condengine/conditions"
 	"github.com/condengine/condengine/manifest"
 	"github.com/condengine/condengine/scenario"
 	"github.com/condengine/condengine/subscription"
@@ -61,27 +60,21 @@ func FromScenario(f *scenario.File) (subscription.Snapshot, error) {
 }
 
 // Collection converts a scenario's collection block into the charge
-// collection run it describes; nil stays nil. It fails on a result whose
-// subscription is not "namespace/name" or whose source is not db,
-// calculator or error, naming the result's path in the file.
+// collection run it describes; nil stays nil. It fails where
+// scenario.Collection.Validate does, naming the result's path in the
+// file.
 func Collection(c *scenario.Collection) (*subscription.Collection, error) {
 	if c == nil {
 		return nil, nil
 	}
+	if err := c.Validate(); err != nil {
+		return nil, err
+	}
 	col := &subscription.Collection{ScheduledHour: c.ScheduledHour.Time}
-	for i, r := range c.Results {
-		ns, name, ok := strings.Cut(r.Subscription, "/")
-		if !ok || ns == "" || name == "" {
-			return nil, fmt.Errorf("collection.results[%d].subscription: %q is not namespace/name", i, r.Subscription)
-		}
-		src := subscription.Source(r.Source)
-		switch src {
-		case subscription.SourceDB, subscription.SourceCalculator, subscription.SourceError:
-		default:
-			return nil, fmt.Errorf("collection.results[%d].source: %q is not db, calculator or error", i, r.Source)
-		}
+	for _, r := range c.Results {
+		ns, name, _ := scenario.SplitName(r.Subscription)
 		col.Results = append(col.Results, subscription.CollectionResult{
-			Subscription: finopsv1.Reference{Namespace: ns, Name: name}, Buckets: r.Buckets, Source: src})
+			Subscription: finopsv1.Reference{Namespace: ns, Name: name}, Buckets: r.Buckets, Source: subscription.Source(r.Source)})
 	}
 	return col, nil
 }
@@ -96,7 +89,7 @@ func Outcomes(res subscription.Result) ([]scenario.Outcome, error) {
 			return nil, err
 		}
 		out = append(out, scenario.Outcome{Kind: finopsv1.KindSubscription, Namespace: o.Namespace, Name: o.Name,
-			Conditions: o.Status.Conditions, Status: st, FinalizerRemoved: o.Finalizer == conditions.FinalizerRemove, Write: o.Write})
+			Conditions: o.Status.Conditions, Status: st, Finalizer: o.Finalizer, Write: o.Write})
 	}
 	return out, nil
 }

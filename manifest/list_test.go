@@ -1,0 +1,195 @@
+package manifest
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// listCases are Lists whose items are placed in odd ways: nested Lists,
+// flow lists, comments between items, items spread over lines, an
+// "items" key that is not the List's, and a List whose items the line
+// finder cannot place.
+var listCases = []string{
+	`{"kind":"List","items":[{"kind":"A"},{"kind":"List","items":[{"kind":"B"}]}]}`,
+	"{\n \"kind\": \"List\",\n \"metadata\": {\"items\": [1,\n2]},\n \"items\": [\n  {\"kind\": \"A\", \"s\": \"]},{\\\"x\"},\n\n  {\n\"kind\": \"List\", \"items\": [\n {\"kind\": \"B\"},\n {\"kind\": \"C\"}]}\n ]\n}\n",
+	"{\"\\u0069tems\": [\n{\"kind\": \"A\"},\n{\"kind\": \"B\"}], \"kind\": \"List\"}",
+	"apiVersion: v1\nkind: List\nitems:\n- kind: A\n  metadata: {name: a}\n# between\n\n- kind: B\n  spec:\n    items:\n    - 1\n- kind: List\n  items:\n  - kind: C\n  - kind: D\n    x: [1,\n      2]\n",
+	"kind: List\nitems:\n  - kind: A\n  - kind: B\n",
+	"kind: List\nitems: [{kind: A}, {kind: B}]\n",
+	"kind: List\nitems: [\n  {kind: List,\n   items: [{kind: C}]},\n  {kind: B}\n]\n",
+	"kind: List\nitems:\n- kind: List\n  items: [{kind: A},\n    {kind: B}]\n- {kind: List, items: [{kind: C}]}\n",
+	"# header\n\nkind: List\nmetadata:\n  annotations:\n    note: 'items: here'\nitems:\n- kind: A\n",
+	"kind: A\n---\n\n\nkind: List\nitems:\n- kind: B\n- kind: C\n",
+}
+
+// expandLines reads data and returns, for every List item, the line
+// Expand gave it and the line the field finder gives items[i] when asked
+// from the top of the document (0 when it finds none).
+func expandLines(t testing.TB, data string) (got, want []int, items []string) {
+	r := NewReader(strings.NewReader(data))
+	for {
+		d, err := r.Next()
+		if errors.Is(err, io.EOF) {
+			return got, want, items
+		}
+		require.NoError(t, err)
+		err = d.Expand(func(it *Document) error {
+			if it.Item == "" {
+				return nil
+			}
+			top := &Document{source: it.source, sourceLine: it.sourceLine}
+			got = append(got, it.Line)
+			want = append(want, top.lineOf(it.Item))
+			items = append(items, it.Item)
+			return nil
+		})
+		require.NoError(t, err)
+	}
+}
+
+// Every item is placed on the line the field finder would give it,
+// looked up on its own: the one-pass walk changes the cost, not a line.
+func TestExpand_ItemLinesAsFieldFinderGivesThem(t *testing.T) {
+	for _, c := range listCases {
+		got, want, items := expandLines(t, c)
+		require.NotEmpty(t, items, c)
+		for i := range got {
+			if want[i] > 0 {
+				assert.Equal(t, want[i], got[i], "%s in %q", items[i], c)
+			}
+		}
+	}
+}
+
+func TestExpand_ItemLines(t *testing.T) {
+	got, _, items := expandLines(t, listCases[3])
+	assert.Equal(t, []string{"items[0]", "items[1]", "items[2].items[0]", "items[2].items[1]"}, items, "a nested List is handed over as its items")
+	assert.Equal(t, []int{4, 8, 14, 15}, got)
+
+	got, _, _ = expandLines(t, listCases[1])
+	assert.Equal(t, []int{6, 10, 11}, got, "JSON items on the line of their opening brace")
+
+	got, _, _ = expandLines(t, listCases[9])
+	assert.Equal(t, []int{7, 8}, got, "lines count from the top of the stream")
+}
+
+// FuzzListLines: on any input the Reader accepts, every List item is on
+// the line the field finder gives it. An empty JSON key is left out: the
+// field finder reads {"": {"items": …}} as a path "items" of its own.
+func FuzzListLines(f *testing.F) {
+	for _, c := range listCases {
+		f.Add([]byte(c))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if len(data) > 4<<10 || bytes.Contains(data, []byte(`""`)) {
+			return
+		}
+		r := NewReader(bytes.NewReader(data))
+		r.Limits = fuzzLimits
+		for {
+			d, err := r.Next()
+			if err != nil {
+				return
+			}
+			_ = d.Expand(func(it *Document) error {
+				if it.Item == "" {
+					return nil
+				}
+				top := &Document{source: it.source, sourceLine: it.sourceLine}
+				if want := top.lineOf(it.Item); want > 0 && want != it.Line {
+					t.Fatalf("%s: line %d, the field finder says %d", it.Item, it.Line, want)
+				}
+				return nil
+			})
+		}
+	})
+}
+
+// listOf writes a List of n small Bindings, as kubectl prints it in JSON
+// or YAML.
+func listOf(n int, asJSON bool) []byte {
+	items := make([]map[string]any, n)
+	for i := range items {
+		items[i] = map[string]any{
+			"apiVersion": "agentkourier.example/v1alpha1", "kind": "Binding",
+			"metadata": map[string]any{"namespace": "team", "name": fmt.Sprintf("b%d", i), "uid": fmt.Sprintf("u%d", i)},
+			"spec":     map[string]any{"agent": map[string]any{"backendRef": "be"}, "channels": []any{"c1", "c2"}},
+		}
+	}
+	js, _ := json.MarshalIndent(map[string]any{"apiVersion": "v1", "kind": "List", "items": items}, "", "  ")
+	if asJSON {
+		return js
+	}
+	var b bytes.Buffer
+	b.WriteString("apiVersion: v1\nkind: List\nitems:\n")
+	for i := range n {
+		fmt.Fprintf(&b, "- apiVersion: agentkourier.example/v1alpha1\n  kind: Binding\n  metadata:\n    namespace: team\n    name: b%d\n    uid: u%d\n  spec:\n    agent: {backendRef: be}\n    channels:\n    - c1\n    - c2\n", i, i)
+	}
+	return b.Bytes()
+}
+
+// A List of 4n items takes about four times as long to read as one of n
+// items, not sixteen: the fastest of several runs of each, as a ratio,
+// so that a slow moment on a shared machine does not decide it. A run
+// that passes sixteen times the small List's time is stopped there.
+func TestExpand_ListReadInLinearTime(t *testing.T) {
+	if testing.Short() {
+		t.Skip("times Lists of thousands of items")
+	}
+	const n = 300
+	for _, shape := range []struct {
+		name   string
+		asJSON bool
+	}{{"JSON", true}, {"YAML", false}} {
+		t.Run(shape.name, func(t *testing.T) {
+			small, large := listOf(n, shape.asJSON), listOf(4*n, shape.asJSON)
+			errSlow := errors.New("too slow")
+			read := func(data []byte, limit time.Duration) (time.Duration, int) {
+				start := time.Now()
+				r := NewReader(bytes.NewReader(data))
+				d, err := r.Next()
+				require.NoError(t, err)
+				items := 0
+				err = d.Expand(func(it *Document) error {
+					items++
+					if limit > 0 && items%64 == 0 && time.Since(start) > limit {
+						return errSlow
+					}
+					return nil
+				})
+				if errors.Is(err, errSlow) {
+					return limit, items
+				}
+				require.NoError(t, err)
+				return time.Since(start), items
+			}
+			best := func(data []byte, limit time.Duration, want int) time.Duration {
+				var b time.Duration
+				for range 3 {
+					d, items := read(data, limit)
+					if items < want {
+						t.Fatalf("stopped after %d of %d items: over %v, %d times the List of %d", items, want, limit, 16, n)
+					}
+					if b == 0 || d < b {
+						b = d
+					}
+				}
+				return b
+			}
+			tn := best(small, 0, n)
+			t4n := best(large, 16*tn, 4*n)
+			ratio := float64(t4n) / float64(tn)
+			t.Logf("%s List: %d items %v, %d items %v, ratio %.2f", shape.name, n, tn, 4*n, t4n, ratio)
+			assert.Less(t, ratio, 10.0, "reading grows faster than the List: 4n items took %.1f times n items", ratio)
+		})
+	}
+}

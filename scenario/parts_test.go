@@ -1,0 +1,114 @@
+package scenario
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+const (
+	engineFile = `
+name: conditions only
+system: binding
+now: "2026-11-30T10:00:00Z"
+expect:
+  - {kind: Binding, namespace: team-a, name: chat, conditions: []}
+`
+	writerFile = `
+name: a writer verdict
+system: binding
+now: "2026-11-30T10:00:00Z"
+expect:
+  - {kind: Binding, namespace: team-a, name: chat, decision: wait}
+`
+	writerBlockFile = `
+name: a writer memory, conditions expected
+system: binding
+now: "2026-11-30T10:00:00Z"
+writer: {bindings: []}
+expect:
+  - {kind: Binding, namespace: team-a, name: chat, conditions: []}
+`
+	proberFile = `
+name: a prober schedule
+system: binding
+now: "2026-11-30T10:00:00Z"
+prober: {lastPassStart: "2026-11-30T09:55:00Z"}
+expect:
+  - {kind: Prober, name: default, pass: {start: true}}
+`
+)
+
+func parse(t *testing.T, s string) *File {
+	t.Helper()
+	f, err := Parse([]byte(s))
+	require.NoError(t, err)
+	return f
+}
+
+func TestFile_Parts(t *testing.T) {
+	for _, tc := range []struct {
+		file string
+		want []Part
+	}{
+		{engineFile, []Part{PartEngine}},
+		{writerFile, []Part{PartEngine, PartWriter}},
+		{writerBlockFile, []Part{PartEngine, PartWriter}},
+		{proberFile, []Part{PartProber}},
+	} {
+		f := parse(t, tc.file)
+		assert.Equal(t, tc.want, f.Parts(), f.Name)
+	}
+}
+
+// A runner that answers for Bindings alone, as a host without a writer
+// or prober of its own does.
+func bindingsOnly(f *File) ([]Outcome, error) {
+	return []Outcome{{Kind: "Binding", Namespace: "team-a", Name: "chat"}}, nil
+}
+
+func TestRunners_Modelling_SkipsWhatTheHostDoesNotModel(t *testing.T) {
+	rs := Runners{SystemBinding: bindingsOnly}
+
+	// Without a declaration the prober file fails, as before.
+	res := rs.Run(parse(t, proberFile))
+	assert.True(t, res.Failed())
+	assert.Contains(t, res.Diff, "not evaluated")
+
+	engineOnly := rs.Modelling(PartEngine)
+	res = engineOnly.Run(parse(t, proberFile))
+	assert.False(t, res.Failed(), res.Diff)
+	assert.False(t, res.Passed())
+	assert.Equal(t, "needs the prober, which this host does not model", res.Skip)
+
+	res = engineOnly.Run(parse(t, writerFile))
+	assert.Equal(t, "needs the writer, which this host does not model", res.Skip)
+
+	res = engineOnly.Run(parse(t, engineFile))
+	assert.Empty(t, res.Skip)
+	assert.True(t, res.Passed(), res.Diff)
+
+	res = Runners{SystemBinding: bindingsOnly}.Modelling().Run(parse(t, writerFile))
+	assert.Equal(t, "needs the engine and the writer, which this host does not model", res.Skip)
+
+	// The declaration does not change the runners it was made from.
+	assert.True(t, rs.Run(parse(t, proberFile)).Failed())
+}
+
+// A runner may skip a file itself by returning a *NotModelledError,
+// wrapped or not; any other error still fails the file.
+func TestRunners_Run_NotModelledErrorSkips(t *testing.T) {
+	skip := Runners{SystemBinding: func(*File) ([]Outcome, error) {
+		return nil, errors.Join(errors.New("host"), &NotModelledError{Parts: []Part{PartProber}})
+	}}
+	res := skip.Run(parse(t, proberFile))
+	assert.Equal(t, "needs the prober, which this host does not model", res.Skip)
+	assert.NoError(t, res.Err)
+
+	broken := Runners{SystemBinding: func(*File) ([]Outcome, error) { return nil, errors.New("bad manifest") }}
+	res = broken.Run(parse(t, proberFile))
+	assert.Empty(t, res.Skip)
+	assert.True(t, res.Failed())
+}

@@ -1,0 +1,106 @@
+package scenario
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	akv1 "github.com/condengine/condengine/api/agentkourier/v1alpha1"
+)
+
+// The config sources a broker block may name.
+const (
+	ConfigSourceCRDs      = "crds"
+	ConfigSourceConfigMap = "configmap"
+)
+
+// The sources of a collection result.
+const (
+	SourceDB         = "db"
+	SourceCalculator = "calculator"
+	SourceError      = "error"
+)
+
+// Validate reports the first thing in f that the format does not allow,
+// by its path in the file (`probes[2].binding: "chat" is not
+// namespace/name`). Parse calls it, so a runner given a parsed File
+// only turns it into its own types; the runners of this module call it
+// too, for a File built by hand.
+func (f *File) Validate() error {
+	switch {
+	case strings.TrimSpace(f.Name) == "":
+		return errors.New("name is required")
+	case strings.ContainsAny(f.Name, "\r\n"):
+		return errors.New("name must be one line")
+	case f.System != SystemBinding && f.System != SystemFinOps:
+		return fmt.Errorf("system %q is not %q or %q", f.System, SystemBinding, SystemFinOps)
+	case f.Now.IsZero():
+		return errors.New("now is required")
+	}
+	if b := f.Broker; b != nil {
+		switch b.ConfigSource {
+		case "", ConfigSourceCRDs, ConfigSourceConfigMap:
+		default:
+			return fmt.Errorf("broker.configSource: %q is not crds or configmap", b.ConfigSource)
+		}
+	}
+	for i, e := range f.Served {
+		switch e.Kind {
+		case akv1.KindBinding, akv1.KindAgentBackend, akv1.KindChatConnection:
+		default:
+			return fmt.Errorf("served[%d]: kind: %q is not %s, %s or %s", i, e.Kind,
+				akv1.KindBinding, akv1.KindAgentBackend, akv1.KindChatConnection)
+		}
+	}
+	for i, p := range f.Probes {
+		if _, _, ok := SplitName(p.Binding); !ok {
+			return fmt.Errorf("probes[%d]: binding: %q is not namespace/name", i, p.Binding)
+		}
+	}
+	if err := f.Writer.Validate(); err != nil {
+		return err
+	}
+	if err := f.Prober.Validate(); err != nil {
+		return err
+	}
+	if err := f.Collection.Validate(); err != nil {
+		return err
+	}
+	for i, e := range f.Expect {
+		if e.Kind == "" || e.Name == "" {
+			return fmt.Errorf("expect[%d]: kind and name are required", i)
+		}
+	}
+	return nil
+}
+
+// Validate reports a result whose subscription is not namespace/name or
+// whose source is not db, calculator or error, by its path in the file.
+// A nil block is valid.
+func (c *Collection) Validate() error {
+	if c == nil {
+		return nil
+	}
+	for i, r := range c.Results {
+		if _, _, ok := SplitName(r.Subscription); !ok {
+			return fmt.Errorf("collection.results[%d].subscription: %q is not namespace/name", i, r.Subscription)
+		}
+		switch r.Source {
+		case SourceDB, SourceCalculator, SourceError:
+		default:
+			return fmt.Errorf("collection.results[%d].source: %q is not db, calculator or error", i, r.Source)
+		}
+	}
+	return nil
+}
+
+// SplitName splits the "namespace/name" the format uses to name an
+// object of another block; ok is false unless both parts are there and
+// the name holds no further slash.
+func SplitName(s string) (namespace, name string, ok bool) {
+	namespace, name, ok = strings.Cut(s, "/")
+	if !ok || namespace == "" || name == "" || strings.Contains(name, "/") {
+		return "", "", false
+	}
+	return namespace, name, true
+}

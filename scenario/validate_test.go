@@ -1,0 +1,67 @@
+package scenario
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/condengine/condengine/conditions"
+)
+
+// Each block of the format is checked where the file is read, and the
+// error names the key by its path in the file.
+func TestParse_RefusesWhatTheFormatDoesNotAllow(t *testing.T) {
+	const head = "name: a test\nsystem: binding\nnow: \"2026-11-30T10:00:00Z\"\nexpect: []\n"
+	for name, tc := range map[string]struct{ block, want string }{
+		"WriterUnknownKey":       {`writer: {bindingz: []}`, `unknown field "bindingz"`},
+		"WriterNotNamespaceName": {`writer: {bindings: [{binding: chat}]}`, `writer.bindings[0].binding: "chat" is not namespace/name`},
+		"WriterTooManySlashes":   {`writer: {bindings: [{binding: a/b/c}]}`, "writer.bindings[0].binding: \"a/b/c\" is not namespace/name"},
+		"WriterNegativeFailures": {`writer: {bindings: [{binding: a/b, failures: -1}]}`, "writer.bindings[0]: failures and fightEdits must not be negative"},
+		"WriterListedTwice":      {`writer: {bindings: [{binding: a/b}, {binding: a/b}]}`, "writer.bindings[1].binding: a/b is listed twice"},
+		"WriterBadDuration":      {`writer: {limits: {quiet: soon}}`, "scenario:"},
+		"ProberUnknownKey":       {`prober: {lastPass: "2026-11-30T10:00:00Z"}`, `unknown field "lastPass"`},
+		"ProberUnknownTrigger":   {`prober: {triggers: [{kind: configmap, at: "2026-11-30T10:00:00Z"}]}`, `prober.triggers[0].kind: "configmap" is not leaderStart, config or secret`},
+		"ProberTriggerNoTime":    {`prober: {triggers: [{kind: config}]}`, "prober.triggers[0].at is required"},
+		"ProberUnknownCovered":   {`prober: {lastCovered: {period: "2026-11-30T10:00:00Z"}}`, `prober.lastCovered: "period" is not leaderStart, config or secret`},
+		"BrokerConfigSource":     {`broker: {configSource: etcd}`, `broker.configSource: "etcd" is not crds or configmap`},
+		"ServedKind":             {`served: [{kind: Secret, namespace: a, name: b, uid: u, generation: 1}]`, `served[0]: kind: "Secret" is not Binding, AgentBackend or ChatConnection`},
+		"ProbeNotNamespaceName":  {`probes: [{binding: chat, generation: 1}]`, `probes[0]: binding: "chat" is not namespace/name`},
+		"CollectionSubscription": {`collection: {scheduledHour: "2026-11-30T09:00:00Z", results: [{subscription: web, buckets: 1, source: db}]}`, `collection.results[0].subscription: "web" is not namespace/name`},
+		"CollectionSource":       {`collection: {scheduledHour: "2026-11-30T09:00:00Z", results: [{subscription: a/web, buckets: 1, source: guess}]}`, `collection.results[0].source: "guess" is not db, calculator or error`},
+	} {
+		t.Run(name, func(t *testing.T) {
+			_, err := Parse([]byte(head + tc.block + "\n"))
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), tc.want)
+		})
+	}
+	f, err := Parse([]byte(head + "writer: {bindings: [{binding: a/b, failures: 2}]}\nprober: {triggers: [{kind: config, at: \"2026-11-30T09:59:00Z\"}], lastCovered: {secret: \"2026-11-30T09:00:00Z\"}}\n"))
+	require.NoError(t, err, "well-formed blocks are read")
+	assert.Equal(t, 2, f.Writer.Bindings[0].Failures)
+	assert.Equal(t, TriggerConfig, f.Prober.Triggers[0].Kind)
+}
+
+func TestSplitName(t *testing.T) {
+	for in, want := range map[string][3]any{
+		"a/b": {"a", "b", true}, "a": {"", "", false}, "/b": {"", "", false}, "a/": {"", "", false}, "a/b/c": {"", "", false},
+	} {
+		ns, name, ok := SplitName(in)
+		assert.Equal(t, want, [3]any{ns, name, ok}, in)
+	}
+}
+
+// An outcome says what it does with the finalizer as the engine's
+// outcomes do; finalizerRemoved holds for FinalizerRemove alone.
+func TestCheck_FinalizerRemovedReadsTheFinalizerAction(t *testing.T) {
+	yes, no := true, false
+	f := &File{Expect: []Expectation{{Kind: "Offering", Namespace: "a", Name: "gone", FinalizerRemoved: &yes},
+		{Kind: "Offering", Namespace: "a", Name: "kept", FinalizerRemoved: &no}}}
+	for action, want := range map[conditions.FinalizerAction]int{
+		conditions.FinalizerRemove: 0, conditions.FinalizerAdd: 1, conditions.FinalizerKeep: 1,
+	} {
+		got := []Outcome{{Kind: "Offering", Namespace: "a", Name: "gone", Finalizer: action},
+			{Kind: "Offering", Namespace: "a", Name: "kept", Finalizer: conditions.FinalizerAdd}}
+		assert.Len(t, f.Mismatches(got), want, "finalizer %q", action)
+	}
+}
