@@ -40,7 +40,7 @@ type Options struct {
 	// its first line, which is read with the first answer.
 	KeysFrom func() []string
 	// UntilCoverage, when above 0, stops the run once every rule that
-	// generation can reach (Rules less Unreachable) decided a condition
+	// a snapshot of the system can reach (SystemRules) decided a condition
 	// in at least that many snapshots, or after Runs snapshots.
 	UntilCoverage int
 	// Progress, when set, is told after each snapshot how many were
@@ -240,7 +240,7 @@ func Run(system string, eval Evaluator, opts Options) (RunResult, error) {
 		return RunResult{}, fmt.Errorf("seed %d with %d runs does not fit: seeds run from 0 to %d", opts.Seed, opts.Runs, math.MaxInt)
 	}
 	res := RunResult{Reached: map[string]int{}}
-	reachable := ReachableRules()
+	reachable := SystemRules(system)
 	for i := range opts.Runs {
 		if opts.UntilCoverage > 0 && covered(res.Reached, reachable, opts.UntilCoverage) {
 			break
