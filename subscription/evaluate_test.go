@@ -83,7 +83,7 @@ func TestEvaluate_DuplicateOfferingIsAFailedRead(t *testing.T) {
 	o := outcome(t, res, "a", "x")
 	assert.Equal(t, "False ValidationError", reason(o, "Ready"))
 	assert.True(t, o.Retry)
-	assert.True(t, now.Equal(o.RetryAt))
+	assert.True(t, now.Add(conditions.RetryDelay).Equal(o.RetryAt), "a retry after the evaluation, never at its own Now")
 	assert.NotEmpty(t, res.Errors)
 }
 
@@ -275,7 +275,7 @@ func TestOutcome_EveryFieldFilled(t *testing.T) {
 			want := conditionstest.Expected{Kind: finopsv1.KindSubscription, Object: tc.sub.ObjectMeta, Write: tc.write, Skip: tc.skip,
 				Finalizer: conditions.FinalizerKeep, Retry: tc.retry, Owned: tc.owned}
 			if tc.retry {
-				want.RetryAt = now
+				want.RetryAt = now.Add(conditions.RetryDelay)
 			}
 			conditionstest.CheckOutcome(t, want, &o.Outcome)
 			assert.Contains(t, o.Conditions, audited)
