@@ -150,7 +150,7 @@ func TestEvaluate_DoesNotModifyTheSnapshot(t *testing.T) {
 	assert.Equal(t, before, fmt.Sprintf("%#v", snap.Subscriptions))
 }
 
-// binding-decisions §11.3 for every kind: the target reference is the
+// The own-text rule, for every kind: the target reference is the
 // Subscription's own text, shown as written even where it looks like an
 // address; the message still obeys the line and length rule.
 func TestEvaluate_MessagesQuoteOwnTargetWhole(t *testing.T) {
