@@ -115,7 +115,11 @@ func runExplain(e env, args []string) int {
 	objs = slices.DeleteFunc(objs, func(x explain.Object) bool {
 		return kind != "" && x.Kind != kind || name != "" && x.Name != name || ns != "" && x.Namespace != ns
 	})
-	if len(objs) == 0 && (kind != "" || ns != "") {
+	if len(objs) == 0 && kind == "" && ns == "" {
+		fmt.Fprintf(e.stderr, "condengine explain: nothing to explain in %s: it holds no object whose conditions the engine computes (a Binding, PriceBook, Offering or Subscription)\n", inName)
+		return exitFail
+	}
+	if len(objs) == 0 {
 		what := cmp.Or(kind, "object")
 		switch {
 		case name != "":
