@@ -21,7 +21,7 @@ func ExampleGet() {
 			CreationTimestamp: metav1.NewTime(now.Add(-4 * time.Minute))},
 		Spec: akv1.BindingSpec{Chat: akv1.ChatRef{Channel: "C2"}},
 		Status: akv1.BindingStatus{Conditions: []metav1.Condition{
-			{Type: binding.TypeReady, Status: metav1.ConditionTrue, Reason: binding.ReasonOK},
+			{Type: binding.TypeReady, Status: metav1.ConditionTrue, Reason: string(binding.ReasonOK)},
 		}},
 	}
 	fresh := akv1.Binding{
@@ -36,8 +36,8 @@ func ExampleGet() {
 	// team-b      new                            C7        7s
 }
 
-// Write prints the same table as Get straight to a writer, one chunk of
-// ChunkSize rows at a time.
+// Write prints the same table as Get straight to a writer, a line at a
+// time.
 func ExampleWrite() {
 	now := time.Date(2026, 11, 30, 10, 0, 0, 0, time.UTC)
 	b := akv1.Binding{
