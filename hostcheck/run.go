@@ -24,7 +24,7 @@ var t0 = time.Date(2026, 11, 30, 10, 0, 0, 0, time.UTC)
 // The liveness budget: after the faults stop, the host gets this many
 // reconciles, and this much virtual time, to settle.
 const (
-	settlePasses = 400
+	settlePasses = 2000
 	settleTime   = time.Hour
 )
 
