@@ -9,6 +9,7 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	"github.com/condengine/condengine/conditions"
 	"github.com/condengine/condengine/manifest"
 	"github.com/condengine/condengine/scenario"
 )
@@ -103,7 +104,7 @@ func fromOutcomes(system string, outs []scenario.Outcome) ([]Object, error) {
 			conds = []metav1.Condition{}
 		}
 		obj := Object{Kind: o.Kind, Namespace: o.Namespace, Name: o.Name, Conditions: conds, Status: st,
-			Write: ptr(o.Write), RemoveFinalizer: ptr(o.FinalizerRemoved)}
+			Write: ptr(o.Write), RemoveFinalizer: ptr(o.Finalizer == conditions.FinalizerRemove)}
 		if o.Decision != "" {
 			// The Binding's status writer decides: "write" now, "wait"
 			// until an instant, or "none".

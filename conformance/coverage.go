@@ -20,19 +20,6 @@ func Unreachable() map[string]string {
 	}
 }
 
-// ReachableRules lists the IDs of Rules less Unreachable, in the table's
-// order.
-func ReachableRules() []string {
-	skip := Unreachable()
-	var out []string
-	for _, r := range Rules() {
-		if _, ok := skip[r.ID]; !ok {
-			out = append(out, r.ID)
-		}
-	}
-	return out
-}
-
 // ReachedRules lists the IDs of the rules that decide some condition of
 // the scenario f, each once, sorted.
 func ReachedRules(f *scenario.File) ([]string, error) {

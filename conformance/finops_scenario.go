@@ -7,7 +7,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/condengine/condengine/conditions"
 	"github.com/condengine/condengine/finops"
 	"github.com/condengine/condengine/manifest"
 	"github.com/condengine/condengine/scenario"
@@ -76,13 +75,13 @@ func RunFinOps(f *scenario.File) ([]scenario.Outcome, error) {
 	}
 	for _, o := range r.Offerings.Offerings {
 		if err := add(o.Kind, o.Namespace, o.Name, o.Status,
-			scenario.Outcome{Conditions: o.Conditions, Write: o.Write, FinalizerRemoved: o.Finalizer == conditions.FinalizerRemove}); err != nil {
+			scenario.Outcome{Conditions: o.Conditions, Write: o.Write, Finalizer: o.Finalizer}); err != nil {
 			return nil, err
 		}
 	}
 	for _, o := range r.Subscriptions.Subscriptions {
 		if err := add(o.Kind, o.Namespace, o.Name, o.Status,
-			scenario.Outcome{Conditions: o.Conditions, Write: o.Write, FinalizerRemoved: o.Finalizer == conditions.FinalizerRemove}); err != nil {
+			scenario.Outcome{Conditions: o.Conditions, Write: o.Write, Finalizer: o.Finalizer}); err != nil {
 			return nil, err
 		}
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	"github.com/condengine/condengine/conditions"
 	"github.com/condengine/condengine/manifest"
 )
 
@@ -106,7 +107,7 @@ func (c *checker) expectation(e Expectation, o *Outcome) {
 		c.status(e.Status, o.Status)
 	}
 	if e.FinalizerRemoved != nil {
-		c.add("finalizerRemoved", strconv.FormatBool(*e.FinalizerRemoved), strconv.FormatBool(o.FinalizerRemoved))
+		c.add("finalizerRemoved", strconv.FormatBool(*e.FinalizerRemoved), strconv.FormatBool(o.Finalizer == conditions.FinalizerRemove))
 	}
 	if e.Write != nil {
 		c.add("write", strconv.FormatBool(*e.Write), strconv.FormatBool(o.Write))

@@ -5,6 +5,8 @@ import (
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/condengine/condengine/conditions"
 )
 
 // File is one scenario: one moment of one system, the world as the host
@@ -236,8 +238,10 @@ type Outcome struct {
 	// Status is the whole computed status as JSON (conditions included or
 	// not; the partial match only reads the keys the expectation gives).
 	Status json.RawMessage
-	// FinalizerRemoved reports that the finalizer is dropped.
-	FinalizerRemoved bool
+	// Finalizer is what the evaluation does with the kind's finalizer,
+	// as conditions.Outcome.Finalizer says it; an expectation's
+	// finalizerRemoved holds when it is conditions.FinalizerRemove.
+	Finalizer conditions.FinalizerAction
 	// Write reports that a status write is due.
 	Write bool
 	// Decision, WaitUntil, Fight, FightBegins and ForeignEdit are the

@@ -75,6 +75,9 @@ func read(in io.Reader, name string) (*File, error) {
 // makes sure r holds nothing after it: a scenario file is one document,
 // and a broken or extra document after it is an error.
 func FromDocument(r *manifest.Reader, d *manifest.Document) (*File, error) {
+	if kind := manifestKind(d.JSON); kind != "" {
+		return nil, d.Fail(fmt.Errorf("%w (a %s), not a scenario", ErrManifest, kind))
+	}
 	next, err := r.Next()
 	if err == nil {
 		return nil, next.Fail(errors.New("a scenario file holds one document"))
@@ -88,6 +91,25 @@ func FromDocument(r *manifest.Reader, d *manifest.Document) (*File, error) {
 	}
 	f.Path = d.File
 	return f, nil
+}
+
+// ErrManifest is the error Load and LoadFS return, wrapped, for a file
+// that holds Kubernetes objects (a document with apiVersion and kind)
+// rather than a scenario, so a command can point to one that evaluates
+// manifests.
+var ErrManifest = errors.New("the file holds Kubernetes manifests")
+
+// manifestKind is the kind of raw when it is a Kubernetes object, which no
+// scenario is (a scenario has no apiVersion or kind key); "" otherwise.
+func manifestKind(raw []byte) string {
+	var h struct {
+		APIVersion string `json:"apiVersion"`
+		Kind       string `json:"kind"`
+	}
+	if json.Unmarshal(raw, &h) != nil || h.APIVersion == "" {
+		return ""
+	}
+	return h.Kind
 }
 
 // LoadFS reads and parses one scenario file of fsys, as Load reads one of

@@ -2,6 +2,8 @@ package scenario
 
 import (
 	"errors"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -111,4 +113,20 @@ func TestRunners_Run_NotModelledErrorSkips(t *testing.T) {
 	res = broken.Run(parse(t, proberFile))
 	assert.Empty(t, res.Skip)
 	assert.True(t, res.Failed())
+}
+
+// A manifest stream given where a scenario is expected is named as such,
+// whether it holds one object or several.
+func TestLoad_ManifestIsNamed(t *testing.T) {
+	dir := t.TempDir()
+	one := "apiVersion: agentkourier.dev/v1alpha1\nkind: Binding\nmetadata: {name: a, namespace: b}\n"
+	for name, body := range map[string]string{"one.yaml": one, "stream.yaml": one + "---\n" + one} {
+		p := filepath.Join(dir, name)
+		require.NoError(t, os.WriteFile(p, []byte(body), 0o644))
+		_, err := Load(p)
+		require.ErrorIs(t, err, ErrManifest, name)
+		assert.Contains(t, err.Error(), "document 1, line 1: the file holds Kubernetes manifests (a Binding), not a scenario", name)
+	}
+	_, err := Parse([]byte(engineFile))
+	require.NoError(t, err)
 }

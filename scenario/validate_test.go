@@ -5,6 +5,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/condengine/condengine/conditions"
 )
 
 // Each block of the format is checked where the file is read, and the
@@ -46,5 +48,20 @@ func TestSplitName(t *testing.T) {
 	} {
 		ns, name, ok := SplitName(in)
 		assert.Equal(t, want, [3]any{ns, name, ok}, in)
+	}
+}
+
+// An outcome says what it does with the finalizer as the engine's
+// outcomes do; finalizerRemoved holds for FinalizerRemove alone.
+func TestCheck_FinalizerRemovedReadsTheFinalizerAction(t *testing.T) {
+	yes, no := true, false
+	f := &File{Expect: []Expectation{{Kind: "Offering", Namespace: "a", Name: "gone", FinalizerRemoved: &yes},
+		{Kind: "Offering", Namespace: "a", Name: "kept", FinalizerRemoved: &no}}}
+	for action, want := range map[conditions.FinalizerAction]int{
+		conditions.FinalizerRemove: 0, conditions.FinalizerAdd: 1, conditions.FinalizerKeep: 1,
+	} {
+		got := []Outcome{{Kind: "Offering", Namespace: "a", Name: "gone", Finalizer: action},
+			{Kind: "Offering", Namespace: "a", Name: "kept", Finalizer: conditions.FinalizerAdd}}
+		assert.Len(t, f.Mismatches(got), want, "finalizer %q", action)
 	}
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -69,6 +70,9 @@ func report(w io.Writer, results []scenario.Result, verbose bool) int {
 		case r.Err != nil:
 			failed++
 			fmt.Fprintf(w, "FAIL %s: %s\n", r.Path, oneLine(r.Err.Error()))
+			if errors.Is(r.Err, scenario.ErrManifest) {
+				fmt.Fprintf(w, "    check runs scenario files; for the status of these objects run: condengine eval -f %s\n", r.Path)
+			}
 		default:
 			failed++
 			fmt.Fprintf(w, "FAIL %s: %s\n", r.Path, name)

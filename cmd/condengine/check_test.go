@@ -98,9 +98,17 @@ func TestCheck_JSON(t *testing.T) {
 	if bad.Passed || bad.System != "binding" || !strings.HasSuffix(bad.Path, "deliberately-failing.yaml") || len(bad.Mismatches) != 7 {
 		t.Fatalf("%+v", bad)
 	}
-	want := scenario.Mismatch{Object: "Binding team-a/late", Field: "conditions[0].reason", Want: `"OK"`, Got: `"ChannelConflict"`}
-	if bad.Mismatches[1] != want {
-		t.Errorf("mismatch %+v, want %+v", bad.Mismatches[1], want)
+	// want and got are JSON values ("OK"), not strings holding JSON
+	// ("\"OK\""); a phrase that is no JSON value stays a string.
+	m := bad.Mismatches[1]
+	if m.Object != "Binding team-a/late" || m.Field != "conditions[0].reason" || string(m.Want) != `"OK"` || string(m.Got) != `"ChannelConflict"` {
+		t.Errorf("mismatch %s %s want %s got %s", m.Object, m.Field, m.Want, m.Got)
+	}
+	if last := bad.Mismatches[6]; string(last.Got) != `"(absent)"` {
+		t.Errorf("an absent value reads %s, want the string \"(absent)\"", last.Got)
+	}
+	if strings.Contains(out, `\"OK\"`) {
+		t.Errorf("a value is encoded twice:\n%s", out)
 	}
 	if code, out, _ := run(t, "", "check", "-o", "json", cliData+"/check/connection-not-found.yaml"); code != exitOK || !strings.Contains(out, `"failed": 0`) {
 		t.Errorf("passing run: code %d\n%s", code, out)

@@ -24,18 +24,45 @@ type checkJSON struct {
 }
 
 type scenarioJSON struct {
-	Path       string              `json:"path"`
-	Name       string              `json:"name,omitempty"`
-	System     string              `json:"system,omitempty"`
-	Passed     bool                `json:"passed"`
-	Error      string              `json:"error,omitempty"`
-	Mismatches []scenario.Mismatch `json:"mismatches,omitempty"`
+	Path       string         `json:"path"`
+	Name       string         `json:"name,omitempty"`
+	System     string         `json:"system,omitempty"`
+	Passed     bool           `json:"passed"`
+	Error      string         `json:"error,omitempty"`
+	Mismatches []mismatchJSON `json:"mismatches,omitempty"`
+}
+
+// mismatchJSON is a scenario.Mismatch with want and got as JSON values:
+// "OK", 1, true as themselves, not as strings that hold their JSON. A
+// phrase that is no JSON value ("(absent)", "an outcome") stays a string.
+type mismatchJSON struct {
+	Object string          `json:"object"`
+	Field  string          `json:"field,omitempty"`
+	Want   json.RawMessage `json:"want"`
+	Got    json.RawMessage `json:"got"`
+}
+
+func newMismatchJSON(m scenario.Mismatch) mismatchJSON {
+	return mismatchJSON{Object: m.Object, Field: m.Field, Want: jsonValue(m.Want), Got: jsonValue(m.Got)}
+}
+
+// jsonValue is s when s is one JSON value, and s as a JSON string
+// otherwise.
+func jsonValue(s string) json.RawMessage {
+	if json.Valid([]byte(s)) {
+		return json.RawMessage(s)
+	}
+	b, _ := json.Marshal(s) // a string always marshals
+	return b
 }
 
 func writeCheckJSON(w io.Writer, results []scenario.Result) error {
 	doc := checkJSON{Scenarios: make([]scenarioJSON, 0, len(results))}
 	for _, r := range results {
-		s := scenarioJSON{Path: r.Path, Passed: r.Passed(), Mismatches: r.Mismatches}
+		s := scenarioJSON{Path: r.Path, Passed: r.Passed()}
+		for _, m := range r.Mismatches {
+			s.Mismatches = append(s.Mismatches, newMismatchJSON(m))
+		}
 		if r.File != nil {
 			s.Name, s.System = r.File.Name, r.File.System
 		}

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/condengine/condengine/explain"
 )
 
 // Exit codes: a failed check or an unreadable input is 1, a command line
@@ -60,7 +62,15 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return c.run(e, args[1:])
 		}
 	}
-	fmt.Fprintf(stderr, "condengine: unknown command %q\n", args[0])
+	var names []string
+	for _, c := range commands() {
+		names = append(names, c.name)
+	}
+	if s := explain.Nearest(args[0], names); s != "" {
+		fmt.Fprintf(stderr, "condengine: unknown command %q; did you mean %q?\n\n", args[0], s)
+	} else {
+		fmt.Fprintf(stderr, "condengine: unknown command %q\n\n", args[0])
+	}
 	usage(stderr)
 	return exitUsage
 }

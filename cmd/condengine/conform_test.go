@@ -4,11 +4,12 @@ import (
 	"bufio"
 	"cmp"
 	"errors"
-	"slices"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -417,5 +418,40 @@ func TestReference_EnforcesTheProtocolLimits(t *testing.T) {
 	code, out, errs := run(t, `{"id":7,"name":"x","system":"binding","now":"2026-11-30T10:00:00Z"}`+"\n", "reference", "--system", "binding")
 	if code != exitOK || !strings.HasSuffix(out, "\n{\"id\":7,\"objects\":[]}\n") {
 		t.Errorf("code %d, stderr %q\n%s", code, errs, out)
+	}
+}
+
+// The Python PriceBook implementation under conformance/examples agrees
+// with the engine on the subset it declares, and --only keeps the other
+// kinds out of the comparison.
+func TestConform_PythonExampleOnItsSubset(t *testing.T) {
+	if _, err := exec.LookPath("python3"); err != nil {
+		t.Skip("python3 is not installed")
+	}
+	py := "python3 ../../conformance/examples/pricebook.py"
+	code, stdout, errs := run(t, "", "conform", "--system", "finops", "--only", "PriceBook", "--exec", py, "--runs", "100")
+	if code != exitOK || !strings.Contains(stdout, "compared: only PriceBook; condition order; no decisions (none declared)\n") {
+		t.Fatalf("code %d, stderr %q\n%s", code, errs, stdout)
+	}
+	// Without --only, the kinds it does not answer for are missing.
+	code, stdout, _ = run(t, "", "conform", "--system", "finops", "--exec", py, "--runs", "100")
+	if code != exitFail || !strings.Contains(stdout, ": want listed, got (absent)") {
+		t.Fatalf("code %d\n%s", code, stdout)
+	}
+	if code, _, errs := run(t, "", "conform", "--system", "finops", "--only", "Binding", "--exec", py); code != exitUsage || !strings.Contains(errs, `"Binding" is not a kind finops answers for`) {
+		t.Errorf("code %d, stderr %q", code, errs)
+	}
+}
+
+// --until-coverage stops once every reachable rule was reached N times,
+// and --runs caps it.
+func TestConform_UntilCoverage(t *testing.T) {
+	code, stdout, errs := run(t, "", "conform", "--system", "binding", "--exec", asCommand(t, "reference --system binding"), "--until-coverage", "1", "--runs", "400")
+	if code != exitOK {
+		t.Fatalf("code %d, stderr %q\n%s", code, errs, stdout)
+	}
+	m := regexp.MustCompile(`^(\d+) binding snapshots`).FindStringSubmatch(stdout)
+	if m == nil || m[1] == "400" || !strings.Contains(stdout, "rules reached: 21 of 21\n") {
+		t.Errorf("the run did not stop once every rule was reached:\n%s", stdout)
 	}
 }

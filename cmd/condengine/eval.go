@@ -43,6 +43,9 @@ func runEval(e env, args []string) int {
 	}
 
 	name, in := "stdin", e.stdin
+	if *file == "-" && stdinIsTerminal(in) {
+		fmt.Fprintln(e.stderr, "condengine eval: reading manifests from the terminal; end with Ctrl-D, or name a file with -f FILE (condengine eval -h)")
+	}
 	if *file != "-" {
 		f, err := os.Open(*file)
 		if err != nil {
@@ -67,6 +70,13 @@ func runEval(e env, args []string) int {
 		return exitFail
 	}
 	return exitOK
+}
+
+// stdinIsTerminal reports whether eval's input is a person at a
+// terminal, who gets a word on how to end it; tests replace it.
+var stdinIsTerminal = func(r io.Reader) bool {
+	f, ok := r.(*os.File)
+	return ok && isTerminal(f)
 }
 
 // world is everything eval or demo computed, ready to print.

@@ -45,12 +45,15 @@ func (in *explainInputs) keepBindings(snap binding.Snapshot) {
 }
 
 func runExplain(e env, args []string) int {
-	fs := newFlags(e, "explain", "explain -f FILE|- [KIND [NAMESPACE/]NAME] [-o tree|json] [-now RFC3339]\n       condengine explain -rules [-o markdown|json] [-out FILE]")
+	fs := newFlags(e, "explain", "explain -f FILE|- [KIND [NAME|NAMESPACE/NAME] | KIND/NAME] [-n NAMESPACE] [-o tree|json] [-now RFC3339]\n       condengine explain -rules [-o markdown|json] [-out FILE]")
 	file := fs.String("f", "", "a scenario file or a manifest stream (YAML or JSON); - reads stdin")
 	format := fs.String("o", "", "output format: tree or json (default tree); with -rules, markdown or json (default markdown)")
 	nowFlag := fs.String("now", "", "the evaluation instant for a manifest stream (RFC 3339); default: the current time")
 	rules := fs.Bool("rules", false, "print the rule table instead of explaining objects")
 	out := fs.String("out", "", "with -rules: write the markdown table to `FILE` (docs/rules.md)")
+	var namespace string
+	fs.StringVar(&namespace, "n", "", "only objects of this `NAMESPACE` (default: every namespace of the input)")
+	fs.StringVar(&namespace, "namespace", "", "the same as -n")
 	pos, code, ok := parseFlags(fs, args)
 	if !ok {
 		return code
@@ -63,9 +66,6 @@ func runExplain(e env, args []string) int {
 	}
 	if *file == "" {
 		return usageError(e, "explain", "name the input with -f FILE (or -f - for stdin)")
-	}
-	if len(pos) > 2 {
-		return usageError(e, "explain", "at most KIND and [NAMESPACE/]NAME, got %d arguments", len(pos))
 	}
 	switch *format {
 	case "":
@@ -82,19 +82,9 @@ func runExplain(e env, args []string) int {
 		}
 		now = t.UTC()
 	}
-	var kind, ns, name string
-	if len(pos) > 0 {
-		v := findVocabulary(conformance.Vocabularies(), pos[0])
-		if v == nil {
-			return usageError(e, "explain", "unknown kind %q; kinds with conditions: %s", pos[0], strings.Join(kindNames(conformance.Vocabularies()), ", "))
-		}
-		kind = v.Kind()
-	}
-	if len(pos) > 1 {
-		ns, name = "", pos[1]
-		if a, b, ok := strings.Cut(pos[1], "/"); ok {
-			ns, name = a, b
-		}
+	kind, ns, name, err := explainTarget(pos, namespace)
+	if err != nil {
+		return usageError(e, "explain", "%v", err)
 	}
 
 	inName, in := "stdin", io.Reader(e.stdin)
@@ -123,10 +113,18 @@ func runExplain(e env, args []string) int {
 		return exitFail
 	}
 	objs = slices.DeleteFunc(objs, func(x explain.Object) bool {
-		return kind != "" && x.Kind != kind || name != "" && (x.Name != name || ns != "" && x.Namespace != ns)
+		return kind != "" && x.Kind != kind || name != "" && x.Name != name || ns != "" && x.Namespace != ns
 	})
-	if len(objs) == 0 && kind != "" {
-		fmt.Fprintf(e.stderr, "condengine explain: no %s %s in %s\n", kind, manifest.JoinName(ns, name), inName)
+	if len(objs) == 0 && (kind != "" || ns != "") {
+		what := cmp.Or(kind, "object")
+		switch {
+		case name != "":
+			fmt.Fprintf(e.stderr, "condengine explain: no %s %s in %s\n", what, manifest.JoinName(ns, name), inName)
+		case ns != "":
+			fmt.Fprintf(e.stderr, "condengine explain: no %s in namespace %s of %s\n", what, ns, inName)
+		default:
+			fmt.Fprintf(e.stderr, "condengine explain: no %s in %s\n", what, inName)
+		}
 		return exitFail
 	}
 	write := explain.WriteTree
@@ -138,6 +136,43 @@ func runExplain(e env, args []string) int {
 		return exitFail
 	}
 	return exitOK
+}
+
+// explainTarget reads explain's arguments as kubectl reads them: KIND,
+// KIND NAME or KIND/NAME, with the namespace from -n; NAMESPACE/NAME is
+// still accepted for the name. KIND is any name explain.Kind knows
+// (Binding, bindings, akbinding, ...). An empty result selects every
+// object (or every one of the namespace).
+func explainTarget(pos []string, namespace string) (kind, ns, name string, err error) {
+	if len(pos) == 1 && strings.Contains(pos[0], "/") {
+		k, n, _ := strings.Cut(pos[0], "/")
+		if k == "" || n == "" || strings.Contains(n, "/") {
+			return "", "", "", fmt.Errorf("name the object as KIND NAME or KIND/NAME, not %q", pos[0])
+		}
+		pos = []string{k, n}
+	}
+	if len(pos) > 2 {
+		return "", "", "", fmt.Errorf("at most KIND and NAME, got %d arguments", len(pos))
+	}
+	ns = namespace
+	if len(pos) > 0 {
+		if kind, err = explain.Kind(pos[0]); err != nil {
+			return "", "", "", err
+		}
+	}
+	if len(pos) > 1 {
+		name = pos[1]
+		if a, b, ok := strings.Cut(name, "/"); ok {
+			if a != "" && namespace != "" && namespace != a {
+				return "", "", "", fmt.Errorf("%q names namespace %s, -n says %s", name, a, namespace)
+			}
+			ns, name = a, b
+		}
+		if ns == "" && strings.Contains(pos[1], "/") || name == "" || strings.Contains(name, "/") {
+			return "", "", "", fmt.Errorf("name the object as NAME or NAMESPACE/NAME, not %q", pos[1])
+		}
+	}
+	return kind, ns, name, nil
 }
 
 // explainWorld evaluates the kept inputs again with provenance and lists

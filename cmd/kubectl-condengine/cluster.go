@@ -13,6 +13,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/dynamic"
 
+	akv1 "github.com/condengine/condengine/api/agentkourier/v1alpha1"
 	finopsv1 "github.com/condengine/condengine/api/finops/v1alpha1"
 	"github.com/condengine/condengine/manifest"
 )
@@ -20,16 +21,16 @@ import (
 // The resources audit reads. It only ever lists and gets.
 var (
 	bindingResources = []schema.GroupVersionResource{
-		{Group: "agentkourier.dev", Version: "v1alpha1", Resource: "bindings"},
-		{Group: "agentkourier.dev", Version: "v1alpha1", Resource: "agentbackends"},
-		{Group: "agentkourier.dev", Version: "v1alpha1", Resource: "chatconnections"},
+		akv1.GroupVersion.WithResource("bindings"),
+		akv1.GroupVersion.WithResource("agentbackends"),
+		akv1.GroupVersion.WithResource("chatconnections"),
 	}
 	finopsResources = []schema.GroupVersionResource{
-		{Group: "finops.stakater.com", Version: "v1alpha1", Resource: "pricebooks"},
-		{Group: "finops.stakater.com", Version: "v1alpha1", Resource: "offerings"},
-		{Group: "finops.stakater.com", Version: "v1alpha1", Resource: "subscriptions"},
-		{Group: "finops.stakater.com", Version: "v1alpha1", Resource: "costjobs"},
-		{Group: "finops.stakater.com", Version: "v1alpha1", Resource: "finopsproviders"},
+		finopsv1.GroupVersion.WithResource("pricebooks"),
+		finopsv1.GroupVersion.WithResource("offerings"),
+		finopsv1.GroupVersion.WithResource("subscriptions"),
+		finopsv1.GroupVersion.WithResource("costjobs"),
+		finopsv1.GroupVersion.WithResource("finopsproviders"),
 	}
 )
 

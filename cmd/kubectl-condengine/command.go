@@ -45,7 +45,10 @@ var errDrift = errors.New("drift")
 
 func run(args []string, stdout, stderr io.Writer, newReader newReaderFunc, now func() time.Time) int {
 	root := &cobra.Command{
+		// kubectl finds the binary by its name, kubectl-condengine, and the
+		// user types "kubectl condengine": help and errors say the latter.
 		Use:           "kubectl-condengine",
+		Annotations:   map[string]string{cobra.CommandDisplayNameAnnotation: "kubectl condengine"},
 		Short:         "Compare the status conditions written in a cluster with the ones condengine computes",
 		SilenceUsage:  true,
 		SilenceErrors: true,

@@ -186,7 +186,7 @@ func TestExplain_Errors_Exit2(t *testing.T) {
 		want string
 	}{
 		"bad output":   {[]string{"binding", "late", "-n", "team-a", "-o", "yaml"}, `--output "yaml" is not tree or json`},
-		"unknown kind": {[]string{"pod", "late", "-n", "team-a"}, `does not know the kind "pod"; kinds with conditions: Binding, PriceBook, Offering, Subscription`},
+		"unknown kind": {[]string{"pod", "late", "-n", "team-a"}, `unknown kind "pod"; kinds with conditions: Binding, PriceBook, Offering, Subscription`},
 		"no name":      {[]string{"binding"}, `name the object as KIND NAME or KIND/NAME, not "binding"`},
 		"empty name":   {[]string{"binding/", "-n", "team-a"}, "KIND/NAME"},
 		"extra slash":  {[]string{"binding/a/b", "-n", "team-a"}, "KIND/NAME"},

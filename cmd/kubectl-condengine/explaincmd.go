@@ -34,22 +34,10 @@ var missingInputs = map[string]string{
 	finopsv1.KindSubscription + "/" + subscription.TypeCostsResolved: "the charge collection run, which a cluster does not show; judged as if none ran now, so the collector's last CostsResolved is kept",
 }
 
-// explainKinds are the kinds explain knows, with the names kubectl users
-// type for them.
-var explainKinds = []struct {
-	kind  string
-	names []string
-}{
-	{akv1.KindBinding, []string{"binding", "bindings", "akbinding", "akbindings"}},
-	{finopsv1.KindPriceBook, []string{"pricebook", "pricebooks"}},
-	{finopsv1.KindOffering, []string{"offering", "offerings"}},
-	{finopsv1.KindSubscription, []string{"subscription", "subscriptions"}},
-}
-
 func explainCommand(flags *genericclioptions.ConfigFlags, newReader newReaderFunc, now func() time.Time) *cobra.Command {
 	var output string
 	cmd := &cobra.Command{
-		Use:   "explain KIND NAME|KIND/NAME [-n NAMESPACE] [-o tree|json]",
+		Use:   "explain KIND NAME|KIND/NAME|KIND NAMESPACE/NAME [-n NAMESPACE] [-o tree|json]",
 		Short: "Print, per condition of one object, the rule and the evidence that decide its due value",
 		Long: `explain reads the cluster as audit does, computes with condengine the
 conditions the named Binding, PriceBook, Offering or Subscription is due,
@@ -77,27 +65,34 @@ other namespaces. It never writes.`,
 				}
 				args = []string{k, n}
 			}
-			kind := kindOf(args[0])
-			if kind == "" {
-				var names []string
-				for _, k := range explainKinds {
-					names = append(names, k.kind)
-				}
-				return fmt.Errorf("explain does not know the kind %q; kinds with conditions: %s", args[0], strings.Join(names, ", "))
+			kind, err := explain.Kind(args[0])
+			if err != nil {
+				return err
 			}
 			namespace, _, err := flags.ToRawKubeConfigLoader().Namespace()
 			if err != nil {
 				return err
+			}
+			name := args[1]
+			if ns, n, ok := strings.Cut(name, "/"); ok {
+				// NAMESPACE/NAME, as condengine explain takes it.
+				if given := *flags.Namespace; given != "" && given != ns {
+					return fmt.Errorf("%q names namespace %s, -n says %s", name, ns, given)
+				}
+				if ns == "" || n == "" || strings.Contains(n, "/") {
+					return fmt.Errorf("name the object as NAME or NAMESPACE/NAME, not %q", name)
+				}
+				namespace, name = ns, n
 			}
 			report, err := readAndAudit(cmd, flags, newReader, now, namespace)
 			if err != nil {
 				return err
 			}
 			i := slices.IndexFunc(report.Objects, func(o ObjectReport) bool {
-				return o.Kind == kind && o.Namespace == namespace && o.Name == args[1]
+				return o.Kind == kind && o.Namespace == namespace && o.Name == name
 			})
 			if i < 0 {
-				return fmt.Errorf("no %s %s in the cluster", kind, manifest.JoinName(namespace, args[1]))
+				return fmt.Errorf("no %s %s in the cluster", kind, manifest.JoinName(namespace, name))
 			}
 			o := report.Objects[i]
 			for _, d := range o.Drift {
@@ -108,17 +103,6 @@ other namespaces. It never writes.`,
 	}
 	cmd.Flags().StringVarP(&output, "output", "o", "tree", "output format: tree or json")
 	return cmd
-}
-
-// kindOf maps what the user typed to a kind explain knows, or "".
-func kindOf(arg string) string {
-	arg = strings.ToLower(arg)
-	for _, k := range explainKinds {
-		if slices.Contains(k.names, arg) {
-			return k.kind
-		}
-	}
-	return ""
 }
 
 // liveExplanation is the object's due conditions with their decisions,

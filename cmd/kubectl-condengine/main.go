@@ -7,10 +7,13 @@
 // evidence it read. Neither ever writes to the cluster.
 //
 //	kubectl condengine audit [-n NAMESPACE | -A] [-o table|yaml|json] [--kubeconfig FILE] [--context NAME]
-//	kubectl condengine explain KIND NAME|KIND/NAME [-n NAMESPACE] [-o tree|json] [--kubeconfig FILE] [--context NAME]
+//	kubectl condengine explain KIND NAME|KIND/NAME|KIND NAMESPACE/NAME [-n NAMESPACE] [-o tree|json] [--kubeconfig FILE] [--context NAME]
 //
 // KIND is Binding, PriceBook, Offering or Subscription, in any case,
-// singular or plural (akbinding too).
+// singular or plural, the CRD's short name (akbinding) or qualified by
+// its group (bindings.agentkourier.dev): the names `condengine explain`
+// takes too (explain.Kind). A misspelt kind or command is answered with
+// the closest one.
 //
 // audit's exit status: 0 every judged condition is as due; 1 at least
 // one object has drifted; 2 the command line or the cluster could not be

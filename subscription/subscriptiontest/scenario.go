@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	finopsv1 "github.com/condengine/condengine/api/finops/v1alpha1"
-	"github.com/condengine/condengine/conditions"
 	"github.com/condengine/condengine/manifest"
 	"github.com/condengine/condengine/scenario"
 	"github.com/condengine/condengine/subscription"
@@ -90,7 +89,7 @@ func Outcomes(res subscription.Result) ([]scenario.Outcome, error) {
 			return nil, err
 		}
 		out = append(out, scenario.Outcome{Kind: finopsv1.KindSubscription, Namespace: o.Namespace, Name: o.Name,
-			Conditions: o.Status.Conditions, Status: st, FinalizerRemoved: o.Finalizer == conditions.FinalizerRemove, Write: o.Write})
+			Conditions: o.Status.Conditions, Status: st, Finalizer: o.Finalizer, Write: o.Write})
 	}
 	return out, nil
 }
