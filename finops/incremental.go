@@ -164,23 +164,15 @@ func (e *Incremental) Update(edit func(*Snapshot)) (Step, error) {
 		}
 		subs[x.Key()] = &x
 	}
-	before := e.outs
 	prev, prevSubs := e.s, e.subs
 	s.Subscriptions = nil
 	e.s, e.subs = s, subs
-	if err := e.evaluateAll(); err != nil {
+	st, err := e.fullStep()
+	if err != nil {
 		e.s, e.subs = prev, prevSubs
 		_ = e.evaluateAll()
-		return Step{}, err
 	}
-	st := e.fullStep()
-	for k := range before {
-		if _, ok := e.outs[k]; !ok {
-			st.Gone = append(st.Gone, k)
-		}
-	}
-	slices.SortFunc(st.Gone, compareKeys)
-	return st, nil
+	return st, err
 }
 
 // evaluateAll evaluates the whole snapshot and rebuilds every index.
@@ -217,30 +209,31 @@ func (e *Incremental) evaluateAll() error {
 	return nil
 }
 
-func (e *Incremental) fullStep() Step {
+// fullStep evaluates everything and lists every outcome, and the keys
+// that had one before and have none now.
+func (e *Incremental) fullStep() (Step, error) {
+	before := e.outs
+	if err := e.evaluateAll(); err != nil {
+		return Step{}, err
+	}
 	st := Step{Full: true, Offerings: true}
 	for _, k := range sortedKeys(e.outs) {
 		st.Subscriptions = append(st.Subscriptions, e.outs[k])
 	}
-	return st
+	for k := range before {
+		if _, ok := e.outs[k]; !ok {
+			st.Gone = append(st.Gone, k)
+		}
+	}
+	slices.SortFunc(st.Gone, compareKeys)
+	return st, nil
 }
 
 // step re-evaluates the family of seeds, and the Offerings when
 // offerings is set.
 func (e *Incremental) step(seeds keySet, offerings bool) (Step, error) {
 	if e.full {
-		before := e.outs
-		if err := e.evaluateAll(); err != nil {
-			return Step{}, err
-		}
-		st := e.fullStep()
-		for k := range before {
-			if _, ok := e.outs[k]; !ok {
-				st.Gone = append(st.Gone, k)
-			}
-		}
-		slices.SortFunc(st.Gone, compareKeys)
-		return st, nil
+		return e.fullStep()
 	}
 	family := e.family(seeds)
 	snap := subscription.Snapshot{Now: e.s.Now, Failures: e.failures, Collection: e.s.Collection,
@@ -269,8 +262,7 @@ func (e *Incremental) step(seeds keySet, offerings bool) (Step, error) {
 	}
 	if len(r.Errors) > 0 {
 		// A problem of the snapshot: answer it, and what follows, in full.
-		e.full = true
-		return e.step(nil, true)
+		return e.fullStep()
 	}
 	var st Step
 	for k := range family {
