@@ -51,7 +51,7 @@ func TestMonthBoundary_LeapFebruaryProration(t *testing.T) {
 	assert.Equal(t, int64(86400), mid.prorated, "activated on the leap day")
 }
 
-// finops-decisions 20: no cap; 31 days against the 30.4375-day month.
+// No cap on the opening tick; 31 days against the 30.4375-day month.
 func TestMonthBoundary_OpeningTickNotCapped(t *testing.T) {
 	s := mustSchedule(t, Fee{PriceMicros: 300000000, Period: "1", Alignment: MonthBoundary}, "2026-08-01T00:00:00Z")
 	assert.Equal(t, int64(300000000*2678400/2629800), s.prorated, "2678400 / 2629800 of the price")
@@ -99,7 +99,7 @@ func TestHourBoundary_GridFromEpoch(t *testing.T) {
 	assert.Zero(t, b.Unix()%(5*3600))
 }
 
-// finops-decisions 22: activatedAt is read at whole seconds, as the API
+// activatedAt is read at whole seconds, as the API
 // server stores it; other instants keep their fraction.
 func TestSubSecondInstants_ActivatedAtReadAtWholeSeconds(t *testing.T) {
 	s := mustSchedule(t, Fee{PriceMicros: 1, Period: "1h", Alignment: ActivatedAt}, "2026-04-01T09:00:00.5Z")

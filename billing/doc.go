@@ -48,8 +48,8 @@
 // is charged at the snapped boundary, which for any period longer than an
 // hour can fall in a later hour row. A host that releases the finalizer on
 // ChargesSettled alone can therefore delete a Subscription whose last
-// charge row was never written. finops-decisions 23 keeps the documented
-// gate (the model follows the operator); a host that wants the final row
+// charge row was never written. The engine keeps the documented gate
+// (the model follows the operator); a host that wants the final row
 // written first tests ChargesSettled(s.Snap(deactivatedAt).Add(-time.Nanosecond), hour)
 // instead. `condengine vocab` prints this warning too (HazardSettlementGate).
 //
@@ -75,13 +75,12 @@
 //  2. HourBoundary grids are counted from the Unix epoch, 00:00 UTC on
 //     1970-01-01, so a period that does not divide 24 (say 5) keeps a
 //     regular five-hour rhythm across midnight instead of restarting daily.
-//  3. The opening tick is the digest's formula exactly, floored, with no
-//     cap (finops-decisions 20): a month grid activated at the very start
-//     of a 31-day month is charged 31/30.4375 of the price for its first
-//     tick. activatedAt is read at whole seconds, as the API server stores
-//     it (finops-decisions 22): a fraction is dropped before anything is
-//     counted, on every alignment. An opening too large for int64 is
-//     ErrOverflow when it is charged.
+//  3. The opening tick is the operator's formula exactly, floored, with no
+//     cap: a month grid activated at the very start of a 31-day month is
+//     charged 31/30.4375 of the price for its first tick. activatedAt is
+//     read at whole seconds, as the API server stores it: a fraction is
+//     dropped before anything is counted, on every alignment. An opening
+//     too large for int64 is ErrOverflow when it is charged.
 //  4. When the opening tick is also the final tick (deactivated before the
 //     first boundary), it stays prorated: "whole" means the deactivation does
 //     not shorten a tick, not that the activation proration is undone.
@@ -104,9 +103,9 @@
 //     currency units per tick overflows.
 //  10. MinPeriodsReached counts the raw grid on the wall clock, ignoring the
 //     snap; no shortfall is ever charged.
-//  11. ChargesSettled follows the documented gate literally
-//     (finops-decisions 23): the hour containing deactivatedAt must be
-//     finalized, even where the snapped final tick lands later. See the
+//  11. ChargesSettled follows the documented gate literally: the hour
+//     containing deactivatedAt must be finalized, even where the snapped
+//     final tick lands later. See the
 //     Hazard section above for what that risks and the stricter test.
 //  12. Usage reaches the buckets only through the host's UsageFunc. Meter
 //     amounts are summed per name; zero sums are omitted; a negative amount,

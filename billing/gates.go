@@ -16,7 +16,7 @@ func (s Schedule) MinPeriodsReached(t time.Time) bool {
 func (s Schedule) MinPeriods() int64 { return s.minPeriods }
 
 // HazardSettlementGate warns of the documented settlement gate's blind
-// spot (finops-decisions 23). The gate is kept as documented; this text is
+// spot. The gate is kept as documented; this text is
 // shown wherever the gate is described: the package doc and the
 // Subscription's Deleting condition in `condengine vocab`.
 const HazardSettlementGate = "Hazard: the finalizer is released once the hour holding deactivatedAt is settled, " +

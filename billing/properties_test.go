@@ -285,7 +285,7 @@ func TestProperty_NoSilentOverflow(t *testing.T) {
 		} else if !errors.Is(err, ErrOverflow) {
 			t.Fatalf("Fee = %d, %v; want ErrOverflow for %s", got, err, want)
 		}
-		// No cap (decision 20): the opening is at most the price times the
+		// No cap on the opening tick: the opening is at most the price times the
 		// longest first period over the proration denominator (a 31-day
 		// month against 30.4375 days).
 		bound := new(big.Int).Mul(big.NewInt(f.PriceMicros), big.NewInt(31*86400))

@@ -52,7 +52,7 @@ func NewSchedule(fee Fee, activatedAt time.Time) (Schedule, error) {
 	if err := checkInput("activatedAt", activatedAt); err != nil {
 		return Schedule{}, err
 	}
-	a := activatedAt.UTC().Truncate(time.Second) // finops-decisions 22
+	a := activatedAt.UTC().Truncate(time.Second) // whole seconds, as the API server stores it
 	s := Schedule{
 		align:      p.align,
 		price:      fee.PriceMicros,
@@ -88,7 +88,7 @@ func NewSchedule(fee Fee, activatedAt time.Time) (Schedule, error) {
 }
 
 // prorate returns price × secs / denom rounded down, with no cap
-// (finops-decisions 20): under MonthBoundary a calendar first period
+// (no cap): under MonthBoundary a calendar first period
 // longer than the 30.4375-day proration month costs more than one price.
 // The product is taken in 128 bits. secs never exceeds 32/30 of denom,
 // so the quotient fits 64 bits; ok is false when it does not fit int64.

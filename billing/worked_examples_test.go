@@ -121,7 +121,7 @@ func TestSnap_OnBoundaryNotMoved(t *testing.T) {
 	assert.Equal(t, int64(4), mustFee(t, d, "2026-04-01T00:00:00Z", "2026-04-02T00:00:00Z"))
 }
 
-// finops-decisions 20: the digest's formula exactly, no cap. October has
+// The opening-tick formula exactly, no cap. October has
 // 31 days: 2656800 seconds from 10-01T06:00 to 11-01T00:00 against the
 // 2629800-second proration month, so the opening costs more than a price.
 func TestWorkedExample_MonthBoundaryOpening_303080082(t *testing.T) {
@@ -135,7 +135,7 @@ func TestWorkedExample_MonthBoundaryOpening_303080082(t *testing.T) {
 	assert.Equal(t, int64(303080082), got[2].Projected, "the month bucket of October")
 }
 
-// finops-decisions 21: an opening tick that is also the last is prorated
+// An opening tick that is also the last is prorated
 // as an opening; the deactivation itself never prorates.
 func TestWorkedExample_OpeningTickAlsoLastIsProrated(t *testing.T) {
 	s := mustSchedule(t, Fee{PriceMicros: 300000000, Period: "1", Alignment: MonthBoundary}, "2026-10-01T06:00:00Z")
@@ -148,7 +148,7 @@ func TestWorkedExample_OpeningTickAlsoLastIsProrated(t *testing.T) {
 	assert.Equal(t, int64(30000000), mustFee(t, hd, "2026-04-01T09:00:00Z", "2026-04-01T12:00:00Z"), "45 of 60 minutes")
 }
 
-// finops-decisions 22: HourBoundary grids whose period does not divide 24
+// HourBoundary grids whose period does not divide 24
 // are anchored at the Unix epoch.
 func TestWorkedExample_HourBoundaryAnchoredAtEpoch(t *testing.T) {
 	s := mustSchedule(t, Fee{PriceMicros: 7, Period: "7", Alignment: HourBoundary}, "2026-11-30T10:00:00Z")

@@ -7,61 +7,39 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	akv1 "github.com/condengine/condengine/api/agentkourier/v1alpha1"
+	"github.com/condengine/condengine/conditions"
 	"github.com/condengine/condengine/redact"
 )
 
-// acceptedOrder is the order in which Accepted lists its reasons'
-// problems; the first reason present names the condition.
-var acceptedOrder = [...]string{
-	ReasonInvalidSpec,
-	ReasonBackendNotFound,
-	ReasonBackendRejected,
-	ReasonConnectionNotFound,
-	ReasonConnectionRejected,
-	ReasonNamespaceNotAllowed,
-	ReasonChannelConflict,
-}
-
-// finding is one problem of the Binding under one of Accepted's reasons.
+// finding is one problem of the Binding under one of Accepted's rules.
 type finding struct {
-	reason string
-	text   string
+	rule ruleIndex
+	text string
 }
 
-// acceptedVerdict folds the findings into Accepted's reason and message.
-// The reason is that of the earliest finding in acceptedOrder, or
-// Rejected when a finding's reason is outside it; the message lists every
-// finding in that order, whatever order they were found in.
-func acceptedVerdict(fs []finding) (reason, message string) {
+// acceptedVerdict folds the findings into the rule that names Accepted
+// and its message. The rule is the earliest of the findings' in the rule
+// table; the message lists every finding in that order, whatever order
+// they were found in. With no finding it is ruleAcceptedOK.
+func acceptedVerdict(fs []finding) (ruleIndex, string) {
 	if len(fs) == 0 {
-		return ReasonOK, ""
-	}
-	rank := func(r string) int {
-		for i, o := range acceptedOrder {
-			if o == r {
-				return i
-			}
-		}
-		return len(acceptedOrder)
+		return ruleAcceptedOK, ""
 	}
 	var b strings.Builder
-	best := len(acceptedOrder) + 1
-	for pass := 0; pass <= len(acceptedOrder); pass++ {
+	best := ruleAcceptedRejected
+	for r := ruleInvalidSpec; r <= ruleAcceptedRejected; r++ {
 		for _, f := range fs {
-			if rank(f.reason) != pass {
+			if f.rule != r {
 				continue
 			}
 			if b.Len() > 0 {
 				b.WriteString("; ")
 			}
 			b.WriteString(f.text)
-			best = min(best, pass)
+			best = min(best, r)
 		}
 	}
-	if best >= len(acceptedOrder) {
-		return ReasonRejected, b.String()
-	}
-	return acceptedOrder[best], b.String()
+	return best, b.String()
 }
 
 // servingPrefix opens Accepted's message when the broker runs an older
@@ -103,26 +81,26 @@ func collectFindings(o *akv1.Binding, b *bstate, conflictHolder *akv1.Binding) (
 	var fs []finding
 	var causes []Cause
 	for _, p := range b.spec.problems {
-		fs = append(fs, finding{ReasonInvalidSpec, p})
+		fs = append(fs, finding{ruleInvalidSpec, p})
 	}
 	if b.spec.backendOK {
 		fs, causes = withObject(referenced{kind: akv1.KindAgentBackend, path: "spec.agent.backendRef", key: backendKey(o), denied: b.backendDenied,
-			notFound: ReasonBackendNotFound, rejected: ReasonBackendRejected}, b.backend).check(o.Namespace, fs, causes)
+			notFound: ruleBackendNotFound, rejected: ruleBackendRejected}, b.backend).check(o.Namespace, fs, causes)
 	}
 	if b.spec.connOK {
 		fs, causes = withObject(referenced{kind: akv1.KindChatConnection, path: "spec.chat.connectionRef", key: connKey(o), denied: b.connDenied,
-			notFound: ReasonConnectionNotFound, rejected: ReasonConnectionRejected}, b.conn).check(o.Namespace, fs, causes)
+			notFound: ruleConnectionNotFound, rejected: ruleConnectionRejected}, b.conn).check(o.Namespace, fs, causes)
 	}
 	if conflictHolder != nil {
 		ch := o.Spec.Chat.Channel
 		if conflictHolder.Namespace == o.Namespace {
-			fs = append(fs, finding{ReasonChannelConflict, "spec.chat.channel: channel " + ch +
+			fs = append(fs, finding{ruleChannelConflict, "spec.chat.channel: channel " + ch +
 				" is already bound by Binding " + conflictHolder.Namespace + "/" + redact.Message(conflictHolder.Name)})
 		} else {
 			ck := connKey(o)
-			fs = append(fs, finding{ReasonChannelConflict, "spec.chat.channel: channel " + ch +
+			fs = append(fs, finding{ruleChannelConflict, "spec.chat.channel: channel " + ch +
 				" is already bound by a Binding in another namespace"})
-			causes = append(causes, Cause{TypeAccepted, ReasonChannelConflict, capCause("channel " + ch +
+			causes = append(causes, Cause{TypeAccepted, string(ReasonChannelConflict), capCause("channel " + ch +
 				" on ChatConnection " + ck.ns + "/" + ck.name + " is held by Binding " +
 				conflictHolder.Namespace + "/" + conflictHolder.Name)})
 		}
@@ -138,8 +116,8 @@ type referenced struct {
 	found, denied      bool
 	problems           problems // of the object's current generation
 	gen, runningGen    int64
-	running            bool   // a good generation of the object runs
-	notFound, rejected string // the reasons for this reference
+	running            bool      // a good generation of the object runs
+	notFound, rejected ruleIndex // the rules for this reference
 }
 
 // withObject fills in what ref needs of the object found under its key, x;
@@ -164,12 +142,12 @@ func (r referenced) check(ns string, fs []finding, causes []Cause) ([]finding, [
 	case !r.found:
 		fs = append(fs, finding{r.notFound, r.path + ": " + r.kind + " " + name + " not found"})
 	case r.denied:
-		fs = append(fs, finding{ReasonNamespaceNotAllowed, r.kind + " " + name + " does not allow namespace " + ns})
+		fs = append(fs, finding{ruleNamespaceNotAllowed, r.kind + " " + name + " does not allow namespace " + ns})
 	case r.problems != nil:
 		same := r.key.ns == ns
 		fs = append(fs, finding{r.rejected, rejectedPhrase(r.kind, r.key, r.gen, r.runningGen, r.running, r.problems, same)})
 		if !same {
-			causes = append(causes, Cause{TypeAccepted, r.rejected, capCause(r.kind + " " + name + ": " + strings.Join(r.problems, ", "))})
+			causes = append(causes, Cause{TypeAccepted, rules[r.rejected].Writes[0].Reason, capCause(r.kind + " " + name + ": " + strings.Join(r.problems, ", "))})
 		}
 	}
 	return fs, causes
@@ -177,3 +155,58 @@ func (r referenced) check(ns string, fs []finding, causes []Cause) ([]finding, [
 
 // capCause bounds a log detail, cutting on a rune boundary.
 func capCause(s string) string { return redact.Clip(s, MaxCauseBytes) }
+
+// recordAccepted records what Accepted's verdict read: the spec's
+// problems, the references, the holder of the channel, and the served
+// generation when a refused edit leaves an older one running.
+func recordAccepted(rec *conditions.Recorder, self conditions.ObjectRef, b *bstate, o *akv1.Binding, holder *akv1.Binding, r ruleIndex, servingOlder bool, servedGen int64) {
+	rec.Read(TypeAccepted, self)
+	defer rec.Decided(TypeAccepted, "", conditions.Verdict{Rule: &rules[r]})
+	for _, prob := range b.spec.problems {
+		rec.Read(TypeAccepted, self, conditions.F("problem", prob))
+	}
+	if b.spec.backendOK {
+		recordRef(rec, self, akv1.KindAgentBackend, "spec.agent.backendRef", backendKey(o), b.backendDenied, b.backend)
+	}
+	if b.spec.connOK {
+		recordRef(rec, self, akv1.KindChatConnection, "spec.chat.connectionRef", connKey(o), b.connDenied, b.conn)
+	}
+	if holder != nil {
+		ck := connKey(o)
+		rec.Read(TypeAccepted, self, conditions.F("spec.chat.channel", o.Spec.Chat.Channel),
+			conditions.FTime("metadata.creationTimestamp", o.CreationTimestamp.Time))
+		rec.Read(TypeAccepted, ref(akv1.KindBinding, &holder.ObjectMeta), conditions.F("holds", "channel "+o.Spec.Chat.Channel+" on ChatConnection "+ck.ns+"/"+ck.name),
+			conditions.FTime("metadata.creationTimestamp", holder.CreationTimestamp.Time))
+	}
+	if r == ruleAcceptedOK {
+		rec.Read(TypeAccepted, self, conditions.F("spec.chat.channel", o.Spec.Chat.Channel))
+	} else if servingOlder {
+		// A refused edit: the broker goes on serving the last good one.
+		rec.Read(TypeAccepted, self, conditions.FInt("memory.servedGeneration", servedGen))
+	}
+}
+
+// recordRef records what Accepted read of a referenced AgentBackend or
+// ChatConnection, x (nil when not found).
+func recordRef[O, S any, P interface {
+	*O
+	metav1.Object
+}](rec *conditions.Recorder, self conditions.ObjectRef, kind, path string, key objKey, denied bool, x *refInfo[O, S]) {
+	if x == nil {
+		rec.Read(TypeAccepted, self, conditions.F(path, key.ns+"/"+key.name+" (not found)"))
+		return
+	}
+	rec.Read(TypeAccepted, self, conditions.F(path, key.ns+"/"+key.name))
+	facts := []conditions.Fact{}
+	if denied {
+		facts = append(facts, conditions.F("spec.allowedNamespaces", "["+strings.Join(x.allowed, ", ")+"]"))
+	}
+	for _, prob := range x.problems {
+		facts = append(facts, conditions.F("problem", prob))
+	}
+	if x.problems != nil && x.runningGen > 0 {
+		facts = append(facts, conditions.FInt("memory.servedGeneration", x.runningGen))
+	}
+	m := P(x.obj)
+	rec.Read(TypeAccepted, conditions.ObjectRef{Kind: kind, Namespace: m.GetNamespace(), Name: m.GetName(), UID: m.GetUID(), Generation: m.GetGeneration()}, facts...)
+}

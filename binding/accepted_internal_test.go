@@ -7,40 +7,41 @@ import (
 	"github.com/stretchr/testify/assert"
 )
 
-func TestAccepted_UnknownReasonReadsRejected(t *testing.T) {
-	reason, msg := acceptedVerdict([]finding{{"SomethingNew", "spec.x: new check"}})
-	assert.Equal(t, ReasonRejected, reason)
+func TestAccepted_RejectedFindingIsListedLast(t *testing.T) {
+	r, msg := acceptedVerdict([]finding{{ruleAcceptedRejected, "spec.x: new check"}})
+	assert.Equal(t, ruleAcceptedRejected, r)
 	assert.Equal(t, "spec.x: new check", msg)
-	// A known reason still names the condition, and the unknown one's
+	// A named reason still names the condition, and the unnamed one's
 	// problem is listed last.
-	reason, msg = acceptedVerdict([]finding{{"SomethingNew", "b"}, {ReasonChannelConflict, "a"}})
-	assert.Equal(t, ReasonChannelConflict, reason)
+	r, msg = acceptedVerdict([]finding{{ruleAcceptedRejected, "b"}, {ruleChannelConflict, "a"}})
+	assert.Equal(t, ruleChannelConflict, r)
 	assert.Equal(t, "a; b", msg)
 }
 
 func TestAccepted_ReasonOrderDoesNotDependOnDiscoveryOrder(t *testing.T) {
 	fs := []finding{
-		{ReasonChannelConflict, "g"}, {ReasonNamespaceNotAllowed, "f"}, {ReasonConnectionRejected, "e"},
-		{ReasonConnectionNotFound, "d"}, {ReasonBackendRejected, "c"}, {ReasonBackendNotFound, "b"}, {ReasonInvalidSpec, "a"},
+		{ruleChannelConflict, "g"}, {ruleNamespaceNotAllowed, "f"}, {ruleConnectionRejected, "e"},
+		{ruleConnectionNotFound, "d"}, {ruleBackendRejected, "c"}, {ruleBackendNotFound, "b"}, {ruleInvalidSpec, "a"},
 	}
 	for i := range len(fs) {
 		rot := append(slices.Clone(fs[i:]), fs[:i]...)
-		reason, msg := acceptedVerdict(rot)
-		assert.Equal(t, ReasonInvalidSpec, reason)
+		r, msg := acceptedVerdict(rot)
+		assert.Equal(t, ruleInvalidSpec, r)
 		assert.Equal(t, "a; b; c; d; e; f; g", msg)
 	}
-	for i, r := range acceptedOrder {
-		reason, _ := acceptedVerdict(fs[:len(fs)-i])
-		assert.Equal(t, r, reason)
+	for i := range fs {
+		r, _ := acceptedVerdict(fs[:len(fs)-i])
+		assert.Equal(t, ruleInvalidSpec+ruleIndex(i), r, "the rule table's order is the reason order")
 	}
 }
 
 func TestAccepted_VocabularyListsEveryReason(t *testing.T) {
-	for _, r := range append(acceptedOrder[:], ReasonRejected) {
-		_, ok := Vocabulary.Lookup(TypeAccepted, sFalse, r)
-		assert.True(t, ok, r)
-		_, ok = Vocabulary.Lookup(TypeReady, sFalse, TypeAccepted+":"+r)
-		assert.True(t, ok, "Ready derives Accepted:"+r)
+	for r := ruleInvalidSpec; r <= ruleAcceptedRejected; r++ {
+		w := rules[r].Writes[0]
+		_, ok := Vocabulary.Lookup(TypeAccepted, sFalse, w.Reason)
+		assert.True(t, ok, w.Reason)
+		_, ok = Vocabulary.Lookup(TypeReady, sFalse, TypeAccepted+":"+w.Reason)
+		assert.True(t, ok, "Ready derives Accepted:"+w.Reason)
 	}
 }
 
@@ -70,11 +71,11 @@ func TestVocabulary_ReadyPairsDerivedFromTheOthers(t *testing.T) {
 func TestProbe_EveryNonOKReasonHasAFixedSentence(t *testing.T) {
 	for _, typ := range Vocabulary.Types()[1:3] {
 		for _, r := range typ.Reasons {
-			msg := ProbeMessage(typ.Name, r.Reason)
+			msg := ProbeMessage(typ.Name, Reason(r.Reason))
 			switch r.Reason {
-			case ReasonOK:
+			case string(ReasonOK):
 				assert.Empty(t, msg)
-			case ReasonPending:
+			case string(ReasonPending):
 				assert.NotEmpty(t, msg)
 			default:
 				assert.Regexp(t, "; the operator's log has the cause$", msg, typ.Name+" "+r.Reason)

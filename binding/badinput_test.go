@@ -37,24 +37,24 @@ func TestBadInput(t *testing.T) {
 		{"backend without metadata is left out and reads as not found", func(s *binding.Snapshot) { s.Backends[0].ObjectMeta = metav1.ObjectMeta{} },
 			func(t *testing.T, r binding.Result) {
 				requireError(t, r, "metadata.name is required")
-				assert.Equal(t, binding.ReasonBackendNotFound, reasonOf(r, binding.TypeAccepted))
+				assert.Equal(t, string(binding.ReasonBackendNotFound), reasonOf(r, binding.TypeAccepted))
 			}},
 		{"a Binding naming itself is just a reference to another kind", func(s *binding.Snapshot) {
 			s.Bindings[0].Spec.Agent.BackendRef.Name = s.Bindings[0].Name
 			s.Bindings[0].Spec.Chat.ConnectionRef.Name = s.Bindings[0].Name
 		}, func(t *testing.T, r binding.Result) {
-			assert.Equal(t, binding.ReasonBackendNotFound, reasonOf(r, binding.TypeAccepted))
+			assert.Equal(t, string(binding.ReasonBackendNotFound), reasonOf(r, binding.TypeAccepted))
 		}},
 		{"empty strings everywhere", func(s *binding.Snapshot) {
 			s.Bindings[0].Spec = akv1.BindingSpec{}
 			s.Backends[0].Spec = akv1.AgentBackendSpec{}
 			s.Connections[0].Spec = akv1.ChatConnectionSpec{}
 		}, func(t *testing.T, r binding.Result) {
-			assert.Equal(t, binding.ReasonInvalidSpec, reasonOf(r, binding.TypeAccepted))
+			assert.Equal(t, string(binding.ReasonInvalidSpec), reasonOf(r, binding.TypeAccepted))
 		}},
 		{"unknown platform", func(s *binding.Snapshot) { s.Connections[0].Spec.Platform = "carrier-pigeon" },
 			func(t *testing.T, r binding.Result) {
-				assert.Equal(t, binding.ReasonConnectionRejected, reasonOf(r, binding.TypeAccepted))
+				assert.Equal(t, string(binding.ReasonConnectionRejected), reasonOf(r, binding.TypeAccepted))
 			}},
 		{"probes for unknown uids and future generations are reported", func(s *binding.Snapshot) {
 			s.Probes = append(s.Probes, binding.ProbeResult{UID: "nobody", Generation: 1, Backend: bt.CardOK()},
@@ -62,7 +62,7 @@ func TestBadInput(t *testing.T) {
 				binding.ProbeResult{Generation: 1})
 		}, func(t *testing.T, r binding.Result) {
 			assert.Len(t, r.IgnoredProbes, 3)
-			assert.Equal(t, binding.ReasonOK, reasonOf(r, binding.TypeBackendReachable))
+			assert.Equal(t, string(binding.ReasonOK), reasonOf(r, binding.TypeBackendReachable))
 		}},
 		{"duplicate uids leave both objects out", func(s *binding.Snapshot) {
 			twin := bt.NewBinding("team-a", "twin", bt.Channel("C2"))
@@ -85,15 +85,15 @@ func TestBadInput(t *testing.T) {
 		}},
 		{"a 10 MiB channel is quoted short", func(s *binding.Snapshot) { s.Bindings[0].Spec.Chat.Channel = huge },
 			func(t *testing.T, r binding.Result) {
-				assert.Equal(t, binding.ReasonInvalidSpec, reasonOf(r, binding.TypeAccepted))
+				assert.Equal(t, string(binding.ReasonInvalidSpec), reasonOf(r, binding.TypeAccepted))
 			}},
 		{"a 10 MiB backend url", func(s *binding.Snapshot) { s.Backends[0].Spec.URL = "https://" + huge },
 			func(t *testing.T, r binding.Result) {
-				assert.Equal(t, binding.ReasonOK, reasonOf(r, binding.TypeAccepted), "long, but a valid URL")
+				assert.Equal(t, string(binding.ReasonOK), reasonOf(r, binding.TypeAccepted), "long, but a valid URL")
 			}},
 		{"invalid UTF-8 in the channel", func(s *binding.Snapshot) { s.Bindings[0].Spec.Chat.Channel = "C\xff\xfe" },
 			func(t *testing.T, r binding.Result) {
-				assert.Equal(t, binding.ReasonInvalidSpec, reasonOf(r, binding.TypeAccepted))
+				assert.Equal(t, string(binding.ReasonInvalidSpec), reasonOf(r, binding.TypeAccepted))
 			}},
 		{"memory entry without a spec", func(s *binding.Snapshot) {
 			s.Served.Objects = append(s.Served.Objects, binding.Served{Kind: akv1.KindBinding, UID: s.Bindings[0].UID, Generation: 1})

@@ -21,7 +21,7 @@ type decided struct {
 // (or two) conditions, and whether this broker writes them. owned is
 // false for a Binding another broker answers for; it then gets no result.
 func (e *evaluator) decide(i int) (d decided, owned bool) {
-	s, ix, holders, probes := e.s, e.ix, e.holders, e.probes
+	s, holders, probes := e.s, e.holders, e.probes
 	o := &s.Bindings[i]
 	b := &e.st[i]
 
@@ -47,21 +47,27 @@ func (e *evaluator) decide(i int) (d decided, owned bool) {
 			holder = &s.Bindings[h]
 		}
 	}
-	fs, causes := collectFindings(o, b, holder)
-	reason, msg := acceptedVerdict(fs)
-	if servedSpec != nil && servedGen < o.Generation && reason != ReasonOK {
-		msg = servingPrefix(o.Generation, servedGen) + msg
+	rec := e.rec
+	var self conditions.ObjectRef
+	if rec.On() {
+		self = ref(akv1.KindBinding, &o.ObjectMeta)
 	}
-	var desired [4]metav1.Condition
-	acc := metav1.Condition{Type: TypeAccepted, Status: sTrue, Reason: reason, ObservedGeneration: o.Generation}
-	if reason != ReasonOK {
-		acc.Status = sFalse
+	fs, causes := collectFindings(o, b, holder)
+	ar, msg := acceptedVerdict(fs)
+	if ar != ruleAcceptedOK {
+		if servedSpec != nil && servedGen < o.Generation {
+			msg = servingPrefix(o.Generation, servedGen) + msg
+		}
 		// The message is the Binding's own text with the parts from
 		// elsewhere already redacted one by one (collectFindings): only
-		// the line and length rule applies to the whole (§11.3).
-		acc.Message = conditions.FitMessage(msg)
+		// the line and length rule applies to the whole.
+		msg = conditions.FitMessage(msg)
 	}
-	desired[0] = acc
+	var vs [4]conditions.Verdict
+	vs[0] = rules[ar].Verdict(0, msg, o.Generation)
+	if rec.On() {
+		recordAccepted(rec, self, b, o, holder, ar, servedSpec != nil && servedGen < o.Generation, servedGen)
+	}
 	n := 1
 
 	if servedSpec != nil {
@@ -74,21 +80,35 @@ func (e *evaluator) decide(i int) (d decided, owned bool) {
 		if ch != nil {
 			cv, cgen = classifyChannel(ch.Channel), ch.Generation
 		}
-		bc, bcause := probeCondition(o, TypeBackendReachable, servedGen, bv, bgen)
-		cc, ccause := probeCondition(o, TypeChannelJoined, servedGen, cv, cgen)
+		var bcause, ccause *Cause
+		vs[1], bcause = probeVerdict(o, TypeBackendReachable, servedGen, bv, bgen)
+		vs[2], ccause = probeVerdict(o, TypeChannelJoined, servedGen, cv, cgen)
 		if bcause != nil {
 			causes = append(causes, *bcause)
 		}
 		if ccause != nil {
 			causes = append(causes, *ccause)
 		}
-		desired[1], desired[2] = bc, cc
+		if rec.On() {
+			recordProbe(rec, self, b, o, TypeBackendReachable, servedGen, be, bv, vs[1])
+			recordProbe(rec, self, b, o, TypeChannelJoined, servedGen, ch, cv, vs[2])
+		}
 		n = 3
 	} else {
 		probes.mark(s, o.UID, "the Binding is not served")
 	}
-	desired[n] = readyCondition(s, o, desired[:n])
+	var from string
+	vs[n], from = readyVerdict(s, o, vs[:n])
+	if rec.On() {
+		recordReady(rec, self, vs[:n], vs[n], from)
+	}
 	n++
+	var desired [4]metav1.Condition
+	desired[0] = vs[0].Condition(TypeAccepted)
+	for k := 1; k < n-1; k++ {
+		desired[k] = vs[k].Condition([...]string{TypeBackendReachable, TypeChannelJoined}[k-1])
+	}
+	desired[n-1] = vs[n-1].Condition(TypeReady)
 
 	m := Vocabulary.MergeObject(o, o.Status.Conditions, desired[:n], s.Now)
 	m.Stale = m.Stale || b.staleMemory
@@ -112,8 +132,8 @@ func (e *evaluator) decide(i int) (d decided, owned bool) {
 	}
 	br.Owned = Vocabulary.Owned(br.Conditions)
 	br.Status = akv1.BindingStatus{Conditions: br.Conditions}
-	if ix.explain {
-		br.Provenance = explainBinding(s, b, o, holder, probes, desired[:n], &br)
+	if rec.On() {
+		br.Provenance = provenance(rec, b, o, self, &br)
 	}
 	switch {
 	case b.staleMemory:
@@ -130,58 +150,66 @@ func (e *evaluator) decide(i int) (d decided, owned bool) {
 	return d, true
 }
 
-// probeCondition builds BackendReachable or ChannelJoined from the chosen
-// result. With none it is Pending at the served generation, unless the
-// object already carries a good condition of that generation: a fresh
+// probeVerdict decides BackendReachable or ChannelJoined from the
+// chosen result. With none it is Pending at the served generation, unless
+// the object already carries a good condition of that generation: a fresh
 // leader must not write Pending over what the last one found.
-func probeCondition(o *akv1.Binding, typ string, servedGen int64, v verdict, gen int64) (metav1.Condition, *Cause) {
+func probeVerdict(o *akv1.Binding, typ string, servedGen int64, v verdict, gen int64) (conditions.Verdict, *Cause) {
+	probe, pend, kept := ruleBackendProbe, ruleBackendPending, ruleBackendKept
+	if typ == TypeChannelJoined {
+		probe, pend, kept = ruleChannelProbe, ruleChannelPending, ruleChannelKept
+	}
 	if v.reason == ReasonPending {
-		if kept, ok := keepGood(o, typ, servedGen); ok {
-			return kept, nil
+		if c, ok := keepGood(o, typ, servedGen); ok {
+			// The result is kept, in our own words: a message someone
+			// else wrote there is not carried on.
+			return conditions.Verdict{Rule: &rules[kept], Status: c.Status, Reason: c.Reason,
+				Message: probeMessage(typ, c.Reason), Generation: c.ObservedGeneration}, nil
 		}
+		return rules[pend].Verdict(0, "", gen), nil
 	}
-	c := metav1.Condition{Type: typ, Status: v.status, Reason: v.reason, Message: probeMessage(typ, v.reason), ObservedGeneration: gen}
+	out := conditions.Verdict{Rule: &rules[probe], Status: v.status, Reason: string(v.reason),
+		Message: probeMessage(typ, string(v.reason)), Generation: gen}
 	if v.cause == "" {
-		return c, nil
+		return out, nil
 	}
-	return c, &Cause{Type: typ, Reason: v.reason, Detail: capCause(v.cause)}
+	return out, &Cause{Type: typ, Reason: string(v.reason), Detail: capCause(v.cause)}
 }
 
 // keepGood finds a condition of typ on the object that Pending must not
 // replace: a reason of the vocabulary other than Pending, about the
 // served generation, and made for this object (not carried over from an
 // earlier object of the same name, whose transitions predate this one).
-func keepGood(o *akv1.Binding, typ string, servedGen int64) (metav1.Condition, bool) {
-	for _, c := range o.Status.Conditions {
+func keepGood(o *akv1.Binding, typ string, servedGen int64) (*metav1.Condition, bool) {
+	for i := range o.Status.Conditions {
+		c := &o.Status.Conditions[i]
 		if c.Type != typ {
 			continue
 		}
-		if c.Reason == ReasonPending || c.ObservedGeneration != servedGen || c.LastTransitionTime.Before(&o.CreationTimestamp) {
-			return metav1.Condition{}, false
+		if c.Reason == string(ReasonPending) || c.ObservedGeneration != servedGen || c.LastTransitionTime.Before(&o.CreationTimestamp) {
+			return nil, false
 		}
 		if _, ok := Vocabulary.Lookup(typ, c.Status, c.Reason); !ok {
-			return metav1.Condition{}, false
+			return nil, false
 		}
-		// The result is kept, in our own words: a message someone else
-		// wrote there is not carried on.
-		c.Message = probeMessage(typ, c.Reason)
 		return c, true
 	}
-	return metav1.Condition{}, false
+	return nil, false
 }
 
-// readyCondition derives Ready from the conditions before it.
-func readyCondition(s *Snapshot, o *akv1.Binding, prior []metav1.Condition) metav1.Condition {
+// readyVerdict derives Ready from the verdicts before it, and names the
+// condition it was derived from ("" when none).
+func readyVerdict(s *Snapshot, o *akv1.Binding, prior []conditions.Verdict) (conditions.Verdict, string) {
 	acc := prior[0]
 	if acc.Status != sTrue {
-		return metav1.Condition{Type: TypeReady, Status: acc.Status, Reason: TypeAccepted + ":" + acc.Reason,
-			Message: acc.Message, ObservedGeneration: acc.ObservedGeneration}
+		return conditions.Verdict{Rule: &rules[ruleReadyFromAccepted], Status: acc.Status, Reason: TypeAccepted + ":" + acc.Reason,
+			Message: acc.Message, Generation: acc.Generation}, TypeAccepted
 	}
-	gen := acc.ObservedGeneration
+	gen := acc.Generation
 	probesPending := len(prior) < 3
 	for _, c := range prior[1:] {
-		gen = min(gen, c.ObservedGeneration)
-		if c.Reason == ReasonPending {
+		gen = min(gen, c.Generation)
+		if c.Reason == string(ReasonPending) {
 			probesPending = true
 		}
 	}
@@ -189,16 +217,58 @@ func readyCondition(s *Snapshot, o *akv1.Binding, prior []metav1.Condition) meta
 	// unless both probe conditions are already known good ones (kept
 	// across a failover), from which Ready is derived as usual.
 	if !s.Broker.ProberListed && probesPending {
-		return metav1.Condition{Type: TypeReady, Status: sUnknown, Reason: ReasonPending,
-			Message: readyPendingMessage, ObservedGeneration: o.Generation}
+		return rules[ruleReadyProberNotListed].Verdict(0, "", o.Generation), ""
 	}
-	for _, c := range prior[1:] {
+	for k, c := range prior[1:] {
 		if c.Status != sTrue {
-			return metav1.Condition{Type: TypeReady, Status: c.Status, Reason: c.Type + ":" + c.Reason,
-				Message: c.Message, ObservedGeneration: gen}
+			typ := [...]string{TypeBackendReachable, TypeChannelJoined}[k]
+			return conditions.Verdict{Rule: &rules[ruleReadyFromProbe], Status: c.Status, Reason: typ + ":" + c.Reason,
+				Message: c.Message, Generation: gen}, typ
 		}
 	}
-	return metav1.Condition{Type: TypeReady, Status: sTrue, Reason: ReasonOK, ObservedGeneration: gen}
+	return rules[ruleReadyOK].Verdict(0, "", gen), ""
 }
 
-const readyPendingMessage = "the broker has just started and its prober has not listed this Binding yet"
+// recordReady records what Ready's verdict v read: the condition it was
+// derived from, the broker's word that its prober has not listed the
+// Binding yet, or every condition before it.
+func recordReady(rec *conditions.Recorder, self conditions.ObjectRef, prior []conditions.Verdict, v conditions.Verdict, from string) {
+	rec.Read(TypeReady, self)
+	switch {
+	case from != "":
+		rec.Read(TypeReady, self, conditions.F("status.conditions["+from+"]", v.Reason[len(from)+1:]))
+	case v.Rule == &rules[ruleReadyProberNotListed]:
+		rec.Read(TypeReady, conditions.ObjectRef{}, conditions.F("broker.proberListed", "false"))
+	default:
+		for k, x := range prior {
+			typ := [...]string{TypeAccepted, TypeBackendReachable, TypeChannelJoined}[k]
+			rec.Read(TypeReady, self, conditions.F("status.conditions["+typ+"]", string(x.Status)+" "+x.Reason))
+		}
+	}
+	rec.Decided(TypeReady, from, v)
+}
+
+// provenance lines up what rec recorded with the conditions br carries.
+// A lagging snapshot (the memory serves a newer generation) keeps every
+// condition, by the stale-memory rule.
+func provenance(rec *conditions.Recorder, b *bstate, o *akv1.Binding, self conditions.ObjectRef, br *Outcome) []conditions.Provenance {
+	decided := rec.Provenance()
+	for i := range decided {
+		conditions.SortEvidence(&decided[i])
+	}
+	out := Vocabulary.Attach(br.Conditions, br.Skip == conditions.SkipStale, self, decided)
+	if b.staleMemory {
+		for i := range out {
+			if Vocabulary.Has(out[i].Type) {
+				out[i] = conditions.Provenance{Type: out[i].Type, Rule: rules[ruleStaleMemory].ID}
+				out[i].Add(self, conditions.FInt("metadata.generation", o.Generation),
+					conditions.FInt("memory.servedGeneration", b.old.Generation))
+			}
+		}
+	}
+	return out
+}
+
+func ref(kind string, m *metav1.ObjectMeta) conditions.ObjectRef {
+	return conditions.ObjectRef{Kind: kind, Namespace: m.Namespace, Name: m.Name, UID: m.UID, Generation: m.Generation}
+}

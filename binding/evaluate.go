@@ -54,16 +54,32 @@ type evaluator struct {
 	// holders maps each claimed channel to the position of its holder.
 	holders map[claimKey]int32
 	probes  *probeIndex
+	// rec records each decision's rule and evidence (Explain); nil in
+	// Evaluate.
+	rec *conditions.Recorder
 }
 
 // evaluate runs one evaluation; each, when set, receives the outcomes
 // instead of Result.Bindings (EvaluateEach).
 func evaluate(s *Snapshot, explain bool, each func(int, Outcome)) Result {
 	ix := buildIndex(s)
-	ix.explain = explain
 	e := &evaluator{s: s, ix: ix, st: make([]bstate, len(s.Bindings)), holders: make(map[claimKey]int32, len(s.Bindings))}
+	if explain {
+		e.rec = &conditions.Recorder{}
+	}
 	e.resolve()
 	e.claimChannels()
 	e.probes = indexProbes(s)
 	return e.result(each)
+}
+
+// Explain is Evaluate with provenance: each Outcome also carries, in
+// Provenance, the rule and the evidence behind each of its conditions,
+// recorded while they are decided. Evaluate records nothing, so its path
+// allocates nothing for it.
+func Explain(s Snapshot) (Result, error) {
+	if err := conditions.CheckNow(s.Now); err != nil {
+		return Result{}, err
+	}
+	return evaluate(&s, true, nil), nil
 }

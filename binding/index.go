@@ -53,8 +53,6 @@ type index struct {
 	// others have an identity problem in errors.
 	bindingOK []bool
 	errors    []ObjectError
-	// explain asks evaluator.decide for provenance (Explain).
-	explain bool
 }
 
 // identityProblem says what keeps an object out of the evaluation

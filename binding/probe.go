@@ -7,6 +7,9 @@ import (
 	"strconv"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	akv1 "github.com/condengine/condengine/api/agentkourier/v1alpha1"
+	"github.com/condengine/condengine/conditions"
 )
 
 // MaxCardBytes is the largest agent card the broker accepts; the prober
@@ -97,7 +100,7 @@ func (c *AgentCard) Problem() string {
 // the raw cause for the log ("" for OK and Pending).
 type verdict struct {
 	status metav1.ConditionStatus
-	reason string
+	reason Reason
 	cause  string
 }
 
@@ -180,7 +183,7 @@ func classifyChannel(o *ChannelObservation) verdict {
 	if o == nil {
 		return pending
 	}
-	row := ""
+	row := Reason("")
 	if o.Error != "" {
 		row = channelErrorReason(o.Error)
 	}
@@ -221,7 +224,7 @@ func platformCause(what string, retryAfter int) string {
 	return s
 }
 
-func channelErrorReason(code string) string {
+func channelErrorReason(code string) Reason {
 	switch code {
 	case "is_archived":
 		return ReasonChannelArchived
@@ -248,28 +251,61 @@ func channelErrorStatus(code string) metav1.ConditionStatus {
 	return sFalse
 }
 
+// ProbeMessage is the fixed sentence a BackendReachable or ChannelJoined
+// condition with this reason carries; "" for OK and for anything else.
+func ProbeMessage(typ string, reason Reason) string { return probeMessage(typ, string(reason)) }
+
+// probeMessage is the fixed sentence for a probe condition; True has none.
+func probeMessage(typ, reason string) string {
+	return probeMessages[[2]string{typ, reason}]
+}
+
 // probeMessages indexes the fixed sentences of the probe conditions, as
-// the vocabulary lists them, by (type, reason).
+// the rules declare them, by (type, reason).
 var probeMessages = func() map[[2]string]string {
 	out := map[[2]string]string{}
-	for _, t := range Vocabulary.Types() {
-		if t.Name != TypeBackendReachable && t.Name != TypeChannelJoined {
-			continue
-		}
-		for _, r := range t.Reasons {
-			if r.Message != "" {
-				out[[2]string{t.Name, r.Reason}] = r.Message
+	for _, r := range rules {
+		for _, w := range r.Writes {
+			if w.Message != "" && len(r.Types) == 1 && (r.Types[0] == TypeBackendReachable || r.Types[0] == TypeChannelJoined) {
+				out[[2]string{r.Types[0], w.Reason}] = w.Message
 			}
 		}
 	}
 	return out
 }()
 
-// ProbeMessage is the fixed sentence a BackendReachable or ChannelJoined
-// condition with this reason carries; "" for OK and for anything else.
-func ProbeMessage(typ, reason string) string { return probeMessage(typ, reason) }
-
-// probeMessage is the fixed sentence for a probe condition; True has none.
-func probeMessage(typ, reason string) string {
-	return probeMessages[[2]string{typ, reason}]
+// recordProbe records what the verdict v of BackendReachable or
+// ChannelJoined read: the referenced object, the served generation, and
+// the result picked (r, classified as cv), the Pending found, or the
+// condition kept.
+func recordProbe(rec *conditions.Recorder, self conditions.ObjectRef, b *bstate, o *akv1.Binding, typ string, servedGen int64, r *ProbeResult, cv verdict, v conditions.Verdict) {
+	rec.Read(typ, self)
+	what := "probe.backend"
+	if typ == TypeChannelJoined {
+		what = "probe.channel"
+		if b.conn != nil {
+			rec.Read(typ, ref(akv1.KindChatConnection, &b.conn.obj.ObjectMeta), conditions.F("spec.platform", b.conn.obj.Spec.Platform))
+		}
+	} else if b.backend != nil {
+		rec.Read(typ, ref(akv1.KindAgentBackend, &b.backend.obj.ObjectMeta), conditions.F("spec.url", b.backend.obj.Spec.URL))
+	}
+	rec.Read(typ, self, conditions.FInt("servedGeneration", servedGen))
+	switch v.Rule {
+	case &rules[ruleBackendProbe], &rules[ruleChannelProbe]:
+		res := cv.cause
+		if res == "" {
+			res = string(cv.status) + " " + string(cv.reason)
+		}
+		rec.Read(typ, self, conditions.FInt(what+".generation", r.Generation), conditions.F(what+".result", res))
+	case &rules[ruleBackendPending], &rules[ruleChannelPending]:
+		rec.Read(typ, self, conditions.F(what, "no finished result for a generation up to the served one"))
+	default:
+		if cur := conditions.Find(o.Status.Conditions, typ); cur != nil {
+			rec.Read(typ, self, conditions.F("status.conditions["+typ+"].reason", cur.Reason),
+				conditions.FInt("status.conditions["+typ+"].observedGeneration", cur.ObservedGeneration),
+				conditions.FTime("status.conditions["+typ+"].lastTransitionTime", cur.LastTransitionTime.Time),
+				conditions.FTime("metadata.creationTimestamp", o.CreationTimestamp.Time))
+		}
+	}
+	rec.Decided(typ, "", v)
 }

@@ -27,26 +27,26 @@ func TestAccepted_EveryReason(t *testing.T) {
 		reason  string
 		message string
 	}{
-		{"OK", bt.NewBinding("team-a", "chat"), nil, binding.ReasonOK, ""},
-		{"InvalidSpec", bt.NewBinding("team-a", "chat", bt.Channel("x y")), nil, binding.ReasonInvalidSpec,
+		{"OK", bt.NewBinding("team-a", "chat"), nil, string(binding.ReasonOK), ""},
+		{"InvalidSpec", bt.NewBinding("team-a", "chat", bt.Channel("x y")), nil, string(binding.ReasonInvalidSpec),
 			`spec.chat.channel: "x y" contains white space`},
-		{"BackendNotFound", bt.NewBinding("team-a", "chat", bt.Backend("", "ghost")), nil, binding.ReasonBackendNotFound,
+		{"BackendNotFound", bt.NewBinding("team-a", "chat", bt.Backend("", "ghost")), nil, string(binding.ReasonBackendNotFound),
 			"spec.agent.backendRef: AgentBackend team-a/ghost not found"},
 		{"BackendRejected", bt.NewBinding("team-a", "chat", bt.Backend("", "broken")),
-			func(s *binding.Snapshot) { s.Backends = append(s.Backends, invalidBackend) }, binding.ReasonBackendRejected,
+			func(s *binding.Snapshot) { s.Backends = append(s.Backends, invalidBackend) }, string(binding.ReasonBackendRejected),
 			"AgentBackend team-a/broken is invalid: spec.url: must not carry user info"},
 		{"BackendRejected other namespace", bt.NewBinding("team-a", "chat", bt.Backend("shared", "broken-hub")),
-			func(s *binding.Snapshot) { s.Backends = append(s.Backends, invalidShared) }, binding.ReasonBackendRejected,
+			func(s *binding.Snapshot) { s.Backends = append(s.Backends, invalidShared) }, string(binding.ReasonBackendRejected),
 			"AgentBackend shared/broken-hub is invalid"},
-		{"ConnectionNotFound", bt.NewBinding("team-a", "chat", bt.Connection("", "nope")), nil, binding.ReasonConnectionNotFound,
+		{"ConnectionNotFound", bt.NewBinding("team-a", "chat", bt.Connection("", "nope")), nil, string(binding.ReasonConnectionNotFound),
 			"spec.chat.connectionRef: ChatConnection team-a/nope not found"},
 		{"ConnectionRejected", bt.NewBinding("team-a", "chat", bt.Connection("", "broken-slack")),
-			func(s *binding.Snapshot) { s.Connections = append(s.Connections, invalidConn) }, binding.ReasonConnectionRejected,
+			func(s *binding.Snapshot) { s.Connections = append(s.Connections, invalidConn) }, string(binding.ReasonConnectionRejected),
 			`ChatConnection team-a/broken-slack is invalid: spec.platform: "teams" is not one of slack`},
-		{"NamespaceNotAllowed", bt.NewBinding("team-a", "chat", bt.Backend("shared", "private")), nil, binding.ReasonNamespaceNotAllowed,
+		{"NamespaceNotAllowed", bt.NewBinding("team-a", "chat", bt.Backend("shared", "private")), nil, string(binding.ReasonNamespaceNotAllowed),
 			"AgentBackend shared/private does not allow namespace team-a"},
 		{"ChannelConflict", bt.NewBinding("team-a", "chat", bt.Created(bt.Epoch().Add(time.Minute))),
-			func(s *binding.Snapshot) { s.Bindings = append(s.Bindings, bt.NewBinding("team-a", "first")) }, binding.ReasonChannelConflict,
+			func(s *binding.Snapshot) { s.Bindings = append(s.Bindings, bt.NewBinding("team-a", "first")) }, string(binding.ReasonChannelConflict),
 			"spec.chat.channel: channel C1 is already bound by Binding team-a/first"},
 	}
 	for _, tc := range cases {
@@ -71,7 +71,7 @@ func TestAccepted_ReasonsInSeedOrderWithCombinedMessage(t *testing.T) {
 	b := bt.NewBinding("team-a", "chat", bt.Channel("a b"), bt.Backend("", "ghost"), bt.Connection("shared", "private-slack"))
 	_, m := evaluate(t, world(b))
 	acc := cond(t, get(t, m, "team-a/chat"), binding.TypeAccepted)
-	assert.Equal(t, binding.ReasonInvalidSpec, acc.Reason)
+	assert.Equal(t, string(binding.ReasonInvalidSpec), acc.Reason)
 	assert.Equal(t, `spec.chat.channel: "a b" contains white space; spec.agent.backendRef: AgentBackend team-a/ghost not found; `+
 		"ChatConnection shared/private-slack does not allow namespace team-a", acc.Message)
 }
@@ -99,14 +99,14 @@ func TestAccepted_NamespaceNotAllowed_SameForValidAndInvalid(t *testing.T) {
 	_, mi := evaluate(t, invalid)
 	a, b := cond(t, get(t, mv, "team-a/chat"), binding.TypeAccepted), cond(t, get(t, mi, "team-a/chat"), binding.TypeAccepted)
 	assert.Equal(t, a, b)
-	assert.Equal(t, binding.ReasonNamespaceNotAllowed, a.Reason)
+	assert.Equal(t, string(binding.ReasonNamespaceNotAllowed), a.Reason)
 	assert.Empty(t, get(t, mi, "team-a/chat").Causes, "nothing of the object is looked at, not even for the log")
 }
 
 func TestAccepted_ChannelConflict_SameNamespaceWinnerNamed(t *testing.T) {
 	s := world(bt.NewBinding("team-a", "late", bt.Created(bt.Epoch().Add(time.Hour))), bt.NewBinding("team-a", "first"))
 	_, m := evaluate(t, s)
-	assert.Equal(t, binding.ReasonOK, cond(t, get(t, m, "team-a/first"), binding.TypeAccepted).Reason)
+	assert.Equal(t, string(binding.ReasonOK), cond(t, get(t, m, "team-a/first"), binding.TypeAccepted).Reason)
 	assert.Equal(t, "spec.chat.channel: channel C1 is already bound by Binding team-a/first",
 		cond(t, get(t, m, "team-a/late"), binding.TypeAccepted).Message)
 }
@@ -143,9 +143,9 @@ func TestAccepted_ChannelConflict_OldestCreationThenNamespaceThenNameAsFields(t 
 			for _, order := range [][]akv1.Binding{{tc.a, tc.b}, {tc.b, tc.a}} {
 				_, m := evaluate(t, world(order...))
 				for id, br := range m {
-					want := binding.ReasonChannelConflict
+					want := string(binding.ReasonChannelConflict)
 					if id == tc.winner {
-						want = binding.ReasonOK
+						want = string(binding.ReasonOK)
 					}
 					assert.Equal(t, want, cond(t, br, binding.TypeAccepted).Reason, id)
 				}
@@ -162,7 +162,7 @@ func TestAccepted_ChannelConflict_ManyCompetitorsOneHolder(t *testing.T) {
 	_, m := evaluate(t, world(bs...))
 	holders := 0
 	for _, br := range m {
-		if cond(t, br, binding.TypeAccepted).Reason == binding.ReasonOK {
+		if cond(t, br, binding.TypeAccepted).Reason == string(binding.ReasonOK) {
 			holders++
 			assert.Equal(t, "team-a/b"+strings.Repeat("x", 49), br.Namespace+"/"+br.Name)
 		}
@@ -176,7 +176,7 @@ func TestAccepted_ConnectionNotFound_WrittenByAnyLeader(t *testing.T) {
 	_, m := evaluate(t, s)
 	br := get(t, m, "team-a/chat")
 	assert.True(t, br.Write)
-	assert.Equal(t, binding.ReasonConnectionNotFound, cond(t, br, binding.TypeAccepted).Reason)
+	assert.Equal(t, string(binding.ReasonConnectionNotFound), cond(t, br, binding.TypeAccepted).Reason)
 }
 
 func TestAccepted_InvalidConnectionRefHasNoOwner(t *testing.T) {

@@ -79,8 +79,8 @@ func TestProbe_BackendClassification(t *testing.T) {
 			c := cond(t, br, binding.TypeBackendReachable)
 			assert.Equal(t, tc.status, c.Status)
 			assert.Equal(t, tc.reason, c.Reason)
-			assert.Equal(t, binding.ProbeMessage(binding.TypeBackendReachable, tc.reason), c.Message)
-			if tc.status != metav1.ConditionTrue && tc.reason != binding.ReasonPending {
+			assert.Equal(t, binding.ProbeMessage(binding.TypeBackendReachable, binding.Reason(tc.reason)), c.Message)
+			if tc.status != metav1.ConditionTrue && tc.reason != string(binding.ReasonPending) {
 				require.Len(t, br.Causes, 1, "the raw cause goes to the log")
 				assert.Equal(t, binding.TypeBackendReachable, br.Causes[0].Type)
 			}
@@ -134,7 +134,7 @@ func TestProbe_ChannelClassification(t *testing.T) {
 			c := cond(t, br, binding.TypeChannelJoined)
 			assert.Equal(t, tc.status, c.Status)
 			assert.Equal(t, tc.reason, c.Reason)
-			assert.Equal(t, binding.ProbeMessage(binding.TypeChannelJoined, tc.reason), c.Message)
+			assert.Equal(t, binding.ProbeMessage(binding.TypeChannelJoined, binding.Reason(tc.reason)), c.Message)
 		})
 	}
 }
@@ -174,7 +174,7 @@ func TestProbe_CountsOnlyForItsUIDAndNotAboveTheBinding(t *testing.T) {
 	}
 	r, m := evaluate(t, s)
 	br := get(t, m, "team-a/chat")
-	assert.Equal(t, binding.ReasonPending, cond(t, br, binding.TypeBackendReachable).Reason)
+	assert.Equal(t, string(binding.ReasonPending), cond(t, br, binding.TypeBackendReachable).Reason)
 	require.Len(t, r.IgnoredProbes, 2)
 	assert.Contains(t, r.IgnoredProbes[0].Why+r.IgnoredProbes[1].Why, "above")
 }
@@ -186,7 +186,7 @@ func TestProbe_KeptAtTheServedGeneration(t *testing.T) {
 	s.Probes = []binding.ProbeResult{bt.Probe(good, 1, bt.CardOK(), bt.Joined()), bt.Probe(good, 2, bt.HTTP(404), bt.Joined())}
 	r, m := evaluate(t, s)
 	c := cond(t, get(t, m, "team-a/chat"), binding.TypeBackendReachable)
-	assert.Equal(t, binding.ReasonOK, c.Reason)
+	assert.Equal(t, string(binding.ReasonOK), c.Reason)
 	assert.EqualValues(t, 1, c.ObservedGeneration)
 	require.Len(t, r.IgnoredProbes, 1)
 	assert.EqualValues(t, 2, r.IgnoredProbes[0].Generation)
@@ -206,6 +206,6 @@ func TestProbe_ConditionGenerationIsThePassGeneration(t *testing.T) {
 func TestProbe_PendingAtTheServedGeneration(t *testing.T) {
 	_, m := evaluate(t, world(bt.NewBinding("team-a", "chat", bt.Generation(7))))
 	c := cond(t, get(t, m, "team-a/chat"), binding.TypeChannelJoined)
-	assert.Equal(t, binding.ReasonPending, c.Reason)
+	assert.Equal(t, string(binding.ReasonPending), c.Reason)
 	assert.EqualValues(t, 7, c.ObservedGeneration)
 }

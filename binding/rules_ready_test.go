@@ -15,7 +15,7 @@ func TestReady_TrueExactlyWhenEveryOtherIsTrue(t *testing.T) {
 	br := probeOnce(t, bt.CardOK(), bt.Joined())
 	r := cond(t, br, binding.TypeReady)
 	assert.Equal(t, metav1.ConditionTrue, r.Status)
-	assert.Equal(t, binding.ReasonOK, r.Reason)
+	assert.Equal(t, string(binding.ReasonOK), r.Reason)
 	assert.Empty(t, r.Message)
 }
 
@@ -66,7 +66,7 @@ func TestReady_GenerationIsTheOldestOfItsEvidence(t *testing.T) {
 	br := get(t, m, "team-a/chat")
 	assert.EqualValues(t, 3, cond(t, br, binding.TypeAccepted).ObservedGeneration)
 	r := cond(t, br, binding.TypeReady)
-	assert.Equal(t, binding.ReasonOK, r.Reason)
+	assert.Equal(t, string(binding.ReasonOK), r.Reason)
 	assert.EqualValues(t, 1, r.ObservedGeneration, "Ready says nothing newer than its evidence")
 }
 
@@ -78,14 +78,14 @@ func TestReady_BarePendingBeforeTheProberLists(t *testing.T) {
 	_, m := evaluate(t, s)
 	r := cond(t, get(t, m, "team-a/chat"), binding.TypeReady)
 	assert.Equal(t, metav1.ConditionUnknown, r.Status)
-	assert.Equal(t, binding.ReasonPending, r.Reason)
+	assert.Equal(t, string(binding.ReasonPending), r.Reason)
 	assert.EqualValues(t, 2, r.ObservedGeneration)
 
 	// The clock does not decide: even long after the start, what the
 	// prober says does.
 	s.Broker.StartedAt = now.Add(-time.Hour)
 	_, m = evaluate(t, s)
-	assert.Equal(t, binding.ReasonPending, cond(t, get(t, m, "team-a/chat"), binding.TypeReady).Reason)
+	assert.Equal(t, string(binding.ReasonPending), cond(t, get(t, m, "team-a/chat"), binding.TypeReady).Reason)
 }
 
 func TestReady_TypePendingUntilTheFirstProbesEnd(t *testing.T) {
@@ -97,7 +97,7 @@ func TestReady_TypePendingUntilTheFirstProbesEnd(t *testing.T) {
 
 func TestFailover_PendingNeverOverwritesAGoodResultOfTheServedGeneration(t *testing.T) {
 	failed := ok4(1)
-	failed[1].Status, failed[1].Reason, failed[1].Message = metav1.ConditionFalse, binding.ReasonUnreachable,
+	failed[1].Status, failed[1].Reason, failed[1].Message = metav1.ConditionFalse, string(binding.ReasonUnreachable),
 		binding.ProbeMessage(binding.TypeBackendReachable, binding.ReasonUnreachable)
 	failed[3].Status, failed[3].Reason, failed[3].Message = metav1.ConditionFalse, "BackendReachable:Unreachable", failed[1].Message
 	for name, status := range map[string][]metav1.Condition{"all True": ok4(1), "a False result": failed} {
@@ -114,14 +114,14 @@ func TestFailover_PendingReplacesAResultOfAnotherGeneration(t *testing.T) {
 	_, m := evaluate(t, world(bt.NewBinding("team-a", "chat", bt.Generation(2), bt.Conditions(ok4(1)...))))
 	br := get(t, m, "team-a/chat")
 	assert.True(t, br.Write)
-	assert.Equal(t, binding.ReasonPending, cond(t, br, binding.TypeBackendReachable).Reason)
+	assert.Equal(t, string(binding.ReasonPending), cond(t, br, binding.TypeBackendReachable).Reason)
 }
 
 func TestFailover_PendingReplacesAReasonOutsideTheVocabulary(t *testing.T) {
 	status := ok4(1)
 	status[1].Reason = "Splendid"
 	_, m := evaluate(t, world(bt.NewBinding("team-a", "chat", bt.Conditions(status...))))
-	assert.Equal(t, binding.ReasonPending, cond(t, get(t, m, "team-a/chat"), binding.TypeBackendReachable).Reason)
+	assert.Equal(t, string(binding.ReasonPending), cond(t, get(t, m, "team-a/chat"), binding.TypeBackendReachable).Reason)
 }
 
 func TestFailover_StartupPendingKeepsReadyDerivedFromGoodConditions(t *testing.T) {
@@ -130,7 +130,7 @@ func TestFailover_StartupPendingKeepsReadyDerivedFromGoodConditions(t *testing.T
 	_, m := evaluate(t, s)
 	br := get(t, m, "team-a/chat")
 	assert.False(t, br.Write)
-	assert.Equal(t, binding.ReasonOK, cond(t, br, binding.TypeReady).Reason)
+	assert.Equal(t, string(binding.ReasonOK), cond(t, br, binding.TypeReady).Reason)
 }
 
 func TestTransitionTime_MovesOnlyWithStatus(t *testing.T) {
@@ -155,7 +155,7 @@ func TestFailover_KeptConditionSpeaksInOurWords(t *testing.T) {
 	_, m := evaluate(t, world(bt.NewBinding("team-a", "chat", bt.Conditions(status...))))
 	br := get(t, m, "team-a/chat")
 	be := cond(t, br, binding.TypeBackendReachable)
-	assert.Equal(t, binding.ReasonOK, be.Reason)
+	assert.Equal(t, string(binding.ReasonOK), be.Reason)
 	assert.Empty(t, be.Message)
 	assert.True(t, br.Write, "the foreign words are put back")
 }

@@ -48,11 +48,11 @@ func TestServed_RefusedEditOfAnyReasonKeepsGoodGeneration(t *testing.T) {
 	good := bt.NewBinding("team-a", "chat")
 	holder := bt.NewBinding("team-a", "holder", bt.Channel("C9"), bt.Created(bt.Epoch().Add(-time.Hour)))
 	cases := map[string]akv1.Binding{
-		binding.ReasonInvalidSpec:         bt.NewBinding("team-a", "chat", bt.Generation(2), bt.Channel("")),
-		binding.ReasonBackendNotFound:     bt.NewBinding("team-a", "chat", bt.Generation(2), bt.Backend("", "ghost")),
-		binding.ReasonConnectionRejected:  bt.NewBinding("team-a", "chat", bt.Generation(2), bt.Connection("", "broken")),
-		binding.ReasonNamespaceNotAllowed: bt.NewBinding("team-a", "chat", bt.Generation(2), bt.Backend("shared", "private")),
-		binding.ReasonChannelConflict:     bt.NewBinding("team-a", "chat", bt.Generation(2), bt.Channel("C9")),
+		string(binding.ReasonInvalidSpec):         bt.NewBinding("team-a", "chat", bt.Generation(2), bt.Channel("")),
+		string(binding.ReasonBackendNotFound):     bt.NewBinding("team-a", "chat", bt.Generation(2), bt.Backend("", "ghost")),
+		string(binding.ReasonConnectionRejected):  bt.NewBinding("team-a", "chat", bt.Generation(2), bt.Connection("", "broken")),
+		string(binding.ReasonNamespaceNotAllowed): bt.NewBinding("team-a", "chat", bt.Generation(2), bt.Backend("shared", "private")),
+		string(binding.ReasonChannelConflict):     bt.NewBinding("team-a", "chat", bt.Generation(2), bt.Channel("C9")),
 	}
 	broken := bt.NewConnection("team-a", "broken")
 	broken.Spec.TokenSecretRef = nil
@@ -136,13 +136,13 @@ func TestServed_TwoClaims(t *testing.T) {
 		s := world(bt.NewBinding("team-a", "chat", bt.Generation(2), bt.Channel("C2")), younger)
 		s.Served.Objects = mem
 		r, m := evaluate(t, s)
-		assert.Equal(t, binding.ReasonOK, cond(t, get(t, m, "team-a/chat"), binding.TypeAccepted).Reason)
-		assert.Equal(t, binding.ReasonChannelConflict, cond(t, get(t, m, "team-a/younger"), binding.TypeAccepted).Reason,
+		assert.Equal(t, string(binding.ReasonOK), cond(t, get(t, m, "team-a/chat"), binding.TypeAccepted).Reason)
+		assert.Equal(t, string(binding.ReasonChannelConflict), cond(t, get(t, m, "team-a/younger"), binding.TypeAccepted).Reason,
 			"the old claim still holds C1 in this evaluation")
 		assert.EqualValues(t, 2, memoryOf(r, string(good.UID)).Generation)
 		s.Served = r.Memory
 		_, m = evaluate(t, s)
-		assert.Equal(t, binding.ReasonOK, cond(t, get(t, m, "team-a/younger"), binding.TypeAccepted).Reason,
+		assert.Equal(t, string(binding.ReasonOK), cond(t, get(t, m, "team-a/younger"), binding.TypeAccepted).Reason,
 			"from the next evaluation on, C1 is free")
 	})
 	t.Run("new channel lost: keeps serving the old one", func(t *testing.T) {
@@ -190,7 +190,7 @@ func TestServed_MadeAgainOldConditionsArePending(t *testing.T) {
 	again := bt.NewBinding("team-a", "chat", bt.UID("u-new"), bt.Created(now.Add(-time.Minute)), bt.Conditions(ok4(1)...))
 	_, m := evaluate(t, world(again))
 	br := get(t, m, "team-a/chat")
-	assert.Equal(t, binding.ReasonPending, cond(t, br, binding.TypeBackendReachable).Reason)
+	assert.Equal(t, string(binding.ReasonPending), cond(t, br, binding.TypeBackendReachable).Reason)
 	assert.Equal(t, "BackendReachable:Pending", cond(t, br, binding.TypeReady).Reason)
 	assert.True(t, br.Write)
 }

@@ -62,6 +62,25 @@ type Outcome struct {
 	RetryAt time.Time
 }
 
+// RetryDelay is the shortest wait before a retry. A transient failure
+// (a read that failed) is retried at the evaluation's Now plus RetryDelay,
+// and RequeueAfter never answers less for a retry whose instant has come:
+// that is still a retry, and a host that passed 0 to controller-runtime
+// would never be called again, since there 0 means "no requeue". A host
+// that lengthens the delay on repeated failures does so on top of it.
+const RetryDelay = time.Second
+
+// RequeueAfter answers how long a host waits, counted from now, before
+// it reconciles the object again: 0 when the outcome asks for no retry,
+// otherwise RetryAt minus now, and never less than RetryDelay. It is what
+// a controller-runtime reconciler returns as Result.RequeueAfter.
+func (o *Outcome) RequeueAfter(now time.Time) time.Duration {
+	if !o.Retry {
+		return 0
+	}
+	return max(o.RetryAt.Sub(now), RetryDelay)
+}
+
 // Skip says why an outcome writes no status. The set is closed.
 type Skip string
 
@@ -108,7 +127,7 @@ const (
 // ErrZeroNow is returned by every evaluator given a snapshot whose Now is
 // the zero time: a transition stamped with the year 1 would never move
 // again, so nothing is decided.
-var ErrZeroNow = errors.New("snapshot Now is the zero time")
+var ErrZeroNow = errors.New("Snapshot.Now is the zero time: set Snapshot.Now to the instant of the evaluation (the engine reads no clock)")
 
 // CheckNow returns ErrZeroNow when now is the zero time.
 func CheckNow(now time.Time) error {

@@ -102,3 +102,26 @@ func TestOutcomeDue(t *testing.T) {
 		assert.Equal(t, due, o.Due(), "skip %q", skip)
 	}
 }
+
+// TestRequeueAfter_NeverZeroWhenARetryIsDue pins the contract a
+// controller-runtime host relies on: Result{RequeueAfter: 0} means "do
+// not requeue", so a due retry must never answer 0.
+func TestRequeueAfter_NeverZeroWhenARetryIsDue(t *testing.T) {
+	at := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	for _, tc := range []struct {
+		name string
+		o    Outcome
+		want time.Duration
+	}{
+		{"no retry", Outcome{}, 0},
+		{"retry later", Outcome{Retry: true, RetryAt: at.Add(90 * time.Second)}, 90 * time.Second},
+		{"retry at now", Outcome{Retry: true, RetryAt: at}, RetryDelay},
+		{"retry in the past", Outcome{Retry: true, RetryAt: at.Add(-time.Hour)}, RetryDelay},
+		{"retry with no instant", Outcome{Retry: true}, RetryDelay},
+		{"retry just after now", Outcome{Retry: true, RetryAt: at.Add(time.Millisecond)}, RetryDelay},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			assert.Equal(t, tc.want, tc.o.RequeueAfter(at))
+		})
+	}
+}

@@ -29,7 +29,11 @@ func boundaries(f *scenario.File, seed int) {
 	objs := decodeObjects(f.Objects)
 	switch f.System {
 	case scenario.SystemBinding:
-		httpClasses(f, r)
+		if r.IntN(3) == 0 {
+			healthyProbes(f, r)
+		} else {
+			httpClasses(f, r)
+		}
 		more := r.IntN(2) == 0
 		if more {
 			objs = moreClaimants(objs, r)
@@ -56,6 +60,10 @@ func boundaries(f *scenario.File, seed int) {
 		}
 		if r.IntN(3) == 0 {
 			readyDependent(objs, r)
+		}
+		deletingOffering(f, objs, r)
+		if r.IntN(2) == 0 {
+			objs = goneUnderActive(objs, r)
 		}
 	}
 	if r.IntN(4) == 0 {
@@ -89,6 +97,9 @@ func decodeObjects(raws []json.RawMessage) []map[string]any {
 func encodeObjects(objs []map[string]any, raws []json.RawMessage) []json.RawMessage {
 	out := make([]json.RawMessage, 0, len(objs))
 	for i, m := range objs {
+		if m != nil && m[dropped] != nil {
+			continue
+		}
 		b, err := json.Marshal(m)
 		if m == nil || err != nil {
 			if i < len(raws) {
@@ -121,7 +132,11 @@ func text(v any) string { s, _ := v.(string); return s }
 func httpClasses(f *scenario.File, r *rand.Rand) {
 	statuses := []int{200, 204, 301, 400, 401, 403, 403, 403, 404, 408, 410, 425, 429, 500, 502, 503}
 	for i := range f.Probes {
-		if b := f.Probes[i].Backend; b != nil && b.HTTP != 0 && r.IntN(4) != 0 {
+		b := f.Probes[i].Backend
+		if b == nil || b.HTTP == 0 {
+			continue
+		}
+		if r.IntN(4) != 0 {
 			b.HTTP = statuses[r.IntN(len(statuses))]
 		}
 	}
@@ -395,6 +410,7 @@ func carriedSubscriptionConditions(f *scenario.File, objs []map[string]any, r *r
 	if r.IntN(2) == 0 {
 		conds = append(conds, map[string]any{"type": "Active", "status": "False", "reason": "ParentDeactivated",
 			"message": "", "lastTransitionTime": at, "observedGeneration": gen})
+		st["deactivatedAt"] = at
 	}
 	if f.Collection == nil {
 		conds = append(conds, map[string]any{"type": "CostsResolved", "status": "True", "reason": "FromDB",
@@ -452,4 +468,83 @@ func readyDependent(objs []map[string]any, r *rand.Rand) {
 		sub["status"] = st
 	}
 	st["ready"] = "True"
+}
+
+// deletingOffering gives each Offering being deleted the Ready and
+// PricingResolved it carried before, and now and then makes listing its
+// dependents fail.
+func deletingOffering(f *scenario.File, objs []map[string]any, r *rand.Rand) {
+	at := f.Now.Add(-24 * time.Hour).UTC().Format(time.RFC3339)
+	for _, m := range objs {
+		if m == nil || m["kind"] != "Offering" || dig(m, "metadata", "deletionTimestamp") == nil || r.IntN(2) == 0 {
+			continue
+		}
+		gen := dig(m, "metadata", "generation")
+		if gen == nil {
+			gen = json.Number("1")
+		}
+		st, ok := m["status"].(map[string]any)
+		if !ok {
+			st = map[string]any{}
+			m["status"] = st
+		}
+		st["conditions"] = []any{
+			map[string]any{"type": "Ready", "status": "True", "reason": "ValidationSucceeded", "message": "", "lastTransitionTime": at, "observedGeneration": gen},
+			map[string]any{"type": "PricingResolved", "status": "True", "reason": "PricingResolved", "message": "", "lastTransitionTime": at, "observedGeneration": gen},
+		}
+		st["ready"] = "True"
+		if r.IntN(4) == 0 {
+			f.Failures = append(f.Failures, scenario.Failure{Kind: "Subscription"})
+		}
+	}
+}
+
+// dropped marks an object a boundary took out of the snapshot.
+const dropped = "\x00dropped"
+
+// healthyProbes turns a third of the finished probes into good ones: a
+// usable card and a bot in an open channel, so Ready can come out True.
+func healthyProbes(f *scenario.File, r *rand.Rand) {
+	card := json.RawMessage(`{"name":"echo","version":"1.0","supportedInterfaces":[{"url":"https://agent.example/a2a","protocolBinding":"JSONRPC"}]}`)
+	yes, no := true, false
+	for i := range f.Probes {
+		if r.IntN(3) != 0 {
+			continue
+		}
+		f.Probes[i].Backend = &scenario.Observation{HTTP: 200, Card: card}
+		f.Probes[i].Channel = &scenario.Observation{OK: true, IsMember: &yes, IsArchived: &no}
+	}
+}
+
+// goneUnderActive takes the parent or the target of one active
+// Subscription out of the snapshot.
+func goneUnderActive(objs []map[string]any, r *rand.Rand) []map[string]any {
+	var active []map[string]any
+	for _, m := range objs {
+		if m != nil && m["kind"] == "Subscription" && dig(m, "status", "activatedAt") != nil {
+			active = append(active, m)
+		}
+	}
+	if len(active) == 0 {
+		return objs
+	}
+	sub := active[r.IntN(len(active))]
+	ref, ok := dig(sub, "spec", "parent", "subscriptionRef").(map[string]any)
+	kind := "Subscription"
+	if t, isTarget := dig(sub, "spec", "lifecycle", "targetRef").(map[string]any); isTarget && (!ok || r.IntN(2) == 0) {
+		ref, ok, kind = t, true, text(t["kind"])
+	}
+	if !ok {
+		return objs
+	}
+	ns := text(ref["namespace"])
+	if ns == "" {
+		ns = text(dig(sub, "metadata", "namespace"))
+	}
+	for _, m := range objs {
+		if m != nil && m["kind"] == kind && text(dig(m, "metadata", "namespace")) == ns && text(dig(m, "metadata", "name")) == text(ref["name"]) {
+			m[dropped] = true
+		}
+	}
+	return objs
 }

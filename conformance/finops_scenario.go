@@ -97,7 +97,7 @@ func RunFinOps(f *scenario.File) ([]scenario.Outcome, error) {
 	}
 	if r.PriceBooks.Document != nil {
 		ns := ""
-		for _, o := range s.Others {
+		for _, o := range s.Objects {
 			if o.Kind == "ConfigMap" && o.Name == finops.PricingConfigMap {
 				ns = o.Namespace
 			}

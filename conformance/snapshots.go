@@ -127,7 +127,7 @@ func FinOpsScenario(s finops.Snapshot) (*scenario.File, error) {
 		add(finopsv1.APIVersion, finopsv1.KindFinOpsProvider, &s.Providers[i])
 	}
 	pricingNS := "opencost"
-	for _, o := range s.Others {
+	for _, o := range s.Objects {
 		if o.Kind == "ConfigMap" && o.Name == finops.PricingConfigMap {
 			pricingNS = o.Namespace
 			if s.PricingDocument != nil {

@@ -11,12 +11,6 @@ import (
 	"github.com/condengine/condengine/manifest"
 )
 
-// Group is the API group/version of the FinOps kinds.
-const Group = GroupName + "/v1alpha1"
-
-// GroupName is the API group of the FinOps kinds.
-const GroupName = "finops.stakater.com"
-
 // The OpenCost pricing ConfigMap: when a snapshot holds it, its
 // default.json is the document OpenCost has now.
 const (
@@ -64,7 +58,7 @@ func DecodeObjects(raws []json.RawMessage) (Snapshot, error) {
 var Kinds = []string{finopsv1.KindPriceBook, finopsv1.KindOffering, finopsv1.KindSubscription, finopsv1.KindCostJob, finopsv1.KindFinOpsProvider}
 
 // DecodeDocument decodes one document that is not a List into s: a
-// FinOps kind into its slice, any other object into Others. It does not
+// FinOps kind into its slice, any other object into Objects. It does not
 // look for an earlier object of the same name; a caller reading a stream
 // does that with manifest.Each or Document.ExpandNew. The error is a
 // *manifest.DocumentError.
@@ -79,10 +73,10 @@ func DecodeDocument(s *Snapshot, d *manifest.Document) error {
 	if h.Metadata.Name == "" {
 		return d.Fail(errors.New("metadata.name: required"))
 	}
-	id := Object{APIVersion: h.APIVersion, Kind: h.Kind, Namespace: h.Metadata.Namespace, Name: h.Metadata.Name}
-	if h.Group() == GroupName {
-		if h.APIVersion != Group {
-			return d.FailAt("apiVersion", fmt.Errorf("apiVersion: %q is not served; use %s", h.APIVersion, Group))
+	id := ObjectRef{APIVersion: h.APIVersion, Kind: h.Kind, Namespace: h.Metadata.Namespace, Name: h.Metadata.Name}
+	if h.Group() == finopsv1.GroupName {
+		if h.APIVersion != finopsv1.APIVersion {
+			return d.FailAt("apiVersion", fmt.Errorf("apiVersion: %q is not served; use %s", h.APIVersion, finopsv1.APIVersion))
 		}
 		switch h.Kind {
 		case finopsv1.KindPriceBook:
@@ -96,7 +90,7 @@ func DecodeDocument(s *Snapshot, d *manifest.Document) error {
 		case finopsv1.KindFinOpsProvider:
 			return decodeInto(d, &s.Providers)
 		}
-		return d.FailAt("kind", fmt.Errorf("kind: %q is not a kind of %s (want %s)", h.Kind, GroupName, strings.Join(Kinds, ", ")))
+		return d.FailAt("kind", fmt.Errorf("kind: %q is not a kind of %s (want %s)", h.Kind, finopsv1.GroupName, strings.Join(Kinds, ", ")))
 	}
 	if id.Kind == "ConfigMap" && id.Name == PricingConfigMap {
 		var cm struct {
@@ -111,7 +105,7 @@ func DecodeDocument(s *Snapshot, d *manifest.Document) error {
 			}
 		}
 	}
-	s.Others = append(s.Others, id)
+	s.Objects = append(s.Objects, id)
 	return nil
 }
 

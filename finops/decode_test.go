@@ -38,10 +38,10 @@ data:
 	require.Len(t, s.PriceBooks, 1)
 	assert.Equal(t, "0.031", s.PriceBooks[0].Spec.Rates.CPUHour)
 	require.Len(t, s.Offerings, 1)
-	assert.Equal(t, []finops.Object{
+	assert.Equal(t, []finops.ObjectRef{
 		{APIVersion: "apps/v1", Kind: "Deployment", Namespace: "shop", Name: "web"},
 		{APIVersion: "v1", Kind: "ConfigMap", Namespace: "opencost", Name: finops.PricingConfigMap},
-	}, s.Others)
+	}, s.Objects)
 	assert.Equal(t, map[string]string{"CPU": "0.031", "provider": "custom"}, s.PricingDocument)
 }
 
@@ -88,5 +88,5 @@ func TestDecode_OtherGroupPriceBookIsOther(t *testing.T) {
 	s, err := finops.Decode([]byte("apiVersion: example.com/v1\nkind: PriceBook\nmetadata: {name: x}\n"))
 	require.NoError(t, err)
 	assert.Empty(t, s.PriceBooks)
-	assert.Len(t, s.Others, 1)
+	assert.Len(t, s.Objects, 1)
 }

@@ -1,7 +1,6 @@
 package finops
 
 import (
-	"errors"
 	"fmt"
 	"slices"
 
@@ -93,12 +92,7 @@ func (r Result) Changed() bool {
 			return true
 		}
 	}
-	for _, o := range r.Subscriptions.Subscriptions {
-		if o.Write || o.Finalizer != conditions.FinalizerKeep {
-			return true
-		}
-	}
-	return false
+	return r.Subscriptions.Changed()
 }
 
 // id is what outcomes are matched to objects by.
@@ -152,17 +146,7 @@ func Apply(s Snapshot, r Result) Snapshot {
 		}
 		return true
 	})
-	subs := byID(r.Subscriptions.Subscriptions, func(o *subscription.Outcome) *conditions.Outcome { return &o.Outcome })
-	next.Subscriptions = applied(s.Subscriptions, subs, func(x *finopsv1.Subscription, out *subscription.Outcome) bool {
-		if out.Write {
-			x.Status = out.Status
-		}
-		if out.Finalizer == conditions.FinalizerRemove {
-			x.Finalizers = without(x.Finalizers, finopsv1.SubscriptionFinalizer)
-			return len(x.Finalizers) > 0 || !x.IsDeleting()
-		}
-		return true
-	})
+	next.Subscriptions = subscription.Apply(s.Subscriptions, r.Subscriptions)
 	return next
 }
 
@@ -189,8 +173,9 @@ func without(list []string, s string) []string {
 }
 
 // ErrNotSettled is returned by Settle when the rounds run out while
-// evaluations still write.
-var ErrNotSettled = errors.New("evaluation did not settle")
+// evaluations still write. It is subscription.ErrNotSettled, so one
+// errors.Is test serves both Settles.
+var ErrNotSettled = subscription.ErrNotSettled
 
 // Settle evaluates and applies until an evaluation writes nothing, at
 // most maxRounds times. It returns the settled snapshot and the number of

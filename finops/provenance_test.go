@@ -90,7 +90,7 @@ func TestProperty_ProvenanceNamesTableRulesAndSnapshotObjects(t *testing.T) {
 		p.PriceBooks = rapid.Permutation(s.PriceBooks).Draw(t, "books")
 		p.Offerings = rapid.Permutation(s.Offerings).Draw(t, "offerings")
 		p.Subscriptions = rapid.Permutation(s.Subscriptions).Draw(t, "subscriptions")
-		p.Others = rapid.Permutation(s.Others).Draw(t, "others")
+		p.Objects = rapid.Permutation(s.Objects).Draw(t, "others")
 		p.Failures = rapid.Permutation(s.Failures).Draw(t, "failures")
 		rp, err := finops.Explain(p)
 		if err != nil {
@@ -112,14 +112,14 @@ func TestProperty_ProvenanceNamesTableRulesAndSnapshotObjects(t *testing.T) {
 func lived(t *rapid.T, s finops.Snapshot) finops.Snapshot {
 	s, _, _ = finops.Settle(s, 30)
 	sub := subscription.Snapshot{Now: s.Now, Subscriptions: s.Subscriptions, Offerings: s.Offerings}
-	for _, o := range s.Others {
+	for _, o := range s.Objects {
 		sub.Objects = append(sub.Objects, subscription.ObjectRef{APIVersion: o.APIVersion, Kind: o.Kind, Namespace: o.Namespace, Name: o.Name})
 	}
 	sub = st.Disturb(t, sub)
 	s.Now, s.Subscriptions, s.Offerings, s.Collection = sub.Now, sub.Subscriptions, sub.Offerings, sub.Collection
-	s.Others = nil
+	s.Objects = nil
 	for _, o := range sub.Objects {
-		s.Others = append(s.Others, finops.Object{APIVersion: o.APIVersion, Kind: o.Kind, Namespace: o.Namespace, Name: o.Name})
+		s.Objects = append(s.Objects, o)
 	}
 	for _, f := range sub.Failures {
 		s.Failures = append(s.Failures, finops.Failure{Kind: f.Kind, Namespace: f.Namespace, Name: f.Name})

@@ -26,9 +26,10 @@ type Snapshot struct {
 	CostJobs []finopsv1.CostJob
 	// Providers are the FinOpsProviders; they carry no status at all.
 	Providers []finopsv1.FinOpsProvider
-	// Others are objects of any other kind, kept by identity only (a
-	// Subscription's targetRef may name one).
-	Others []Object
+	// Objects are objects of any other kind, kept by identity only (a
+	// Subscription's targetRef may name one): the name and type
+	// subscription.Snapshot uses for the same list.
+	Objects []ObjectRef
 	// Failures are reads that fail with an error other than not found.
 	Failures []Failure
 	// Collection is the SubscriptionChargeCollection run that happened at
@@ -39,13 +40,9 @@ type Snapshot struct {
 	PricingDocument map[string]string
 }
 
-// Object identifies an object of a kind this package does not evaluate.
-type Object struct {
-	APIVersion string `json:"apiVersion"`
-	Kind       string `json:"kind"`
-	Namespace  string `json:"namespace,omitempty"`
-	Name       string `json:"name"`
-}
+// ObjectRef identifies an object of a kind this package does not
+// evaluate; it is subscription.ObjectRef.
+type ObjectRef = subscription.ObjectRef
 
 // Failure names reads that fail. An empty APIVersion matches any
 // version. For PriceBook and Offering reads an empty Namespace or Name
@@ -76,23 +73,21 @@ func (s *Snapshot) offeringSnapshot() offering.Snapshot {
 }
 
 // subscriptionSnapshot hands the Subscription evaluator every object a
-// targetRef may name: the other FinOps kinds and the Others.
+// targetRef may name: the other FinOps kinds and the Objects.
 func (s *Snapshot) subscriptionSnapshot() subscription.Snapshot {
 	ss := subscription.Snapshot{Now: s.Now, Subscriptions: s.Subscriptions, Offerings: s.Offerings, Collection: s.Collection}
-	ss.Objects = make([]subscription.ObjectRef, 0, len(s.Others)+len(s.PriceBooks)+len(s.CostJobs)+len(s.Providers))
-	for _, o := range s.Others {
-		ss.Objects = append(ss.Objects, subscription.ObjectRef{APIVersion: o.APIVersion, Kind: o.Kind, Namespace: o.Namespace, Name: o.Name})
-	}
+	ss.Objects = make([]subscription.ObjectRef, 0, len(s.Objects)+len(s.PriceBooks)+len(s.CostJobs)+len(s.Providers))
+	ss.Objects = append(ss.Objects, s.Objects...)
 	for i := range s.PriceBooks {
-		ss.Objects = append(ss.Objects, subscription.ObjectRef{APIVersion: Group, Kind: finopsv1.KindPriceBook,
+		ss.Objects = append(ss.Objects, subscription.ObjectRef{APIVersion: finopsv1.APIVersion, Kind: finopsv1.KindPriceBook,
 			Namespace: s.PriceBooks[i].Namespace, Name: s.PriceBooks[i].Name})
 	}
 	for i := range s.CostJobs {
-		ss.Objects = append(ss.Objects, subscription.ObjectRef{APIVersion: Group, Kind: finopsv1.KindCostJob,
+		ss.Objects = append(ss.Objects, subscription.ObjectRef{APIVersion: finopsv1.APIVersion, Kind: finopsv1.KindCostJob,
 			Namespace: s.CostJobs[i].Namespace, Name: s.CostJobs[i].Name})
 	}
 	for i := range s.Providers {
-		ss.Objects = append(ss.Objects, subscription.ObjectRef{APIVersion: Group, Kind: finopsv1.KindFinOpsProvider,
+		ss.Objects = append(ss.Objects, subscription.ObjectRef{APIVersion: finopsv1.APIVersion, Kind: finopsv1.KindFinOpsProvider,
 			Namespace: s.Providers[i].Namespace, Name: s.Providers[i].Name})
 	}
 	for _, f := range s.Failures {

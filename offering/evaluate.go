@@ -45,9 +45,10 @@ type Dependent struct {
 //
 // Finalizer is FinalizerAdd on a live Offering without Finalizer, and
 // FinalizerRemove when the deletion guard lets it go, in the same write
-// as Deleting=True. Retry is set, at the snapshot's Now, while a check
-// fails or a deletion is held: the host retries under its own backoff;
-// a settled Offering waits for a watch event.
+// as Deleting=True. Retry is set, at conditions.RetryDelay after the
+// snapshot's Now, while a check fails or a deletion is held: the host
+// retries under its own backoff; a settled Offering waits for a watch
+// event.
 type Outcome struct {
 	conditions.Outcome
 	// Status is the Offering's status after the reconcile.
@@ -96,7 +97,7 @@ func evaluate(s Snapshot, explain bool) Result {
 		o := &res.Offerings[i]
 		o.Owned = Vocabulary.Owned(o.Conditions)
 		if o.Retry {
-			o.RetryAt = s.Now
+			o.RetryAt = s.Now.Add(conditions.RetryDelay)
 		}
 	}
 	if explain {

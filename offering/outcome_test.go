@@ -74,7 +74,7 @@ func TestOutcome_EveryFieldFilled(t *testing.T) {
 			want := conditionstest.Expected{Kind: finopsv1.KindOffering, Object: tc.off.ObjectMeta, Write: tc.write, Skip: tc.skip,
 				Finalizer: tc.finalizer, Retry: tc.retry, Owned: tc.owned}
 			if tc.retry {
-				want.RetryAt = now // the snapshot's now, under the host's backoff
+				want.RetryAt = now.Add(conditions.RetryDelay) // after the snapshot's now, never at it
 			}
 			conditionstest.CheckOutcome(t, want, &o.Outcome)
 			assert.Equal(t, audited(), o.Conditions[len(o.Conditions)-1], "the other writer's condition is kept in Conditions")

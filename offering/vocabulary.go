@@ -56,7 +56,7 @@ var failureReasons = []conditions.Reason{
 		Status:  metav1.ConditionFalse,
 		Reason:  ReasonNoActivePricebook,
 		Meaning: "Metered prices are declared but no active currency PriceBook exists to price them.",
-		Action:  "Create a currency PriceBook or annotate one finops.stakater.com/active=\"true\".",
+		Action:  "Create a currency PriceBook or annotate one " + finopsv1.ActiveAnnotation + "=\"true\".",
 	},
 	{
 		Status:  metav1.ConditionFalse,

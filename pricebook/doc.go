@@ -42,7 +42,7 @@
 //   - Leading zeros are accepted ("007" is 7): the admission pattern allows
 //     them and the value is unambiguous.
 //   - A value is quoted whole and unredacted, however long or secret-like:
-//     it is the book's own text (finops-decisions 19). The message's
+//     it is the book's own text. The message's
 //     1024-byte rule is the only cut.
 //   - A currency book without a rates block is ready and prices every
 //     rate at zero, as an unset rate is zero; its document reads "0"

@@ -108,7 +108,7 @@ func TestProperty_ResultsValidateAndAgreeWithStatus(t *testing.T) {
 	})
 }
 
-// finops-decisions 19 (binding-decisions §11.3): a rate that fails to parse
+// The own-text rule: a rate that fails to parse
 // is the book's own text; PricebookParseFailed quotes it whole and
 // unredacted, however secret-like (long digit runs, key=value shapes), and
 // only the 1024-byte rule cuts the message.

@@ -86,7 +86,7 @@ type RateError struct {
 }
 
 // Error quotes the value whole, as written: it is the book's own text
-// (finops-decisions 19). Only the message's 1024-byte rule cuts it.
+// (rule pricebook/ready/parse-failed). Only the message's 1024-byte rule cuts it.
 func (e *RateError) Error() string {
 	return fmt.Sprintf("rate %q (%q): %s", e.Field, e.Value, e.Problem)
 }

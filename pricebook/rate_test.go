@@ -80,7 +80,7 @@ func TestParseRates_MissingBlockIsZero(t *testing.T) {
 	assert.Equal(t, pricebook.Parsed{}, p)
 }
 
-// finops-decisions 19: the value is the book's own text, quoted whole;
+// The value is the book's own text, quoted whole;
 // only the message's 1024-byte rule cuts it.
 func TestRateError_ValueQuotedWhole(t *testing.T) {
 	long := strings.Repeat("9", 5000)
@@ -94,7 +94,7 @@ func TestRateError_ValueQuotedWhole(t *testing.T) {
 	assert.True(t, strings.HasSuffix(m, "999…"))
 }
 
-// binding-decisions §11.3: a rate of 40 digits is a run redaction would
+// Own text: a rate of 40 digits is a run redaction would
 // hide, but it is the book's own text and shows as written.
 func TestRateError_OwnDigitsNotRedacted(t *testing.T) {
 	forty := strings.Repeat("1234567890", 4)

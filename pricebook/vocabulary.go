@@ -57,7 +57,7 @@ var Vocabulary = conditions.MustVocabulary(finopsv1.APIVersion, finopsv1.KindPri
 				Status:  metav1.ConditionFalse,
 				Reason:  ReasonDemoted,
 				Meaning: "Another book took the slot; this book's status.activePricing was cleared.",
-				Action:  "None, unless this book should win: annotate it finops.stakater.com/active=\"true\".",
+				Action:  "None, unless this book should win: annotate it " + finopsv1.ActiveAnnotation + "=\"true\".",
 			},
 		},
 	},

@@ -13,7 +13,7 @@ import (
 // The reconciler writes no status, so Write is always false with Skip
 // NeverWritten, Owned is always empty, and Conditions and Status are
 // exactly what the object holds: another controller's conditions on it
-// are carried as they stand (finops decision 24). No finalizer, no
+// are carried as they stand. No finalizer, no
 // retry.
 type Outcome struct {
 	conditions.Outcome

@@ -38,7 +38,7 @@ type Plan struct {
 	CustomPricing *bool
 	// Conditions are the object's conditions exactly as it holds them:
 	// every type is outside the (empty) vocabulary of a kind that writes
-	// no status, so they are all another writer's (finops-decisions 24).
+	// no status, so they are all another writer's.
 	// The slice is the object's own; do not modify it.
 	Conditions []metav1.Condition
 }

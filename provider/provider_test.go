@@ -95,7 +95,7 @@ func TestFinOpsProvider_StatusIsNeverWritten(t *testing.T) {
 	assert.Equal(t, before, p.Status)
 }
 
-// finops-decisions 24: a FinOpsProvider's outcome carries its conditions
+// A FinOpsProvider's outcome carries its conditions
 // as the object holds them; it writes none of its own.
 func TestEvaluate_CarriesTheObjectsConditions(t *testing.T) {
 	p := finopsv1.FinOpsProvider{Spec: finopsv1.FinOpsProviderSpec{OnPremOptions: &finopsv1.OnPremOptions{}}}

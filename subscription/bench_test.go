@@ -25,7 +25,7 @@ import (
 func benchSnapshot(n, members int) subscription.Snapshot {
 	snap := coldSnapshot(n, members)
 	// Start from the state the engine itself wrote, as a host would.
-	snap.Subscriptions = st.Apply(snap.Subscriptions, evaluate(snap))
+	snap.Subscriptions = subscription.Apply(snap.Subscriptions, evaluate(snap))
 	return snap
 }
 

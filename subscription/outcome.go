@@ -107,7 +107,7 @@ func (e *evaluator) evaluate(i int32) Outcome {
 	out := Outcome{Outcome: conditions.Outcome{Kind: finopsv1.KindSubscription, Namespace: s.Namespace, Name: s.Name, UID: s.UID, Generation: gen,
 		Retry: transient}}
 	if transient {
-		out.RetryAt = e.now
+		out.RetryAt = e.now.Add(conditions.RetryDelay)
 	}
 	costs := e.collect(i, &out, &st)
 	if costs != nil {

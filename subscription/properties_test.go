@@ -22,10 +22,9 @@ import (
 func settled(t *rapid.T) subscription.Snapshot {
 	w := st.World(t)
 	for range rapid.IntRange(1, 3).Draw(t, "epochs") {
-		var ok bool
-		w, _, ok = st.Settle(w, len(w.Subscriptions)+4)
-		if !ok {
-			t.Fatalf("world did not settle")
+		var err error
+		if w, _, err = subscription.Settle(w, len(w.Subscriptions)+4); err != nil {
+			t.Fatalf("world did not settle: %v", err)
 		}
 		w = st.Disturb(t, w)
 	}
@@ -134,9 +133,9 @@ func TestProperty_Idempotence(t *testing.T) {
 		if d := gocmp.Diff(evaluate(snap), evaluate(snap)); d != "" {
 			t.Fatalf("two evaluations of one snapshot differ:\n%s", d)
 		}
-		done, _, ok := st.Settle(snap, len(snap.Subscriptions)+4)
-		if !ok {
-			t.Fatalf("did not settle")
+		done, _, err := subscription.Settle(snap, len(snap.Subscriptions)+4)
+		if err != nil {
+			t.Fatalf("did not settle: %v", err)
 		}
 		for _, o := range evaluate(done).Subscriptions {
 			if o.Write || o.Finalizer == conditions.FinalizerRemove {
@@ -163,7 +162,7 @@ func TestProperty_OneWay(t *testing.T) {
 			}
 			res := evaluate(snap)
 			checkResult(t, snap, res)
-			snap.Subscriptions = st.Apply(snap.Subscriptions, res)
+			snap.Subscriptions = subscription.Apply(snap.Subscriptions, res)
 			for _, s := range snap.Subscriptions {
 				f, ok := first[s.Key()]
 				if ok {
@@ -201,10 +200,10 @@ func TestProperty_SettleConvergesWhateverTheOrder(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		snap := settled(t)
 		limit := len(snap.Subscriptions) + 4
-		a, _, okA := st.Settle(snap, limit)
-		b, _, okB := st.Settle(st.Shuffle(t, snap), limit)
-		if !okA || !okB {
-			t.Fatalf("did not settle within %d passes", limit)
+		a, _, errA := subscription.Settle(snap, limit)
+		b, _, errB := subscription.Settle(st.Shuffle(t, snap), limit)
+		if errA != nil || errB != nil {
+			t.Fatalf("did not settle within %d rounds: %v, %v", limit, errA, errB)
 		}
 		sortSubs := func(s []finopsv1.Subscription) {
 			slices.SortFunc(s, func(x, y finopsv1.Subscription) int {

@@ -207,7 +207,7 @@ func foreignTexts(s binding.Snapshot) map[string][]string {
 func isVocabularyWord(v string) bool {
 	for _, typ := range binding.Vocabulary.Types() {
 		for _, r := range typ.Reasons {
-			if strings.Contains(binding.ProbeMessage(typ.Name, r.Reason), v) {
+			if strings.Contains(binding.ProbeMessage(typ.Name, binding.Reason(r.Reason)), v) {
 				return true
 			}
 		}

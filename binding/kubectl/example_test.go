@@ -21,7 +21,7 @@ func ExampleGet() {
 			CreationTimestamp: metav1.NewTime(now.Add(-4 * time.Minute))},
 		Spec: akv1.BindingSpec{Chat: akv1.ChatRef{Channel: "C2"}},
 		Status: akv1.BindingStatus{Conditions: []metav1.Condition{
-			{Type: binding.TypeReady, Status: metav1.ConditionTrue, Reason: binding.ReasonOK},
+			{Type: binding.TypeReady, Status: metav1.ConditionTrue, Reason: string(binding.ReasonOK)},
 		}},
 	}
 	fresh := akv1.Binding{

@@ -29,10 +29,16 @@ import (
 //
 // It returns the Decision, for the log and its fight flags, and m after
 // Observe. After a write the host records it with Wrote(o.Owned, end), or
-// Failed(end). A zero now is refused with conditions.ErrZeroNow and
-// leaves o as it was.
+// Failed(end). A zero now is refused with conditions.ErrZeroNow, and
+// limits that do not Validate (policy.Limits{} among them) with
+// Validate's error naming each field; either leaves o as it was.
 func (l Limits) DecideOutcome(o *binding.Outcome, object []metav1.Condition, m Memory, now time.Time) (Decision, Memory, error) {
 	if err := conditions.CheckNow(now); err != nil {
+		return Decision{}, m, err
+	}
+	if err := l.Validate(); err != nil {
+		// A forgotten Limits (the zero value) would mean no gap and no
+		// backoff; the error names each field that is missing.
 		return Decision{}, m, err
 	}
 	leads := o.Skip != conditions.SkipNotLeader && o.Skip != conditions.SkipConfigMapRoute

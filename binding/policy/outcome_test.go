@@ -82,6 +82,27 @@ func TestDecideOutcome_ZeroNowIsAnError(t *testing.T) {
 	assert.Equal(t, before, o, "the outcome is left as it was")
 }
 
+func TestDecideOutcome_ZeroLimitsAreRefusedNamingTheField(t *testing.T) {
+	o, object := outcomeOf(t, status(1, "Unreachable"), nil)
+	before := o
+	_, _, err := Limits{}.DecideOutcome(&o, object, Memory{}, t0)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "WriteGap")
+	assert.Contains(t, err.Error(), "BackoffCap")
+	assert.Equal(t, before, o, "the outcome is left as it was")
+
+	l := DefaultLimits()
+	l.WriteGap = 0
+	_, _, err = l.DecideOutcome(&o, object, Memory{}, t0)
+	require.ErrorContains(t, err, "WriteGap")
+}
+
+func TestDecideOutcome_ZeroNowSaysToSetSnapshotNow(t *testing.T) {
+	o, object := outcomeOf(t, status(1, "Unreachable"), nil)
+	_, _, err := DefaultLimits().DecideOutcome(&o, object, Memory{}, time.Time{})
+	assert.ErrorContains(t, err, "set Snapshot.Now")
+}
+
 func TestDecideOutcome_ForeignEditIsObserved(t *testing.T) {
 	l := DefaultLimits()
 	// The writer last wrote OK; someone else wrote Unreachable; the

@@ -11,6 +11,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	akv1 "github.com/condengine/condengine/api/agentkourier/v1alpha1"
+	finopsv1 "github.com/condengine/condengine/api/finops/v1alpha1"
 	"github.com/condengine/condengine/binding"
 	"github.com/condengine/condengine/conformance"
 	finopsapi "github.com/condengine/condengine/finops"
@@ -197,7 +198,7 @@ func evaluateStream(s *stream, now time.Time) (*world, error) {
 			}
 			objs.Backends = append(objs.Backends, one.Backends...)
 			objs.Connections = append(objs.Connections, one.Connections...)
-		case finopsapi.GroupName:
+		case finopsv1.GroupName:
 			if err := checkFinOps(d); err != nil {
 				return nil, err
 			}

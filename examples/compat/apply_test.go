@@ -3,7 +3,6 @@ package compat_test
 import (
 	"context"
 	"encoding/json"
-	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -13,68 +12,17 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/managedfields"
-	"k8s.io/kube-openapi/pkg/validation/spec"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/client/fake"
-	"sigs.k8s.io/yaml"
 
 	akv1 "github.com/condengine/condengine/api/agentkourier/v1alpha1"
 	"github.com/condengine/condengine/binding"
+	"github.com/condengine/condengine/config/crd"
 )
 
 // FieldManager is the field manager the Agent Kourier broker applies
 // status under.
 const FieldManager = "agent-kourier"
-
-// crdTypeConverter tells the fake client's field manager what the
-// generated CRD tells the API server, read from config/crd itself: in
-// particular that status.conditions is a map-list keyed by type, so that
-// each condition has its own owner.
-func crdTypeConverter(t *testing.T, file string) managedfields.TypeConverter {
-	t.Helper()
-	raw, err := os.ReadFile("../../config/crd/" + file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var crd struct {
-		Spec struct {
-			Group string `json:"group"`
-			Names struct {
-				Kind string `json:"kind"`
-			} `json:"names"`
-			Versions []struct {
-				Name   string `json:"name"`
-				Schema struct {
-					OpenAPIV3Schema map[string]any `json:"openAPIV3Schema"`
-				} `json:"schema"`
-			} `json:"versions"`
-		} `json:"spec"`
-	}
-	if err := yaml.Unmarshal(raw, &crd); err != nil {
-		t.Fatal(err)
-	}
-	models := map[string]*spec.Schema{}
-	for _, v := range crd.Spec.Versions {
-		s := v.Schema.OpenAPIV3Schema
-		s["x-kubernetes-group-version-kind"] = []any{map[string]any{"group": crd.Spec.Group, "version": v.Name, "kind": crd.Spec.Names.Kind}}
-		js, err := json.Marshal(s)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var sch spec.Schema
-		if err := json.Unmarshal(js, &sch); err != nil {
-			t.Fatal(err)
-		}
-		models[crd.Spec.Group+"."+v.Name+"."+crd.Spec.Names.Kind] = &sch
-	}
-	// Unknown fields are kept, as the CRD's x-kubernetes-preserve-unknown-
-	// fields and the API server's ObjectMeta schema keep them.
-	tc, err := managedfields.NewTypeConverter(models, true)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return tc
-}
 
 // conditionOwners maps each condition type under status.conditions to
 // the managers (manager/operation) whose managedFields entry names it.
@@ -170,7 +118,7 @@ func TestServerSideApply_OtherControllersConditionStaysTheirs(t *testing.T) {
 		WithObjects(objs...).
 		WithStatusSubresource(&akv1.Binding{}, &akv1.AgentBackend{}, &akv1.ChatConnection{}).
 		WithReturnManagedFields().
-		WithTypeConverters(crdTypeConverter(t, "agentkourier.dev_bindings.yaml"), managedfields.NewDeducedTypeConverter()).
+		WithTypeConverters(crdConverter(t), managedfields.NewDeducedTypeConverter()).
 		Build()
 	key := types.NamespacedName{Namespace: "team-a", Name: "chat"}
 	get := func() *akv1.Binding {
@@ -229,4 +177,16 @@ func TestServerSideApply_OtherControllersConditionStaysTheirs(t *testing.T) {
 	if err := applyConditions(ctx, c, stale, FieldManager, evaluate(ctx, t, c, now).Bindings[0].Owned); err == nil {
 		t.Error("an apply with a stale resourceVersion was accepted")
 	}
+}
+
+// crdConverter is the module's converter for our kinds: it makes
+// status.conditions a list keyed by type, so each condition has its own
+// owner in the fake client's managedFields.
+func crdConverter(t *testing.T) managedfields.TypeConverter {
+	t.Helper()
+	tc, err := crd.TypeConverter()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tc
 }

@@ -27,9 +27,9 @@ const FieldManager = "finops-operator"
 
 // The kinds the host reads and writes.
 var (
-	PriceBookGVK    = schema.FromAPIVersionAndKind(finops.Group, finopsv1.KindPriceBook)
-	OfferingGVK     = schema.FromAPIVersionAndKind(finops.Group, finopsv1.KindOffering)
-	SubscriptionGVK = schema.FromAPIVersionAndKind(finops.Group, finopsv1.KindSubscription)
+	PriceBookGVK    = finopsv1.GroupVersion.WithKind(finopsv1.KindPriceBook)
+	OfferingGVK     = finopsv1.GroupVersion.WithKind(finopsv1.KindOffering)
+	SubscriptionGVK = finopsv1.GroupVersion.WithKind(finopsv1.KindSubscription)
 	configMapGVK    = schema.GroupVersionKind{Version: "v1", Kind: "ConfigMap"}
 )
 
@@ -107,12 +107,12 @@ func (h *Host) snapshot(ctx context.Context, now time.Time) (finops.Snapshot, er
 			continue
 		}
 		ref := x.Spec.Lifecycle.TargetRef
-		obj := finops.Object{APIVersion: ref.APIVersion, Kind: ref.Kind, Namespace: ref.Namespace, Name: ref.Name}
+		obj := finops.ObjectRef{APIVersion: ref.APIVersion, Kind: ref.Kind, Namespace: ref.Namespace, Name: ref.Name}
 		u := &unstructured.Unstructured{}
 		u.SetGroupVersionKind(schema.FromAPIVersionAndKind(ref.APIVersion, ref.Kind))
 		switch err := h.client.Get(ctx, types.NamespacedName{Namespace: ref.Namespace, Name: ref.Name}, u); {
 		case err == nil:
-			s.Others = append(s.Others, obj)
+			s.Objects = append(s.Objects, obj)
 		case apierrors.IsNotFound(err):
 		default:
 			s.Failures = append(s.Failures, finops.Failure{APIVersion: ref.APIVersion, Kind: ref.Kind, Namespace: ref.Namespace, Name: ref.Name})

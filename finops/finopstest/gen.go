@@ -42,9 +42,7 @@ func World(t *rapid.T, graph int) finops.Snapshot {
 	w := st.World(t)
 	s := finops.Snapshot{Now: w.Now, PriceBooks: pb.Books(6).Draw(t, "books"),
 		Offerings: append(w.Offerings, ot.Graph(graph).Draw(t, "graph")...), Subscriptions: w.Subscriptions}
-	for _, o := range w.Objects {
-		s.Others = append(s.Others, finops.Object{APIVersion: o.APIVersion, Kind: o.Kind, Namespace: o.Namespace, Name: o.Name})
-	}
+	s.Objects = append(s.Objects, w.Objects...)
 	for _, f := range w.Failures {
 		s.Failures = append(s.Failures, finops.Failure{Kind: f.Kind, Namespace: f.Namespace, Name: f.Name})
 	}
@@ -54,19 +52,14 @@ func World(t *rapid.T, graph int) finops.Snapshot {
 // disturb runs subscriptiontest.Disturb on the parts of s it knows.
 func disturb(t *rapid.T, s finops.Snapshot) finops.Snapshot {
 	in := subscription.Snapshot{Now: s.Now, Subscriptions: s.Subscriptions, Offerings: s.Offerings}
-	for _, o := range s.Others {
-		in.Objects = append(in.Objects, subscription.ObjectRef{APIVersion: o.APIVersion, Kind: o.Kind, Namespace: o.Namespace, Name: o.Name})
-	}
+	in.Objects = append(in.Objects, s.Objects...)
 	for _, f := range s.Failures {
 		in.Failures = append(in.Failures, subscription.ObjectRef{APIVersion: f.APIVersion, Kind: f.Kind, Namespace: f.Namespace, Name: f.Name})
 	}
 	out := st.Disturb(t, in)
 	s.Now, s.Subscriptions, s.Collection = out.Now, out.Subscriptions, out.Collection
 	s.Offerings = append([]finopsv1.Offering(nil), out.Offerings...)
-	s.Others, s.Failures = nil, nil
-	for _, o := range out.Objects {
-		s.Others = append(s.Others, finops.Object{APIVersion: o.APIVersion, Kind: o.Kind, Namespace: o.Namespace, Name: o.Name})
-	}
+	s.Objects, s.Failures = append([]finops.ObjectRef(nil), out.Objects...), nil
 	for _, f := range out.Failures {
 		s.Failures = append(s.Failures, finops.Failure{APIVersion: f.APIVersion, Kind: f.Kind, Namespace: f.Namespace, Name: f.Name})
 	}

@@ -7,8 +7,6 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	finopsv1 "github.com/condengine/condengine/api/finops/v1alpha1"
-	"github.com/condengine/condengine/conditions"
-	"github.com/condengine/condengine/finops"
 	"github.com/condengine/condengine/subscription"
 )
 
@@ -138,39 +136,4 @@ func Fee(o finopsv1.Offering, priceMicros int64, period, alignment string, minPe
 		o.Spec.Pricing.SubscriptionFee.MinPeriods = &minPeriods
 	}
 	return o
-}
-
-// Apply returns the Subscriptions as they stand after a host carried
-// out res: new statuses written, the finalizer dropped where res says so,
-// and a Subscription whose last finalizer went while it was being deleted
-// gone. It is finops.Apply on a snapshot of Subscriptions alone, so the
-// tests of this package apply outcomes exactly as every host does.
-func Apply(subs []finopsv1.Subscription, res subscription.Result) []finopsv1.Subscription {
-	return finops.Apply(finops.Snapshot{Subscriptions: subs}, finops.Result{Subscriptions: res}).Subscriptions
-}
-
-// Settle evaluates snap, writes the results back and evaluates again
-// until no write is due and no finalizer goes, at most maxPasses times.
-// It returns the settled snapshot, the passes it took, and false when it
-// did not settle within maxPasses (a snapshot Evaluate refuses, with a
-// zero Now, never settles).
-func Settle(snap subscription.Snapshot, maxPasses int) (subscription.Snapshot, int, bool) {
-	for pass := 1; pass <= maxPasses; pass++ {
-		res, err := subscription.Evaluate(snap)
-		if err != nil {
-			return snap, pass, false
-		}
-		changed := false
-		for _, o := range res.Subscriptions {
-			if o.Write || o.Finalizer == conditions.FinalizerRemove {
-				changed = true
-				break
-			}
-		}
-		if !changed {
-			return snap, pass, true
-		}
-		snap.Subscriptions = Apply(snap.Subscriptions, res)
-	}
-	return snap, maxPasses, false
 }

@@ -9,29 +9,18 @@ import (
 	st "github.com/condengine/condengine/subscription/subscriptiontest"
 )
 
-// A deleted root takes its child down one evaluation later; Settle runs
-// the evaluations until nothing changes.
-func ExampleSettle() {
+// New builds a Subscription from options; Active gives it the status of
+// one already billing.
+func ExampleNew() {
 	now := time.Date(2026, 11, 30, 10, 0, 0, 0, time.UTC)
-	snap := subscription.Snapshot{
-		Now:       now,
-		Offerings: []finopsv1.Offering{st.ReadyOffering("shop", "base")},
-		Subscriptions: []finopsv1.Subscription{
-			st.New("team-a", "root", st.Active(now.Add(-time.Hour), "u-team-a-root"), st.Deleting(now)),
-			st.New("team-a", "child", st.Parent("team-a", "root"), st.Active(now.Add(-time.Hour), "u-team-a-root")),
-		},
-	}
-	settled, passes, ok := st.Settle(snap, 10)
-	fmt.Println("settled:", ok, "after", passes, "evaluations")
-	for _, s := range settled.Subscriptions {
-		for _, c := range s.Status.Conditions {
-			if c.Type == subscription.TypeActive {
-				fmt.Println(s.Name, c.Status, c.Reason)
-			}
-		}
-	}
+	s := st.New("team-a", "child", st.Parent("team-a", "root"), st.Active(now, "u-team-a-root"))
+	fmt.Println(s.Namespace+"/"+s.Name, s.UID, s.Spec.OfferingRef, s.Spec.Parent.SubscriptionRef)
+	fmt.Println(s.Status.Ready, s.Status.CompatibilityRoot, len(s.Status.Conditions))
+	res, err := subscription.Evaluate(subscription.Snapshot{Now: now, Subscriptions: []finopsv1.Subscription{s},
+		Offerings: []finopsv1.Offering{st.ReadyOffering("shop", "base")}})
+	fmt.Println(err, res.Subscriptions[0].Status.Conditions[1].Reason)
 	// Output:
-	// settled: true after 3 evaluations
-	// root False MarkedForDeletion
-	// child False ParentDeactivated
+	// team-a/child u-team-a-child shop/base team-a/root
+	// True u-team-a-root 2
+	// <nil> ParentDeactivated
 }

@@ -12,7 +12,7 @@ import (
 	"github.com/condengine/condengine/subscription"
 )
 
-const group = "finops.stakater.com/"
+const group = finopsv1.GroupName + "/"
 
 // FromScenario builds the Subscription snapshot of a finops scenario:
 // Subscriptions and Offerings decoded, every other manifest (CostJobs and

@@ -101,7 +101,7 @@ func TestSimulation_OtherControllersCondition_NoWriteLoop(t *testing.T) {
 			ws := writesBy(s, "a", uid, change)
 			require.Equal(t, 1, len(ws), "one write for one change")
 			got := s.Binding("team-a", "chat").Status.Conditions
-			assert.Equal(t, binding.ReasonAgentNotFound, conditions.Find(got, binding.TypeBackendReachable).Reason)
+			assert.Equal(t, string(binding.ReasonAgentNotFound), conditions.Find(got, binding.TypeBackendReachable).Reason)
 			assert.Equal(t, wantAt, otherAt(got), "the other controller's condition stays where it stood")
 		})
 	}

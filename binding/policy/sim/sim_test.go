@@ -93,7 +93,7 @@ func TestSimulation_PassOverTimingOutBackends_TakesCeilHalfTimesTimeout(t *testi
 			for _, b := range s.Bindings() {
 				c := cond(&b, binding.TypeBackendReachable)
 				require.NotNil(t, c)
-				assert.Equal(t, binding.ReasonProbeTimeout, c.Reason)
+				assert.Equal(t, string(binding.ReasonProbeTimeout), c.Reason)
 				assert.Equal(t, metav1.ConditionUnknown, c.Status)
 			}
 		})
@@ -195,7 +195,7 @@ func TestSimulation_Failover_NoPendingOverGood_WritesResumeWithinAGap(t *testing
 			require.False(t, firstResults.IsZero(), "the new leader never probed")
 			for _, w := range writesBy(s, "b", uid, crash) {
 				for _, c := range w.Conditions {
-					assert.NotEqual(t, binding.ReasonPending, c.Reason, "Pending written over a good status at %s", w.At)
+					assert.NotEqual(t, string(binding.ReasonPending), c.Reason, "Pending written over a good status at %s", w.At)
 				}
 				assert.False(t, w.At.Before(firstResults), "a write before the new leader had results")
 			}
@@ -207,7 +207,7 @@ func TestSimulation_Failover_NoPendingOverGood_WritesResumeWithinAGap(t *testing
 			}
 			require.NotEmpty(t, bw)
 			assert.LessOrEqual(t, bw[0].At.Sub(firstResults), s.Limits().WriteGap)
-			assert.Equal(t, binding.ReasonUnreachable, cond(s.Binding("team-a", "chat"), binding.TypeBackendReachable).Reason)
+			assert.Equal(t, string(binding.ReasonUnreachable), cond(s.Binding("team-a", "chat"), binding.TypeBackendReachable).Reason)
 		})
 	}
 }
@@ -248,7 +248,7 @@ func TestSimulation_FailingWrites_BackOffToTheCapThenReset(t *testing.T) {
 	after := writesBy(s, "a", uid, landed)
 	require.GreaterOrEqual(t, len(after), 2)
 	assert.True(t, after[0].OK)
-	assert.Equal(t, binding.ReasonAgentNotFound, conditions.Find(after[0].Stored, binding.TypeBackendReachable).Reason)
+	assert.Equal(t, string(binding.ReasonAgentNotFound), conditions.Find(after[0].Stored, binding.TypeBackendReachable).Reason)
 	assert.Equal(t, landed.Add(s.Limits().WriteGap), after[1].At, "one gap after the success, not the 5-minute cap")
 	assert.Equal(t, int64(2), conditions.Find(after[1].Stored, binding.TypeAccepted).ObservedGeneration)
 }

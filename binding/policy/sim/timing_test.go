@@ -121,7 +121,7 @@ func TestSimulation_Deterministic(t *testing.T) {
 	require.NotEmpty(t, x.Writes)
 	assert.True(t, reflect.DeepEqual(x.Writes, y.Writes))
 	assert.True(t, reflect.DeepEqual(x.Passes, y.Passes))
-	assert.Equal(t, binding.ReasonChannelConflict, cond(x.Binding("team-a", "b2"), binding.TypeAccepted).Reason)
+	assert.Equal(t, string(binding.ReasonChannelConflict), cond(x.Binding("team-a", "b2"), binding.TypeAccepted).Reason)
 }
 
 // The bound holds also for an edit made while earlier writes are still

@@ -1,0 +1,27 @@
+// Package writeplan turns an outcome into the exact requests that make
+// the API server store it, as data: no client, no clock, nothing carried
+// out. A host reads the object, evaluates, asks For for a plan and sends
+// its requests in order with whatever client it has.
+//
+// What a plan guarantees, for an outcome that writes:
+//
+//  1. Our conditions end up exactly the outcome's Owned: each is applied
+//     with server-side apply under the host's field manager (forced, so a
+//     stale value another manager wrote is taken over).
+//  2. A condition type the outcome dropped is removed even when another
+//     manager also owns it (an older writer's update, a kubectl edit): an
+//     apply alone only gives up our ownership and would leave it standing.
+//     That removal is a JSON patch guarded by the resourceVersion read, so
+//     it fails with a conflict rather than remove a write it never saw.
+//  3. Every other writer's condition is left as it is.
+//  4. A finalizer change comes last, after the status write: releasing a
+//     deleted object's last finalizer deletes it, and a status write after
+//     that would fail.
+//
+// When a request fails, the host stops, reads again and plans again; a
+// plan is only valid for the object it was made from.
+//
+// Transitions lists what changed between the conditions read and written,
+// for Events and metrics. The retry helper is conditions.Outcome's
+// RequeueAfter.
+package writeplan

@@ -1,0 +1,151 @@
+package writeplan
+
+import (
+	"errors"
+	"fmt"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/condengine/condengine/conditions"
+)
+
+// Object is the object as the host read it: its metadata (name,
+// resourceVersion, finalizers, managedFields) and its status conditions.
+// Every API type of the module satisfies it.
+type Object interface {
+	metav1.Object
+	GetConditions() []metav1.Condition
+}
+
+// Options name the writer the plan is made for.
+type Options struct {
+	// FieldManager is the field manager of every request; our conditions
+	// are the ones it applies to the status subresource.
+	FieldManager string
+}
+
+// Step says what a request is for. The set is closed; a plan lists its
+// requests in the order below.
+type Step string
+
+// The steps, in the order they are carried out.
+const (
+	// StepRemoveConditions removes conditions of our types the outcome
+	// no longer holds and that an apply alone would leave behind, because
+	// another manager (an older writer's update, a kubectl edit) also owns
+	// them. It is guarded by the resourceVersion read.
+	StepRemoveConditions Step = "RemoveConditions"
+	// StepApplyStatus server-side applies the status the outcome computed,
+	// with exactly the outcome's Owned conditions, under our field manager.
+	StepApplyStatus Step = "ApplyStatus"
+	// StepAddFinalizer adds the kind's finalizer (a server-side apply of
+	// metadata.finalizers, which is a set: no other finalizer is touched).
+	StepAddFinalizer Step = "AddFinalizer"
+	// StepRemoveFinalizer removes the kind's finalizer. It comes after the
+	// status write: once the last finalizer of a deleted object is gone
+	// the object is gone, and a status write after it would fail.
+	StepRemoveFinalizer Step = "RemoveFinalizer"
+)
+
+// SubresourceStatus is the Subresource of a request to the status
+// subresource.
+const SubresourceStatus = "status"
+
+// Request is one write to the API server, as data. Every request is an
+// HTTP PATCH of the object named by the plan; a host turns it into its
+// client's call (controller-runtime: client.RawPatch(PatchType, Body),
+// through Status() when Subresource is "status", with FieldOwner and,
+// when Force is set, ForceOwnership).
+type Request struct {
+	// Step is what the request is for.
+	Step Step
+	// Subresource is "" for the object itself or SubresourceStatus.
+	Subresource string
+	// PatchType is the body's content type: server-side apply or JSON
+	// patch.
+	PatchType types.PatchType
+	// Body is the patch, JSON.
+	Body []byte
+	// FieldManager is the fieldManager query parameter.
+	FieldManager string
+	// Force is the force query parameter of a server-side apply.
+	Force bool
+	// ResourceVersion, when not empty, is the precondition: the request
+	// must fail with a conflict if the object's resourceVersion is no
+	// longer this one. The body already carries it, so a host that sends
+	// Body as it is gets the guard without doing anything.
+	ResourceVersion string
+}
+
+// Plan is the ordered list of requests that make the stored object what
+// an outcome decided. An empty plan writes nothing.
+type Plan struct {
+	// Kind, Namespace and Name name the object every request is for.
+	Kind      string
+	Namespace string
+	Name      string
+	// Requests are carried out in order; when one fails, the host stops,
+	// reads the object again and makes a new plan.
+	Requests []Request
+}
+
+// Empty reports that the plan writes nothing.
+func (p Plan) Empty() bool { return len(p.Requests) == 0 }
+
+// ErrNoFieldManager is returned when Options.FieldManager is empty.
+var ErrNoFieldManager = errors.New("writeplan: Options.FieldManager is empty")
+
+// For returns the requests that make the stored object equal the
+// outcome o computed for obj: status holds exactly o.Owned as our
+// conditions beside every other writer's conditions, untouched, and the
+// kind's finalizer is added or removed as o.Finalizer says. status is the
+// kind's status from the same outcome (for example a binding.Outcome's
+// Status); its conditions are ignored, o.Owned is written in their place.
+//
+// Nothing is written for the status unless o.Write is set. For fails on a
+// nil outcome or status, on an object that is not the one the outcome
+// names, on a kind this module does not know, and on a finalizer change
+// for a kind without a finalizer.
+func For(obj Object, o *conditions.Outcome, status any, opts Options) (Plan, error) {
+	if opts.FieldManager == "" {
+		return Plan{}, ErrNoFieldManager
+	}
+	if obj == nil || o == nil {
+		return Plan{}, errors.New("writeplan: nil object or outcome")
+	}
+	if obj.GetNamespace() != o.Namespace || obj.GetName() != o.Name || (o.UID != "" && obj.GetUID() != "" && obj.GetUID() != o.UID) {
+		return Plan{}, fmt.Errorf("writeplan: the outcome is for %s %s/%s, the object read is %s/%s",
+			o.Kind, o.Namespace, o.Name, obj.GetNamespace(), obj.GetName())
+	}
+	k, ok := kinds[o.Kind]
+	if !ok {
+		return Plan{}, fmt.Errorf("writeplan: kind %q is not one of the module's kinds", o.Kind)
+	}
+	p := Plan{Kind: o.Kind, Namespace: o.Namespace, Name: o.Name}
+	if o.Write {
+		if status == nil {
+			return Plan{}, errors.New("writeplan: nil status for an outcome that writes")
+		}
+		rm, err := removal(obj, o.Conditions, opts.FieldManager)
+		if err != nil {
+			return Plan{}, err
+		}
+		if rm != nil {
+			p.Requests = append(p.Requests, *rm)
+		}
+		ap, err := applyStatus(k, obj, o.Owned, status, opts.FieldManager)
+		if err != nil {
+			return Plan{}, err
+		}
+		p.Requests = append(p.Requests, ap)
+	}
+	fin, err := finalizer(k, obj, o.Finalizer, opts.FieldManager)
+	if err != nil {
+		return Plan{}, err
+	}
+	if fin != nil {
+		p.Requests = append(p.Requests, *fin)
+	}
+	return p, nil
+}

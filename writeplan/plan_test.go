@@ -1,0 +1,148 @@
+package writeplan_test
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+
+	akv1 "github.com/condengine/condengine/api/agentkourier/v1alpha1"
+	finopsv1 "github.com/condengine/condengine/api/finops/v1alpha1"
+	"github.com/condengine/condengine/conditions"
+	"github.com/condengine/condengine/writeplan"
+)
+
+var opts = writeplan.Options{FieldManager: "agent-kourier"}
+
+func TestFor_Refuses(t *testing.T) {
+	b := &akv1.Binding{ObjectMeta: metav1.ObjectMeta{Namespace: "n", Name: "b", ResourceVersion: "1"}}
+	ok := &conditions.Outcome{Kind: akv1.KindBinding, Namespace: "n", Name: "b", Write: true}
+	for name, tc := range map[string]struct {
+		obj    writeplan.Object
+		o      *conditions.Outcome
+		status any
+		opts   writeplan.Options
+		err    string
+	}{
+		"no field manager": {b, ok, akv1.BindingStatus{}, writeplan.Options{}, "FieldManager"},
+		"nil outcome":      {b, nil, akv1.BindingStatus{}, opts, "nil"},
+		"nil object":       {nil, ok, akv1.BindingStatus{}, opts, "nil"},
+		"other object":     {b, &conditions.Outcome{Kind: akv1.KindBinding, Namespace: "n", Name: "c"}, nil, opts, "n/c"},
+		"unknown kind":     {b, &conditions.Outcome{Kind: "Pod", Namespace: "n", Name: "b"}, nil, opts, `"Pod"`},
+		"nil status":       {b, ok, nil, opts, "nil status"},
+		"not an object":    {b, ok, 3, opts, "not a JSON object"},
+		"no finalizer":     {b, &conditions.Outcome{Kind: akv1.KindBinding, Namespace: "n", Name: "b", Finalizer: conditions.FinalizerRemove}, nil, opts, "has none"},
+		"unguarded removal": {&akv1.Binding{ObjectMeta: metav1.ObjectMeta{Namespace: "n", Name: "b"},
+			Status: akv1.BindingStatus{Conditions: []metav1.Condition{{Type: "Ready"}}}}, ok, akv1.BindingStatus{}, opts, "resourceVersion"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			_, err := writeplan.For(tc.obj, tc.o, tc.status, tc.opts)
+			require.ErrorContains(t, err, tc.err)
+		})
+	}
+}
+
+func TestFor_NoWriteNoFinalizerIsEmpty(t *testing.T) {
+	b := &akv1.Binding{ObjectMeta: metav1.ObjectMeta{Namespace: "n", Name: "b"}}
+	p, err := writeplan.For(b, &conditions.Outcome{Kind: akv1.KindBinding, Namespace: "n", Name: "b", Skip: conditions.SkipUnchanged}, nil, opts)
+	require.NoError(t, err)
+	assert.True(t, p.Empty())
+}
+
+func TestFor_FinalizerSteps(t *testing.T) {
+	s := &finopsv1.Subscription{ObjectMeta: metav1.ObjectMeta{Namespace: "n", Name: "s",
+		Finalizers: []string{"other.example/x", finopsv1.SubscriptionFinalizer}}}
+	o := &conditions.Outcome{Kind: finopsv1.KindSubscription, Namespace: "n", Name: "s", Write: true, Finalizer: conditions.FinalizerRemove}
+	p, err := writeplan.For(s, o, s.Status, opts)
+	require.NoError(t, err)
+	require.Len(t, p.Requests, 2)
+	assert.Equal(t, writeplan.StepApplyStatus, p.Requests[0].Step)
+	assert.Equal(t, writeplan.StepRemoveFinalizer, p.Requests[1].Step)
+	assert.JSONEq(t, `[{"op":"test","path":"/metadata/finalizers/1","value":"subscriptions.finops.stakater.com/finalizer"},{"op":"remove","path":"/metadata/finalizers/1"}]`, string(p.Requests[1].Body))
+
+	o.Finalizer = conditions.FinalizerAdd
+	p, err = writeplan.For(s, o, s.Status, opts)
+	require.NoError(t, err)
+	require.Len(t, p.Requests, 1, "the finalizer is there already")
+
+	s.Finalizers = nil
+	o.Write = false
+	p, err = writeplan.For(s, o, s.Status, opts)
+	require.NoError(t, err)
+	require.Len(t, p.Requests, 1)
+	assert.Equal(t, writeplan.StepAddFinalizer, p.Requests[0].Step)
+	assert.JSONEq(t, `{"apiVersion":"finops.stakater.com/v1alpha1","kind":"Subscription","metadata":{"name":"s","namespace":"n","finalizers":["subscriptions.finops.stakater.com/finalizer"]}}`, string(p.Requests[0].Body))
+}
+
+const ourManager = "finops-operator"
+
+var subGVK = finopsv1.GroupVersion.WithKind(finopsv1.KindSubscription)
+
+func toU(t interface{ Fatal(...any) }, obj runtime.Object) *unstructured.Unstructured {
+	m, err := runtime.DefaultUnstructuredConverter.ToUnstructured(obj)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &unstructured.Unstructured{Object: m}
+}
+
+func fromU(t interface{ Fatal(...any) }, u *unstructured.Unstructured) *finopsv1.Subscription {
+	var s finopsv1.Subscription
+	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(u.Object, &s); err != nil {
+		t.Fatal(err)
+	}
+	return &s
+}
+
+func subscription(conds []metav1.Condition, finalizers []string) *finopsv1.Subscription {
+	s := &finopsv1.Subscription{ObjectMeta: metav1.ObjectMeta{Namespace: "team-a", Name: "plan", Finalizers: finalizers}}
+	s.SetGroupVersionKind(subGVK)
+	s.Status.Conditions = conds
+	return s
+}
+
+func bodies(p writeplan.Plan) string {
+	var s string
+	for _, r := range p.Requests {
+		s += string(r.Step) + " " + string(r.Body) + "\n"
+	}
+	return s
+}
+
+// TestRemovalNeverRemovesAFresherWrite: a write by another manager after
+// the read makes the removal request fail with a conflict, and the stored
+// conditions stay as that writer left them.
+func TestRemovalNeverRemovesAFresherWrite(t *testing.T) {
+	s, err := newStore(subGVK)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stale := metav1.Condition{Type: "Deleting", Status: metav1.ConditionTrue, Reason: "OK", Message: "m", LastTransitionTime: metav1.Unix(1_700_000_000, 0)}
+	if err := s.create(toU(t, subscription([]metav1.Condition{stale}, nil)), "finops-operator-v0"); err != nil {
+		t.Fatal(err)
+	}
+	read := fromU(t, s.get())
+	o := &conditions.Outcome{Kind: finopsv1.KindSubscription, Namespace: read.Namespace, Name: read.Name, Write: true}
+	p, err := writeplan.For(read, o, read.Status, writeplan.Options{FieldManager: ourManager})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Requests) != 2 || p.Requests[0].Step != writeplan.StepRemoveConditions {
+		t.Fatalf("plan %s", bodies(p))
+	}
+	fresher := read.DeepCopy()
+	fresher.Status.Conditions[0].Message = "rewritten after our read"
+	if err := s.update(toU(t, fresher), "kubectl-edit", "status"); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.carry(p.Requests[0]); !errors.Is(err, errConflict) {
+		t.Fatalf("removal after a fresher write: %v, want a conflict", err)
+	}
+	if got := fromU(t, s.get()).Status.Conditions; len(got) != 1 || got[0].Message != "rewritten after our read" {
+		t.Fatalf("conditions %v", got)
+	}
+}
