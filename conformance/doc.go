@@ -22,6 +22,15 @@
 // protocol `condengine conform` and `condengine reference` speak
 // (docs/conform.md).
 //
+// Run is Differential that also counts the rules of Rules each snapshot
+// reached (ReachedRules, CoverageReport) and can run until every rule a
+// system can reach (SystemRules) was reached. CompareWith adds condition
+// order, the declared decision keys (write, removeFinalizer, retryAt)
+// and a subset (Only) to Compare; Validate reports what the API server
+// would refuse in an answer. Generated snapshots are pushed toward the
+// rare cases (HTTP classes, claims at one second, long multibyte text,
+// int64 extremes, deletions before now) before they are sent.
+//
 // The plumbing between snapshots and scenarios lives here, not in the
 // engine packages: BindingSnapshot and FinOpsSnapshot read a scenario,
 // BindingScenario and FinOpsScenario write one. Vocabularies lists the

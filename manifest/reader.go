@@ -57,6 +57,11 @@ type Reader struct {
 	// Limits bounds the input; set it before the first Next. The zero
 	// value means MaxDocumentBytes and MaxStreamBytes.
 	Limits Limits
+	// Sized, when set, is told each document's size in bytes once it is
+	// read and before it is converted: converting a YAML document takes
+	// many times its size for a moment, which a caller that budgets
+	// memory (`condengine eval`) makes room for.
+	Sized func(bytes int)
 
 	in    io.Reader
 	br    *bufio.Reader
@@ -95,6 +100,9 @@ func (r *Reader) Next() (*Document, error) {
 			return nil, io.EOF
 		}
 		d := &Document{File: r.File, Index: r.n, Line: start, source: text, sourceLine: start}
+		if r.Sized != nil {
+			r.Sized(len(text))
+		}
 		js, line, err := toJSON(text)
 		if err != nil {
 			if line > 0 {

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
 	"pgregory.net/rapid"
 
 	finopsv1 "github.com/condengine/condengine/api/finops/v1alpha1"
@@ -31,13 +32,20 @@ func evaluate(s offering.Snapshot) offering.Result {
 // so a test reads each outcome next to its object. An Offering without
 // an outcome gets the zero Outcome.
 func inInputOrder(offs []finopsv1.Offering, r offering.Result) []offering.Outcome {
+	// A map, not a scan of r per input: the long-chain tests hold 20,000
+	// Offerings, and a quadratic lookup took most of the package's time
+	// (more under -race).
+	type id struct {
+		ns, name string
+		uid      types.UID
+	}
+	byID := make(map[id]offering.Outcome, len(r.Offerings))
+	for _, o := range r.Offerings {
+		byID[id{o.Namespace, o.Name, o.UID}] = o
+	}
 	out := make([]offering.Outcome, len(offs))
 	for i := range offs {
-		for _, o := range r.Offerings {
-			if o.Namespace == offs[i].Namespace && o.Name == offs[i].Name && o.UID == offs[i].UID {
-				out[i] = o
-			}
-		}
+		out[i] = byID[id{offs[i].Namespace, offs[i].Name, offs[i].UID}]
 	}
 	return out
 }

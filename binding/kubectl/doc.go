@@ -2,7 +2,7 @@
 // of Bindings, and holds the CRD printer columns that make a real kubectl
 // show the same thing. Tests and the command-line tool use it to state
 // what a user sees without running an API server. Get returns the table
-// as one string; Write prints it a chunk at a time, for a large set.
+// as one string; Write prints it a line at a time, for a large set.
 //
 // # Decisions
 //

@@ -36,8 +36,8 @@ func ExampleGet() {
 	// team-b      new                            C7        7s
 }
 
-// Write prints the same table as Get straight to a writer, one chunk of
-// ChunkSize rows at a time.
+// Write prints the same table as Get straight to a writer, a line at a
+// time.
 func ExampleWrite() {
 	now := time.Date(2026, 11, 30, 10, 0, 0, 0, time.UTC)
 	b := akv1.Binding{

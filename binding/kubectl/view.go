@@ -5,8 +5,8 @@ import (
 	"io"
 	"slices"
 	"strings"
-	"text/tabwriter"
 	"time"
+	"unicode/utf8"
 
 	"k8s.io/apimachinery/pkg/util/duration"
 
@@ -96,51 +96,71 @@ func Age(created, now time.Time) string {
 	return duration.HumanDuration(now.Sub(created))
 }
 
-// ChunkSize is kubectl's default --chunk-size: it lists that many objects
-// per request and aligns the columns of each chunk on their own.
-const ChunkSize = 500
-
 // Table prints rows as kubectl does: a header line, then one line per row,
-// columns separated by at least three spaces, each chunk of ChunkSize rows
-// aligned on its own (so past 500 rows a wider cell in a later chunk does
-// not move the columns above it). Cells are made one line so a hostile
-// value cannot forge another row.
+// each column as wide as its widest cell plus three spaces (six at
+// least), for the whole table: a wide cell in row 900 widens the column
+// in row 1 too, where kubectl, which aligns each chunk of 500 rows it
+// lists on its own, would let the columns shift. Cells are made one line
+// so a hostile value cannot forge another row.
 func Table(rows []Row) string {
 	var b strings.Builder
 	writeTable(&b, len(rows), func(k int) Row { return rows[k] }) // a strings.Builder does not fail
 	return b.String()
 }
 
+// The layout of kubectl's tab writer: a column is at least minWidth
+// runes wide and padding wider than its widest cell; the last column is
+// not padded.
+const (
+	minWidth = 6
+	padding  = 3
+)
+
 // writeTable writes the header and n rows, rowAt giving each in turn, to
-// w, with kubectl's own tab writer settings (minimum width 6, tab width
-// 4, padding 3, padded with spaces), each chunk aligned on its own.
+// w. It reads the rows twice, once for the widths of the columns and once
+// to write them, so that it holds one line at a time and never the
+// whole table.
 func writeTable(w io.Writer, n int, rowAt func(k int) Row) {
-	tw := tabwriter.NewWriter(w, 6, 4, 3, ' ', 0)
-	writeLine(tw, header)
-	for k := range n {
-		if k > 0 && k%ChunkSize == 0 {
-			_ = tw.Flush()
+	widths := make([]int, len(header)-1)
+	measure := func(cells []string) {
+		for i := range widths {
+			widths[i] = max(widths[i], utf8.RuneCountInString(oneLine(cells[i]))+padding, minWidth)
 		}
-		r := rowAt(k)
-		writeLine(tw, []string{r.Namespace, r.Name, r.Ready, r.Reason, r.Channel, r.Age})
 	}
-	_ = tw.Flush()
+	measure(header)
+	for k := range n {
+		measure(rowAt(k).cells())
+	}
+	var line []byte
+	put := func(cells []string) {
+		line = line[:0]
+		for i, c := range cells {
+			c = oneLine(c)
+			line = append(line, c...)
+			if i < len(widths) {
+				for range widths[i] - utf8.RuneCountInString(c) {
+					line = append(line, ' ')
+				}
+			}
+		}
+		line = append(line, '\n')
+		_, _ = w.Write(line)
+	}
+	put(header)
+	for k := range n {
+		put(rowAt(k).cells())
+	}
+}
+
+// cells lists the row's cells in the order of header.
+func (r Row) cells() []string {
+	return []string{r.Namespace, r.Name, r.Ready, r.Reason, r.Channel, r.Age}
 }
 
 // Get is Table(Rows(bindings, now)): the output of
 // `kubectl get akbinding -A` at now.
 func Get(bindings []akv1.Binding, now time.Time) string {
 	return Table(Rows(bindings, now))
-}
-
-func writeLine(w *tabwriter.Writer, cells []string) {
-	for i, c := range cells {
-		if i > 0 {
-			_, _ = w.Write([]byte{'\t'})
-		}
-		_, _ = w.Write([]byte(oneLine(c)))
-	}
-	_, _ = w.Write([]byte{'\n'})
 }
 
 // oneLine replaces the characters that would break the table's layout.

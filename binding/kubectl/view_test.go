@@ -5,6 +5,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"text/tabwriter"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
@@ -130,23 +131,54 @@ func TestPrinterColumns_MatchTheCRD(t *testing.T) {
 	}
 }
 
-// kubectl aligns each chunk of 500 rows on its own: a wide cell in the
-// second chunk must not widen the columns of the first.
-func TestTable_EachChunkIsAlignedOnItsOwn(t *testing.T) {
-	rows := make([]Row, ChunkSize+1)
+// The columns hold for the whole table: a wide cell in row 501 (past
+// the 500 rows kubectl aligns on their own) widens the column in row 1
+// too, and every line puts READY at the same place.
+func TestTable_ColumnsHoldForTheWholeTable(t *testing.T) {
+	rows := make([]Row, 1501)
 	for i := range rows {
 		rows[i] = Row{Namespace: "ns", Name: "b", Ready: "True", Reason: "OK", Channel: "C1", Age: "4m"}
 	}
-	rows[ChunkSize].Name = "a-much-longer-binding-name"
+	rows[500].Name = "a-much-longer-binding-name"
+	rows[1500].Reason = "Accepted:ChannelConflict"
 	lines := strings.Split(strings.TrimSuffix(Table(rows), "\n"), "\n")
-	if len(lines) != ChunkSize+2 {
-		t.Fatalf("%d lines, want %d", len(lines), ChunkSize+2)
+	if len(lines) != len(rows)+1 {
+		t.Fatalf("%d lines, want %d", len(lines), len(rows)+1)
 	}
-	first, last := lines[1], lines[len(lines)-1]
-	if strings.Index(first, "True") >= strings.Index(last, "True") {
-		t.Fatalf("the first chunk was aligned with the second:\n%s\n%s", first, last)
+	ready, channel := strings.Index(lines[0], "READY"), strings.Index(lines[0], "CHANNEL")
+	for i, l := range lines[1:] {
+		if strings.Index(l, "True") != ready || strings.LastIndex(l, "C1") != channel {
+			t.Fatalf("row %d is out of line with the header:\n%s\n%s", i+1, lines[0], l)
+		}
 	}
-	if strings.Index(lines[0], "READY") != strings.Index(first, "True") {
-		t.Fatalf("header and first chunk disagree:\n%s\n%s", lines[0], first)
+	if ready != len("NAMESPACE   ")+len("a-much-longer-binding-name   ") {
+		t.Fatalf("NAME is not as wide as its widest cell:\n%s", lines[0])
 	}
+}
+
+// Up to its widest cell a table is laid out as text/tabwriter with
+// kubectl's settings lays it out.
+func TestTable_IsTabwriterLayout(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		n := rapid.IntRange(0, 20).Draw(t, "n")
+		cell := rapid.SampledFrom([]string{"", "a", "ns-1", "Accepted:ChannelConflict", "é-ü", "x\ty", "名前"})
+		rows := make([]Row, n)
+		for i := range rows {
+			rows[i] = Row{Namespace: cell.Draw(t, "ns"), Name: cell.Draw(t, "name"), Ready: cell.Draw(t, "ready"),
+				Reason: cell.Draw(t, "reason"), Channel: cell.Draw(t, "channel"), Age: cell.Draw(t, "age")}
+		}
+		var want strings.Builder
+		tw := tabwriter.NewWriter(&want, 6, 4, 3, ' ', 0)
+		for _, r := range append([]Row{{"NAMESPACE", "NAME", "READY", "REASON", "CHANNEL", "AGE"}}, rows...) {
+			cells := r.cells()
+			for i := range cells {
+				cells[i] = oneLine(cells[i])
+			}
+			_, _ = tw.Write([]byte(strings.Join(cells, "\t") + "\n"))
+		}
+		_ = tw.Flush()
+		if got := Table(rows); got != want.String() {
+			t.Fatalf("got:\n%s\nwant:\n%s", got, want.String())
+		}
+	})
 }

@@ -7,10 +7,9 @@ import (
 	akv1 "github.com/condengine/condengine/api/agentkourier/v1alpha1"
 )
 
-// Write prints Get's output to w a chunk of ChunkSize rows at a time, as
-// kubectl receives and prints them, so that the memory it needs beyond
-// the Bindings is one chunk's lines and four bytes per Binding, not the
-// whole table (on 100,000 Bindings Get holds about 30 MB of rows and
+// Write prints Get's output to w a line at a time, so that the memory it
+// needs beyond the Bindings is one line and four bytes per Binding, not
+// the whole table (on 100,000 Bindings Get holds about 30 MB of rows and
 // text at once). It returns the first error of w.
 func Write(w io.Writer, bindings []akv1.Binding, now time.Time) error {
 	ew := &errWriter{w: w}

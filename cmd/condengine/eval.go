@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -324,7 +325,7 @@ func runOthers(f *scenario.File) ([]evaluated, error) {
 	manifests := make(map[key]map[string]any, len(f.Objects))
 	for i, raw := range f.Objects {
 		var m map[string]any
-		if err := json.Unmarshal(raw, &m); err != nil {
+		if err := decodeExact(raw, &m); err != nil {
 			return nil, fmt.Errorf("%s: objects[%d]: %w", f.Path, i, manifest.FieldError(err))
 		}
 		md, _ := m["metadata"].(map[string]any)
@@ -337,7 +338,7 @@ func runOthers(f *scenario.File) ([]evaluated, error) {
 	for _, o := range outs {
 		ev := evaluated{kind: o.Kind, namespace: o.Namespace, name: o.Name, object: manifests[key{o.Kind, o.Namespace, o.Name}]}
 		if len(o.Status) > 0 {
-			if err := json.Unmarshal(o.Status, &ev.status); err != nil {
+			if err := decodeExact(o.Status, &ev.status); err != nil {
 				return nil, fmt.Errorf("%s: %s %s: computed status: %w", f.Path, o.Kind, manifest.JoinName(o.Namespace, o.Name), err)
 			}
 		}
@@ -359,4 +360,14 @@ func runOthers(f *scenario.File) ([]evaluated, error) {
 		out = append(out, ev)
 	}
 	return out, nil
+}
+
+// decodeExact reads JSON into a generic value keeping every number as
+// its decimal text (json.Number): through a float64, an integer above
+// 2^53 would print as its neighbour, and one near 2^63 with the wrong
+// sign.
+func decodeExact(data []byte, into *map[string]any) error {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	return dec.Decode(into)
 }

@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"sigs.k8s.io/yaml"
+
+	"github.com/condengine/condengine/cmd/condengine/internal/genstream"
 )
 
 func TestEval_Golden(t *testing.T) {
@@ -152,4 +154,54 @@ func FuzzEval(f *testing.F) {
 			t.Fatal("success printed nothing")
 		}
 	})
+}
+
+// `genstream -n 1500 | condengine eval`: the table's columns hold past
+// kubectl's 500-row chunks, every row lined up with the header.
+func TestEval_TableColumnsHoldForTheWholeTable(t *testing.T) {
+	var in strings.Builder
+	if err := genstream.Write(&in, 1500, 7); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs := run(t, in.String(), "eval", "-now", fixedNow)
+	if code != exitOK {
+		t.Fatalf("code %d, stderr %q", code, errs)
+	}
+	lines := strings.Split(out, "\n")
+	head := -1
+	for i, l := range lines {
+		if strings.HasPrefix(l, "NAMESPACE ") {
+			head = i
+			break
+		}
+	}
+	if head < 0 {
+		t.Fatalf("no table:\n%s", out)
+	}
+	col := func(l string, n int) int { // where the n-th cell begins
+		i := 0
+		for range n {
+			for i < len(l) && l[i] != ' ' {
+				i++
+			}
+			for i < len(l) && l[i] == ' ' {
+				i++
+			}
+		}
+		return i
+	}
+	want := []int{col(lines[head], 1), col(lines[head], 2)}
+	rows := 0
+	for _, l := range lines[head+1:] {
+		if l == "" {
+			break
+		}
+		rows++
+		if got := []int{col(l, 1), col(l, 2)}; got[0] != want[0] || got[1] != want[1] {
+			t.Fatalf("row %d begins its cells at %v, the header at %v:\n%s\n%s", rows, got, want, lines[head], l)
+		}
+	}
+	if rows != 1500 {
+		t.Fatalf("%d rows, want 1500", rows)
+	}
 }

@@ -22,9 +22,14 @@ type stream struct {
 	seen    manifest.Identities
 }
 
+// newStream reads the manifests of r, named name in errors. When r is
+// the budget limitMemory returned, it is told each document's size.
 func newStream(name string, r io.Reader) *stream {
 	mr := manifest.NewReader(r)
 	mr.File = name
+	if b, ok := r.(*budget); ok {
+		mr.Sized = b.document
+	}
 	return &stream{name: name, r: mr}
 }
 

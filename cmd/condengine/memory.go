@@ -153,22 +153,33 @@ func listKey(b []byte, conds []metav1.Condition) []byte {
 // is read: after its last byte it is the one a file of that size would
 // have had from the start, and the evaluation, which comes after the
 // reading, runs under it.
-func limitMemory(in io.Reader) (io.Reader, func()) {
+//
+// One large document (a scenario file, a List) is converted from YAML
+// all at once, which takes about twenty times its size for a moment:
+// under a budget of 1.6 times the input the collector then ran without
+// a break (docs/performance.md). The reader tells the returned budget each document's size (newStream
+// wires manifest.Reader.Sized to it), and the budget is never below
+// perDocument times the largest document read so far.
+func limitMemory(in io.Reader) (*budget, func()) {
 	oldLimit := debug.SetMemoryLimit(math.MaxInt64)
 	oldPercent := debug.SetGCPercent(50)
 	restore := func() {
 		debug.SetMemoryLimit(oldLimit)
 		debug.SetGCPercent(oldPercent)
 	}
+	b := &budget{r: in, next: 1 << 20}
 	if f, ok := in.(*os.File); ok {
 		if info, err := f.Stat(); err == nil && info.Mode().IsRegular() {
-			debug.SetMemoryLimit(memoryBudget(info.Size()))
-			return in, restore
+			b.n, b.sized = info.Size(), true
 		}
 	}
-	debug.SetMemoryLimit(memoryBudget(0))
-	return &budgetReader{r: in, next: 1 << 20}, restore
+	b.set()
+	return b, restore
 }
+
+// perDocument is how many times its size converting one YAML document
+// may take, with room: a scenario of Bindings peaks near twenty-two.
+const perDocument = 24
 
 // memoryBudget is the collector's budget for an input of n bytes.
 func memoryBudget(n int64) int64 {
@@ -176,20 +187,41 @@ func memoryBudget(n int64) int64 {
 	return max(n*8/5, floor)
 }
 
-// budgetReader raises the memory budget as the bytes read through it
-// grow, by an eighth at a time (at least 1 MiB), so that setting it
-// costs nothing next to the reading.
-type budgetReader struct {
+// budget is the input as eval reads it, and the memory budget that
+// follows it: it raises the budget as the bytes read grow (for an input
+// of unknown size), by an eighth at a time (at least 1 MiB), so that
+// setting it costs nothing next to the reading, and as the largest
+// document grows.
+type budget struct {
 	r       io.Reader
 	n, next int64
+	// sized is set when n is the whole input's size, known from the
+	// start.
+	sized   bool
+	largest int64
 }
 
-func (b *budgetReader) Read(p []byte) (int, error) {
+func (b *budget) Read(p []byte) (int, error) {
 	k, err := b.r.Read(p)
+	if b.sized {
+		return k, err
+	}
 	b.n += int64(k)
 	if b.n >= b.next || err != nil {
-		debug.SetMemoryLimit(memoryBudget(b.n))
+		b.set()
 		b.next = b.n + max(b.n/8, 1<<20)
 	}
 	return k, err
+}
+
+// document is told the size of each document before it is converted.
+func (b *budget) document(size int) {
+	if int64(size) > b.largest {
+		b.largest = int64(size)
+		b.set()
+	}
+}
+
+func (b *budget) set() {
+	debug.SetMemoryLimit(max(memoryBudget(b.n), b.largest*perDocument))
 }

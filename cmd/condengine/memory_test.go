@@ -3,6 +3,7 @@ package main
 import (
 	"io"
 	"runtime/debug"
+	"strings"
 	"testing"
 	"time"
 
@@ -77,3 +78,25 @@ func TestLimitMemory_PipeBudgetGrowsToTheFileBudget(t *testing.T) {
 type zeros struct{}
 
 func (zeros) Read(p []byte) (int, error) { clear(p); return len(p), nil }
+
+// A large single document (here a scenario file) raises the budget to
+// perDocument times its size before it is converted, so converting it
+// does not keep the collector running at a budget made for a stream of
+// small documents.
+func TestLimitMemory_ALargeDocumentRaisesTheBudget(t *testing.T) {
+	before := debug.SetMemoryLimit(-1)
+	defer debug.SetMemoryLimit(before)
+	var doc strings.Builder
+	doc.WriteString("name: a large scenario\nsystem: finops\nnow: \"2026-11-30T10:00:00Z\"\nexpect: []\n")
+	for doc.Len() < 4<<20 {
+		doc.WriteString("# a comment line that only takes room in the one document of the file\n")
+	}
+	in, restore := limitMemory(strings.NewReader(doc.String()))
+	defer restore()
+	if _, err := evaluateInput("big.yaml", in, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := debug.SetMemoryLimit(-1), int64(doc.Len())*perDocument; got < want {
+		t.Errorf("budget after a %d-byte document: %d, want at least %d", doc.Len(), got, want)
+	}
+}

@@ -84,8 +84,10 @@ func scalar(v any) string {
 		return ""
 	case string:
 		return x
-	case bool, float64:
+	case bool:
 		return fmt.Sprint(x)
+	case json.Number:
+		return x.String()
 	default:
 		b, _ := json.Marshal(x)
 		return string(b)
@@ -320,8 +322,8 @@ func otherItem(ev *evaluated) item {
 	it.APIVersion, _ = ev.object["apiVersion"].(string)
 	if md, ok := ev.object["metadata"].(map[string]any); ok {
 		it.Metadata.UID, _ = md["uid"].(string)
-		if g, ok := md["generation"].(float64); ok {
-			it.Metadata.Generation = int64(g)
+		if g, ok := md["generation"].(json.Number); ok {
+			it.Metadata.Generation, _ = g.Int64()
 		}
 	}
 	return it

@@ -20,10 +20,15 @@
 //     ChatConnectionStatus), all a condition list keyed by type, so a kind
 //     can grow a status field without touching the others.
 //   - Every spec object keeps unknown fields (x-kubernetes-preserve-unknown-
-//     fields): the broker's checks are stricter than the schema and name
-//     an unknown field in the Accepted message, which the API server would
-//     otherwise have dropped silently. AgentBackend and ChatConnection keep
-//     unknown status fields too, as the hand-written CRDs did.
+//     fields), so the API server stores a misspelt field rather than drop
+//     it silently; AgentBackend and ChatConnection keep unknown status
+//     fields too, as the hand-written CRDs did. The engine does not read
+//     unknown fields: these Go types drop them when an object is decoded,
+//     so a misspelt field reads as the field being absent (Accepted says
+//     what is then missing, such as spec.chat.connectionRef.name:
+//     required). The strict manifest reader (manifest, condengine eval)
+//     refuses a misspelt field instead and names its path and line.
+//     docs/decisions/unknown-spec-fields.md says why.
 //   - Every field is optional in the schema unless marked +required: the
 //     broker reports a missing field in a condition rather than having the
 //     API server refuse the object.

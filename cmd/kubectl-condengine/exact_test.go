@@ -1,0 +1,106 @@
+package main
+
+import (
+	"strings"
+	"testing"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+	"sigs.k8s.io/yaml"
+)
+
+// Integers above 2^53 lose their last digits through a float64, and
+// 2^63-1 turns negative: the plugin prints the exact decimals the
+// cluster holds.
+const (
+	above53  = "9007199254740993"    // 2^53+1
+	int64Max = "9223372036854775807" // 2^63-1
+)
+
+// bigCluster is the audit tests' cluster with the ChatConnection at
+// generation 2^53+1 and the Binding first at 2^63-1, and an Offering and
+// a Subscription at those values.
+var bigCluster = strings.NewReplacer(
+	"name: slack, uid: u-slack, generation: 1", "name: slack, uid: u-slack, generation: "+above53,
+	"name: first, uid: u-first, generation: 1", "name: first, uid: u-first, generation: "+int64Max,
+).Replace(strings.TrimSpace(cluster)) + `
+---
+apiVersion: finops.stakater.com/v1alpha1
+kind: Offering
+metadata: {namespace: shop, name: big, uid: o-big, generation: ` + above53 + `, creationTimestamp: "2026-10-01T05:00:00Z"}
+spec:
+  pricing:
+    subscriptionFee: {priceMicros: ` + above53 + `, period: "1", tickAlignment: MonthBoundary}
+---
+apiVersion: finops.stakater.com/v1alpha1
+kind: Subscription
+metadata: {namespace: team-a, name: max, uid: u-max, generation: ` + int64Max + `, creationTimestamp: "2026-10-01T05:00:00Z"}
+spec:
+  offeringRef: {name: big, namespace: shop}`
+
+// exactObjects reads docs as the API server's JSON does reach a dynamic
+// client: integers as int64, never through a float64.
+func exactObjects(t *testing.T, docs string) []runtime.Object {
+	t.Helper()
+	var out []runtime.Object
+	for _, doc := range strings.Split(docs, "\n---\n") {
+		js, err := yaml.YAMLToJSON([]byte(doc))
+		if err != nil {
+			t.Fatal(err)
+		}
+		u := &unstructured.Unstructured{}
+		if err := u.UnmarshalJSON(js); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, u)
+	}
+	return out
+}
+
+func notExact(t *testing.T, out string) {
+	t.Helper()
+	for _, bad := range []string{"9007199254740992", "-9223372036854775808", "9223372036854775808", "e+18", "e+15"} {
+		if strings.Contains(out, bad) {
+			t.Errorf("output holds %s, a float64's rounding:\n%s", bad, out)
+		}
+	}
+}
+
+func TestExplain_PrintsExactIntegers(t *testing.T) {
+	for name, tc := range map[string]struct {
+		args  []string
+		wants []string
+	}{
+		"BindingTree":      {[]string{"binding", "first", "-n", "team-a"}, []string{"generation " + int64Max, "generation " + above53}},
+		"BindingJSON":      {[]string{"binding", "first", "-n", "team-a", "-o", "json"}, []string{int64Max, above53}},
+		"SubscriptionTree": {[]string{"subscription", "max", "-n", "team-a"}, []string{"generation " + int64Max, "generation " + above53}},
+		"SubscriptionJSON": {[]string{"subscription", "max", "-n", "team-a", "-o", "json"}, []string{int64Max, above53}},
+	} {
+		t.Run(name, func(t *testing.T) {
+			_, newReader := fakeCluster(exactObjects(t, bigCluster)...)
+			code, out, errs := runExplain(t, newReader, tc.args...)
+			if code != exitOK {
+				t.Fatalf("code %d, stderr %q\n%s", code, errs, out)
+			}
+			notExact(t, out)
+			for _, w := range tc.wants {
+				if !strings.Contains(out, w) {
+					t.Errorf("output lacks %q:\n%s", w, out)
+				}
+			}
+		})
+	}
+}
+
+func TestAudit_PrintsExactIntegers(t *testing.T) {
+	for _, format := range []string{"table", "yaml", "json"} {
+		t.Run(format, func(t *testing.T) {
+			_, newReader := fakeCluster(exactObjects(t, bigCluster)...)
+			_, out, errs := runAudit(t, newReader, "-A", "-o", format)
+			notExact(t, out+errs)
+			if !strings.Contains(out, above53) && !strings.Contains(out, int64Max) {
+				t.Errorf("no generation printed exactly:\n%s", out)
+			}
+		})
+	}
+}

@@ -1,0 +1,42 @@
+// Package hostcheck checks a host, the controller that carries the
+// engine's answers to the API server, where controller bugs live: in a
+// cache that lags, events that come late, twice or never, writes that
+// conflict or time out after landing, crashes between two writes, and a
+// lease that moves while the deposed leader keeps running.
+//
+// A test hands Check a constructor of its reconcile.Reconciler and the
+// system (Binding or FinOps). The harness draws worlds and edits with the
+// library's generators, runs two replicas of the host against a store
+// with the API server's semantics for our kinds (controller-runtime's
+// fake client with server-side apply over typed condition lists,
+// resourceVersion preconditions, the status subresource), injects the
+// faults of a drawn schedule, and judges every write against the engine:
+// the rules are listed by Rules, each with a stable ID. When a schedule
+// breaks one, the harness shrinks it (fewer events, fewer objects) and
+// prints it as a numbered list with the write that broke the rule, the
+// rule, the engine's expected value and the seed that replays it:
+//
+//	go test -run TestMyHost -hostcheck.seed=17
+//
+// The host reads only through the client it is given (the replica's
+// cache) and asks Env for the time, the lease and probe results; the
+// harness owns all three.
+//
+// # Budget
+//
+// The default budget is DefaultSchedules schedules of DefaultSteps
+// events; -hostcheck.schedules raises it for a soak.
+//
+// # Decisions
+//
+//   - After the schedule, faults and edits stop and the leader works its
+//     queue (relisting first only when an event was lost). The stored
+//     status must then equal the engine's answer for the final world.
+//     The broker's memory of served generations depends on which states a
+//     host happened to evaluate; where the answer with the memory of the
+//     store's whole history differs from the one a fresh broker builds,
+//     the Binding is not judged.
+//   - The writer timing rule checks the gap and the failure backoff of
+//     one incarnation's writes; the longer waits of a fight over the
+//     status are not checked.
+package hostcheck

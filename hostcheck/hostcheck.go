@@ -1,0 +1,183 @@
+package hostcheck
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"time"
+
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/reconcile"
+
+	"github.com/condengine/condengine/binding"
+	"github.com/condengine/condengine/binding/policy"
+)
+
+// Env is what the harness hands one incarnation of one replica of the
+// host: the only clock, lease and prober the host may consult.
+type Env struct {
+	// Replica is 0 or 1; Incarnation counts the restarts of that replica.
+	Replica, Incarnation int
+	// StartedAt is when this incarnation started, on the virtual clock.
+	StartedAt time.Time
+	// Now reads the virtual clock.
+	Now func() time.Time
+	// Leader reports whether this replica holds the lease now. A deposed
+	// leader keeps being called; it must stop writing.
+	Leader func() bool
+	// Probes returns the probe results finished so far, one per Binding
+	// UID (Binding system only; nil for FinOps).
+	Probes func() []binding.ProbeResult
+}
+
+// NewHost builds one incarnation of the host under test over c, which
+// reads from the replica's (lagging) cache and writes to the store. It is
+// called at the start and after every crash: nothing may survive between
+// two calls but what the host stores in the cluster.
+type NewHost func(c client.Client, env Env) (reconcile.Reconciler, error)
+
+// System names the operator whose objects the host reconciles.
+type System int
+
+// The systems the harness can draw worlds for.
+const (
+	// Binding is the Agent Kourier broker: Bindings, AgentBackends and
+	// ChatConnections; the host writes Binding status under the field
+	// manager "agent-kourier".
+	Binding System = iota + 1
+	// FinOps is the FinOps operator: PriceBooks, Offerings and
+	// Subscriptions; the host writes their status under "finops-operator"
+	// and the Offering finalizer.
+	FinOps
+)
+
+func (s System) String() string {
+	switch s {
+	case Binding:
+		return "Binding"
+	case FinOps:
+		return "FinOps"
+	}
+	return fmt.Sprintf("System(%d)", int(s))
+}
+
+// Options tune one Check. The zero value of every field but System takes
+// the default.
+type Options struct {
+	// System is the operator the host belongs to; required.
+	System System
+	// Schedules is how many schedules are drawn; DefaultSchedules when 0,
+	// or the -hostcheck.schedules flag when it is set.
+	Schedules int
+	// Steps is the number of events in a schedule; DefaultSteps when 0.
+	Steps int
+	// Seed is the first schedule's seed; later ones count up from it. 0
+	// takes the -hostcheck.seed flag, or 1.
+	Seed uint64
+	// Faults restricts the fault kinds drawn; AllFaults when 0.
+	Faults Fault
+	// Limits is the writer policy the host follows; DefaultLimits when
+	// zero.
+	Limits policy.Limits
+}
+
+// The default budget: DefaultSchedules schedules of DefaultSteps events
+// each, which runs in well under 30 s per system on two cores (see
+// docs/hostcheck.md for the figures).
+const (
+	DefaultSchedules = 60
+	DefaultSteps     = 60
+)
+
+var (
+	seedFlag      = flag.Uint64("hostcheck.seed", 0, "hostcheck: run only the schedule of this seed (the replay of a counterexample)")
+	schedulesFlag = flag.Int("hostcheck.schedules", 0, "hostcheck: schedules per Check, for a longer soak (default 60)")
+)
+
+// TB is the part of *testing.T a Check reports to.
+type TB interface {
+	Helper()
+	Fatal(args ...any)
+	Logf(format string, args ...any)
+}
+
+// Check runs the host under opts' schedules and fails t with the shrunk
+// counterexample of the first schedule that breaks a rule.
+func Check(t TB, newHost NewHost, opts Options) {
+	t.Helper()
+	cx, err := Find(context.Background(), newHost, opts)
+	if err != nil {
+		t.Fatal(err)
+		return
+	}
+	if cx != nil {
+		t.Fatal("\n" + cx.String())
+	}
+}
+
+// Find runs the host under opts' schedules and returns the shrunk
+// counterexample of the first schedule that breaks a rule, or nil when
+// every schedule passes. An error means the harness could not run.
+func Find(ctx context.Context, newHost NewHost, opts Options) (*Counterexample, error) {
+	o, err := opts.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	if newHost == nil {
+		return nil, errors.New("hostcheck: nil NewHost")
+	}
+	seeds := make([]uint64, 0, o.Schedules)
+	if *seedFlag != 0 && opts.Seed == 0 {
+		seeds = append(seeds, *seedFlag)
+	} else {
+		for i := range o.Schedules {
+			seeds = append(seeds, o.Seed+uint64(i))
+		}
+	}
+	for _, seed := range seeds {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		sch := drawSchedule(o, seed)
+		v, err := execute(o, newHost, sch)
+		if err != nil {
+			return nil, err
+		}
+		if v == nil {
+			continue
+		}
+		return shrink(o, newHost, sch, v)
+	}
+	return nil, nil
+}
+
+func (o Options) withDefaults() (Options, error) {
+	switch o.System {
+	case Binding, FinOps:
+	default:
+		return o, fmt.Errorf("hostcheck: Options.System is %v; set Binding or FinOps", o.System)
+	}
+	if o.Schedules == 0 {
+		o.Schedules = DefaultSchedules
+		if *schedulesFlag > 0 {
+			o.Schedules = *schedulesFlag
+		}
+	}
+	if o.Steps == 0 {
+		o.Steps = DefaultSteps
+	}
+	if o.Seed == 0 {
+		o.Seed = 1
+	}
+	if o.Faults == 0 {
+		o.Faults = AllFaults
+	}
+	if o.Limits == (policy.Limits{}) {
+		o.Limits = policy.DefaultLimits()
+	}
+	if err := o.Limits.Validate(); err != nil {
+		return o, fmt.Errorf("hostcheck: %w", err)
+	}
+	return o, nil
+}

@@ -1,0 +1,247 @@
+package hostcheck
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+)
+
+// Rule is one rule the harness holds a host to. Its name is its stable
+// ID; Text is the rule in one sentence.
+type Rule struct {
+	ID   string
+	Text string
+}
+
+// The rules, safety first (checked at every write), then liveness.
+var (
+	RuleGenerationForward = Rule{"GenerationForward", "our conditions never go back to an older observedGeneration than the store holds"}
+	RuleFreshView         = Rule{"FreshView", "every write of our kinds carries the resourceVersion it was computed from, never older than one the host had already read"}
+	RuleOthersUntouched   = Rule{"OthersUntouched", "no condition of another writer is changed, removed or co-owned, and no type outside our vocabulary is written"}
+	RuleWriterTiming      = Rule{"WriterTiming", "status writes of one object keep the writer policy's gap, and its backoff after failed writes"}
+	RuleFinalizerLast     = Rule{"FinalizerLast", "a finalizer is released only when the engine decides Remove for the stored object, and never before its status write"}
+	RuleLeaderOnly        = Rule{"LeaderOnly", "a replica that does not hold the lease never writes"}
+	RuleNoPendingOverGood = Rule{"NoPendingOverGood", "a bare Pending is never written over a good status of the generation served"}
+	RuleNoPanic           = Rule{"NoPanic", "the host does not panic"}
+	RuleSettles           = Rule{"Settles", "once faults and edits stop, the stored status reaches the engine's answer for the final world within the budget"}
+	RuleQuiet             = Rule{"Quiet", "once the stored status equals the engine's answer, nothing more is written"}
+)
+
+// Rules lists every rule, in the order above.
+func Rules() []Rule {
+	return []Rule{RuleGenerationForward, RuleFreshView, RuleOthersUntouched, RuleWriterTiming, RuleFinalizerLast,
+		RuleLeaderOnly, RuleNoPendingOverGood, RuleNoPanic, RuleSettles, RuleQuiet}
+}
+
+// Violation is one broken rule.
+type Violation struct {
+	Rule Rule
+	// Step is the schedule event during which it broke (1-based); 0 in
+	// the liveness phase after the schedule.
+	Step int
+	// Write is the write that broke it, "" for a rule judged on the store.
+	Write string
+	// Detail says what was wrong; Expected is the engine's answer, when
+	// one applies.
+	Detail, Expected string
+}
+
+func (r *run) violate(rule Rule, w, detail, expected string) {
+	if r.bad != nil {
+		return
+	}
+	r.bad = &Violation{Rule: rule, Step: r.step + 1, Write: w, Detail: detail, Expected: expected}
+}
+
+func (r *run) violateIn(rule Rule, w write, detail, expected string) {
+	r.violate(rule, w.String(), detail, expected)
+}
+
+// checkGap holds a status write to the writer policy's timing as this
+// incarnation's own writes of the object set it.
+func (r *run) checkGap(p *replica, w write, before *unstructured.Unstructured) {
+	m, ok := p.writer[before.GetUID()]
+	if !ok || m.LastEnd.IsZero() {
+		return
+	}
+	wait := max(r.o.Limits.WriteGap, r.o.Limits.Backoff().Wait(m.Failures))
+	if r.now.Before(m.LastEnd.Add(wait)) {
+		r.violateIn(RuleWriterTiming, w, fmt.Sprintf("written %v after the last write attempt ended; the policy waits %v (%d failure(s) since the last success)",
+			r.now.Sub(m.LastEnd), wait, m.Failures), "")
+	}
+}
+
+// checkChange compares the stored object before and after a write of
+// the host.
+func (r *run) checkChange(p *replica, w write, before, after *unstructured.Unstructured) {
+	kind := w.gvk.Kind
+	var b, a []metav1.Condition
+	b = conditionsOf(before)
+	if after != nil {
+		a = conditionsOf(after)
+	}
+	for _, c := range b {
+		if r.sys.ours(kind, c.Type) {
+			continue
+		}
+		x := find(a, c.Type)
+		if after != nil && (x == nil || !sameCondition(*x, c)) {
+			r.violateIn(RuleOthersUntouched, w, fmt.Sprintf("another writer's condition %s was changed or removed", c.Type), "")
+			return
+		}
+	}
+	for _, c := range a {
+		if !r.sys.ours(kind, c.Type) && find(b, c.Type) == nil {
+			r.violateIn(RuleOthersUntouched, w, fmt.Sprintf("wrote the condition type %s, outside our vocabulary", c.Type), "")
+			return
+		}
+	}
+	if after != nil {
+		for _, t := range ownedConditionTypes(after, r.sys.manager()) {
+			if !r.sys.ours(kind, t) {
+				r.violateIn(RuleOthersUntouched, w, fmt.Sprintf("our field manager %s now co-owns the condition %s of another writer", r.sys.manager(), t), "")
+				return
+			}
+		}
+	}
+	for _, c := range a {
+		if x := find(b, c.Type); x != nil && r.sys.ours(kind, c.Type) && c.ObservedGeneration < x.ObservedGeneration {
+			r.violateIn(RuleGenerationForward, w, fmt.Sprintf("%s went from observedGeneration %d back to %d", c.Type, x.ObservedGeneration, c.ObservedGeneration), "")
+			return
+		}
+	}
+	if gb, ga := find(b, "Ready"), find(a, "Ready"); gb != nil && ga != nil && r.sys.ours(kind, "Ready") &&
+		gb.Status == metav1.ConditionTrue && gb.ObservedGeneration == before.GetGeneration() &&
+		ga.Reason == "Pending" && ga.ObservedGeneration == gb.ObservedGeneration {
+		r.violateIn(RuleNoPendingOverGood, w, fmt.Sprintf("Ready True of generation %d replaced by the bare Pending", gb.ObservedGeneration), "")
+		return
+	}
+	if f := r.sys.finalizer(kind); f != "" && slices.Contains(before.GetFinalizers(), f) && (after == nil || !slices.Contains(after.GetFinalizers(), f)) {
+		r.checkRelease(w, before, after)
+	}
+	_ = p
+}
+
+// checkRelease holds a finalizer's release to the engine's answer for
+// the object as stored before the write, and to its status having been
+// written first (or in the same write).
+func (r *run) checkRelease(w write, before, after *unstructured.Unstructured) {
+	objs, err := listAll(r.ctx, r.store, r.sys.kinds())
+	if err != nil {
+		return
+	}
+	for i, u := range objs {
+		if keyOf(u) == w.key {
+			objs[i] = before
+		}
+	}
+	exp, err := r.sys.expect(objs, r.probeList(), r.now, r.reps[r.lease].startedAt)
+	if err != nil {
+		r.violateIn(RuleFinalizerLast, w, "the engine refused the world: "+err.Error(), "")
+		return
+	}
+	e := exp[w.key]
+	if !e.ok || !e.release {
+		r.violateIn(RuleFinalizerLast, w, "the finalizer was released while the engine does not decide Remove for the stored object", "Finalizer: Keep")
+		return
+	}
+	status := conditionsOf(before)
+	if after != nil {
+		status = conditionsOf(after)
+	}
+	if d := diffOurs(r.sys, w.key.Kind, status, e.owned); d != "" {
+		r.violateIn(RuleFinalizerLast, w, "the finalizer was released before the status that allows it was written: "+d, formatConditions(e.owned))
+	}
+}
+
+func conditionsOf(u *unstructured.Unstructured) []metav1.Condition {
+	raw, _, _ := unstructured.NestedSlice(u.Object, "status", "conditions")
+	var out []metav1.Condition
+	for _, x := range raw {
+		m, ok := x.(map[string]any)
+		if !ok {
+			continue
+		}
+		var c metav1.Condition
+		if runtime.DefaultUnstructuredConverter.FromUnstructured(m, &c) == nil {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+func find(cs []metav1.Condition, t string) *metav1.Condition {
+	for i := range cs {
+		if cs[i].Type == t {
+			return &cs[i]
+		}
+	}
+	return nil
+}
+
+func sameCondition(a, b metav1.Condition) bool {
+	return a.Type == b.Type && a.Status == b.Status && a.Reason == b.Reason && a.Message == b.Message &&
+		a.ObservedGeneration == b.ObservedGeneration && a.LastTransitionTime.Equal(&b.LastTransitionTime)
+}
+
+// diffOurs compares our conditions on an object with the engine's,
+// lastTransitionTime aside (it stamps when a write happened); "" when
+// they agree.
+func diffOurs(sys system, kind string, stored, want []metav1.Condition) string {
+	var got []metav1.Condition
+	for _, c := range stored {
+		if sys.ours(kind, c.Type) {
+			got = append(got, c)
+		}
+	}
+	same := slices.EqualFunc(got, want, func(a, b metav1.Condition) bool {
+		return a.Type == b.Type && a.Status == b.Status && a.Reason == b.Reason && a.Message == b.Message && a.ObservedGeneration == b.ObservedGeneration
+	})
+	if same {
+		return ""
+	}
+	return "stored " + formatConditions(got)
+}
+
+func formatConditions(cs []metav1.Condition) string {
+	if len(cs) == 0 {
+		return "[]"
+	}
+	parts := make([]string, 0, len(cs))
+	for _, c := range cs {
+		parts = append(parts, fmt.Sprintf("%s=%s/%s@%d %q", c.Type, c.Status, c.Reason, c.ObservedGeneration, c.Message))
+	}
+	return "[" + strings.Join(parts, ", ") + "]"
+}
+
+// ownedConditionTypes lists the condition types manager's managedFields
+// entries name on the object.
+func ownedConditionTypes(u *unstructured.Unstructured, manager string) []string {
+	var out []string
+	for _, mf := range u.GetManagedFields() {
+		if mf.Manager != manager || mf.FieldsV1 == nil {
+			continue
+		}
+		var fields map[string]any
+		if json.Unmarshal(mf.FieldsV1.GetRawBytes(), &fields) != nil {
+			continue
+		}
+		status, _ := fields["f:status"].(map[string]any)
+		conds, _ := status["f:conditions"].(map[string]any)
+		for k := range conds {
+			var key struct {
+				Type string `json:"type"`
+			}
+			if strings.HasPrefix(k, "k:") && json.Unmarshal([]byte(k[2:]), &key) == nil {
+				out = append(out, key.Type)
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
+}

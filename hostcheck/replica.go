@@ -1,0 +1,194 @@
+package hostcheck
+
+import (
+	"cmp"
+	"fmt"
+	"strings"
+	"time"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/client/apiutil"
+	"sigs.k8s.io/controller-runtime/pkg/reconcile"
+
+	"github.com/condengine/condengine/binding/policy"
+)
+
+// storeEvent is one change of the store, as an informer reports it: the
+// object after the change, or deleted.
+type storeEvent struct {
+	key     objKey
+	gvk     schema.GroupVersionKind
+	obj     *unstructured.Unstructured // nil: deleted
+	version int64                      // the event's place in the store's log
+}
+
+// replica is one process of the host: its cache, its work queue, the
+// host incarnation and what the harness tracks of it.
+type replica struct {
+	id          int
+	incarnation int
+	startedAt   time.Time
+	host        reconcile.Reconciler
+	// running: the replica reconciles (it leads, or was deposed and
+	// keeps running).
+	running bool
+
+	cache map[objKey]*unstructured.Unstructured
+	// cacheVer is the log sequence of the last event taken per object,
+	// deleted ones included.
+	cacheVer map[objKey]int64
+	inbox    []storeEvent
+	queue    map[types.NamespacedName]time.Time
+	// errors counts the failed reconciles of a request, for its backoff.
+	errors map[types.NamespacedName]int
+
+	// seen is the newest resourceVersion this incarnation read of each
+	// object.
+	seen map[objKey]int64
+	// fail is the write failures armed for the next writes.
+	fail []failKind
+	// crashIn counts the writes left before an armed crash; 0: none.
+	crashIn int
+	// writer is the harness's account of this incarnation's writes per
+	// object, for the writer policy's gap and backoff.
+	writer map[types.UID]policy.Memory
+}
+
+func newReplica(id int) *replica {
+	return &replica{id: id, cache: map[objKey]*unstructured.Unstructured{}, queue: map[types.NamespacedName]time.Time{},
+		errors: map[types.NamespacedName]int{}, seen: map[objKey]int64{}, writer: map[types.UID]policy.Memory{}}
+}
+
+// take applies an event to the cache as an informer does: never going
+// back to an older version of an object.
+func (p *replica) take(ev storeEvent) {
+	if ev.version <= p.cacheVer[ev.key] {
+		return
+	}
+	p.cacheVer[ev.key] = ev.version
+	if ev.obj == nil {
+		delete(p.cache, ev.key)
+		return
+	}
+	p.cache[ev.key] = ev.obj
+}
+
+func (p *replica) enqueue(names []types.NamespacedName, at time.Time) {
+	for _, n := range names {
+		if t, ok := p.queue[n]; !ok || at.Before(t) {
+			p.queue[n] = at
+		}
+	}
+}
+
+// next returns the due request that has waited longest (then by name).
+func (p *replica) next(now time.Time) (types.NamespacedName, bool) {
+	var best types.NamespacedName
+	var bestAt time.Time
+	found := false
+	for n, at := range p.queue {
+		if at.After(now) {
+			continue
+		}
+		if !found || at.Before(bestAt) || (at.Equal(bestAt) && cmp.Or(cmp.Compare(n.Namespace, best.Namespace), cmp.Compare(n.Name, best.Name)) < 0) {
+			best, bestAt, found = n, at, true
+		}
+	}
+	return best, found
+}
+
+// earliest returns the earliest instant a queued request is due.
+func (p *replica) earliest() (time.Time, bool) {
+	var t time.Time
+	for _, at := range p.queue {
+		if t.IsZero() || at.Before(t) {
+			t = at
+		}
+	}
+	return t, !t.IsZero()
+}
+
+func (p *replica) cached() []*unstructured.Unstructured {
+	out := make([]*unstructured.Unstructured, 0, len(p.cache))
+	for _, u := range p.cache {
+		out = append(out, u)
+	}
+	sortObjects(out)
+	return out
+}
+
+// read serves a Get from the cache, noting the version seen.
+func (p *replica) read(scheme *runtime.Scheme, key client.ObjectKey, obj client.Object) error {
+	gvk, err := apiutil.GVKForObject(obj, scheme)
+	if err != nil {
+		return err
+	}
+	k := objKey{Kind: gvk.Kind, NamespacedName: key}
+	u := p.cache[k]
+	if u == nil {
+		return apierrors.NewNotFound(schema.GroupResource{Group: gvk.Group, Resource: strings.ToLower(gvk.Kind) + "s"}, key.Name)
+	}
+	p.note(u)
+	return into(u, obj)
+}
+
+// list serves a List from the cache, noting the versions seen.
+func (p *replica) list(scheme *runtime.Scheme, list client.ObjectList, opts ...client.ListOption) error {
+	gvk, err := apiutil.GVKForObject(list, scheme)
+	if err != nil {
+		return err
+	}
+	kind := strings.TrimSuffix(gvk.Kind, "List")
+	var lo client.ListOptions
+	lo.ApplyOptions(opts)
+	var items []runtime.Object
+	for _, u := range p.cached() {
+		if u.GetKind() != kind || (lo.Namespace != "" && u.GetNamespace() != lo.Namespace) {
+			continue
+		}
+		if lo.LabelSelector != nil && !lo.LabelSelector.Matches(labels.Set(u.GetLabels())) {
+			continue
+		}
+		p.note(u)
+		items = append(items, u.DeepCopy())
+	}
+	if ul, ok := list.(*unstructured.UnstructuredList); ok {
+		ul.Items = ul.Items[:0]
+		for _, it := range items {
+			ul.Items = append(ul.Items, *it.(*unstructured.Unstructured))
+		}
+		return nil
+	}
+	conv := make([]any, 0, len(items))
+	for _, it := range items {
+		conv = append(conv, it.(*unstructured.Unstructured).Object)
+	}
+	return runtime.DefaultUnstructuredConverter.FromUnstructured(map[string]any{"items": conv}, list)
+}
+
+func (p *replica) note(u *unstructured.Unstructured) {
+	k := keyOf(u)
+	if v := rv(u.GetResourceVersion()); v > p.seen[k] {
+		p.seen[k] = v
+	}
+}
+
+func into(u *unstructured.Unstructured, obj client.Object) error {
+	if out, ok := obj.(*unstructured.Unstructured); ok {
+		out.Object = u.DeepCopy().Object
+		return nil
+	}
+	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(u.DeepCopy().Object, obj); err != nil {
+		return fmt.Errorf("hostcheck: cache: %s: %w", keyOf(u), err)
+	}
+	return nil
+}
+
+// requestOf is a reconcile.Request for a name.
+func requestOf(n types.NamespacedName) reconcile.Request { return reconcile.Request{NamespacedName: n} }

@@ -1,0 +1,476 @@
+package hostcheck
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"maps"
+	"math/rand/v2"
+	"slices"
+	"time"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/reconcile"
+
+	"github.com/condengine/condengine/binding"
+)
+
+// t0 is the virtual clock's start.
+var t0 = time.Date(2026, 11, 30, 10, 0, 0, 0, time.UTC)
+
+// The liveness budget: after the faults stop, the host gets this many
+// reconciles, and this much virtual time, to settle.
+const (
+	settlePasses = 2000
+	settleTime   = time.Hour
+)
+
+// run is one execution of one schedule.
+type run struct {
+	ctx     context.Context
+	o       Options
+	sys     system
+	newHost NewHost
+	sched   schedule
+	rng     *rand.Rand
+	store   client.WithWatch
+	now     time.Time
+	seq     int64
+	log     []storeEvent
+	reps    [2]*replica
+	lease   int
+	created int
+	// probes holds the finished probe results by Binding UID; inflight
+	// the passes started and not finished.
+	probes   map[types.UID]binding.ProbeResult
+	inflight []probeStart
+	variant  map[types.UID]int
+
+	step  int      // index of the event being run; -1 in the liveness phase
+	trace []string // what happened, line by line, for the report
+	bad   *Violation
+	// quiet: the status has settled; any write breaks RuleQuiet.
+	quiet bool
+	// lost: an event was lost, so settling starts with a relist.
+	lost bool
+}
+
+type probeStart struct {
+	key     objKey
+	uid     types.UID
+	gen     int64
+	variant int
+}
+
+// stop unwinds a reconcile: a crash the schedule asked for, or a
+// violation found inside a write.
+type stop struct{ crash bool }
+
+func execute(o Options, newHost NewHost, sched schedule) (*Violation, error) {
+	v, _, err := executeTraced(o, newHost, sched)
+	return v, err
+}
+
+// executeTraced runs a schedule and returns the violation, if any, and
+// the trace of what happened.
+func executeTraced(o Options, newHost NewHost, sched schedule) (*Violation, []string, error) {
+	r, err := newRun(o, newHost, sched)
+	if err != nil {
+		return nil, nil, err
+	}
+	err = r.all()
+	return r.bad, r.trace, err
+}
+
+func newRun(o Options, newHost NewHost, sched schedule) (*run, error) {
+	sys := newSystem(o.System)
+	world, err := sys.world(sched.World)
+	if err != nil {
+		return nil, err
+	}
+	kept := world[:0:0]
+	for i, obj := range world {
+		if !slices.Contains(sched.Drop, i) {
+			kept = append(kept, obj)
+		}
+	}
+	st, err := newStore(sys, kept)
+	if err != nil {
+		return nil, err
+	}
+	r := &run{
+		ctx: context.Background(), o: o, sys: sys, newHost: newHost, sched: sched,
+		rng: rand.New(rand.NewPCG(sched.Seed, 7)), store: st, now: t0,
+		probes: map[types.UID]binding.ProbeResult{}, variant: map[types.UID]int{},
+	}
+	probes, err := sys.prepare(r.ctx, st)
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range probes {
+		r.probes[p.UID] = p
+	}
+	objs, err := listAll(r.ctx, st, sys.kinds())
+	if err != nil {
+		return nil, err
+	}
+	for _, u := range objs {
+		r.record(u.GroupVersionKind(), keyOf(u), u)
+	}
+	for i := range r.reps {
+		r.reps[i] = newReplica(i)
+		if err := r.start(r.reps[i], len(r.log)); err != nil {
+			return nil, err
+		}
+	}
+	r.reps[0].running = true
+	r.queueAll(r.reps[0])
+	return r, nil
+}
+
+// all runs every event of the schedule, then the liveness phase.
+func (r *run) all() error {
+	for i, e := range r.sched.Events {
+		r.step = i
+		if err := r.do(e); err != nil {
+			return err
+		}
+		if r.bad != nil {
+			return nil
+		}
+	}
+	r.step = -1
+	return r.settle()
+}
+
+// start makes a new incarnation of p whose cache holds the store as it
+// was after the first `at` events; the rest wait in its inbox.
+func (r *run) start(p *replica, at int) error {
+	p.incarnation++
+	p.startedAt = r.now
+	p.cache, p.cacheVer = map[objKey]*unstructured.Unstructured{}, map[objKey]int64{}
+	for _, ev := range r.log[:at] {
+		p.take(ev)
+	}
+	p.inbox = slices.Clone(r.log[at:])
+	clear(p.queue)
+	clear(p.errors)
+	clear(p.seen)
+	clear(p.writer)
+	p.fail, p.crashIn = nil, 0
+	env := Env{
+		Replica: p.id, Incarnation: p.incarnation, StartedAt: p.startedAt,
+		Now:    func() time.Time { return r.now },
+		Leader: func() bool { return r.lease == p.id },
+	}
+	if r.o.System == Binding {
+		env.Probes = r.probeList
+	}
+	h, err := r.newHost(r.client(p), env)
+	if err != nil {
+		return fmt.Errorf("hostcheck: NewHost: %w", err)
+	}
+	if h == nil {
+		return fmt.Errorf("hostcheck: NewHost returned a nil reconciler")
+	}
+	p.host = h
+	return nil
+}
+
+// queueAll queues every object of p's cache, as a controller's first
+// listing does.
+func (r *run) queueAll(p *replica) {
+	cached := p.cached()
+	for _, u := range cached {
+		p.enqueue(r.sys.requests(u, cached), r.now)
+	}
+}
+
+func (r *run) probeList() []binding.ProbeResult {
+	out := slices.Collect(maps.Values(r.probes))
+	slices.SortFunc(out, func(a, b binding.ProbeResult) int { return cmp.Compare(a.UID, b.UID) })
+	return out
+}
+
+// record appends the store's change of one object to the log and to
+// every replica's inbox.
+func (r *run) record(gvk schema.GroupVersionKind, k objKey, after *unstructured.Unstructured) {
+	r.seq++
+	ev := storeEvent{key: k, gvk: gvk, obj: after, version: r.seq}
+	r.log = append(r.log, ev)
+	for _, p := range r.reps {
+		if p != nil {
+			p.inbox = append(p.inbox, ev)
+		}
+	}
+	if r.o.System == Binding {
+		if h, ok := r.sys.(*bindingSystem); ok {
+			h.track(r.ctx, r.store, r.now)
+		}
+	}
+}
+
+// do runs one schedule event.
+func (r *run) do(e event) error {
+	p := r.reps[e.Replica%len(r.reps)]
+	line := fmt.Sprintf("%3d. [%s] %s", r.step+1, r.now.Format("15:04:05"), e)
+	r.trace = append(r.trace, line)
+	switch e.Op {
+	case opReconcile:
+		return r.reconcileNext(p)
+	case opDeliver:
+		r.deliver(p)
+	case opAdvance:
+		r.now = r.now.Add(e.D)
+	case opClock:
+		r.now = r.now.Add(e.D)
+	case opEdit, opDelete, opCreate, opForeign:
+		return r.userEdit(e)
+	case opProbeStart:
+		r.probeStart(e)
+	case opProbeFinish:
+		r.probeFinish(e.Arg%2 == 1)
+	case opDrop:
+		if len(p.inbox) > 0 {
+			p.inbox = p.inbox[1:]
+			r.lost = true
+		}
+	case opDup:
+		if len(p.inbox) > 0 {
+			at := min(len(p.inbox), 1+e.Arg)
+			p.inbox = slices.Insert(p.inbox, at, p.inbox[0])
+		}
+	case opSwap:
+		if len(p.inbox) > 1 {
+			p.inbox[0], p.inbox[1] = p.inbox[1], p.inbox[0]
+		}
+	case opResync:
+		r.resync(p)
+	case opFail:
+		p.fail = append(p.fail, failKind(e.Arg))
+	case opCrash:
+		if e.Arg == 0 {
+			return r.restart(p)
+		}
+		p.crashIn = e.Arg
+	case opLease:
+		if r.lease != p.id {
+			r.lease = p.id
+			p.running = true
+			r.queueAll(p)
+		}
+	}
+	return nil
+}
+
+// deliver hands p's next event to its cache and queues its requests.
+func (r *run) deliver(p *replica) {
+	if len(p.inbox) == 0 {
+		return
+	}
+	ev := p.inbox[0]
+	p.inbox = p.inbox[1:]
+	p.take(ev)
+	obj := ev.obj
+	if obj == nil {
+		obj = &unstructured.Unstructured{}
+		obj.SetGroupVersionKind(ev.gvk)
+		obj.SetNamespace(ev.key.Namespace)
+		obj.SetName(ev.key.Name)
+	}
+	p.enqueue(r.sys.requests(obj, p.cached()), r.now)
+}
+
+// resync relists: the cache holds the store as it is, and every object
+// is queued.
+func (r *run) resync(p *replica) {
+	for _, ev := range r.log {
+		p.take(ev)
+	}
+	p.inbox = nil
+	r.queueAll(p)
+}
+
+// restart crashes p and starts it again with a cache that lags the store
+// by a few events, running only if it holds the lease.
+func (r *run) restart(p *replica) error {
+	lag := r.rng.IntN(4)
+	if r.o.Faults&LateEvents == 0 {
+		lag = 0
+	}
+	at := max(0, len(r.log)-lag)
+	r.trace = append(r.trace, fmt.Sprintf("     replica %d restarts with its cache %d event(s) behind the store", p.id, len(r.log)-at))
+	if err := r.start(p, at); err != nil {
+		return err
+	}
+	p.running = r.lease == p.id
+	if p.running {
+		r.queueAll(p)
+	}
+	return nil
+}
+
+func (r *run) userEdit(e event) error {
+	if e.Op == opCreate {
+		r.created++
+	}
+	before, err := listAll(r.ctx, r.store, r.sys.kinds())
+	if err != nil {
+		return err
+	}
+	if err := r.sys.edit(r.ctx, r.store, e, r.created, r.now); err != nil {
+		r.trace = append(r.trace, "     (the edit was refused: "+err.Error()+")")
+		return nil
+	}
+	after, err := listAll(r.ctx, r.store, r.sys.kinds())
+	if err != nil {
+		return err
+	}
+	r.recordDiff(before, after)
+	return nil
+}
+
+// recordDiff records every object that differs between two listings.
+func (r *run) recordDiff(before, after []*unstructured.Unstructured) {
+	old := map[objKey]*unstructured.Unstructured{}
+	for _, u := range before {
+		old[keyOf(u)] = u
+	}
+	for _, u := range after {
+		k := keyOf(u)
+		if o := old[k]; o == nil || o.GetResourceVersion() != u.GetResourceVersion() {
+			r.record(u.GroupVersionKind(), k, u)
+		}
+		delete(old, k)
+	}
+	gone := slices.Collect(maps.Values(old))
+	sortObjects(gone)
+	for _, u := range gone {
+		r.record(u.GroupVersionKind(), keyOf(u), nil)
+	}
+}
+
+// probeStart starts a prober pass over every Binding; the variant of
+// the one the event targets is the event's, the others' healthy.
+func (r *run) probeStart(e event) {
+	objs, err := listAll(r.ctx, r.store, r.sys.kinds())
+	if err != nil || r.o.System != Binding {
+		return
+	}
+	var bs []*unstructured.Unstructured
+	for _, u := range objs {
+		if u.GroupVersionKind() == bindingGVK {
+			bs = append(bs, u)
+		}
+	}
+	for i, b := range bs {
+		v := 0
+		if i == e.Target%len(bs) {
+			v = e.Arg
+		}
+		r.inflight = append(r.inflight, probeStart{key: keyOf(b), uid: b.GetUID(), gen: b.GetGeneration(), variant: v})
+	}
+}
+
+// probeFinish finishes the oldest pass even when its Binding changed
+// since (a late result), or, when not late, every pass whose Binding is
+// still at the generation it began with; the others are dropped.
+func (r *run) probeFinish(late bool) {
+	if len(r.inflight) == 0 {
+		return
+	}
+	var done []probeStart
+	if late {
+		done, r.inflight = r.inflight[:1], r.inflight[1:]
+	} else {
+		for _, ps := range r.inflight {
+			u, err := getStored(r.ctx, r.store, bindingGVK, ps.key)
+			if err == nil && u != nil && u.GetUID() == ps.uid && u.GetGeneration() == ps.gen {
+				done = append(done, ps)
+			}
+		}
+		r.inflight = nil
+	}
+	for _, ps := range done {
+		u := &unstructured.Unstructured{}
+		u.SetGroupVersionKind(bindingGVK)
+		u.SetNamespace(ps.key.Namespace)
+		u.SetName(ps.key.Name)
+		u.SetUID(ps.uid)
+		res, ok := r.sys.probe(u, ps.gen, ps.variant)
+		if !ok {
+			continue
+		}
+		r.probes[ps.uid] = res
+		r.variant[ps.uid] = ps.variant
+		for _, p := range r.reps {
+			p.enqueue([]types.NamespacedName{ps.key.NamespacedName}, r.now)
+		}
+	}
+}
+
+// reconcileNext runs p's next due request, if p runs and has one.
+func (r *run) reconcileNext(p *replica) error {
+	if !p.running {
+		return nil
+	}
+	name, ok := p.next(r.now)
+	if !ok {
+		return nil
+	}
+	delete(p.queue, name)
+	res, err, crashed := r.call(p, name)
+	if r.bad != nil {
+		return nil
+	}
+	if crashed {
+		return r.restart(p)
+	}
+	switch {
+	case err != nil:
+		p.errors[name]++
+		p.enqueue([]types.NamespacedName{name}, r.now.Add(errorBackoff(p.errors[name])))
+	case res.RequeueAfter > 0:
+		delete(p.errors, name)
+		p.enqueue([]types.NamespacedName{name}, r.now.Add(res.RequeueAfter))
+	//lint:ignore SA1019 a host may still set it, and controller-runtime still requeues on it
+	case res.Requeue:
+		p.enqueue([]types.NamespacedName{name}, r.now.Add(errorBackoff(1)))
+	default:
+		delete(p.errors, name)
+	}
+	return nil
+}
+
+// errorBackoff is controller-runtime's default per-item backoff: 5 ms
+// doubling, capped at 1000 s.
+func errorBackoff(n int) time.Duration {
+	d := 5 * time.Millisecond
+	for i := 1; i < n && d < 1000*time.Second; i++ {
+		d *= 2
+	}
+	return min(d, 1000*time.Second)
+}
+
+// call runs the host's Reconcile, turning a crash or a violation inside
+// it into a return and any other panic into a violation.
+func (r *run) call(p *replica, name types.NamespacedName) (res reconcile.Result, err error, crashed bool) {
+	defer func() {
+		if x := recover(); x != nil {
+			if s, ok := x.(stop); ok {
+				crashed = s.crash
+				return
+			}
+			r.violate(RuleNoPanic, "", fmt.Sprintf("replica %d panicked reconciling %s: %v", p.id, name, x), "")
+		}
+	}()
+	r.trace = append(r.trace, fmt.Sprintf("     replica %d reconciles %s", p.id, name))
+	res, err = p.host.Reconcile(r.ctx, requestOf(name))
+	if err != nil {
+		r.trace = append(r.trace, fmt.Sprintf("     replica %d: reconcile error: %v", p.id, err))
+	}
+	return res, err, false
+}

@@ -1,0 +1,80 @@
+package hostcheck
+
+import (
+	"context"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/condengine/condengine/binding"
+)
+
+// objKey names one stored object.
+type objKey struct {
+	Kind string
+	types.NamespacedName
+}
+
+func (k objKey) String() string { return k.Kind + " " + k.Namespace + "/" + k.Name }
+
+func keyOf(u *unstructured.Unstructured) objKey {
+	return objKey{Kind: u.GetKind(), NamespacedName: types.NamespacedName{Namespace: u.GetNamespace(), Name: u.GetName()}}
+}
+
+// expected is the engine's answer for one stored object.
+type expected struct {
+	// owned is the status conditions of our types, in order.
+	owned []metav1.Condition
+	// release says the engine decides Remove for the kind's finalizer.
+	release bool
+	// ok is false for an object the engine answers nothing for (not
+	// ours, left out): the harness then checks nothing of its status.
+	ok bool
+}
+
+// system is what the harness knows of one operator: its kinds, its
+// vocabulary, its worlds and edits, and the engine's answer.
+type system interface {
+	// kinds are the stored kinds, in the order a world creates them.
+	kinds() []schema.GroupVersionKind
+	// statusKinds are the kinds with a status subresource the host writes.
+	statusKinds() []schema.GroupVersionKind
+	scheme() *runtime.Scheme
+	// manager is the field manager of the host's writes.
+	manager() string
+	// ours reports whether a condition type of kind is in our vocabulary.
+	ours(kind, condType string) bool
+	// finalizer is the finalizer the host manages on kind, "" for none.
+	finalizer(kind string) string
+	// world returns the initial objects drawn from seed.
+	world(seed uint64) ([]client.Object, error)
+	// prepare writes, before the host starts, what earlier writers left
+	// in the world, and returns the probe results finished then.
+	prepare(ctx context.Context, c client.Client) ([]binding.ProbeResult, error)
+	// edit carries out a user's or another controller's change e on the
+	// store, reading it through w; n counts creations for unique names.
+	edit(ctx context.Context, w client.Client, e event, n int, now time.Time) error
+	// requests are the requests a change of obj queues, seen through
+	// cache (the mapping a host's watches make).
+	requests(obj *unstructured.Unstructured, cache []*unstructured.Unstructured) []types.NamespacedName
+	// expect returns the engine's answer for every stored object, with
+	// the host's memory rebuilt from the world alone (see
+	// docs/decisions/hostcheck.md).
+	expect(objs []*unstructured.Unstructured, probes []binding.ProbeResult, now, startedAt time.Time) (map[objKey]expected, error)
+	// probe returns the prober's result for a Binding generation, drawn
+	// from variant (Binding only).
+	probe(b *unstructured.Unstructured, generation int64, variant int) (binding.ProbeResult, bool)
+}
+
+func newSystem(s System) system {
+	switch s {
+	case FinOps:
+		return finopsSystem{}
+	}
+	return &bindingSystem{}
+}
