@@ -46,11 +46,7 @@ func CheckInvariants(t TB, s binding.Snapshot, r binding.Result) {
 	for i := range s.Bindings {
 		byUID[s.Bindings[i].UID] = &s.Bindings[i]
 	}
-	outs := make([]*conditions.Outcome, len(r.Bindings))
-	for i := range r.Bindings {
-		outs[i] = &r.Bindings[i].Outcome
-	}
-	conditionstest.CheckOutcomes(t, binding.Vocabulary, outs)
+	conditionstest.CheckOutcomes(t, binding.Vocabulary, r.Bindings)
 	leaks := foreignTexts(s)
 	seen := map[types.UID]bool{}
 	for i := range r.Bindings {

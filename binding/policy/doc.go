@@ -23,15 +23,15 @@
 // Each writer tick, for each Binding the engine answers for, the host
 // calls Limits.DecideOutcome with the binding.Outcome, the conditions on
 // the object, its Memory of the UID and now. That one call folds the
-// writer's verdict into the outcome, so o.Write is the whole answer: what
-// the engine refused (a stale snapshot, an unchanged status, the
-// ConfigMap route, a standby) stays refused, and a write the timing holds
-// reads Skip Held with RetryAt. The host applies o.Owned when o.Write
-// is set, then records Wrote(o.Owned, end) or Failed(end) on the memory
-// DecideOutcome returned (it has already run Observe). The Decision it
-// also returns carries a LogText for the log; a fight shows in
-// Decision.Fight, and FightBegins marks the one decision the host logs and
-// counts.
+// engine's answer and the writer's timing into the Verdict it returns,
+// leaving the outcome as the engine decided it: what the engine refused
+// (a stale snapshot, an unchanged status, the ConfigMap route, a standby)
+// stays refused, and a write the timing holds reads Skip Held with
+// RetryAt. The host applies o.Owned when Verdict.Write is set, then
+// records Wrote(o.Owned, end) or Failed(end) on the memory DecideOutcome
+// returned (it has already run Observe). The Verdict's Decision carries a
+// LogText for the log; a fight shows in Decision.Fight, and FightBegins
+// marks the one decision the host logs and counts.
 //
 // Limits.Decide is the writer's policy itself, on plain condition lists,
 // for hosts and simulations that model the writer apart from the engine.

@@ -73,11 +73,11 @@ func (r *BindingReconciler) Reconcile(ctx context.Context, _ ctrl.Request) (ctrl
 		o := &res.Bindings[i]
 		obj := find(snap.Bindings, o.UID)
 		// One answer: the engine's verdict and the writer's timing.
-		_, mem, err := r.Limits.DecideOutcome(o, obj.Status.Conditions, r.writers[o.UID], now)
+		v, mem, err := r.Limits.DecideOutcome(o, obj.Status.Conditions, r.writers[o.UID], now)
 		if err != nil {
 			return ctrl.Result{}, err
 		}
-		if o.Write {
+		if v.Write {
 			if err := r.write(ctx, obj, o); err != nil {
 				mem = mem.Failed(now)
 				failed = append(failed, err)
@@ -87,7 +87,7 @@ func (r *BindingReconciler) Reconcile(ctx context.Context, _ ctrl.Request) (ctrl
 		}
 		writers[o.UID] = mem
 		// Never 0 when a retry is due: 0 means "no requeue" here.
-		if d := o.RequeueAfter(now); d > 0 && (wait == 0 || d < wait) {
+		if d := v.RequeueAfter(now); d > 0 && (wait == 0 || d < wait) {
 			wait = d
 		}
 	}
