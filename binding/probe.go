@@ -37,7 +37,7 @@ type AgentInterface struct {
 // version), or when, without a non-empty top-level url, supportedInterfaces
 // or one of its entries' url and protocolBinding has the wrong type. With
 // a non-empty top-level url the card is usable whatever supportedInterfaces
-// holds (binding-decisions §11.2): it is then read only when it decodes,
+// holds: it is then read only when it decodes,
 // and left empty otherwise. A top-level url that is not a string counts
 // as none.
 func ParseCard(body []byte) (*AgentCard, error) {
@@ -84,7 +84,7 @@ func (c *AgentCard) Problem() string {
 	case c.Version == "":
 		return "card has no version"
 	case c.URL != "":
-		return "" // §11.2: a top-level url makes the card usable on its own
+		return "" // a top-level url makes the card usable on its own
 	case len(c.SupportedInterfaces) == 0:
 		return "card has neither supportedInterfaces nor url"
 	}
@@ -108,7 +108,7 @@ var pending = verdict{status: sUnknown, reason: ReasonPending}
 
 // classifyBackend turns a card fetch into BackendReachable's verdict.
 // Rows are read in the order of the decisions' table and the first that
-// matches decides (binding-decisions §11.7): the answer's HTTP status
+// matches decides: the answer's HTTP status
 // (200 with the card's verdict, then 404/410, 401/403, 408/425/429, any
 // other), then no answer, then the prober's timeout, then its failure.
 // A prober never sends two of these at once; a hand-written observation
@@ -176,7 +176,7 @@ func classifyCard(o *BackendObservation) verdict {
 
 // classifyChannel turns the platform's answer into ChannelJoined's
 // verdict. Rows are read in the order of the decisions' table and the
-// first that matches decides (binding-decisions §11.7): archived and not a
+// first that matches decides: archived and not a
 // member is ChannelArchived; an error code of a row above RateLimited
 // outranks an HTTP 429; the prober's timeout and failure come last.
 func classifyChannel(o *ChannelObservation) verdict {

@@ -36,8 +36,9 @@ type Result struct {
 // writes: it is false for a stale snapshot (Skip Stale), an unchanged
 // status (Unchanged), the ConfigMap route (ConfigMapRoute) and a standby
 // (NotLeader), tested in that order. A broker that runs the writer's
-// timing passes the outcome through policy.Limits.DecideOutcome, which
-// keeps these answers and may hold a due write (Skip Held, RetryAt).
+// timing passes the outcome to policy.Limits.DecideOutcome, whose
+// Verdict keeps these answers and may hold a due write (Skip Held,
+// RetryAt).
 // A Binding has no finalizer and Evaluate asks for no retry.
 type Outcome struct {
 	conditions.Outcome

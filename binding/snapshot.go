@@ -92,7 +92,7 @@ type ProbeResult struct {
 
 // BackendObservation is the raw outcome of one agent card fetch. When more
 // than one signal is set, the first matching row of the decisions' table
-// decides (§11.7): HTTPStatus, then Error, then Timeout, then Failed.
+// decides: HTTPStatus, then Error, then Timeout, then Failed.
 type BackendObservation struct {
 	// HTTPStatus is the answer's status code.
 	HTTPStatus int
@@ -124,7 +124,7 @@ const (
 
 // ChannelObservation is the raw outcome of one look at the channel on the
 // chat platform. When more than one signal is set, the first matching row
-// of the decisions' table decides (§11.7): the answer's state and error
+// of the decisions' table decides: the answer's state and error
 // codes in table order (an HTTP 429 at the RateLimited row), then another
 // HTTP status than 200, then Timeout, then Failed.
 type ChannelObservation struct {

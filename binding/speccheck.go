@@ -14,7 +14,7 @@ const maxChannelBytes = 80
 
 // quote renders an object's own value for a problem phrase: Go-quoted, so
 // control characters stay visible and the phrase stays on one line, and
-// whole (binding-decisions §11.3): the only cut is the message's own
+// whole: the only cut is the message's own
 // 1024-byte rule.
 func quote(s string) string {
 	return strconv.Quote(s)

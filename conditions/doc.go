@@ -37,7 +37,7 @@
 //
 // # Decisions
 //
-// An object made again (binding-decisions §11.1, finops-decisions 18):
+// An object made again:
 // a condition of ours whose lastTransitionTime is before the object's
 // creationTimestamp was written for an earlier object of the same name.
 // The rule lives here, in MergeObject and Vocabulary.Held, so that no

@@ -17,7 +17,7 @@ const MaxMessageBytes = redact.DefaultMaxBytes
 // FitMessage makes s fit the house rule for condition messages: one line,
 // valid UTF-8, at most MaxMessageBytes bytes, with "…" where cut. It hides
 // nothing: an engine assembles messages from the object's own text, shown
-// whole (binding-decisions §11.3, finops-decisions 19), and passes each
+// whole, and passes each
 // part taken from another object through redact.Message first.
 func FitMessage(s string) string { return redact.Fit(s, MaxMessageBytes) }
 

@@ -42,27 +42,11 @@ func bookOutcome(r finops.Result, b *finopsv1.PriceBook) *pricebook.Outcome {
 // checkOutcomes runs the shared outcome checks on every kind's list.
 func checkOutcomes(t conditionstest.TB, r finops.Result) {
 	t.Helper()
-	var books, offs, subs, jobs, provs []*conditions.Outcome
-	for i := range r.PriceBooks.Books {
-		books = append(books, &r.PriceBooks.Books[i].Outcome)
-	}
-	for i := range r.Offerings.Offerings {
-		offs = append(offs, &r.Offerings.Offerings[i].Outcome)
-	}
-	for i := range r.Subscriptions.Subscriptions {
-		subs = append(subs, &r.Subscriptions.Subscriptions[i].Outcome)
-	}
-	for i := range r.CostJobs {
-		jobs = append(jobs, &r.CostJobs[i].Outcome)
-	}
-	for i := range r.Providers {
-		provs = append(provs, &r.Providers[i].Outcome)
-	}
-	conditionstest.CheckOutcomes(t, pricebook.Vocabulary, books)
-	conditionstest.CheckOutcomes(t, offering.Vocabulary, offs)
-	conditionstest.CheckOutcomes(t, subscription.Vocabulary, subs)
-	conditionstest.CheckOutcomes(t, nil, jobs)
-	conditionstest.CheckOutcomes(t, nil, provs)
+	conditionstest.CheckOutcomes(t, pricebook.Vocabulary, r.PriceBooks.Books)
+	conditionstest.CheckOutcomes(t, offering.Vocabulary, r.Offerings.Offerings)
+	conditionstest.CheckOutcomes(t, subscription.Vocabulary, r.Subscriptions.Subscriptions)
+	conditionstest.CheckOutcomes(t, nil, r.CostJobs)
+	conditionstest.CheckOutcomes(t, nil, r.Providers)
 }
 
 func TestEvaluate_ZeroNowIsAnError(t *testing.T) {

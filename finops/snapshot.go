@@ -66,10 +66,7 @@ func (s *Snapshot) offeringSnapshot() offering.Snapshot {
 	if len(s.Subscriptions) > 0 {
 		os.Dependents = make([]offering.Dependent, len(s.Subscriptions))
 		for i := range s.Subscriptions {
-			x := &s.Subscriptions[i]
-			os.Dependents[i] = offering.Dependent{Namespace: x.Namespace, Name: x.Name,
-				OfferingRef: finopsv1.Reference{Namespace: x.Spec.OfferingRef.Namespace, Name: x.Spec.OfferingRef.Name},
-				Ready:       x.Status.Ready == "True"}
+			os.Dependents[i] = dependentOf(&s.Subscriptions[i])
 		}
 	}
 	return os

@@ -45,37 +45,6 @@
 // Dependent values so this package does not import package subscription,
 // which imports it.
 //
-// # Decisions
-//
-//   - The delete branch leaves Ready, PricingResolved, status.ready and
-//     status.resolvedPricing as they are; only Deleting is decided.
-//   - True conditions carry an empty message.
-//   - Messages never name another namespace's objects unless the
-//     Offering's own namespace wrote the name: a loop path shows an
-//     Offering of another namespace only when an Offering of this
-//     namespace requires it, and "(an offering in another namespace)"
-//     otherwise; dependents in other namespaces are counted, not named.
-//   - Loop paths longer than twelve Offerings show the first ten, how many
-//     were left out, and the re-entered Offering.
-//   - A requirement entry without a namespace or name never resolves:
-//     RequiredOfferingNotFound, saying what is missing. It cannot close a
-//     loop.
-//   - A read failure on a requirement is reported at that entry; the loop
-//     walk reads the snapshot as given.
-//   - A failure of kind PriceBook (the active book, or the list) is
-//     ValidationError at the pricing step; a list failure of kind
-//     Subscription or Offering is the deletion guard's ValidationError.
-//   - Only the rates of declared meters are parsed: a bad rate no meter
-//     uses does not fail the Offering (the book's own Ready reports it).
-//   - The subscription meter has no rate behind it and resolves to zero
-//     plus its absolute margin. An unknown meter name, a negative margin,
-//     both margins at once, or a negative rate are PricebookParseFailed,
-//     naming the meter.
-//   - A meter declared twice is published once, from its first entry.
-//   - resolvedAt is the evaluation instant truncated to whole seconds.
-//   - An Offering listing itself does not hold its own deletion.
-//   - The finalizer is reported removed only when it is present; a live
-//     Offering without it is reported as needing it (FinalizerAdd).
-//   - Two Offerings with one identity (a hand-made snapshot) are resolved
-//     to the one with the smaller uid when others refer to them.
+// What the engine decides where the operator is silent is in
+// docs/decisions/offering.md; the conditions and reasons are in Vocabulary.
 package offering

@@ -120,10 +120,6 @@ func TestProperty_OutcomesSortedAndOrderFree(t *testing.T) {
 		if x, y := jsonOf(t, a), jsonOf(t, b); x != y {
 			t.Fatalf("shuffled input, another result:\n%s\n%s", x, y)
 		}
-		outs := make([]*conditions.Outcome, len(a.Offerings))
-		for i := range a.Offerings {
-			outs[i] = &a.Offerings[i].Outcome
-		}
-		conditionstest.CheckOutcomes(t, offering.Vocabulary, outs)
+		conditionstest.CheckOutcomes(t, offering.Vocabulary, a.Offerings)
 	})
 }

@@ -34,28 +34,6 @@
 // description naming the book. Evaluate pushes it only when the winner is
 // ready, and says whether it differs from the document OpenCost holds.
 //
-// # Decisions
-//
-//   - Seven or more decimal places fail even when the extra digits are
-//     zeros ("1.0000000"): money is never rounded, and the operator's
-//     pattern-then-parse path gives no reason to treat zeros specially.
-//   - Leading zeros are accepted ("007" is 7): the admission pattern allows
-//     them and the value is unambiguous.
-//   - A value is quoted whole and unredacted, however long or secret-like:
-//     it is the book's own text. The message's
-//     1024-byte rule is the only cut.
-//   - A currency book without a rates block is ready and prices every
-//     rate at zero, as an unset rate is zero; its document reads "0"
-//     everywhere.
-//   - An empty valuationMode counts as "not currency": the book is ready
-//     without parsing and never prices an Offering.
-//   - status.active is always written, false included.
-//   - Books sharing creationTimestamp, namespace and name (only a
-//     hand-made snapshot can hold them) are ordered by uid.
-//   - ActiveBook, which Offerings price against, reads the stored
-//     status.active of the snapshot; when several books carry it, the one
-//     the election would prefer among them counts.
-//   - A book whose conditions carry a newer generation than its metadata
-//     (a stale snapshot) gets no write; while it is the winner nothing is
-//     pushed.
+// What the engine decides where the operator is silent is in
+// docs/decisions/pricebook.md; the conditions and reasons are in Vocabulary.
 package pricebook

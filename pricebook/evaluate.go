@@ -2,8 +2,10 @@ package pricebook
 
 import (
 	"cmp"
+	"errors"
 	"maps"
 	"slices"
+	"strconv"
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -53,14 +55,34 @@ type Result struct {
 // number of times and does not modify its arguments. A zero now is
 // refused with conditions.ErrZeroNow.
 func Evaluate(books []finopsv1.PriceBook, previous map[string]string, now time.Time) (Result, error) {
+	return evaluate(books, previous, now, false)
+}
+
+// Explain is Evaluate with provenance: each Outcome also carries, in
+// Provenance, the rule and the raw evidence behind each of its
+// conditions (for logs and tools, never a status). It is the same
+// evaluation with a recorder on; nothing is decided a second time.
+func Explain(books []finopsv1.PriceBook, previous map[string]string, now time.Time) (Result, error) {
+	return evaluate(books, previous, now, true)
+}
+
+func evaluate(books []finopsv1.PriceBook, previous map[string]string, now time.Time, explain bool) (Result, error) {
 	if err := conditions.CheckNow(now); err != nil {
 		return Result{}, err
 	}
 	winner := Elect(books)
+	var w *finopsv1.PriceBook
+	if winner >= 0 {
+		w = &books[winner]
+	}
 	order := outcomeOrder(books)
 	res := Result{Books: make([]Outcome, len(books)), Elected: -1}
 	for k, i := range order {
-		res.Books[k] = evaluateBook(&books[i], i == winner, now)
+		var rec *conditions.Recorder
+		if explain {
+			rec = &conditions.Recorder{}
+		}
+		res.Books[k] = evaluateBook(&books[i], w, now, rec)
 		if i == winner {
 			res.Elected = k
 		}
@@ -83,29 +105,79 @@ func Readiness(b *finopsv1.PriceBook) error {
 	return err
 }
 
-func evaluateBook(b *finopsv1.PriceBook, won bool, now time.Time) Outcome {
-	cur := b.Status
-	ready := metav1.Condition{Type: TypeReady, Status: metav1.ConditionTrue,
-		Reason: ReasonValidationSucceeded, ObservedGeneration: b.Generation}
-	if err := Readiness(b); err != nil {
-		ready.Status, ready.Reason, ready.Message = metav1.ConditionFalse, ReasonPricebookParseFailed, conditions.FitMessage(err.Error())
+// readiness decides Ready from the book's rates.
+func readiness(b *finopsv1.PriceBook, rec *conditions.Recorder) conditions.Verdict {
+	if rec.On() {
+		rec.Read(TypeReady, ref(b), conditions.F("spec.valuationMode", string(b.Spec.ValuationMode)))
 	}
-	var buf [2]metav1.Condition
-	desired := append(buf[:0], ready)
-	switch {
-	case won && !cur.Active:
-		desired = append(desired, metav1.Condition{Type: TypeActive, Status: metav1.ConditionTrue,
-			Reason: ReasonActivated, ObservedGeneration: b.Generation})
-	case !won && cur.Active:
-		desired = append(desired, metav1.Condition{Type: TypeActive, Status: metav1.ConditionFalse,
-			Reason: ReasonDemoted, ObservedGeneration: b.Generation})
-	default:
-		// No transition: the condition stays exactly as it is, its
-		// observedGeneration included, and stays absent on a book that
-		// never held the slot.
-		if c := conditions.Find(Vocabulary.Held(cur.Conditions, b.CreationTimestamp.Time), TypeActive); c != nil {
-			desired = append(desired, *c)
+	err := Readiness(b)
+	if err == nil {
+		return rules[ruleValid].Verdict(0, "", b.Generation)
+	}
+	if rec.On() {
+		var re *RateError
+		if errors.As(err, &re) {
+			rec.Read(TypeReady, ref(b), conditions.F("spec.rates."+re.Field, re.Value), conditions.F("problem", re.Problem))
+		} else {
+			rec.Read(TypeReady, ref(b), conditions.F("problem", err.Error()))
 		}
+	}
+	return rules[ruleParseFailed].Verdict(0, conditions.FitMessage(err.Error()), b.Generation)
+}
+
+// activity decides Active from the election: a transition is written, no
+// transition keeps the condition exactly as it is, its observedGeneration
+// included, and absent on a book that never held the slot (kept is nil).
+func activity(b, winner *finopsv1.PriceBook, rec *conditions.Recorder) (v conditions.Verdict, kept *metav1.Condition) {
+	won := b == winner
+	if rec.On() {
+		rec.Read(TypeActive, ref(b), conditions.F("status.active", strconv.FormatBool(b.Status.Active)),
+			conditions.F("election.tier", tierNames[tier(b)]), conditions.FTime("metadata.creationTimestamp", b.CreationTimestamp.Time))
+		if !won && winner != nil {
+			rec.Read(TypeActive, ref(winner), conditions.F("election.tier", tierNames[tier(winner)]),
+				conditions.FTime("metadata.creationTimestamp", winner.CreationTimestamp.Time))
+		}
+	}
+	switch {
+	case won && !b.Status.Active:
+		return rules[ruleActivated].Verdict(0, "", b.Generation), nil
+	case !won && b.Status.Active:
+		return rules[ruleDemoted].Verdict(0, "", b.Generation), nil
+	}
+	kept = conditions.Find(Vocabulary.Held(b.Status.Conditions, b.CreationTimestamp.Time), TypeActive)
+	return conditions.Verdict{Rule: &rules[ruleKept]}, kept
+}
+
+func ref(b *finopsv1.PriceBook) conditions.ObjectRef {
+	return conditions.ObjectRef{Kind: finopsv1.KindPriceBook, Namespace: b.Namespace, Name: b.Name, UID: b.UID, Generation: b.Generation}
+}
+
+var tierNames = [...]string{tierNewest: "newest", tierIncumbent: "incumbent (status.active)", tierAnnotated: "annotated " + finopsv1.ActiveAnnotation + "=true"}
+
+// evaluateBook decides one book; with a recorder the outcome carries the
+// provenance of its conditions.
+func evaluateBook(b, winner *finopsv1.PriceBook, now time.Time, rec *conditions.Recorder) Outcome {
+	out := decideBook(b, winner, now, rec)
+	if rec.On() {
+		out.Provenance = Vocabulary.Attach(out.Status.Conditions, out.Skip == conditions.SkipStale, ref(b), rec.Provenance())
+	}
+	return out
+}
+
+func decideBook(b, winner *finopsv1.PriceBook, now time.Time, rec *conditions.Recorder) Outcome {
+	cur := b.Status
+	won := b == winner
+	rv := readiness(b, rec)
+	rec.Decided(TypeReady, "", rv)
+	av, kept := activity(b, winner, rec)
+	rec.Decided(TypeActive, "", av)
+	var buf [2]metav1.Condition
+	desired := append(buf[:0], rv.Condition(TypeReady))
+	switch {
+	case av.Rule != &rules[ruleKept]:
+		desired = append(desired, av.Condition(TypeActive))
+	case kept != nil:
+		desired = append(desired, *kept)
 	}
 	m := Vocabulary.MergeObject(b, cur.Conditions, desired, now)
 	out := Outcome{Outcome: conditions.Outcome{Kind: finopsv1.KindPriceBook, Namespace: b.Namespace, Name: b.Name, UID: b.UID,
@@ -116,8 +188,8 @@ func evaluateBook(b *finopsv1.PriceBook, won bool, now time.Time) Outcome {
 		out.Conditions, out.Owned = cur.Conditions, Vocabulary.Owned(cur.Conditions)
 		return out
 	}
-	next := finopsv1.PriceBookStatus{Active: won, Ready: ready.Status, Conditions: m.Conditions}
-	if won && ready.Status == metav1.ConditionTrue {
+	next := finopsv1.PriceBookStatus{Active: won, Ready: rv.Status, Conditions: m.Conditions}
+	if won && rv.Status == metav1.ConditionTrue {
 		next.ActivePricing = Document(b)
 	}
 	changed := next.Active != cur.Active || next.Ready != cur.Ready ||

@@ -101,11 +101,7 @@ func checkResult(t *rapid.T, snap subscription.Snapshot, res subscription.Result
 	for _, o := range res.Subscriptions {
 		checkOutcome(t, by[finopsv1.Reference{Namespace: o.Namespace, Name: o.Name}], o)
 	}
-	outs := make([]*conditions.Outcome, len(res.Subscriptions))
-	for i := range res.Subscriptions {
-		outs[i] = &res.Subscriptions[i].Outcome
-	}
-	conditionstest.CheckOutcomes(t, subscription.Vocabulary, outs)
+	conditionstest.CheckOutcomes(t, subscription.Vocabulary, res.Subscriptions)
 }
 
 func TestProperty_InvariantsHoldOnEveryOutcome(t *testing.T) {

@@ -37,7 +37,9 @@ const (
 	// them. It is guarded by the resourceVersion read.
 	StepRemoveConditions Step = "RemoveConditions"
 	// StepApplyStatus server-side applies the status the outcome computed,
-	// with exactly the outcome's Owned conditions, under our field manager.
+	// with exactly the outcome's Owned conditions, under our field manager;
+	// when it is the first request it is guarded by the resourceVersion
+	// read.
 	StepApplyStatus Step = "ApplyStatus"
 	// StepAddFinalizer adds the kind's finalizer (a server-side apply of
 	// metadata.finalizers, which is a set: no other finalizer is touched).
@@ -131,10 +133,12 @@ func For(obj Object, o *conditions.Outcome, status any, opts Options) (Plan, err
 		if err != nil {
 			return Plan{}, err
 		}
+		guard := obj.GetResourceVersion()
 		if rm != nil {
 			p.Requests = append(p.Requests, *rm)
+			guard = ""
 		}
-		ap, err := applyStatus(k, obj, o.Owned, status, opts.FieldManager)
+		ap, err := applyStatus(k, obj, o.Owned, status, opts.FieldManager, guard)
 		if err != nil {
 			return Plan{}, err
 		}

@@ -73,15 +73,22 @@ func removal(obj Object, after []metav1.Condition, manager string) (*Request, er
 
 // applyMeta is the metadata of an apply body: the object's name.
 type applyMeta struct {
-	Name       string   `json:"name"`
-	Namespace  string   `json:"namespace,omitempty"`
-	Finalizers []string `json:"finalizers,omitempty"`
+	Name            string   `json:"name"`
+	Namespace       string   `json:"namespace,omitempty"`
+	ResourceVersion string   `json:"resourceVersion,omitempty"`
+	Finalizers      []string `json:"finalizers,omitempty"`
 }
 
 // applyStatus returns the server-side apply of status with owned as its
 // conditions. The other status fields are the kind's own, written by the
 // same controller, so they are applied as the outcome holds them.
-func applyStatus(k kind, obj Object, owned []metav1.Condition, status any, manager string) (Request, error) {
+//
+// rv, when not empty, guards the apply: the API server refuses it when
+// the object changed since it was read (deleted and made again
+// included), so an outcome is never written over an object it was not
+// computed for. After a removal the read resourceVersion is spent, and
+// the apply goes unguarded right behind the removal that checked it.
+func applyStatus(k kind, obj Object, owned []metav1.Condition, status any, manager, rv string) (Request, error) {
 	raw, err := json.Marshal(status)
 	if err != nil {
 		return Request{}, fmt.Errorf("writeplan: status: %w", err)
@@ -101,12 +108,12 @@ func applyStatus(k kind, obj Object, owned []metav1.Condition, status any, manag
 		Kind       string                     `json:"kind"`
 		Metadata   applyMeta                  `json:"metadata"`
 		Status     map[string]json.RawMessage `json:"status"`
-	}{k.apiVersion, k.kind, applyMeta{Name: obj.GetName(), Namespace: obj.GetNamespace()}, fields})
+	}{k.apiVersion, k.kind, applyMeta{Name: obj.GetName(), Namespace: obj.GetNamespace(), ResourceVersion: rv}, fields})
 	if err != nil {
 		return Request{}, fmt.Errorf("writeplan: %w", err)
 	}
 	return Request{
 		Step: StepApplyStatus, Subresource: SubresourceStatus, PatchType: types.ApplyPatchType,
-		Body: body, FieldManager: manager, Force: true,
+		Body: body, FieldManager: manager, Force: true, ResourceVersion: rv,
 	}, nil
 }

@@ -36,7 +36,7 @@ const minLeak = 6
 //     UTF-8, at most 1024 bytes) and shows no text of an object in another
 //     namespace (its spec, a Binding name there) and no raw probe error.
 //     A message is not required to be redact-clean: the Binding's own
-//     text is shown whole even where it looks like a secret (§11.3).
+//     text is shown whole even where it looks like a secret.
 //
 // Other operators' tests may call it on their own snapshots, with a
 // *testing.T, *testing.B, *testing.F or a *rapid.T.
@@ -46,11 +46,7 @@ func CheckInvariants(t TB, s binding.Snapshot, r binding.Result) {
 	for i := range s.Bindings {
 		byUID[s.Bindings[i].UID] = &s.Bindings[i]
 	}
-	outs := make([]*conditions.Outcome, len(r.Bindings))
-	for i := range r.Bindings {
-		outs[i] = &r.Bindings[i].Outcome
-	}
-	conditionstest.CheckOutcomes(t, binding.Vocabulary, outs)
+	conditionstest.CheckOutcomes(t, binding.Vocabulary, r.Bindings)
 	leaks := foreignTexts(s)
 	seen := map[types.UID]bool{}
 	for i := range r.Bindings {

@@ -23,15 +23,15 @@
 // Each writer tick, for each Binding the engine answers for, the host
 // calls Limits.DecideOutcome with the binding.Outcome, the conditions on
 // the object, its Memory of the UID and now. That one call folds the
-// writer's verdict into the outcome, so o.Write is the whole answer: what
-// the engine refused (a stale snapshot, an unchanged status, the
-// ConfigMap route, a standby) stays refused, and a write the timing holds
-// reads Skip Held with RetryAt. The host applies o.Owned when o.Write
-// is set, then records Wrote(o.Owned, end) or Failed(end) on the memory
-// DecideOutcome returned (it has already run Observe). The Decision it
-// also returns carries a LogText for the log; a fight shows in
-// Decision.Fight, and FightBegins marks the one decision the host logs and
-// counts.
+// engine's answer and the writer's timing into the Verdict it returns,
+// leaving the outcome as the engine decided it: what the engine refused
+// (a stale snapshot, an unchanged status, the ConfigMap route, a standby)
+// stays refused, and a write the timing holds reads Skip Held with
+// RetryAt. The host applies o.Owned when Verdict.Write is set, then
+// records Wrote(o.Owned, end) or Failed(end) on the memory DecideOutcome
+// returned (it has already run Observe). The Verdict's Decision carries a
+// LogText for the log; a fight shows in Decision.Fight, and FightBegins
+// marks the one decision the host logs and counts.
 //
 // Limits.Decide is the writer's policy itself, on plain condition lists,
 // for hosts and simulations that model the writer apart from the engine.
@@ -50,8 +50,8 @@
 // NotLeader; Decide alone answers None): it computes but
 // never writes. A new leader starts with empty probe results, an empty
 // writer memory and a fresh ProberState with a TriggerLeaderStart; the
-// engine keeps a good status of the served generation instead of Pending
-// (decisions §8), so the computed conditions equal the object's and the
+// engine keeps a good status of the served generation instead of Pending,
+// so the computed conditions equal the object's and the
 // writer has nothing to do until the first results differ.
 //
 // # Scenarios
@@ -71,11 +71,11 @@
 // Where the specification leaves a choice open, this package decides:
 //
 //   - A Wait's time and a pass's due time are exact instants, to the
-//     nanosecond of the inputs (decisions §11.14): the last write's end
+//     nanosecond of the inputs: the last write's end
 //     plus the wait, the last pass's start plus the spacing. Nothing is
 //     rounded to a tick; a host acts at its first tick at or after them.
 //   - Whether a write is due is judged on the Binding's own condition
-//     types, in their order (decisions §11.10). Another controller's
+//     types, in their order. Another controller's
 //     conditions, before, among or after ours, never make a write due, so
 //     a host may pass the object's whole list and the engine's whole
 //     computed list. Ours out of their order are a change: an apply puts
@@ -95,17 +95,17 @@
 //     it: the writer cannot know when it was made.
 //   - During a fight the k-th put-back (the one for the edit that began
 //     the fight is the first) waits Backoff().Wait(k) from the last write:
-//     10 s, 20 s, 40 s, … up to the cap (decisions §11.12). Writes of the
+//     10 s, 20 s, 40 s, … up to the cap. Writes of the
 //     engine's own changes keep the normal gap; a failure backoff longer
 //     than the fight spacing holds. Fight stays true on every decision of
 //     the UID until Quiet passes after the last foreign edit; FightBegins
 //     is set on one decision of a leader only.
 //   - An edit counts toward a fight while it is less than FightWindow
 //     old, and a fight ends once a full Quiet has passed since the last
-//     foreign edit (decisions §11.11). An edit exactly FightWindow old no
+//     foreign edit. An edit exactly FightWindow old no
 //     longer counts.
 //   - With no memory of a write (a new leader, a new UID), a write is not
-//     held back by a gap (decisions §11.13): the writer cannot know when
+//     held back by a gap: the writer cannot know when
 //     another replica wrote last.
 //   - A last write that ends after now, or a last pass that starts after
 //     now (a clock stepped back), counts from now: the step neither allows

@@ -62,14 +62,16 @@ func TestDecideOutcome(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			o, object := outcomeOf(t, tc.status, tc.edit)
+			engine := o
 			d, _, err := l.DecideOutcome(&o, object, tc.mem, t0)
 			require.NoError(t, err)
-			assert.Equal(t, tc.write, o.Write)
-			assert.Equal(t, tc.skip, o.Skip)
+			assert.Equal(t, tc.write, d.Write)
+			assert.Equal(t, tc.skip, d.Skip)
 			assert.Equal(t, tc.action, d.Action, d.Log)
-			assert.Equal(t, !tc.retryAt.IsZero(), o.Retry)
-			assert.True(t, tc.retryAt.Equal(o.RetryAt), "retryAt %v, want %v", o.RetryAt, tc.retryAt)
-			assert.Equal(t, o.Write, d.Action == Write, "the decision and the outcome agree")
+			assert.Equal(t, !tc.retryAt.IsZero(), d.Retry)
+			assert.True(t, tc.retryAt.Equal(d.RetryAt), "retryAt %v, want %v", d.RetryAt, tc.retryAt)
+			assert.Equal(t, d.Write, d.Action == Write, "the decision and the verdict agree")
+			assert.Equal(t, engine, o, "the engine's outcome is kept as it decided")
 		})
 	}
 }
@@ -117,5 +119,5 @@ func TestDecideOutcome_ForeignEditIsObserved(t *testing.T) {
 	require.NoError(t, err)
 	assert.True(t, d.ForeignEdit)
 	assert.Equal(t, object, m.Foreign, "the edit is counted in the memory returned")
-	assert.True(t, o.Write)
+	assert.True(t, d.Write)
 }

@@ -105,7 +105,7 @@ type PassDecision struct {
 	// Start reports that a pass starts now.
 	Start bool
 	// At is when the next pass is due: now when Start, otherwise the
-	// exact instant it falls due (decisions §11.14: not rounded to a
+	// exact instant it falls due (not rounded to a
 	// tick; the host starts it at its first prober tick at or after At);
 	// zero when no pass can be scheduled (one is running).
 	At time.Time

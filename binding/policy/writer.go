@@ -77,8 +77,8 @@ type Decision struct {
 	// Action is None, Wait or Write.
 	Action Action
 	// At is when the write may happen: Now for Write, the exact instant
-	// the gap, backoff or fight spacing ends for Wait (decisions §11.14:
-	// not rounded to a tick), zero for None. A host acts at its first
+	// the gap, backoff or fight spacing ends for Wait (not
+	// rounded to a tick), zero for None. A host acts at its first
 	// writer tick at or after At.
 	At time.Time
 	// ForeignEdit reports a foreign edit not counted yet: the host passes
@@ -97,7 +97,7 @@ type Decision struct {
 //
 //  1. A replica that is not the leader never writes.
 //  2. An object whose conditions of the Binding's own types equal the
-//     computed ones, in order, needs no write (decisions §11.10). Another
+//     computed ones, in order, needs no write. Another
 //     controller's conditions, and where they stand among ours, never
 //     make a write due: an API server applying our conditions keeps
 //     another manager's entries where they are, so counting their place
@@ -105,15 +105,15 @@ type Decision struct {
 //  3. The object's status differs from what this writer last wrote for
 //     the UID and from the computed one: someone else edited it. The edit
 //     is counted once (ForeignEdit) and put back with one write. A UID
-//     this writer never wrote has no foreign edits (§11.13).
+//     this writer never wrote has no foreign edits.
 //  4. The write waits WriteGap from the end of the last write; after
 //     failed writes the backoff (one gap, doubling, capped) instead; while
 //     a fight lasts, the put-back of the k-th edit of the fight waits
 //     Backoff().Wait(k), and the longer of that and the failure backoff
-//     holds (§11.12). With no write remembered (a new leader, a new UID)
-//     nothing holds the write back (§11.13).
+//     holds. With no write remembered (a new leader, a new UID)
+//     nothing holds the write back.
 //  5. The wait ends at an exact instant: the last write's end plus the
-//     wait, to the nanosecond (§11.14).
+//     wait, to the nanosecond.
 //
 // Every comparison, for the write and for foreign edits, looks only at
 // the Binding's own condition types. Decide is pure and does not

@@ -455,3 +455,25 @@ func TestConform_UntilCoverage(t *testing.T) {
 		t.Errorf("the run did not stop once every rule was reached:\n%s", stdout)
 	}
 }
+
+// Progress shows on a terminal (here a pseudo-terminal made by script(1))
+// and never in a pipe.
+func TestConform_ProgressOnlyOnATerminal(t *testing.T) {
+	if _, err := exec.LookPath("script"); err != nil {
+		t.Skip("script(1) is not installed")
+	}
+	cmd := asCommand(t, "conform --system binding --exec "+shellQuote(asCommand(t, "reference --system binding"))+" --runs 150")
+	out, err := exec.Command("script", "-qfc", cmd, "/dev/null").CombinedOutput()
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if !strings.Contains(string(out), "\rconform: 1 of at most 150 snapshots compared") || !strings.Contains(string(out), "\r\x1b[K150 binding snapshots") {
+		t.Errorf("no progress on a terminal:\n%q", out)
+	}
+	_, stdout, errs := run(t, "", "conform", "--system", "binding", "--exec", asCommand(t, "reference --system binding"), "--runs", "20")
+	if strings.Contains(stdout+errs, "snapshots compared") {
+		t.Errorf("progress written to a pipe:\n%s%s", stdout, errs)
+	}
+}
+
+func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }

@@ -1,6 +1,8 @@
 package conditionstest
 
 import (
+	"fmt"
+	"reflect"
 	"slices"
 	"time"
 
@@ -28,8 +30,17 @@ type TB interface {
 //
 // A nil vocabulary is a kind without conditions of its own: Owned must be
 // empty.
-func CheckOutcomes(t TB, v *conditions.Vocabulary, outs []*conditions.Outcome) {
+//
+// outs is the list as a Result holds it: []conditions.Outcome or a
+// kind's own outcome type that embeds conditions.Outcome
+// ([]binding.Outcome, []offering.Outcome, ...).
+func CheckOutcomes[E any](t TB, v *conditions.Vocabulary, list []E) {
 	t.Helper()
+	outs, err := baseOutcomes(list)
+	if err != nil {
+		t.Errorf("%v", err)
+		return
+	}
 	for i, o := range outs {
 		id := o.Kind + " " + o.Namespace + "/" + o.Name
 		if i > 0 && conditions.Compare(outs[i-1], o) >= 0 {
@@ -117,4 +128,29 @@ func CheckOutcome(t TB, want Expected, got *conditions.Outcome) {
 	if !slices.Equal(owned, want.Owned) {
 		t.Errorf("%s: owned types %v, want %v", id, owned, want.Owned)
 	}
+}
+
+// baseOutcomes points at the conditions.Outcome of each element of list:
+// the element itself, or the conditions.Outcome it embeds.
+func baseOutcomes[E any](list []E) ([]*conditions.Outcome, error) {
+	out := make([]*conditions.Outcome, len(list))
+	base := reflect.TypeFor[conditions.Outcome]()
+	typ := reflect.TypeFor[E]()
+	if typ == base {
+		for i := range list {
+			out[i] = any(&list[i]).(*conditions.Outcome)
+		}
+		return out, nil
+	}
+	if typ.Kind() != reflect.Struct {
+		return nil, fmt.Errorf("CheckOutcomes: %s does not embed conditions.Outcome", typ)
+	}
+	f, ok := typ.FieldByName("Outcome")
+	if !ok || !f.Anonymous || f.Type != base || len(f.Index) != 1 {
+		return nil, fmt.Errorf("CheckOutcomes: %s does not embed conditions.Outcome", typ)
+	}
+	for i := range list {
+		out[i] = reflect.ValueOf(&list[i]).Elem().Field(f.Index[0]).Addr().Interface().(*conditions.Outcome)
+	}
+	return out, nil
 }

@@ -245,7 +245,8 @@ func (h *Host) decideAndWrite(ctx context.Context, now time.Time, obj *akv1.Bind
 	mem, seen := h.writers[r.UID]
 	// One call gives the answer: the engine's verdict (stale, unchanged,
 	// the ConfigMap route, a standby) and the writer's timing, folded into
-	// r.Write. The writer compares the Binding's own types only.
+	// the Verdict; r stays as the engine decided. The writer compares the
+	// Binding's own types only.
 	d, mem, err := h.limits.DecideOutcome(r, obj.Status.Conditions, mem, now)
 	if err != nil {
 		h.log.Error(err, "write not decided", "binding", key.String())
@@ -258,10 +259,10 @@ func (h *Host) decideAndWrite(ctx context.Context, now time.Time, obj *akv1.Bind
 		rep.FightsBegun = append(rep.FightsBegun, key)
 		h.log.Info("status of a Binding is being fought over", "binding", key.String())
 	}
-	if r.Retry && (rep.NextWrite.IsZero() || r.RetryAt.Before(rep.NextWrite)) {
-		rep.NextWrite = r.RetryAt
+	if d.Retry && (rep.NextWrite.IsZero() || d.RetryAt.Before(rep.NextWrite)) {
+		rep.NextWrite = d.RetryAt
 	}
-	if r.Write {
+	if d.Write {
 		if err := h.apply(ctx, obj, r.Owned); err != nil {
 			mem = mem.Failed(now)
 			if rep.Failed == nil {

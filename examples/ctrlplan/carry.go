@@ -4,6 +4,9 @@ import (
 	"context"
 	"fmt"
 
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/condengine/condengine/writeplan"
@@ -19,24 +22,46 @@ func Carry(ctx context.Context, c client.Client, obj client.Object, p writeplan.
 		return fmt.Errorf("ctrlplan: the plan is for %s/%s, the object is %s/%s", p.Namespace, p.Name, obj.GetNamespace(), obj.GetName())
 	}
 	for _, r := range p.Requests {
-		patch := client.RawPatch(r.PatchType, r.Body)
 		var err error
-		if r.Subresource == writeplan.SubresourceStatus {
-			opts := []client.SubResourcePatchOption{client.FieldOwner(r.FieldManager)}
-			if r.Force {
-				opts = append(opts, client.ForceOwnership)
-			}
-			err = c.Status().Patch(ctx, obj, patch, opts...)
-		} else {
-			opts := []client.PatchOption{client.FieldOwner(r.FieldManager)}
-			if r.Force {
-				opts = append(opts, client.ForceOwnership)
-			}
-			err = c.Patch(ctx, obj, patch, opts...)
+		switch {
+		case r.PatchType == types.ApplyPatchType:
+			err = apply(ctx, c, obj, r)
+		case r.Subresource == writeplan.SubresourceStatus:
+			err = c.Status().Patch(ctx, obj, client.RawPatch(r.PatchType, r.Body), client.FieldOwner(r.FieldManager))
+		default:
+			err = c.Patch(ctx, obj, client.RawPatch(r.PatchType, r.Body), client.FieldOwner(r.FieldManager))
 		}
 		if err != nil {
 			return fmt.Errorf("ctrlplan: %s of %s %s/%s: %w", r.Step, p.Kind, p.Namespace, p.Name, err)
 		}
 	}
 	return nil
+}
+
+// apply sends a server-side apply request through the client's Apply
+// (or Status().Apply) and copies the object the server answered into obj.
+func apply(ctx context.Context, c client.Client, obj client.Object, r writeplan.Request) error {
+	u := &unstructured.Unstructured{}
+	if err := u.UnmarshalJSON(r.Body); err != nil {
+		return err
+	}
+	ac := client.ApplyConfigurationFromUnstructured(u)
+	var err error
+	if r.Subresource == writeplan.SubresourceStatus {
+		opts := []client.SubResourceApplyOption{client.FieldOwner(r.FieldManager)}
+		if r.Force {
+			opts = append(opts, client.ForceOwnership)
+		}
+		err = c.Status().Apply(ctx, ac, opts...)
+	} else {
+		opts := []client.ApplyOption{client.FieldOwner(r.FieldManager)}
+		if r.Force {
+			opts = append(opts, client.ForceOwnership)
+		}
+		err = c.Apply(ctx, ac, opts...)
+	}
+	if err != nil {
+		return err
+	}
+	return runtime.DefaultUnstructuredConverter.FromUnstructured(u.Object, obj)
 }

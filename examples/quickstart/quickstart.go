@@ -67,11 +67,11 @@ func (r *BindingReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ct
 		}
 		obj := find(snap.Bindings, o.UID)
 		// One answer: the engine's verdict and the writer's timing.
-		_, mem, err := r.Limits.DecideOutcome(o, obj.Status.Conditions, r.writers[o.UID], now)
+		v, mem, err := r.Limits.DecideOutcome(o, obj.Status.Conditions, r.writers[o.UID], now)
 		if err != nil {
 			return ctrl.Result{}, err
 		}
-		if o.Write {
+		if v.Write {
 			if err := applyOwned(ctx, r.Client, obj, o.Owned); err != nil {
 				r.writers[o.UID] = mem.Failed(now)
 				return ctrl.Result{}, err
@@ -79,8 +79,8 @@ func (r *BindingReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ct
 			mem = mem.Wrote(o.Owned, now)
 		}
 		r.writers[o.UID] = mem
-		if o.Retry {
-			return ctrl.Result{RequeueAfter: o.RetryAt.Sub(now)}, nil
+		if v.Retry {
+			return ctrl.Result{RequeueAfter: v.RetryAt.Sub(now)}, nil
 		}
 	}
 	return ctrl.Result{}, nil

@@ -224,7 +224,7 @@ func (r *Replica) writerTick() {
 		if d.FightBegins {
 			s.Fights = append(s.Fights, Fight{At: s.now, Replica: r.Name, Namespace: br.Namespace, Name: br.Name})
 		}
-		if br.Write {
+		if d.Write {
 			w := Write{At: s.now, End: s.now.Add(s.opts.WriteLatency), Replica: r.Name, Namespace: br.Namespace,
 				Name: br.Name, UID: br.UID, PutBack: d.Log == policy.LogPutBack, Conditions: br.Conditions}
 			s.store(&w)
