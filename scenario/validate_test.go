@@ -75,3 +75,18 @@ func TestCheck_FinalizerRemovedReadsTheFinalizerAction(t *testing.T) {
 		assert.Len(t, f.Mismatches(got), want, "finalizer %q", action)
 	}
 }
+
+// A file that is one line of text, a list or a number is said to be so,
+// not in the decoder's Go terms.
+func TestParse_NotAMappingSaysWhatItIs(t *testing.T) {
+	for in, want := range map[string]string{
+		"just some garbage text": "holds a single string, not a mapping of keys",
+		"[1, 2]":                 "holds a list, not a mapping of keys",
+		"42":                     "holds a single number, not a mapping of keys",
+	} {
+		_, err := Parse([]byte(in))
+		require.Error(t, err, in)
+		assert.Contains(t, err.Error(), want, in)
+		assert.NotContains(t, err.Error(), "Go value", in)
+	}
+}
