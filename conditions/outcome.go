@@ -75,10 +75,17 @@ const RetryDelay = time.Second
 // otherwise RetryAt minus now, and never less than RetryDelay. It is what
 // a controller-runtime reconciler returns as Result.RequeueAfter.
 func (o *Outcome) RequeueAfter(now time.Time) time.Duration {
-	if !o.Retry {
+	return RequeueAfter(o.Retry, o.RetryAt, now)
+}
+
+// RequeueAfter is Outcome.RequeueAfter for any answer that carries a
+// retry flag and instant: 0 when retry is false, otherwise at minus now
+// and never less than RetryDelay.
+func RequeueAfter(retry bool, at, now time.Time) time.Duration {
+	if !retry {
 		return 0
 	}
-	return max(o.RetryAt.Sub(now), RetryDelay)
+	return max(at.Sub(now), RetryDelay)
 }
 
 // Skip says why an outcome writes no status. The set is closed: None

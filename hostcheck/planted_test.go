@@ -143,11 +143,11 @@ func (h *host) Reconcile(ctx context.Context, req reconcile.Request) (reconcile.
 		if o.Namespace != req.Namespace || o.Name != req.Name {
 			continue
 		}
-		_, mem, err := h.limits.DecideOutcome(o, obj.Status.Conditions, h.writers[o.UID], now)
+		v, mem, err := h.limits.DecideOutcome(o, obj.Status.Conditions, h.writers[o.UID], now)
 		if err != nil {
 			return reconcile.Result{}, err
 		}
-		write := o.Write
+		write := v.Write
 		if h.bug == writeEveryPass {
 			write = leader
 		}
@@ -166,8 +166,8 @@ func (h *host) Reconcile(ctx context.Context, req reconcile.Request) (reconcile.
 			mem = mem.Wrote(o.Owned, now)
 		}
 		h.writers[o.UID] = mem
-		if o.Retry && (next.IsZero() || o.RetryAt.Before(next)) {
-			next = o.RetryAt
+		if v.Retry && (next.IsZero() || v.RetryAt.Before(next)) {
+			next = v.RetryAt
 		}
 	}
 	for uid := range h.writers {

@@ -33,6 +33,9 @@ func Parse(data []byte) (*File, error) {
 	if err != nil {
 		return nil, fmt.Errorf("scenario: %w", err)
 	}
+	if t := bytes.TrimSpace(js); len(t) == 0 || t[0] != '{' {
+		return nil, fmt.Errorf("scenario: the file holds %s, not a mapping of keys (name, system, now, objects, expect, ...)", jsonKind(t))
+	}
 	dec := json.NewDecoder(bytes.NewReader(js))
 	dec.DisallowUnknownFields()
 	var f File
@@ -164,4 +167,19 @@ func Paths(args ...string) ([]string, error) {
 		out = append(out, found...)
 	}
 	return out, nil
+}
+
+// jsonKind names the kind of JSON value t begins, in words.
+func jsonKind(t []byte) string {
+	switch {
+	case len(t) == 0 || bytes.Equal(t, []byte("null")):
+		return "nothing"
+	case t[0] == '"':
+		return "a single string"
+	case t[0] == '[':
+		return "a list"
+	case t[0] == 't' || t[0] == 'f':
+		return "a single true or false"
+	}
+	return "a single number"
 }

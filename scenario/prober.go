@@ -1,6 +1,7 @@
 package scenario
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 
@@ -86,13 +87,21 @@ const (
 // triggerKinds lists the trigger kinds a prober block may name.
 var triggerKinds = []string{TriggerLeaderStart, TriggerConfig, TriggerSecret}
 
-// Validate reports the first thing the block's format does not allow: a
-// trigger of an unknown kind or without a time, a lastCovered key that
-// is not a trigger kind. Limits are checked by the runner, which knows
-// their defaults. A nil block is valid.
+// Validate reports what the block's format does not allow: a limit of
+// zero or less, a trigger of an unknown kind or without a time, a
+// lastCovered key that is not a trigger kind. How limits relate to each
+// other is checked by the runner, which knows their defaults. A nil block is valid.
 func (p *Prober) Validate() error {
 	if p == nil {
 		return nil
+	}
+	if l := p.Limits; l != nil {
+		if err := errors.Join(positive("prober.limits.passSpacing", l.PassSpacing), positive("prober.limits.proberTick", l.ProberTick),
+			atLeastOne("prober.limits.concurrency", l.Concurrency), positive("prober.limits.probeTimeout", l.ProbeTimeout),
+			positive("prober.limits.period", l.Period), positive("prober.limits.triggerRateLimit", l.TriggerRateLimit),
+			positive("prober.limits.startupList", l.StartupList)); err != nil {
+			return err
+		}
 	}
 	for i, t := range p.Triggers {
 		if !slices.Contains(triggerKinds, t.Kind) {

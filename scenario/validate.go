@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
 	akv1 "github.com/condengine/condengine/api/agentkourier/v1alpha1"
 )
 
@@ -56,6 +58,9 @@ func (f *File) Validate() error {
 		if _, _, ok := SplitName(p.Binding); !ok {
 			return fmt.Errorf("probes[%d]: binding: %q is not namespace/name", i, p.Binding)
 		}
+		if err := p.validate(); err != nil {
+			return fmt.Errorf("probes[%d].%w", i, err)
+		}
 	}
 	if err := f.Writer.Validate(); err != nil {
 		return err
@@ -103,4 +108,43 @@ func SplitName(s string) (namespace, name string, ok bool) {
 		return "", "", false
 	}
 	return namespace, name, true
+}
+
+// validate refuses the negative numbers a probe cannot have observed: a
+// generation, an HTTP status, a card's size, a Retry-After.
+func (p Probe) validate() error {
+	if p.Generation < 0 {
+		return fmt.Errorf("generation: %d must not be negative", p.Generation)
+	}
+	for _, o := range []struct {
+		key string
+		obs *Observation
+	}{{"backend", p.Backend}, {"channel", p.Channel}} {
+		switch {
+		case o.obs == nil:
+		case o.obs.HTTP < 0:
+			return fmt.Errorf("%s.http: %d is not an HTTP status", o.key, o.obs.HTTP)
+		case o.obs.CardBytes < 0:
+			return fmt.Errorf("%s.cardBytes: %d must not be negative", o.key, o.obs.CardBytes)
+		case o.obs.RetryAfter < 0:
+			return fmt.Errorf("%s.retryAfter: %d must not be negative", o.key, o.obs.RetryAfter)
+		}
+	}
+	return nil
+}
+
+// positive refuses a limit of zero or less, named by its path.
+func positive(path string, d *metav1.Duration) error {
+	if d != nil && d.Duration <= 0 {
+		return fmt.Errorf("%s: %s must be positive", path, d.Duration)
+	}
+	return nil
+}
+
+// atLeastOne refuses a count limit below one, named by its path.
+func atLeastOne(path string, n *int) error {
+	if n != nil && *n < 1 {
+		return fmt.Errorf("%s: %d must be at least 1", path, *n)
+	}
+	return nil
 }

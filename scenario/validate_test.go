@@ -14,21 +14,30 @@ import (
 func TestParse_RefusesWhatTheFormatDoesNotAllow(t *testing.T) {
 	const head = "name: a test\nsystem: binding\nnow: \"2026-11-30T10:00:00Z\"\nexpect: []\n"
 	for name, tc := range map[string]struct{ block, want string }{
-		"WriterUnknownKey":       {`writer: {bindingz: []}`, `unknown field "bindingz"`},
-		"WriterNotNamespaceName": {`writer: {bindings: [{binding: chat}]}`, `writer.bindings[0].binding: "chat" is not namespace/name`},
-		"WriterTooManySlashes":   {`writer: {bindings: [{binding: a/b/c}]}`, "writer.bindings[0].binding: \"a/b/c\" is not namespace/name"},
-		"WriterNegativeFailures": {`writer: {bindings: [{binding: a/b, failures: -1}]}`, "writer.bindings[0]: failures and fightEdits must not be negative"},
-		"WriterListedTwice":      {`writer: {bindings: [{binding: a/b}, {binding: a/b}]}`, "writer.bindings[1].binding: a/b is listed twice"},
-		"WriterBadDuration":      {`writer: {limits: {quiet: soon}}`, "scenario:"},
-		"ProberUnknownKey":       {`prober: {lastPass: "2026-11-30T10:00:00Z"}`, `unknown field "lastPass"`},
-		"ProberUnknownTrigger":   {`prober: {triggers: [{kind: configmap, at: "2026-11-30T10:00:00Z"}]}`, `prober.triggers[0].kind: "configmap" is not leaderStart, config or secret`},
-		"ProberTriggerNoTime":    {`prober: {triggers: [{kind: config}]}`, "prober.triggers[0].at is required"},
-		"ProberUnknownCovered":   {`prober: {lastCovered: {period: "2026-11-30T10:00:00Z"}}`, `prober.lastCovered: "period" is not leaderStart, config or secret`},
-		"BrokerConfigSource":     {`broker: {configSource: etcd}`, `broker.configSource: "etcd" is not crds or configmap`},
-		"ServedKind":             {`served: [{kind: Secret, namespace: a, name: b, uid: u, generation: 1}]`, `served[0]: kind: "Secret" is not Binding, AgentBackend or ChatConnection`},
-		"ProbeNotNamespaceName":  {`probes: [{binding: chat, generation: 1}]`, `probes[0]: binding: "chat" is not namespace/name`},
-		"CollectionSubscription": {`collection: {scheduledHour: "2026-11-30T09:00:00Z", results: [{subscription: web, buckets: 1, source: db}]}`, `collection.results[0].subscription: "web" is not namespace/name`},
-		"CollectionSource":       {`collection: {scheduledHour: "2026-11-30T09:00:00Z", results: [{subscription: a/web, buckets: 1, source: guess}]}`, `collection.results[0].source: "guess" is not db, calculator or error`},
+		"WriterUnknownKey":        {`writer: {bindingz: []}`, `unknown field "bindingz"`},
+		"WriterNotNamespaceName":  {`writer: {bindings: [{binding: chat}]}`, `writer.bindings[0].binding: "chat" is not namespace/name`},
+		"WriterTooManySlashes":    {`writer: {bindings: [{binding: a/b/c}]}`, "writer.bindings[0].binding: \"a/b/c\" is not namespace/name"},
+		"WriterNegativeFailures":  {`writer: {bindings: [{binding: a/b, failures: -1}]}`, "writer.bindings[0]: failures and fightEdits must not be negative"},
+		"WriterListedTwice":       {`writer: {bindings: [{binding: a/b}, {binding: a/b}]}`, "writer.bindings[1].binding: a/b is listed twice"},
+		"WriterBadDuration":       {`writer: {limits: {quiet: soon}}`, "scenario:"},
+		"ProberUnknownKey":        {`prober: {lastPass: "2026-11-30T10:00:00Z"}`, `unknown field "lastPass"`},
+		"ProberUnknownTrigger":    {`prober: {triggers: [{kind: configmap, at: "2026-11-30T10:00:00Z"}]}`, `prober.triggers[0].kind: "configmap" is not leaderStart, config or secret`},
+		"ProberTriggerNoTime":     {`prober: {triggers: [{kind: config}]}`, "prober.triggers[0].at is required"},
+		"ProberUnknownCovered":    {`prober: {lastCovered: {period: "2026-11-30T10:00:00Z"}}`, `prober.lastCovered: "period" is not leaderStart, config or secret`},
+		"BrokerConfigSource":      {`broker: {configSource: etcd}`, `broker.configSource: "etcd" is not crds or configmap`},
+		"ServedKind":              {`served: [{kind: Secret, namespace: a, name: b, uid: u, generation: 1}]`, `served[0]: kind: "Secret" is not Binding, AgentBackend or ChatConnection`},
+		"ProbeNotNamespaceName":   {`probes: [{binding: chat, generation: 1}]`, `probes[0]: binding: "chat" is not namespace/name`},
+		"CollectionSubscription":  {`collection: {scheduledHour: "2026-11-30T09:00:00Z", results: [{subscription: web, buckets: 1, source: db}]}`, `collection.results[0].subscription: "web" is not namespace/name`},
+		"ProbeNegativeGeneration": {`probes: [{binding: a/b, generation: -1}]`, "probes[0].generation: -1 must not be negative"},
+		"ProbeNegativeHTTP":       {`probes: [{binding: a/b, generation: 1, backend: {http: -200}}]`, "probes[0].backend.http: -200 is not an HTTP status"},
+		"ProbeNegativeCardBytes":  {`probes: [{binding: a/b, generation: 1, backend: {http: 200, cardBytes: -5}}]`, "probes[0].backend.cardBytes: -5 must not be negative"},
+		"ProbeNegativeRetryAfter": {`probes: [{binding: a/b, generation: 1, channel: {http: 429, retryAfter: -1}}]`, "probes[0].channel.retryAfter: -1 must not be negative"},
+		"WriterZeroGap":           {`writer: {limits: {writeGap: 0s}}`, "writer.limits.writeGap: 0s must be positive"},
+		"WriterNegativeQuiet":     {`writer: {limits: {quiet: -5s}}`, "writer.limits.quiet: -5s must be positive"},
+		"WriterNoFightEdits":      {`writer: {limits: {fightEdits: 0}}`, "writer.limits.fightEdits: 0 must be at least 1"},
+		"ProberZeroConcurrency":   {`prober: {limits: {concurrency: 0}}`, "prober.limits.concurrency: 0 must be at least 1"},
+		"ProberNegativePeriod":    {`prober: {limits: {period: -1m}}`, "prober.limits.period: -1m0s must be positive"},
+		"CollectionSource":        {`collection: {scheduledHour: "2026-11-30T09:00:00Z", results: [{subscription: a/web, buckets: 1, source: guess}]}`, `collection.results[0].source: "guess" is not db, calculator or error`},
 	} {
 		t.Run(name, func(t *testing.T) {
 			_, err := Parse([]byte(head + tc.block + "\n"))
@@ -36,8 +45,9 @@ func TestParse_RefusesWhatTheFormatDoesNotAllow(t *testing.T) {
 			assert.Contains(t, err.Error(), tc.want)
 		})
 	}
-	f, err := Parse([]byte(head + "writer: {bindings: [{binding: a/b, failures: 2}]}\nprober: {triggers: [{kind: config, at: \"2026-11-30T09:59:00Z\"}], lastCovered: {secret: \"2026-11-30T09:00:00Z\"}}\n"))
-	require.NoError(t, err, "well-formed blocks are read")
+	f, err := Parse([]byte(head + "probes: [{binding: a/b, generation: 0, backend: {http: 0, cardBytes: 0}}]\n" +
+		"writer: {limits: {writeGap: 1s, fightEdits: 1}, bindings: [{binding: a/b, failures: 2}]}\nprober: {triggers: [{kind: config, at: \"2026-11-30T09:59:00Z\"}], lastCovered: {secret: \"2026-11-30T09:00:00Z\"}}\n"))
+	require.NoError(t, err, "well-formed blocks are read, zeros where zero is a value")
 	assert.Equal(t, 2, f.Writer.Bindings[0].Failures)
 	assert.Equal(t, TriggerConfig, f.Prober.Triggers[0].Kind)
 }
@@ -63,5 +73,20 @@ func TestCheck_FinalizerRemovedReadsTheFinalizerAction(t *testing.T) {
 		got := []Outcome{{Kind: "Offering", Namespace: "a", Name: "gone", Finalizer: action},
 			{Kind: "Offering", Namespace: "a", Name: "kept", Finalizer: conditions.FinalizerAdd}}
 		assert.Len(t, f.Mismatches(got), want, "finalizer %q", action)
+	}
+}
+
+// A file that is one line of text, a list or a number is said to be so,
+// not in the decoder's Go terms.
+func TestParse_NotAMappingSaysWhatItIs(t *testing.T) {
+	for in, want := range map[string]string{
+		"just some garbage text": "holds a single string, not a mapping of keys",
+		"[1, 2]":                 "holds a list, not a mapping of keys",
+		"42":                     "holds a single number, not a mapping of keys",
+	} {
+		_, err := Parse([]byte(in))
+		require.Error(t, err, in)
+		assert.Contains(t, err.Error(), want, in)
+		assert.NotContains(t, err.Error(), "Go value", in)
 	}
 }

@@ -1,6 +1,7 @@
 package scenario
 
 import (
+	"errors"
 	"fmt"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -72,13 +73,21 @@ type WriterMemory struct {
 	FightEdits int `json:"fightEdits,omitempty"`
 }
 
-// Validate reports the first thing the block's format does not allow: a
-// binding that is not namespace/name or is listed twice, a negative
-// count. Limits are checked by the runner, which knows their defaults.
+// Validate reports what the block's format does not allow: a limit of
+// zero or less, a binding that is not namespace/name or is listed twice,
+// a negative count. How limits relate to each other (a cap below a gap)
+// is checked by the runner, which knows their defaults.
 // A nil block is valid.
 func (w *Writer) Validate() error {
 	if w == nil {
 		return nil
+	}
+	if l := w.Limits; l != nil {
+		if err := errors.Join(positive("writer.limits.writeGap", l.WriteGap), positive("writer.limits.writerTick", l.WriterTick),
+			positive("writer.limits.backoffCap", l.BackoffCap), atLeastOne("writer.limits.fightEdits", l.FightEdits),
+			positive("writer.limits.fightWindow", l.FightWindow), positive("writer.limits.quiet", l.Quiet)); err != nil {
+			return err
+		}
 	}
 	seen := make(map[string]bool, len(w.Bindings))
 	for i, b := range w.Bindings {

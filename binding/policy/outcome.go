@@ -22,6 +22,12 @@ type Verdict struct {
 	RetryAt time.Time
 }
 
+// RequeueAfter is how long the host waits before it reconciles again, as
+// conditions.RequeueAfter answers it: never 0 when Retry is set.
+func (v Verdict) RequeueAfter(now time.Time) time.Duration {
+	return conditions.RequeueAfter(v.Retry, v.RetryAt, now)
+}
+
 // DecideOutcome is the one answer to "write this Binding's status now?"
 // for a broker that spaces its writes. It runs the writer policy (Decide,
 // then Observe) on the outcome binding.Evaluate returned and folds the

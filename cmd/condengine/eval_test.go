@@ -205,3 +205,15 @@ func TestEval_TableColumnsHoldForTheWholeTable(t *testing.T) {
 		t.Fatalf("%d rows, want 1500", rows)
 	}
 }
+
+// A limit of zero or less is refused by eval as by check, by its path.
+func TestEval_RefusesLimitsCheckRefuses(t *testing.T) {
+	path := t.TempDir() + "/limits.yaml"
+	writeFile(t, path, "name: a zero gap\nsystem: binding\nnow: \"2026-11-30T10:00:00Z\"\nwriter: {limits: {writeGap: 0s}}\nexpect: []\n")
+	for _, args := range [][]string{{"eval", "-f", path}, {"check", path}} {
+		code, out, errs := run(t, "", args...)
+		if code == exitOK || !strings.Contains(out+errs, "writer.limits.writeGap: 0s must be positive") {
+			t.Errorf("%s: code %d, output %q %q", args[0], code, out, errs)
+		}
+	}
+}

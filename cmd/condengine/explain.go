@@ -115,6 +115,10 @@ func runExplain(e env, args []string) int {
 	objs = slices.DeleteFunc(objs, func(x explain.Object) bool {
 		return kind != "" && x.Kind != kind || name != "" && x.Name != name || ns != "" && x.Namespace != ns
 	})
+	if len(w.bindings)+len(w.others) == 0 {
+		fmt.Fprintf(e.stderr, "condengine explain: nothing to explain in %s: it holds no object of an Agent Kourier or FinOps kind\n", inName)
+		return exitFail
+	}
 	if len(objs) == 0 && (kind != "" || ns != "") {
 		what := cmp.Or(kind, "object")
 		switch {

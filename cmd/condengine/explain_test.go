@@ -149,3 +149,12 @@ func TestRulesDoc_NotStale(t *testing.T) {
 		t.Errorf("docs/rules.md is stale: run go generate ./cmd/condengine (-want +got):\n%s", d)
 	}
 }
+
+// An input with nothing the engine evaluates is said to be so, instead
+// of an empty answer.
+func TestExplain_NoEvaluatedKindSaysSo(t *testing.T) {
+	code, out, errs := run(t, "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x, namespace: a}\n", "explain", "-f", "-")
+	if code == exitOK || out != "" || !strings.Contains(errs, "nothing to explain in stdin") {
+		t.Fatalf("code %d, stdout %q, stderr %q", code, out, errs)
+	}
+}

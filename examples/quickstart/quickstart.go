@@ -1,40 +1,49 @@
 // Package quickstart is the README's quick start, compiled and tested: a
 // controller-runtime reconciler that evaluates the Bindings with the
-// engine and applies, to each Binding that is due, only the conditions
-// the engine owns.
+// engine and writes each due Binding's status with a write plan.
 package quickstart
 
 import (
 	"context"
+	"errors"
 	"time"
 
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/tools/record"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	akv1 "github.com/condengine/condengine/api/agentkourier/v1alpha1"
 	"github.com/condengine/condengine/binding"
 	"github.com/condengine/condengine/binding/policy"
+	"github.com/condengine/condengine/examples/ctrlplan"
+	"github.com/condengine/condengine/writeplan"
 )
 
 // BindingReconciler writes the status of the default broker's Bindings.
-// It keeps, between reconciles, the engine's memory of served
-// generations and the writer's memory of each UID.
+//
+// One reconcile is one pass: it lists every Binding, evaluates them all
+// once and writes every Binding that is due, whichever one the request
+// named, so what is written does not depend on the order of requests.
+// It keeps the engine's and the writer's memory between passes, so run
+// it with one worker (MaxConcurrentReconciles: 1, controller-runtime's
+// default). A pass is O(n), so a burst of n events costs O(n²); for large
+// fleets evaluate per event with binding.Incremental instead (see
+// examples/bindinghost).
 type BindingReconciler struct {
-	Client  client.Client
-	Limits  policy.Limits // policy.DefaultLimits()
-	Now     func() time.Time
-	Started time.Time
+	Client   client.Client
+	Limits   policy.Limits // policy.DefaultLimits(); the zero value is refused
+	Now      func() time.Time
+	Started  time.Time
+	Recorder record.EventRecorder // optional: one Event per condition transition
 
 	served  binding.ServedMemory
 	writers map[types.UID]policy.Memory
 }
 
-// Reconcile evaluates every Binding and writes the one requested when its
-// outcome says so.
-func (r *BindingReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
+// Reconcile evaluates every Binding and writes each one that is due.
+func (r *BindingReconciler) Reconcile(ctx context.Context, _ ctrl.Request) (ctrl.Result, error) {
 	now := r.Now() // read the clock once; the engine reads none
 	snap := binding.Snapshot{
 		Now:    now,
@@ -57,14 +66,11 @@ func (r *BindingReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ct
 		return ctrl.Result{}, err
 	}
 	r.served = res.Memory
-	if r.writers == nil {
-		r.writers = map[types.UID]policy.Memory{}
-	}
+	writers := make(map[types.UID]policy.Memory, len(res.Bindings)) // forgets deleted Bindings
+	var wait time.Duration
+	var failed []error
 	for i := range res.Bindings {
 		o := &res.Bindings[i]
-		if o.Namespace != req.Namespace || o.Name != req.Name {
-			continue
-		}
 		obj := find(snap.Bindings, o.UID)
 		// One answer: the engine's verdict and the writer's timing.
 		v, mem, err := r.Limits.DecideOutcome(o, obj.Status.Conditions, r.writers[o.UID], now)
@@ -72,41 +78,45 @@ func (r *BindingReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ct
 			return ctrl.Result{}, err
 		}
 		if v.Write {
-			if err := applyOwned(ctx, r.Client, obj, o.Owned); err != nil {
-				r.writers[o.UID] = mem.Failed(now)
-				return ctrl.Result{}, err
+			if err := r.write(ctx, obj, o); err != nil {
+				mem = mem.Failed(now)
+				failed = append(failed, err)
+			} else {
+				mem = mem.Wrote(o.Owned, now)
 			}
-			mem = mem.Wrote(o.Owned, now)
 		}
-		r.writers[o.UID] = mem
-		if v.Retry {
-			return ctrl.Result{RequeueAfter: v.RetryAt.Sub(now)}, nil
+		writers[o.UID] = mem
+		// Never 0 when a retry is due: 0 means "no requeue" here.
+		if d := v.RequeueAfter(now); d > 0 && (wait == 0 || d < wait) {
+			wait = d
 		}
 	}
-	return ctrl.Result{}, nil
+	r.writers = writers
+	// A failed write (a conflict: the Binding moved) is retried by
+	// controller-runtime's backoff, with a fresh read.
+	return ctrl.Result{RequeueAfter: wait}, errors.Join(failed...)
 }
 
-// applyOwned applies the owned conditions, and nothing else, to the
-// Binding's status subresource with server-side apply under the field
-// manager "agent-kourier". The resourceVersion makes the API server refuse
-// the write when the Binding changed since it was read (deleted and made
-// again included).
-func applyOwned(ctx context.Context, c client.Client, obj *akv1.Binding, owned []metav1.Condition) error {
-	conds := make([]any, 0, len(owned))
-	for _, x := range owned {
-		conds = append(conds, map[string]any{
-			"type": x.Type, "status": string(x.Status), "reason": x.Reason, "message": x.Message,
-			"observedGeneration": x.ObservedGeneration,
-			"lastTransitionTime": x.LastTransitionTime.UTC().Format(time.RFC3339),
-		})
+// write carries out the outcome's write plan: the removal of a condition
+// of ours someone else co-owns (guarded by the resourceVersion read),
+// the server-side apply of exactly o.Owned under "agent-kourier", and
+// then any finalizer change, in that order. It records an Event per
+// transition.
+func (r *BindingReconciler) write(ctx context.Context, obj *akv1.Binding, o *binding.Outcome) error {
+	before := obj.Status.Conditions
+	plan, err := writeplan.For(obj, &o.Outcome, o.Status, writeplan.Options{FieldManager: "agent-kourier"})
+	if err != nil {
+		return err
 	}
-	u := &unstructured.Unstructured{Object: map[string]any{"status": map[string]any{"conditions": conds}}}
-	u.SetGroupVersionKind(akv1.GroupVersion.WithKind(akv1.KindBinding))
-	u.SetNamespace(obj.Namespace)
-	u.SetName(obj.Name)
-	u.SetResourceVersion(obj.ResourceVersion)
-	return c.Status().Apply(ctx, client.ApplyConfigurationFromUnstructured(u),
-		client.FieldOwner("agent-kourier"), client.ForceOwnership)
+	if err := ctrlplan.Carry(ctx, r.Client, obj, plan); err != nil {
+		return err
+	}
+	if r.Recorder != nil {
+		for _, t := range writeplan.Transitions(before, o.Conditions) {
+			r.Recorder.Eventf(obj, corev1.EventTypeNormal, t.Reason, "%s: %q -> %q", t.Type, t.From, t.To)
+		}
+	}
+	return nil
 }
 
 func find(bs []akv1.Binding, uid types.UID) *akv1.Binding {

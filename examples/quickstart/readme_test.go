@@ -29,8 +29,8 @@ func TestReadmeQuickStartIsThisCode(t *testing.T) {
 	if !ok {
 		t.Fatal("the quick start's Go block is not closed")
 	}
-	for _, want := range []string{"func (r *BindingReconciler) Reconcile(", "func applyOwned(", `client.FieldOwner("agent-kourier")`,
-		"SetResourceVersion", "o.Owned"} {
+	for _, want := range []string{"func (r *BindingReconciler) Reconcile(", "writeplan.For(", `FieldManager: "agent-kourier"`,
+		"ctrlplan.Carry(", "v.RequeueAfter(now)", "MaxConcurrentReconciles: 1", "writeplan.Transitions(", "policy.DefaultLimits()"} {
 		if !strings.Contains(block, want) {
 			t.Errorf("the quick start does not show %s", want)
 		}
