@@ -35,10 +35,10 @@ type Rule struct {
 	// texts differ. A rule that keeps a condition as the object carries
 	// it lists what it may keep.
 	Writes []Reason
-	// Reasons are the (status, reason) pairs of Types the rule may write.
-	//
-	// Deprecated: declare Writes; Reasons is read only by tables not yet
-	// converted and goes once none is left.
+	// Reasons are the (status, reason) pairs of Types the rule may write,
+	// for a table that does not declare Writes. The offering and
+	// subscription tables still use it; Binding and PriceBook declare
+	// Writes. A rule sets one or the other.
 	Reasons []Pair
 }
 

@@ -112,15 +112,10 @@ func TestProperty_ProvenanceNamesTableRulesAndSnapshotObjects(t *testing.T) {
 func lived(t *rapid.T, s finops.Snapshot) finops.Snapshot {
 	s, _, _ = finops.Settle(s, 30)
 	sub := subscription.Snapshot{Now: s.Now, Subscriptions: s.Subscriptions, Offerings: s.Offerings}
-	for _, o := range s.Objects {
-		sub.Objects = append(sub.Objects, subscription.ObjectRef{APIVersion: o.APIVersion, Kind: o.Kind, Namespace: o.Namespace, Name: o.Name})
-	}
+	sub.Objects = append(sub.Objects, s.Objects...)
 	sub = st.Disturb(t, sub)
 	s.Now, s.Subscriptions, s.Offerings, s.Collection = sub.Now, sub.Subscriptions, sub.Offerings, sub.Collection
-	s.Objects = nil
-	for _, o := range sub.Objects {
-		s.Objects = append(s.Objects, o)
-	}
+	s.Objects = append([]finops.ObjectRef(nil), sub.Objects...)
 	for _, f := range sub.Failures {
 		s.Failures = append(s.Failures, finops.Failure{Kind: f.Kind, Namespace: f.Namespace, Name: f.Name})
 	}
