@@ -134,12 +134,12 @@ func (l Limits) NextPass(s ProberState, now time.Time) PassDecision {
 	var due time.Time
 	cause := CausePeriodic
 	if last.IsZero() {
-		// No pass has run: one is due at once, for the first trigger
-		// recorded if there is one.
+		// No pass has run: one is due at once, named after the earliest
+		// trigger recorded (ties go to the kind listed first), if any.
+		var first time.Time
 		for k := range s.Pending {
-			if !s.Pending[k].IsZero() {
-				cause = Cause(k)
-				break
+			if p := s.Pending[k]; !p.IsZero() && (first.IsZero() || p.Before(first)) {
+				first, cause = p, Cause(k)
 			}
 		}
 	} else {

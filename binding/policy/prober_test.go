@@ -113,3 +113,30 @@ func TestPlan_ServedOnly_SortedDeduplicated(t *testing.T) {
 	assert.Equal(t, l.MaxPassDuration(3), p.MaxDuration())
 	assert.Zero(t, l.Plan(nil).MaxDuration())
 }
+
+// The first pass names the earliest trigger that caused it, whatever the
+// kinds' order; a tie goes to the kind listed first.
+func TestNextPass_FirstPass_NamesEarliestTrigger(t *testing.T) {
+	l := DefaultLimits()
+	tests := []struct {
+		name     string
+		triggers map[Trigger]time.Time
+		want     Cause
+	}{
+		{"secret before config", map[Trigger]time.Time{TriggerConfig: t0.Add(5 * time.Second), TriggerSecret: t0.Add(2 * time.Second)}, CauseSecret},
+		{"config before secret", map[Trigger]time.Time{TriggerConfig: t0.Add(2 * time.Second), TriggerSecret: t0.Add(5 * time.Second)}, CauseConfig},
+		{"tie goes to the first kind", map[Trigger]time.Time{TriggerConfig: t0.Add(3 * time.Second), TriggerSecret: t0.Add(3 * time.Second)}, CauseConfig},
+		{"config before leader start", map[Trigger]time.Time{TriggerLeaderStart: t0.Add(4 * time.Second), TriggerConfig: t0.Add(time.Second)}, CauseConfig},
+		{"no trigger is periodic", nil, CausePeriodic},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := ProberState{NotBefore: t0.Add(l.StartupList)}
+			for k, at := range tt.triggers {
+				s = s.Trigger(k, at)
+			}
+			d := l.NextPass(s, t0.Add(l.StartupList))
+			assert.Equal(t, PassDecision{Start: true, At: t0.Add(l.StartupList), Cause: tt.want}, d)
+		})
+	}
+}
