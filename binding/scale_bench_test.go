@@ -50,25 +50,8 @@ func BenchmarkIncrementalScale(b *testing.B) {
 		}
 		held := float64(heapInUse()-before) / float64(n)
 		copied := float64(unsafe.Sizeof(akv1.Binding{}))
-		edited := s.Bindings[n/2]
-		moved := edited
-		moved.Generation++
-		moved.Spec.Chat.Channel = "elsewhere"
 		b.Run(strconv.Itoa(n), func(b *testing.B) {
-			b.ReportAllocs()
-			i := 0
-			cpu := cpuNow()
-			for b.Loop() {
-				o := edited
-				if i%2 == 0 {
-					o = moved
-				}
-				i++
-				if st := e.SetBinding(o); st.Full || len(st.Bindings) != 1 {
-					b.Fatalf("step re-evaluated %d Bindings (full %v), want 1", len(st.Bindings), st.Full)
-				}
-			}
-			b.ReportMetric(float64((cpuNow()-cpu).Nanoseconds())/float64(b.N), "cpu-ns/step")
+			stepLoop(b, e, s.Bindings[n/2])
 			b.ReportMetric(held, "held-B/Binding")
 			b.ReportMetric(copied, "copy-B/Binding")
 			b.ReportMetric(held-copied, "state-B/Binding")
