@@ -474,6 +474,7 @@ func (r *run) call(p *replica, name types.NamespacedName) (res reconcile.Result,
 		}
 	}()
 	r.trace = append(r.trace, fmt.Sprintf("     replica %d reconciles %s", p.id, name))
+	p.planned = map[types.UID]bool{}
 	res, err = p.host.Reconcile(r.ctx, requestOf(name))
 	if err != nil {
 		r.trace = append(r.trace, fmt.Sprintf("     replica %d: reconcile error: %v", p.id, err))
