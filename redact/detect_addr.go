@@ -336,14 +336,11 @@ func findEncodedHostPorts(s string, out []span) []span {
 	const sep = "%3a"
 	prev := 0
 	for from := 0; ; {
-		i := indexFrom(s, from, '%')
+		i := indexFoldFrom(s, from, sep)
 		if i < 0 {
 			return out
 		}
 		from = i + 1
-		if !hasPrefixFold(s[i:], sep) {
-			continue
-		}
 		end := i + len(sep)
 		for end < len(s) && isDigit(s[end]) {
 			end++

@@ -104,13 +104,9 @@ func (p prefixed) find(s string, out []span) []span {
 func findEncodedURLs(s string, out []span) []span {
 	const sep = "%3a%2f%2f"
 	for from := 0; ; {
-		i := indexFrom(s, from, '%')
+		i := indexFoldFrom(s, from, sep)
 		if i < 0 {
 			return out
-		}
-		if !hasPrefixFold(s[i:], sep) {
-			from = i + 1
-			continue
 		}
 		start := i
 		for start > from && is(s[start-1], cScheme) {
