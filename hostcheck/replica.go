@@ -147,7 +147,7 @@ func (p *replica) list(scheme *runtime.Scheme, list client.ObjectList, opts ...c
 	kind := strings.TrimSuffix(gvk.Kind, "List")
 	var lo client.ListOptions
 	lo.ApplyOptions(opts)
-	var items []runtime.Object
+	var items []*unstructured.Unstructured
 	for _, u := range p.cached() {
 		if u.GetKind() != kind || (lo.Namespace != "" && u.GetNamespace() != lo.Namespace) {
 			continue
@@ -156,18 +156,19 @@ func (p *replica) list(scheme *runtime.Scheme, list client.ObjectList, opts ...c
 			continue
 		}
 		p.note(u)
-		items = append(items, u.DeepCopy())
+		items = append(items, u)
 	}
 	if ul, ok := list.(*unstructured.UnstructuredList); ok {
 		ul.Items = ul.Items[:0]
 		for _, it := range items {
-			ul.Items = append(ul.Items, *it.(*unstructured.Unstructured))
+			ul.Items = append(ul.Items, *it.DeepCopy())
 		}
 		return nil
 	}
+	// The conversion to a typed list copies: the cache is not shared.
 	conv := make([]any, 0, len(items))
 	for _, it := range items {
-		conv = append(conv, it.(*unstructured.Unstructured).Object)
+		conv = append(conv, it.Object)
 	}
 	return runtime.DefaultUnstructuredConverter.FromUnstructured(map[string]any{"items": conv}, list)
 }
