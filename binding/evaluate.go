@@ -57,19 +57,34 @@ type evaluator struct {
 	// rec records each decision's rule and evidence (Explain); nil in
 	// Evaluate.
 	rec *conditions.Recorder
+	// sc holds the evaluation's buffers (EvaluateInto keeps them).
+	sc *scratch
 }
 
 // evaluate runs one evaluation; each, when set, receives the outcomes
 // instead of Result.Bindings (EvaluateEach).
 func evaluate(s *Snapshot, explain bool, each func(int, Outcome)) Result {
-	ix := buildIndex(s)
-	e := &evaluator{s: s, ix: ix, st: make([]bstate, len(s.Bindings)), holders: make(map[claimKey]int32, len(s.Bindings))}
+	return evaluateIn(s, explain, each, &scratch{})
+}
+
+// evaluateIn is evaluate with its working memory in sc: an empty scratch
+// allocates everything, one kept from an earlier call (EvaluateInto)
+// reuses what it holds.
+func evaluateIn(s *Snapshot, explain bool, each func(int, Outcome), sc *scratch) Result {
+	n := len(s.Bindings)
+	sc.sized = n
+	buildIndex(s, sc)
+	sc.st = reuse(sc.st, n)
+	sc.holders = reuseMap(sc.holders, n)
+	sc.e = evaluator{s: s, ix: &sc.ix, st: sc.st, holders: sc.holders, sc: sc}
+	e := &sc.e
 	if explain {
 		e.rec = &conditions.Recorder{}
 	}
 	e.resolve()
 	e.claimChannels()
-	e.probes = indexProbes(s)
+	indexProbes(s, &sc.probes)
+	e.probes = &sc.probes
 	return e.result(each)
 }
 

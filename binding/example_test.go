@@ -85,3 +85,31 @@ func ExampleEvaluateEach() {
 	// bindings[1] team-a/chat write=true Ready=Unknown BackendReachable:Pending
 	// bindings[0] team-b/chat write=true Ready=Unknown BackendReachable:Pending
 }
+
+// A host that evaluates its snapshot again and again keeps one
+// ResultBuffer and evaluates into it; it carries the memory over and
+// applies the writes between passes as it would with Evaluate.
+func ExampleEvaluateInto() {
+	s := binding.Snapshot{
+		Now:         time.Date(2026, 11, 30, 10, 0, 0, 0, time.UTC),
+		Broker:      binding.Broker{Leader: true, ProberListed: true},
+		Bindings:    []akv1.Binding{bindingtest.NewBinding("team-a", "chat")},
+		Backends:    []akv1.AgentBackend{bindingtest.NewBackend("team-a", "echo")},
+		Connections: []akv1.ChatConnection{bindingtest.NewConnection("team-a", "slack")},
+	}
+	var buf binding.ResultBuffer
+	for pass := range 2 {
+		if err := binding.EvaluateInto(&buf, s); err != nil {
+			fmt.Println(err)
+			return
+		}
+		o := buf.Bindings[0]
+		fmt.Printf("pass %d: %s/%s write=%v\n", pass, o.Namespace, o.Name, o.Write)
+		binding.ApplyInPlace(s.Bindings, buf.Result)
+		s.Served = buf.Memory
+		s.Now = s.Now.Add(time.Minute)
+	}
+	// Output:
+	// pass 0: team-a/chat write=true
+	// pass 1: team-a/chat write=false
+}

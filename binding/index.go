@@ -77,21 +77,23 @@ type identity struct {
 	gen            int64
 }
 
-// buildIndex groups the snapshot. Objects that share a UID, or a kind and
-// namespaced name, are all left out: which one is real cannot be told
-// without depending on list order.
-func buildIndex(s *Snapshot) *index {
-	ix := &index{
-		backends:    make(map[objKey]*backendInfo, len(s.Backends)),
-		connections: make(map[objKey]*connInfo, len(s.Connections)),
+// buildIndex groups the snapshot into sc.ix, reusing sc's buffers.
+// Objects that share a UID, or a kind and namespaced name, are all left
+// out: which one is real cannot be told without depending on list order.
+func buildIndex(s *Snapshot, sc *scratch) {
+	ix := &sc.ix
+	*ix = index{
+		backends:    reuseMap(ix.backends, len(s.Backends)),
+		connections: reuseMap(ix.connections, len(s.Connections)),
+		backendList: ix.backendList,
+		connList:    ix.connList,
+		memory:      ix.memory,
+		errors:      sc.errors[:0],
 	}
 	n := len(s.Bindings) + len(s.Backends) + len(s.Connections)
-	uids := make(map[types.UID]int, n)
-	type nameKey struct {
-		kind     string
-		ns, name string
-	}
-	names := make(map[nameKey]int, n)
+	uids := reuseMap(sc.uids, n)
+	names := reuseMap(sc.names, n)
+	sc.uids, sc.names = uids, names
 	// Each object's identity is read where it lies, by its position
 	// across the three lists, rather than copied into a list of its own.
 	id := func(i int) identity {
@@ -113,7 +115,8 @@ func buildIndex(s *Snapshot) *index {
 		}
 		names[nameKey{id.kind, id.ns, id.name}]++
 	}
-	ok := make([]bool, n)
+	ok := reuse(sc.ok, n)
+	sc.ok = ok
 	for i := range n {
 		id := id(i)
 		p := identityProblem(id.ns, id.name, id.uid, id.gen)
@@ -131,13 +134,13 @@ func buildIndex(s *Snapshot) *index {
 		ok[i] = true
 	}
 
-	ix.memory = buildMemory(s, ix)
+	ix.memory = buildMemory(s, ix, ix.memory)
 
 	ix.bindingOK = ok[:len(s.Bindings)]
 	// One slice per kind holds the infos, so indexing costs two
 	// allocations, not one per object.
-	backends := make([]backendInfo, len(s.Backends))
-	conns := make([]connInfo, len(s.Connections))
+	backends := reuse(ix.backendList, len(s.Backends))
+	conns := reuse(ix.connList, len(s.Connections))
 	ix.backendList, ix.connList = backends, conns
 	off := len(s.Bindings)
 	for i := range s.Backends {
@@ -177,14 +180,14 @@ func buildIndex(s *Snapshot) *index {
 		}
 		ix.connections[objKey{o.Namespace, o.Name}] = info
 	}
-	return ix
+	sc.errors = ix.errors
 }
 
 // buildMemory indexes the memory by UID. When entries for one UID
 // disagree, the highest generation wins; a tie between different entries
 // drops the UID, since no order-free choice exists.
-func buildMemory(s *Snapshot, ix *index) map[types.UID]*Served {
-	m := make(map[types.UID]*Served, len(s.Served.Objects))
+func buildMemory(s *Snapshot, ix *index, m map[types.UID]*Served) map[types.UID]*Served {
+	m = reuseMap(m, len(s.Served.Objects))
 	var dropped map[types.UID]bool
 	for i := range s.Served.Objects {
 		e := &s.Served.Objects[i]

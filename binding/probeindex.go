@@ -17,14 +17,17 @@ type probeIndex struct {
 	start map[types.UID]int // first position in order for a UID
 	used  []bool            // by position in Snapshot.Probes
 	why   []string          // why an unused result was ignored, when known
+	out   []IgnoredProbe    // the array ignored lists into
 }
 
-func indexProbes(s *Snapshot) *probeIndex {
-	p := &probeIndex{
-		order: make([]int, len(s.Probes)),
-		start: make(map[types.UID]int, len(s.Probes)),
-		used:  make([]bool, len(s.Probes)),
-		why:   make([]string, len(s.Probes)),
+// indexProbes builds the index into p, reusing its buffers.
+func indexProbes(s *Snapshot, p *probeIndex) {
+	*p = probeIndex{
+		order: reuse(p.order, len(s.Probes)),
+		start: reuseMap(p.start, len(s.Probes)),
+		used:  reuse(p.used, len(s.Probes)),
+		why:   reuse(p.why, len(s.Probes)),
+		out:   p.out,
 	}
 	// Count each UID's results, turn the counts into group offsets, then
 	// place each result in its group.
@@ -61,7 +64,6 @@ func indexProbes(s *Snapshot) *probeIndex {
 		}
 		k = end
 	}
-	return p
 }
 
 // pick finds, for one Binding, the newest finished backend and channel
@@ -111,7 +113,7 @@ func (p *probeIndex) mark(s *Snapshot, uid types.UID, why string) {
 
 // ignored lists the results that counted for no Binding.
 func (p *probeIndex) ignored(s *Snapshot) []IgnoredProbe {
-	var out []IgnoredProbe
+	out := p.out[:0]
 	for i := range s.Probes {
 		if p.used[i] {
 			continue
@@ -126,7 +128,8 @@ func (p *probeIndex) ignored(s *Snapshot) []IgnoredProbe {
 		}
 		out = append(out, IgnoredProbe{UID: r.UID, Namespace: r.Namespace, Name: r.Name, Generation: r.Generation, Why: why})
 	}
-	return out
+	p.out = out
+	return orNil(out)
 }
 
 // whyUnused is the reason given to a result that was in range but lost to

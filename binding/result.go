@@ -96,19 +96,24 @@ type ObjectError struct {
 // result decides every Binding and lays out the outcomes and the next
 // memory in their sorted order.
 func (e *evaluator) result(each func(int, Outcome)) Result {
-	s, ix := e.s, e.ix
+	s, ix, sc := e.s, e.ix, e.sc
 	var res Result
 	// The memory comes out sorted by kind (AgentBackend, Binding,
 	// ChatConnection), then namespace, name and UID, and the results by
 	// namespace, name and UID: walking positions sorted that way builds
 	// both in order, sorting small integers rather than large values.
-	mem := make([]Served, 0, len(s.Bindings)+len(s.Backends)+len(s.Connections))
-	mem = appendRunning(mem, akv1.KindAgentBackend, s.Backends, ix.backendList,
+	mem := sc.memoryBuffer(s.Served.Objects, len(s.Bindings)+len(s.Backends)+len(s.Connections))
+	sc.backendOrder = sortedPositions(sc.backendOrder, len(s.Backends), func(i int) (string, string, string) {
+		o := &s.Backends[i]
+		return o.Namespace, o.Name, string(o.UID)
+	})
+	mem = appendRunning(mem, akv1.KindAgentBackend, sc.backendOrder, ix.backendList,
 		func(o *akv1.AgentBackend) *metav1.ObjectMeta { return &o.ObjectMeta })
-	order := sortedPositions(len(s.Bindings), func(i int) (string, string, string) {
+	sc.bindingOrder = sortedPositions(sc.bindingOrder, len(s.Bindings), func(i int) (string, string, string) {
 		o := &s.Bindings[i]
 		return o.Namespace, o.Name, string(o.UID)
 	})
+	order := sc.bindingOrder
 	if each == nil {
 		res.Bindings, mem = e.collect(order, mem)
 	} else {
@@ -126,11 +131,18 @@ func (e *evaluator) result(each func(int, Outcome)) Result {
 			}
 		}
 	}
-	mem = appendRunning(mem, akv1.KindChatConnection, s.Connections, ix.connList,
+	sc.connOrder = sortedPositions(sc.connOrder, len(s.Connections), func(i int) (string, string, string) {
+		o := &s.Connections[i]
+		return o.Namespace, o.Name, string(o.UID)
+	})
+	mem = appendRunning(mem, akv1.KindChatConnection, sc.connOrder, ix.connList,
 		func(o *akv1.ChatConnection) *metav1.ObjectMeta { return &o.ObjectMeta })
+	// Entries past the end, from a longer memory before, would keep
+	// specs alive.
+	clear(mem[len(mem):cap(mem)])
 	res.Memory.Objects = mem
 	res.IgnoredProbes = e.probes.ignored(s)
-	res.Errors = ix.errors
+	res.Errors = orNil(ix.errors)
 	sortResult(&res)
 	return res
 }
@@ -142,20 +154,21 @@ func (e *evaluator) result(each func(int, Outcome)) Result {
 // afterwards. It returns the outcomes and mem with the Bindings' memory
 // entries appended.
 func (e *evaluator) collect(order []int32, mem []Served) ([]Outcome, []Served) {
-	s, ix := e.s, e.ix
-	rank := make([]int32, len(s.Bindings))
+	s, ix, sc := e.s, e.ix, e.sc
+	rank := reuse(sc.rank, len(s.Bindings))
 	for r, i := range order {
 		rank[i] = int32(r)
 	}
-	out := make([]Outcome, len(s.Bindings))
-	kept := make([]bool, len(s.Bindings))
+	out := sc.outcomes
+	if out == nil || cap(out) < len(s.Bindings) {
+		out = make([]Outcome, len(s.Bindings))
+	}
+	out = out[:len(s.Bindings)]
+	kept := reuse(sc.kept, len(s.Bindings))
 	// A Binding's memory entry is its identity (read again from the
 	// snapshot) and what it serves: only the latter is kept per rank.
-	type servedAt struct {
-		gen  int64
-		spec *akv1.BindingSpec
-	}
-	bmem := make([]servedAt, len(s.Bindings))
+	bmem := reuse(sc.bmem, len(s.Bindings))
+	sc.rank, sc.kept, sc.bmem = rank, kept, bmem
 	for i := range s.Bindings {
 		if !ix.bindingOK[i] {
 			continue
@@ -180,7 +193,8 @@ func (e *evaluator) collect(order []int32, mem []Served) ([]Outcome, []Served) {
 			mem = append(mem, bindingMemory(&s.Bindings[order[r]], m.gen, m.spec))
 		}
 	}
-	clear(out[n:])
+	clear(out[n:cap(out)])
+	sc.outcomes = out
 	return out[:n], mem
 }
 
@@ -190,13 +204,11 @@ func bindingMemory(o *akv1.Binding, gen int64, spec *akv1.BindingSpec) Served {
 }
 
 // appendRunning appends the memory entry of each object of a referenced
-// kind whose spec runs, in (namespace, name, UID) order; infos holds the
-// objects' infos by position and meta reads an object's metadata.
-func appendRunning[O, S any](mem []Served, kind string, objs []O, infos []refInfo[O, S], meta func(*O) *metav1.ObjectMeta) []Served {
-	for _, i := range sortedPositions(len(objs), func(i int) (string, string, string) {
-		m := meta(&objs[i])
-		return m.Namespace, m.Name, string(m.UID)
-	}) {
+// kind whose spec runs, in the order given (namespace, name, UID); infos
+// holds the objects' infos by position and meta reads an object's
+// metadata.
+func appendRunning[O, S any](mem []Served, kind string, order []int32, infos []refInfo[O, S], meta func(*O) *metav1.ObjectMeta) []Served {
+	for _, i := range order {
 		if info := &infos[i]; info.obj != nil && info.running != nil {
 			m := meta(info.obj)
 			e := Served{Kind: kind, Namespace: m.Namespace, Name: m.Name, UID: m.UID, Generation: info.runningGen}
@@ -213,17 +225,29 @@ func appendRunning[O, S any](mem []Served, kind string, objs []O, infos []refInf
 }
 
 // sortedPositions returns 0..n-1 ordered by the (namespace, name, uid)
-// that id gives for each position.
-func sortedPositions(n int, id func(int) (string, string, string)) []int32 {
-	out := make([]int32, n)
-	for i := range out {
-		out[i] = int32(i)
-	}
-	slices.SortFunc(out, func(a, b int32) int {
+// that id gives for each position, in prev's array when it has room.
+// When prev already holds n positions in that order, as it does when
+// the objects are those of the last evaluation, it is returned as it is,
+// for one comparison per position instead of a sort. Positions with
+// equal keys are of objects left out as duplicates, so which comes
+// first does not show.
+func sortedPositions(prev []int32, n int, id func(int) (string, string, string)) []int32 {
+	compare := func(a, b int32) int {
 		ans, an, au := id(int(a))
 		bns, bn, bu := id(int(b))
 		return cmp.Or(cmp.Compare(ans, bns), cmp.Compare(an, bn), cmp.Compare(au, bu))
-	})
+	}
+	if len(prev) == n && slices.IsSortedFunc(prev, compare) {
+		return prev
+	}
+	out := prev[:0]
+	if cap(out) < n {
+		out = make([]int32, 0, n)
+	}
+	for i := range n {
+		out = append(out, int32(i))
+	}
+	slices.SortFunc(out, compare)
 	return out
 }
 

@@ -35,9 +35,8 @@ func findAuthTokens(s string, out []span) []span {
 				continue
 			}
 		} else {
-			for te < len(s) && s[te] != ' ' {
-				te++
-			}
+			ts = openQuote(s, ts)
+			te = valueEnd(s, ts)
 			if te == ts {
 				continue
 			}
@@ -88,7 +87,7 @@ func secretKey(k string) bool {
 // findKeyValues hides the value in "key=value", "key: value", "key = value"
 // and JSON-like `"key": "value"` when the key names a secret. A quoted
 // value runs to its closing quote (to the end when there is none, since a
-// secret may hold spaces); a bare value runs to the next space.
+// secret may hold spaces); a bare value runs as far as valueEnd lets it.
 func findKeyValues(s string, out []span) []span {
 	for i := 0; i < len(s); i++ {
 		c := s[i]
@@ -130,10 +129,7 @@ func findKeyValues(s string, out []span) []span {
 				ve += v
 			}
 		} else {
-			ve = v
-			for ve < len(s) && s[ve] != ' ' {
-				ve++
-			}
+			ve = valueEnd(s, v)
 			// "token: required" is prose, "token=required" is not.
 			if spaced && proseWord(s[v:ve]) {
 				continue
@@ -223,4 +219,40 @@ func findJWTs(s string, out []span) []span {
 		}
 		from = j
 	}
+}
+
+// valueEnd returns where a bare secret value that starts at v ends: at the
+// first byte that separates it from what follows in the texts that carry
+// such values. Those are white space; a quote or backquote (the value sat
+// inside a quoted string); '&' and ';' (the next field of a query string
+// or a cookie header); ',' (the next item of a list); and a closing
+// bracket ')', ']', '}' or '>' that the value did not open itself. A
+// bracket pair inside the value (pass(1)x) stays part of it. Everything
+// else, '.', ':', '=', '/', '+', '%' and '|' included, may be part of a
+// secret and is hidden with it.
+func valueEnd(s string, v int) int {
+	depth := 0
+	for j := v; j < len(s); j++ {
+		switch s[j] {
+		case ' ', '"', '\'', '`', '&', ';', ',':
+			return j
+		case '(', '[', '{', '<':
+			depth++
+		case ')', ']', '}', '>':
+			if depth == 0 {
+				return j
+			}
+			depth--
+		}
+	}
+	return len(s)
+}
+
+// openQuote steps over a quote that opens a value at v ("Bearer 'abc'"),
+// so that valueEnd stops at the closing one.
+func openQuote(s string, v int) int {
+	if v < len(s) && (s[v] == '"' || s[v] == '\'' || s[v] == '`') {
+		return v + 1
+	}
+	return v
 }

@@ -8,7 +8,10 @@
 // must not rewrite); [Clean] tells whether Message would leave it as is.
 // [Fit] gives a string that shape without hiding anything: it is for a
 // message assembled from an object's own text, shown whole, and parts from
-// elsewhere that went through Message one by one (binding-decisions §11.3).
+// elsewhere that went through Message one by one. [Name] is the part for
+// the name of an object the reader may see: it is shown as written when
+// it has the shape of a Kubernetes name, so only free text from outside
+// (probe errors, URLs, other objects' values) is ever redacted.
 //
 // # What is hidden, and by what
 //
@@ -33,7 +36,10 @@
 //	           secret, credential(s), apikey, api_key, api-key,
 //	           access_key, accesskey, secret_key, secretkey, private_key,
 //	           privatekey, client_secret, auth or cookie (any case), and
-//	           "user:password" before an '@';
+//	           "user:password" before an '@'; a bare value ends at white
+//	           space, a quote or backquote, '&', ';', ',' or a closing
+//	           bracket it did not open, and what follows is shown
+//	           ("password=x&user=bob" keeps "&user=bob");
 //	           password-phrase: the word after "password is" (or was;
 //	           also passwd, passphrase, pwd, pw, token, secret, api key);
 //	           slack-token (xoxb-, xoxp-, xoxa-, xoxo-, xoxr-, xoxs-,
@@ -83,6 +89,13 @@
 //     often enough, while random base64 of that length lacks one of the
 //     two cases less than once in 500 million. Hex runs need no such
 //     rule; 32 digits in a row, decimal ones included, are hidden.
+//   - A bare secret value (after key=, "Bearer" or "password is") ends
+//     at the first byte that separates fields in the texts that carry
+//     such values: white space, a quote or backquote, '&' and ';' (query
+//     strings, cookies), ',' (lists) and a closing bracket the value did
+//     not open. Every other byte ('.', ':', '/', '+', '%', '=', '|', a
+//     balanced bracket pair) may belong to a secret and is hidden with
+//     it, so "token=abc." loses its period rather than risk a tail.
 //   - Any token after "Bearer" is hidden, however short; after "Basic"
 //     only one shaped like a credential, since "basic" is an English word.
 //   - After "key: " (a colon and a space, as prose writes it) or "password

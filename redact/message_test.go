@@ -173,7 +173,7 @@ func TestMessage_KeyValueSecrets(t *testing.T) {
 		{"JSON", `{"token":"abc def","x":1}`, `{"token":"[secret]","x":1}`},
 		{"SingleQuoted", "password='a b'", "password='[secret]'"},
 		{"UnterminatedQuote", `password="a b c`, `password="[secret]`},
-		{"QueryString", "?user=a&password=b&x=1", "?user=a&password=[secret]"},
+		{"QueryString", "?user=a&password=b&x=1", "?user=a&password=[secret]&x=1"},
 		{"EmptyValueSurvives", "password=", "password="},
 		{"OtherKeySurvives", "user=alice", "user=alice"},
 		{"ComparisonSurvives", "token==x", "token==x"},
@@ -198,6 +198,34 @@ func TestMessage_LongRuns(t *testing.T) {
 		{"JWT", "jwt " + jwt + " ok", "jwt [secret] ok"},
 		{"JWTNoSignature", "eyJhbGciOiJub25lIn0.eyJ4Ijox.", "[secret]"},
 		{"EyJInsideWordSurvives", "xeyJa.b.c", "xeyJa.b.c"},
+	})
+}
+
+// A bare secret value ends at the first byte that cannot be part of it
+// (valueEnd); what follows is shown. The "...Hidden" twins hold bytes that
+// may be part of a secret, and nothing of the value may show.
+func TestMessage_ValueEnds(t *testing.T) {
+	runCases(t, []msgCase{
+		{"ClosingQuoteKept", `"token=abc" is`, `"token=[secret]" is`},
+		{"SingleQuoteKept", `'pwd=abc' set`, `'pwd=[secret]' set`},
+		{"BackquoteKept", "`secret=abc` set", "`secret=[secret]` set"},
+		{"AmpersandKept", "password=x&user=bob", "password=[secret]&user=bob"},
+		{"SemicolonKept", "Cookie: sid=abc; theme=dark", "Cookie: [secret]; theme=dark"},
+		{"CommaKept", "pwd=abc, user=bob", "pwd=[secret], user=bob"},
+		{"ClosingParenKept", "(password=abc) failed", "(password=[secret]) failed"},
+		{"ClosingBracketKept", "[token=abc] failed", "[token=[secret]] failed"},
+		{"ClosingBraceKept", "{token=abc}", "{token=[secret]}"},
+		{"ClosingAngleKept", "<token=abc>", "<token=[secret]>"},
+		{"ColonSpaceValueCommaKept", "token: abc, user: bob", "token: [secret], user: bob"},
+		{"BearerQuoted", `Authorization: "Bearer abc", next`, `Authorization: "Bearer [secret]", next`},
+		{"BearerOpeningQuoteSkipped", `Bearer "abc" sent`, `Bearer "[secret]" sent`},
+		{"PhraseQuoted", `the password is "hunter2".`, `the password is "[secret]".`},
+		{"PhraseThenComma", "the password is hunter2, retry", "the password is [secret], retry"},
+		{"InnerPunctuationHidden", "secret=a.b:c/d+e%f|g=h!i next", "secret=[secret] next"},
+		{"BalancedParensHidden", "token=a(b)c next", "token=[secret] next"},
+		{"BalancedBracketsHidden", "token=a[b]{c}<d> next", "token=[secret] next"},
+		{"TrailingPeriodHidden", "token=abc.", "token=[secret]"},
+		{"EmptyBeforeAmpersandSurvives", "password=&user=bob", "password=&user=bob"},
 	})
 }
 

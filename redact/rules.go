@@ -165,11 +165,8 @@ func findPasswordPhrases(s string, out []span) []span {
 		if !key {
 			continue
 		}
-		v := i + n
-		ve := v
-		for ve < len(s) && s[ve] != ' ' {
-			ve++
-		}
+		v := openQuote(s, i+n)
+		ve := valueEnd(s, v)
 		if ve > v && !proseWord(s[v:ve]) {
 			out = append(out, span{v, ve, kindSecret})
 			from = ve

@@ -3,6 +3,7 @@ package bindinghost
 import (
 	"context"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -31,7 +32,8 @@ func TestQuickStart_AppliesOnlyTheOwnedConditions(t *testing.T) {
 	before := rec.count()
 
 	r := &quickstart.BindingReconciler{Client: c, Limits: policy.DefaultLimits(),
-		Now: func() time.Time { return t0 }, Started: t0.Add(-time.Hour)}
+		Now: func() time.Time { return t0 }, Started: t0.Add(-time.Hour),
+		Leader: func() bool { return true }, Probes: func() []binding.ProbeResult { return nil }}
 	req := ctrl.Request{NamespacedName: types.NamespacedName{Namespace: "team-a", Name: "team-a-chat"}}
 	if _, err := r.Reconcile(ctx, req); err != nil {
 		t.Fatal(err)
@@ -74,5 +76,38 @@ func TestQuickStart_AppliesOnlyTheOwnedConditions(t *testing.T) {
 	}
 	if n := rec.count() - before; n != 0 {
 		t.Errorf("%d applies on an unchanged Binding", n)
+	}
+}
+
+// The quick start takes its lease and its prober's results as inputs: a
+// replica without the lease computes but writes nothing, and the leader
+// settles on what the probe found, not on Pending.
+func TestQuickStart_FollowsTheLeaseAndTheProbes(t *testing.T) {
+	var rec applies
+	c := newClient(t, &rec, objects(t, world)...)
+	ctx := context.Background()
+	leader := false
+	r := &quickstart.BindingReconciler{Client: c, Limits: policy.DefaultLimits(),
+		Now: func() time.Time { return t0 }, Started: t0.Add(-time.Hour),
+		Leader: func() bool { return leader },
+		Probes: func() []binding.ProbeResult { return []binding.ProbeResult{okProbe("u-chat-1", 1)} }}
+	req := ctrl.Request{NamespacedName: types.NamespacedName{Namespace: "team-a", Name: "team-a-chat"}}
+	if _, err := r.Reconcile(ctx, req); err != nil {
+		t.Fatal(err)
+	}
+	if n := rec.count(); n != 0 {
+		t.Fatalf("%d applies without the lease", n)
+	}
+	leader = true
+	if _, err := r.Reconcile(ctx, req); err != nil {
+		t.Fatal(err)
+	}
+	if s := summary(binding.Vocabulary.Owned(conditionsOf(t, getBinding(t, c, "team-a-chat")))); s != allOK {
+		t.Errorf("our conditions: %s, want %s", s, allOK)
+	}
+
+	unset := &quickstart.BindingReconciler{Client: c, Limits: policy.DefaultLimits(), Now: func() time.Time { return t0 }}
+	if _, err := unset.Reconcile(ctx, req); err == nil || !strings.Contains(err.Error(), "Leader") {
+		t.Errorf("a reconciler without a lease function: %v", err)
 	}
 }

@@ -36,7 +36,9 @@ type BindingReconciler struct {
 	Limits   policy.Limits // policy.DefaultLimits(); the zero value is refused
 	Now      func() time.Time
 	Started  time.Time
-	Recorder record.EventRecorder // optional: one Event per condition transition
+	Leader   func() bool                  // true while this replica holds the lease (your leader election)
+	Probes   func() []binding.ProbeResult // your prober's finished results, one per Binding
+	Recorder record.EventRecorder         // optional: one Event per condition transition
 
 	served  binding.ServedMemory
 	writers map[types.UID]policy.Memory
@@ -44,11 +46,17 @@ type BindingReconciler struct {
 
 // Reconcile evaluates every Binding and writes each one that is due.
 func (r *BindingReconciler) Reconcile(ctx context.Context, _ ctrl.Request) (ctrl.Result, error) {
+	if r.Leader == nil || r.Probes == nil {
+		return ctrl.Result{}, errors.New("quickstart: set BindingReconciler.Leader and .Probes")
+	}
 	now := r.Now() // read the clock once; the engine reads none
 	snap := binding.Snapshot{
-		Now:    now,
-		Broker: binding.Broker{Leader: true, StartedAt: r.Started, ConfigSource: binding.ConfigSourceCRDs, ProberListed: true},
+		Now: now,
+		// A deposed leader still evaluates, but the engine answers
+		// NotLeader and nothing is written.
+		Broker: binding.Broker{Leader: r.Leader(), StartedAt: r.Started, ConfigSource: binding.ConfigSourceCRDs, ProberListed: true},
 		Served: r.served,
+		Probes: r.Probes(),
 	}
 	// The API types are runtime.Objects: register them once with
 	// akv1.AddToScheme on the manager's scheme and list them typed.
