@@ -25,7 +25,11 @@ func (r *run) settle() error {
 	r.reps[1-r.lease].running = false
 	leader.running = true
 	r.now = r.now.Add(time.Minute)
-	r.trace = append(r.trace, "---- faults and edits stop; the prober finishes every Binding")
+	if r.o.System == Binding {
+		r.trace = append(r.trace, "---- faults and edits stop; the prober finishes every Binding")
+	} else {
+		r.trace = append(r.trace, "---- faults and edits stop")
+	}
 	if err := r.finishProbes(); err != nil {
 		return err
 	}
