@@ -3,11 +3,11 @@ package subscription
 import (
 	"fmt"
 	"go/ast"
+	"go/build"
 	"go/parser"
 	"go/token"
 	"maps"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -146,18 +146,15 @@ func isRuleTable(e ast.Expr) bool {
 	return ok && isIdent(sel.X, "conditions") && sel.Sel.Name == "Rule"
 }
 
-// packageSources reads the package's Go files, tests left out.
+// packageSources reads the Go files the package builds from.
 func packageSources(t *testing.T) map[string]string {
 	t.Helper()
-	files, err := filepath.Glob("*.go")
+	pkg, err := build.ImportDir(".", 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	out := map[string]string{}
-	for _, f := range files {
-		if strings.HasSuffix(f, "_test.go") {
-			continue
-		}
+	out := make(map[string]string, len(pkg.GoFiles))
+	for _, f := range pkg.GoFiles {
 		b, err := os.ReadFile(f)
 		if err != nil {
 			t.Fatal(err)
