@@ -95,7 +95,7 @@ func collectFindings(o *akv1.Binding, b *bstate, conflictHolder *akv1.Binding) (
 		ch := o.Spec.Chat.Channel
 		if conflictHolder.Namespace == o.Namespace {
 			fs = append(fs, finding{ruleChannelConflict, "spec.chat.channel: channel " + ch +
-				" is already bound by Binding " + conflictHolder.Namespace + "/" + redact.Message(conflictHolder.Name)})
+				" is already bound by Binding " + redact.Name(conflictHolder.Namespace+"/"+conflictHolder.Name)})
 		} else {
 			ck := connKey(o)
 			fs = append(fs, finding{ruleChannelConflict, "spec.chat.channel: channel " + ch +

@@ -64,7 +64,7 @@ func TestDecode_ErrorsNameTheDocumentAndTheField(t *testing.T) {
 		"kind not a string": {"kind: [1]\n", "document 1, line 1: kind: must be a string"},
 		"second document": {"apiVersion: v1\nkind: ConfigMap\n---\napiVersion: agentkourier.dev/v1alpha1\nkind: AgentBackend\nmetadata: {name: e}\nspec: {allowedNamespaces: a}\n",
 			"document 2 (AgentBackend e), line 7: spec.allowedNamespaces: must be a list, not \"a\""},
-		"bad time": {"apiVersion: agentkourier.dev/v1alpha1\nkind: Binding\nmetadata: {name: b, creationTimestamp: yesterday}\n", "document 1 (Binding b), line 1: "},
+		"bad time": {"apiVersion: agentkourier.dev/v1alpha1\nkind: Binding\nmetadata: {name: b, creationTimestamp: yesterday}\n", "document 1 (Binding b), line 3: metadata.creationTimestamp: must be a time in RFC 3339 form, such as 2026-11-30T10:00:00Z, not \"yesterday\""},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {

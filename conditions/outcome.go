@@ -3,6 +3,7 @@ package conditions
 import (
 	"cmp"
 	"errors"
+	"fmt"
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -146,10 +147,20 @@ const (
 // again, so nothing is decided.
 var ErrZeroNow = errors.New("Snapshot.Now is the zero time: set Snapshot.Now to the instant of the evaluation (the engine reads no clock)")
 
-// CheckNow returns ErrZeroNow when now is the zero time.
+// ErrNowUnwritable is returned by every evaluator given a snapshot whose
+// Now falls outside the years 0000 to 9999 (in UTC): a status time is
+// written in RFC 3339, which has four digits for the year, so no
+// transition stamped with such a Now could be read back.
+var ErrNowUnwritable = errors.New("Snapshot.Now cannot be written as an RFC 3339 time (its year is not 0000 to 9999): set Snapshot.Now to a real time, the instant of the evaluation")
+
+// CheckNow returns ErrZeroNow when now is the zero time, and
+// ErrNowUnwritable, wrapped with the year, when no status could carry it.
 func CheckNow(now time.Time) error {
 	if now.IsZero() {
 		return ErrZeroNow
+	}
+	if y := now.UTC().Year(); y < 0 || y > 9999 {
+		return fmt.Errorf("%w; it is in the year %d", ErrNowUnwritable, y)
 	}
 	return nil
 }

@@ -6,12 +6,16 @@ replace github.com/condengine/condengine => ../
 
 replace github.com/condengine/condengine/examples => ../examples
 
+replace github.com/condengine/condengine/hostcheck => ../hostcheck
+
 require (
 	github.com/condengine/condengine v0.0.0-00010101000000-000000000000
 	github.com/condengine/condengine/examples v0.0.0-00010101000000-000000000000
+	github.com/condengine/condengine/hostcheck v0.0.0-00010101000000-000000000000
 	github.com/go-logr/logr v1.4.4
 	github.com/google/go-cmp v0.7.0
 	github.com/stretchr/testify v1.12.1
+	k8s.io/api v0.37.2
 	k8s.io/apiextensions-apiserver v0.37.2
 	k8s.io/apimachinery v0.37.2
 	k8s.io/client-go v0.37.2
@@ -91,7 +95,6 @@ require (
 	google.golang.org/protobuf v1.36.12-0.20260120151049-f2248ac996af // indirect
 	gopkg.in/evanphx/json-patch.v4 v4.13.0 // indirect
 	gopkg.in/inf.v0 v0.9.1 // indirect
-	k8s.io/api v0.37.2 // indirect
 	k8s.io/apiserver v0.37.2 // indirect
 	k8s.io/component-base v0.37.2 // indirect
 	k8s.io/klog/v2 v2.140.0 // indirect

@@ -42,19 +42,32 @@ type Result struct {
 // evaluation, as it does between the operator's reconcilers. Settle
 // repeats it to the fixed point. A snapshot whose Now is the zero time is
 // refused with conditions.ErrZeroNow.
-func Evaluate(s Snapshot) (Result, error) {
+func Evaluate(s Snapshot) (Result, error) { return evaluate(s, false) }
+
+// Explain is Evaluate with provenance: every PriceBook, Offering and
+// Subscription outcome also carries, in its Provenance field, the rule
+// and the raw evidence behind each of its conditions. Each kind is
+// evaluated once, with its recorder on. The evidence may name other
+// namespaces' objects: it is for logs and tools, never a status.
+func Explain(s Snapshot) (Result, error) { return evaluate(s, true) }
+
+func evaluate(s Snapshot, explain bool) (Result, error) {
 	if err := conditions.CheckNow(s.Now); err != nil {
 		return Result{}, err
 	}
-	books, err := pricebook.Evaluate(s.PriceBooks, s.PricingDocument, s.Now)
+	evalBooks, evalOfferings, evalSubs := pricebook.Evaluate, offering.Evaluate, subscription.Evaluate
+	if explain {
+		evalBooks, evalOfferings, evalSubs = pricebook.Explain, offering.Explain, subscription.Explain
+	}
+	books, err := evalBooks(s.PriceBooks, s.PricingDocument, s.Now)
 	if err != nil {
 		return Result{}, err
 	}
-	offs, err := offering.Evaluate(s.offeringSnapshot())
+	offs, err := evalOfferings(s.offeringSnapshot())
 	if err != nil {
 		return Result{}, err
 	}
-	subs, err := subscription.Evaluate(s.subscriptionSnapshot())
+	subs, err := evalSubs(s.subscriptionSnapshot())
 	if err != nil {
 		return Result{}, err
 	}

@@ -335,32 +335,27 @@ func subscriptionTarget(x *finopsv1.Subscription) (finopsv1.Reference, bool) {
 	return finopsv1.Reference{Namespace: t.Namespace, Name: t.Name}, true
 }
 
-func (e *Incremental) link(x *finopsv1.Subscription) {
-	k := x.Key()
-	if p := x.Spec.Parent; p != nil {
-		addKey(e.children, p.SubscriptionRef, k)
-	}
-	if t, ok := subscriptionTarget(x); ok {
-		addKey(e.targeted, t, k)
-	}
-	for _, t := range tokensOf(x) {
-		addKey(e.tokens, t, k)
-	}
-}
+// link adds x's links to the indexes.
+func (e *Incremental) link(x *finopsv1.Subscription) { e.index(x, true) }
 
-func (e *Incremental) unlink(x *finopsv1.Subscription) {
+// unlink drops x's links (none for nil) from the indexes.
+func (e *Incremental) unlink(x *finopsv1.Subscription) { e.index(x, false) }
+
+// index adds (add) or drops x's links: its parent, its target and its
+// tokens, each keyed to x.
+func (e *Incremental) index(x *finopsv1.Subscription, add bool) {
 	if x == nil {
 		return
 	}
 	k := x.Key()
 	if p := x.Spec.Parent; p != nil {
-		dropKey(e.children, p.SubscriptionRef, k)
+		setKey(e.children, p.SubscriptionRef, k, add)
 	}
 	if t, ok := subscriptionTarget(x); ok {
-		dropKey(e.targeted, t, k)
+		setKey(e.targeted, t, k, add)
 	}
 	for _, t := range tokensOf(x) {
-		dropKey(e.tokens, t, k)
+		setKey(e.tokens, t, k, add)
 	}
 }
 
@@ -439,17 +434,16 @@ func (e *Incremental) family(seeds keySet) keySet {
 	return seen
 }
 
-func addKey[K comparable](m map[K]keySet, at K, k finopsv1.Reference) {
+// setKey adds k to the set at m[at] (add), or drops it and the set once
+// it is empty.
+func setKey[K comparable](m map[K]keySet, at K, k finopsv1.Reference, add bool) {
 	s := m[at]
-	if s == nil {
-		s = keySet{}
-		m[at] = s
-	}
-	s[k] = struct{}{}
-}
-
-func dropKey[K comparable](m map[K]keySet, at K, k finopsv1.Reference) {
-	if s := m[at]; s != nil {
+	switch {
+	case add && s == nil:
+		m[at] = keySet{k: {}}
+	case add:
+		s[k] = struct{}{}
+	case s != nil:
 		delete(s, k)
 		if len(s) == 0 {
 			delete(m, at)

@@ -119,6 +119,22 @@ func (*bindingSystem) prepare(ctx context.Context, c client.Client) ([]binding.P
 			return nil, client.IgnoreNotFound(err)
 		}
 	}
+	// A real server gives each object a UID of its own: the probes follow
+	// the stored Binding of the same name.
+	for i, p := range h.Probes {
+		for _, b := range h.Bindings {
+			if b.UID != p.UID {
+				continue
+			}
+			u, err := getStored(ctx, c, bindingGVK, objKey{Kind: bindingGVK.Kind, NamespacedName: types.NamespacedName{Namespace: b.Namespace, Name: b.Name}})
+			if err != nil {
+				return nil, err
+			}
+			if u != nil {
+				h.Probes[i].UID = u.GetUID()
+			}
+		}
+	}
 	return h.Probes, nil
 }
 

@@ -110,6 +110,20 @@ func patchGuard(obj client.Object, patch client.Patch) int64 {
 	if err != nil {
 		return 0
 	}
+	// A JSON patch sets the precondition with an operation on
+	// /metadata/resourceVersion.
+	var ops []struct {
+		Op, Path string
+		Value    any
+	}
+	if json.Unmarshal(data, &ops) == nil {
+		for _, op := range ops {
+			if v, ok := op.Value.(string); ok && op.Path == "/metadata/resourceVersion" && (op.Op == "replace" || op.Op == "add" || op.Op == "test") {
+				return rv(v)
+			}
+		}
+		return 0
+	}
 	var m struct {
 		Metadata struct {
 			ResourceVersion string `json:"resourceVersion"`
@@ -142,7 +156,7 @@ func (r *run) judge(p *replica, w write) error {
 		}
 	}
 	statusWrite := ours && w.status && before != nil
-	if statusWrite {
+	if statusWrite && !p.planned[before.GetUID()] {
 		r.checkGap(p, w, before)
 	}
 	var injected error
@@ -189,6 +203,7 @@ func (r *run) judge(p *replica, w write) error {
 			m = m.Failed(r.now)
 		} else {
 			m = m.Wrote(nil, r.now)
+			p.planned[before.GetUID()] = true
 		}
 		p.writer[before.GetUID()] = m
 	}

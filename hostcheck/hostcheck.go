@@ -80,6 +80,17 @@ type Options struct {
 	// Limits is the writer policy the host follows; DefaultLimits when
 	// zero.
 	Limits policy.Limits
+	// Store, when set, is the API server each schedule runs against in
+	// place of the harness's in-memory one. It is called once per
+	// schedule with the world's objects and must leave the server holding
+	// exactly those objects of the system's kinds, status included
+	// (removing what an earlier schedule left), and return a client of it
+	// that the harness alone uses. The server assigns its own UIDs,
+	// resourceVersions and timestamps; the harness reads them back. Keep
+	// Faults to what the run can show against a server that applies every
+	// write: LateEvents, Crashes and Failover (a stale view then meets a
+	// real conflict). See docs/hostcheck.md.
+	Store func(ctx context.Context, objs []client.Object) (client.WithWatch, error)
 }
 
 // The default budget: DefaultSchedules schedules of DefaultSteps events

@@ -58,11 +58,15 @@ type replica struct {
 	// writer is the harness's account of this incarnation's writes per
 	// object, for the writer policy's gap and backoff.
 	writer map[types.UID]policy.Memory
+	// planned holds the objects whose status the running reconcile has
+	// written: a later status request of the same reconcile is the next
+	// step of one write plan (a removal, then the apply), not a new write.
+	planned map[types.UID]bool
 }
 
 func newReplica(id int) *replica {
 	return &replica{id: id, cache: map[objKey]*unstructured.Unstructured{}, queue: map[types.NamespacedName]time.Time{},
-		errors: map[types.NamespacedName]int{}, seen: map[objKey]int64{}, writer: map[types.UID]policy.Memory{}}
+		errors: map[types.NamespacedName]int{}, seen: map[objKey]int64{}, writer: map[types.UID]policy.Memory{}, planned: map[types.UID]bool{}}
 }
 
 // take applies an event to the cache as an informer does: never going

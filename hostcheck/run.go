@@ -97,12 +97,18 @@ func newRun(o Options, newHost NewHost, sched schedule) (*run, error) {
 			kept = append(kept, obj)
 		}
 	}
-	st, err := newStore(sys, kept)
+	ctx := context.Background()
+	var st client.WithWatch
+	if o.Store != nil {
+		st, err = o.Store(ctx, kept)
+	} else {
+		st, err = newStore(sys, kept)
+	}
 	if err != nil {
 		return nil, err
 	}
 	r := &run{
-		ctx: context.Background(), o: o, sys: sys, newHost: newHost, sched: sched,
+		ctx: ctx, o: o, sys: sys, newHost: newHost, sched: sched,
 		rng: rand.New(rand.NewPCG(sched.Seed, 7)), store: st, now: t0,
 		probes: map[types.UID]binding.ProbeResult{}, variant: map[types.UID]int{},
 	}
@@ -468,6 +474,7 @@ func (r *run) call(p *replica, name types.NamespacedName) (res reconcile.Result,
 		}
 	}()
 	r.trace = append(r.trace, fmt.Sprintf("     replica %d reconciles %s", p.id, name))
+	p.planned = map[types.UID]bool{}
 	res, err = p.host.Reconcile(r.ctx, requestOf(name))
 	if err != nil {
 		r.trace = append(r.trace, fmt.Sprintf("     replica %d: reconcile error: %v", p.id, err))

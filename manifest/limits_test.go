@@ -2,6 +2,7 @@ package manifest
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"runtime"
 	"strings"
@@ -125,8 +126,11 @@ func TestReader_StreamOfExactlyTheLimitIsRead(t *testing.T) {
 }
 
 func TestReader_DocumentOfExactlyTheLimitIsRead(t *testing.T) {
-	line := "k: v\n"
-	doc := strings.Repeat(line, 1000)
+	var b strings.Builder
+	for i := range 1000 { // distinct keys: a mapping holds each once
+		fmt.Fprintf(&b, "k%03d: v\n", i)
+	}
+	doc := b.String()
 	r := NewReader(strings.NewReader(doc + "---\n" + doc))
 	r.Limits = Limits{Document: int64(len(doc))}
 	_, err := r.Next()

@@ -95,13 +95,21 @@ func ReadHeader(raw json.RawMessage) (Header, error) {
 	return h, nil
 }
 
-// Items returns the items of a List manifest.
+// Items returns the items of a List manifest. A List whose items are
+// null, or missing, is refused as an empty input is: kubectl writes
+// `items: []` for a List of nothing, so a List without its list is a
+// file cut short or written by hand, not an answer.
 func Items(raw json.RawMessage) ([]json.RawMessage, error) {
 	var list struct {
-		Items []json.RawMessage `json:"items"`
+		Items *[]json.RawMessage `json:"items"`
 	}
 	if err := json.Unmarshal(raw, &list); err != nil {
 		return nil, FieldError(err)
 	}
-	return list.Items, nil
+	if list.Items == nil {
+		return nil, errNoItems
+	}
+	return *list.Items, nil
 }
+
+var errNoItems = errors.New("items: null or missing; a List lists its objects under items ([] when there are none)")

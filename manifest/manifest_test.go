@@ -73,6 +73,33 @@ func TestItems(t *testing.T) {
 	assert.Len(t, items, 2)
 	_, err = Items(json.RawMessage(`{"kind":"List","items":3}`))
 	assert.EqualError(t, err, "items: must be a list, not a number")
+	items, err = Items(json.RawMessage(`{"kind":"List","items":[]}`))
+	require.NoError(t, err, "kubectl's List of nothing")
+	assert.Empty(t, items)
+}
+
+// A List whose items are null, or not there, is refused as an empty file
+// is, at the line of its items key, nested Lists too.
+func TestExpand_ListWithoutItemsIsRefused(t *testing.T) {
+	for in, line := range map[string]int{
+		"apiVersion: v1\nkind: List\nitems: null\n":               3,
+		"apiVersion: v1\nkind: List\nitems:\n":                    3,
+		"apiVersion: v1\nkind: List\nitems: ~\n# end\n":           3,
+		"apiVersion: v1\nkind: List\nmetadata: {}\n":              1,
+		"{\"kind\": \"List\",\n \"items\": null}":                 2,
+		"kind: List\nitems:\n- kind: A\n- kind: List\n  items:\n": 5,
+	} {
+		err := Each(NewReader(strings.NewReader(in)), func(*Document) error { return nil })
+		require.Error(t, err, in)
+		assert.Contains(t, err.Error(), "items: null or missing", in)
+		de := Errors(err)
+		require.Len(t, de, 1, in)
+		assert.Equal(t, line, de[0].Line, in)
+	}
+	n := 0
+	err := Each(NewReader(strings.NewReader("apiVersion: v1\nkind: List\nitems: []\n")), func(*Document) error { n++; return nil })
+	require.NoError(t, err)
+	assert.Zero(t, n)
 }
 
 func TestFieldError(t *testing.T) {

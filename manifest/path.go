@@ -212,19 +212,8 @@ func findUnknown(dec *json.Decoder, t reflect.Type, path string) string {
 		for dec.More() {
 			k, _ := dec.Token()
 			key, _ := k.(string)
-			p := key
-			if path != "" {
-				p = path + "." + key
-			}
-			ft, ok := fields[key]
-			if !ok {
-				for name, typ := range fields {
-					if strings.EqualFold(name, key) {
-						ft, ok = typ, true
-						break
-					}
-				}
-			}
+			p := joinKey(path, key)
+			ft, ok := lookupField(fields, key)
 			if !ok {
 				return p
 			}
@@ -253,6 +242,28 @@ func findUnknown(dec *json.Decoder, t reflect.Type, path string) string {
 		skip(dec)
 	}
 	return ""
+}
+
+// joinKey is the path of key inside the value at path.
+func joinKey(path, key string) string {
+	if path == "" {
+		return key
+	}
+	return path + "." + key
+}
+
+// lookupField is the type of the field named key, matched as
+// encoding/json matches it: exactly, else ignoring case.
+func lookupField(fields map[string]reflect.Type, key string) (reflect.Type, bool) {
+	if ft, ok := fields[key]; ok {
+		return ft, true
+	}
+	for name, ft := range fields {
+		if strings.EqualFold(name, key) {
+			return ft, true
+		}
+	}
+	return nil, false
 }
 
 // skip reads the rest of an object or list whose opening token was read.

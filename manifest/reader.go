@@ -103,7 +103,7 @@ func (r *Reader) Next() (*Document, error) {
 		if r.Sized != nil {
 			r.Sized(len(text))
 		}
-		js, line, err := toJSON(text)
+		js, line, err := toJSON(text, start)
 		if err != nil {
 			if line > 0 {
 				d.Line = start + line - 1
@@ -343,7 +343,8 @@ func Each(r *Reader, do func(*Document) error) error {
 
 // EachJSON is Each for documents already split and converted to JSON,
 // such as a scenario's objects: raws[i] is document i+1, and an empty or
-// null one is passed over, as Reader passes over an empty document.
+// null one is passed over, as Reader passes over an empty document. A
+// document with a key given twice is refused, as Reader refuses it.
 func EachJSON(raws []json.RawMessage, do func(*Document) error) error {
 	var errs []error
 	var seen Identities
@@ -352,6 +353,11 @@ func EachJSON(raws []json.RawMessage, do func(*Document) error) error {
 			continue
 		}
 		d := &Document{Index: i + 1, JSON: raw}
+		if fe := jsonDuplicate(bytes.TrimSpace(raw), 1); fe != nil {
+			fe.line = 0 // the document's own lines, not the input's
+			errs = append(errs, d.Fail(fe))
+			continue
+		}
 		if err := d.ExpandNew(&seen, do); err != nil {
 			errs = append(errs, err)
 		}

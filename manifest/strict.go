@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"k8s.io/apimachinery/pkg/util/yaml"
+	sigsyaml "sigs.k8s.io/yaml"
 )
 
 // fieldError is a problem with one field: "path: problem", with the
@@ -42,10 +43,24 @@ func (d *Document) Unmarshal(v any) error {
 		return nil
 	}
 	var te *json.UnmarshalTypeError
+	if !errors.As(err, &te) || te.Struct == "" {
+		// An error of a value's own decoder (a time, a duration), which
+		// says neither where nor what was wanted.
+		if b := findBadValue(d.JSON, reflect.TypeOf(v)); b != nil {
+			return d.Fail(&fieldError{path: b.path, problem: b.problem(), line: d.lineOf(b.path)})
+		}
+	}
 	switch {
-	case errors.As(err, &te):
+	case te != nil:
 		fe := typeError(te, d.JSON)
 		fe.line = d.lineOf(fe.path)
+		if strings.HasPrefix(te.Value, "number") {
+			if w := d.writtenNumber(fe.path, fe.line); w != "" {
+				if p := numberProblem(te.Type, w); p != "" {
+					fe.problem = p
+				}
+			}
+		}
 		return d.Fail(fe)
 	case strings.HasPrefix(err.Error(), "json: unknown field "):
 		path := unknownField(d.JSON, reflect.TypeOf(v))
@@ -139,8 +154,10 @@ func goKind(t reflect.Type) string {
 // everything else, YAML flow mappings such as {kind: A} included, is
 // YAML. Blank, comment-only and null documents give nil JSON. A problem
 // comes with its line inside the document when it is known. Text that
-// is not UTF-8 is refused rather than replaced.
-func toJSON(text []byte) (json.RawMessage, int, error) {
+// is not UTF-8 is refused rather than replaced, and so is a key given
+// twice in one mapping (at is the line of the input text starts on, for
+// naming both lines).
+func toJSON(text []byte, at int) (json.RawMessage, int, error) {
 	t := bytes.TrimSpace(text)
 	if len(t) == 0 || commentOnly(t) {
 		return nil, 0, nil
@@ -171,13 +188,24 @@ func toJSON(text []byte) (json.RawMessage, int, error) {
 		if bytes.Equal(t, []byte("null")) {
 			return nil, 0, nil
 		}
+		if fe := jsonDuplicate(t, at+lead); fe != nil {
+			return nil, fe.line - at + 1, fe
+		}
 		return bytes.Clone(t), 0, nil
 	}
-	js, err := yamlToJSON(text)
+	js, err := yamlToJSON(text, true)
 	if err != nil {
-		msg := err.Error()
-		msg = strings.TrimPrefix(msg, "error converting YAML to JSON: ")
-		msg = strings.TrimPrefix(msg, "yaml: ")
+		msg := yamlMessage(err)
+		if fe, ok := yamlDuplicate(msg, text, at); ok {
+			return nil, fe.line - at + 1, fe
+		}
+		if yamlDupKey.MatchString(msg) {
+			// A key that overrides what a merge key (<<) brought in.
+			js, err = yamlToJSON(text, false)
+		}
+	}
+	if err != nil {
+		msg := yamlMessage(err)
 		line := 0
 		if m := yamlLine.FindStringSubmatch(msg); m != nil {
 			line, _ = strconv.Atoi(m[1])
@@ -192,18 +220,34 @@ func toJSON(text []byte) (json.RawMessage, int, error) {
 	return js, 0, nil
 }
 
+// yamlMessage is a YAML decoder's error without the prefixes that say
+// which library spoke.
+func yamlMessage(err error) string {
+	msg := strings.TrimPrefix(err.Error(), "error converting YAML to JSON: ")
+	return strings.TrimPrefix(msg, "yaml: ")
+}
+
 var yamlLine = regexp.MustCompile(`^line (\d+): (.*)$`)
 
-// yamlToJSON converts one YAML document. apimachinery's ToJSON passes
-// through anything that starts like JSON, which a YAML flow mapping
-// ({kind: A}) also does, so such a document is decoded as YAML and
-// encoded again.
-func yamlToJSON(data []byte) ([]byte, error) {
-	if !yaml.IsJSONBuffer(data) {
+// yamlToJSON converts one YAML document; strict, it refuses a key given
+// twice in one mapping, otherwise the later key wins (for a document
+// whose only repeated keys come from merge keys). apimachinery's ToJSON
+// passes through anything that starts like JSON, which a YAML flow
+// mapping ({kind: A}) also does, so such a document is decoded as YAML
+// and encoded again.
+func yamlToJSON(data []byte, strict bool) ([]byte, error) {
+	switch {
+	case !yaml.IsJSONBuffer(data) && strict:
+		return sigsyaml.YAMLToJSONStrict(data)
+	case !yaml.IsJSONBuffer(data):
 		return yaml.ToJSON(data)
 	}
+	unmarshal := yaml.Unmarshal
+	if strict {
+		unmarshal = yaml.UnmarshalStrict
+	}
 	var v any
-	if err := yaml.Unmarshal(data, &v); err != nil {
+	if err := unmarshal(data, &v); err != nil {
 		return nil, err
 	}
 	return json.Marshal(v)

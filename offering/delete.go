@@ -103,7 +103,7 @@ func dependentsMessage(lead, ns string, refs []finopsv1.Reference) string {
 		if k > 0 {
 			b.WriteString(", ")
 		}
-		b.WriteString(foreign(r.String()))
+		b.WriteString(shown(r.String()))
 	}
 	if other := len(refs) - countIn(refs, ns); other > 0 {
 		if len(own) > 0 {

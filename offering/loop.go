@@ -117,7 +117,7 @@ func (l loops) loopMessage(offs []finopsv1.Offering, v int32) string {
 			return o.Namespace + "/" + o.Name // the Offering's own name
 		}
 		if o.Namespace == ns || prev >= 0 && offs[prev].Namespace == ns {
-			return foreign(o.Namespace + "/" + o.Name)
+			return shown(o.Namespace + "/" + o.Name)
 		}
 		return hiddenOffering
 	}

@@ -8,7 +8,10 @@
 // must not rewrite); [Clean] tells whether Message would leave it as is.
 // [Fit] gives a string that shape without hiding anything: it is for a
 // message assembled from an object's own text, shown whole, and parts from
-// elsewhere that went through Message one by one (binding-decisions §11.3).
+// elsewhere that went through Message one by one. [Name] is the part for
+// the name of an object the reader may see: it is shown as written when
+// it has the shape of a Kubernetes name, so only free text from outside
+// (probe errors, URLs, other objects' values) is ever redacted.
 //
 // # What is hidden, and by what
 //

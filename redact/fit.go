@@ -16,7 +16,7 @@ import (
 // Fit is for a message assembled by the engine from the object's own text
 // and parts from elsewhere that the caller has already passed through
 // Message each on its own: the object's own namespace, name and values are
-// shown whole, as binding-decisions §11.3 asks. A string that already
+// shown whole, since they are never a leak. A string that already
 // obeys the rule is returned as is, without allocating.
 func Fit(s string, maxBytes int) string {
 	if maxBytes <= 0 {

@@ -12,8 +12,6 @@ import (
 	"slices"
 	"strings"
 
-	"k8s.io/apimachinery/pkg/util/yaml"
-
 	"github.com/condengine/condengine/manifest"
 )
 
@@ -23,24 +21,33 @@ import (
 const MaxFileBytes = manifest.MaxDocumentBytes
 
 // Parse decodes one scenario from YAML or JSON and validates it (see
-// File.Validate). Unknown keys are errors, so a misspelt expectation
-// cannot pass silently. The name, system and now keys are required.
+// File.Validate). It reads data as Load reads a file, so unknown keys
+// and keys given twice are errors (a misspelt expectation, or a second
+// system: key, cannot pass silently), each naming its line. The name,
+// system and now keys are required.
 func Parse(data []byte) (*File, error) {
 	if len(data) > MaxFileBytes {
 		return nil, fmt.Errorf("scenario is %d bytes, more than %d", len(data), MaxFileBytes)
 	}
-	js, err := yaml.ToJSON(data)
+	r := manifest.NewReader(bytes.NewReader(data))
+	d, err := r.Next()
+	if errors.Is(err, io.EOF) {
+		return nil, fmt.Errorf("scenario: the file holds %s, not a mapping of keys (name, system, now, objects, expect, ...)", jsonKind(nil))
+	}
 	if err != nil {
 		return nil, fmt.Errorf("scenario: %w", err)
 	}
-	if t := bytes.TrimSpace(js); len(t) == 0 || t[0] != '{' {
-		return nil, fmt.Errorf("scenario: the file holds %s, not a mapping of keys (name, system, now, objects, expect, ...)", jsonKind(t))
+	return FromDocument(r, d)
+}
+
+// decode decodes and validates the scenario in d.
+func decode(d *manifest.Document) (*File, error) {
+	if t := bytes.TrimSpace(d.JSON); len(t) == 0 || t[0] != '{' {
+		return nil, d.Fail(fmt.Errorf("scenario: the file holds %s, not a mapping of keys (name, system, now, objects, expect, ...)", jsonKind(t)))
 	}
-	dec := json.NewDecoder(bytes.NewReader(js))
-	dec.DisallowUnknownFields()
 	var f File
-	if err := dec.Decode(&f); err != nil {
-		return nil, fmt.Errorf("scenario: %w", err)
+	if err := d.Unmarshal(&f); err != nil {
+		return nil, err
 	}
 	if err := f.Validate(); err != nil {
 		return nil, fmt.Errorf("scenario: %w", err)
@@ -88,9 +95,13 @@ func FromDocument(r *manifest.Reader, d *manifest.Document) (*File, error) {
 	if !errors.Is(err, io.EOF) {
 		return nil, err
 	}
-	f, err := Parse(d.JSON)
-	if err != nil {
+	f, err := decode(d)
+	var de *manifest.DocumentError
+	if err != nil && !errors.As(err, &de) && d.File != "" {
 		return nil, fmt.Errorf("%s: %w", d.File, err)
+	}
+	if err != nil {
+		return nil, err
 	}
 	f.Path = d.File
 	return f, nil

@@ -14,13 +14,13 @@ import (
 func TestParse_RefusesWhatTheFormatDoesNotAllow(t *testing.T) {
 	const head = "name: a test\nsystem: binding\nnow: \"2026-11-30T10:00:00Z\"\nexpect: []\n"
 	for name, tc := range map[string]struct{ block, want string }{
-		"WriterUnknownKey":        {`writer: {bindingz: []}`, `unknown field "bindingz"`},
+		"WriterUnknownKey":        {`writer: {bindingz: []}`, `line 5: writer.bindingz: unknown field`},
 		"WriterNotNamespaceName":  {`writer: {bindings: [{binding: chat}]}`, `writer.bindings[0].binding: "chat" is not namespace/name`},
 		"WriterTooManySlashes":    {`writer: {bindings: [{binding: a/b/c}]}`, "writer.bindings[0].binding: \"a/b/c\" is not namespace/name"},
 		"WriterNegativeFailures":  {`writer: {bindings: [{binding: a/b, failures: -1}]}`, "writer.bindings[0]: failures and fightEdits must not be negative"},
 		"WriterListedTwice":       {`writer: {bindings: [{binding: a/b}, {binding: a/b}]}`, "writer.bindings[1].binding: a/b is listed twice"},
-		"WriterBadDuration":       {`writer: {limits: {quiet: soon}}`, "scenario:"},
-		"ProberUnknownKey":        {`prober: {lastPass: "2026-11-30T10:00:00Z"}`, `unknown field "lastPass"`},
+		"WriterBadDuration":       {`writer: {limits: {quiet: soon}}`, `line 5: writer.limits.quiet: must be a duration such as 90s, 5m or 1h30m, not "soon"`},
+		"ProberUnknownKey":        {`prober: {lastPass: "2026-11-30T10:00:00Z"}`, `line 5: prober.lastPass: unknown field`},
 		"ProberUnknownTrigger":    {`prober: {triggers: [{kind: configmap, at: "2026-11-30T10:00:00Z"}]}`, `prober.triggers[0].kind: "configmap" is not leaderStart, config or secret`},
 		"ProberTriggerNoTime":     {`prober: {triggers: [{kind: config}]}`, "prober.triggers[0].at is required"},
 		"ProberUnknownCovered":    {`prober: {lastCovered: {period: "2026-11-30T10:00:00Z"}}`, `prober.lastCovered: "period" is not leaderStart, config or secret`},
@@ -89,4 +89,28 @@ func TestParse_NotAMappingSaysWhatItIs(t *testing.T) {
 		assert.Contains(t, err.Error(), want, in)
 		assert.NotContains(t, err.Error(), "Go value", in)
 	}
+}
+
+// A key given twice is refused, naming both lines: a second system: key
+// would otherwise run the scenario as the other system.
+func TestParse_KeyGivenTwiceNamesBothLines(t *testing.T) {
+	for in, want := range map[string]string{
+		"name: a\nsystem: binding\nnow: \"2026-11-30T10:00:00Z\"\nsystem: finops\nexpect: []\n":                                                           "line 4: system: given on line 2 and again on line 4",
+		"name: a\nsystem: binding\nnow: \"2026-11-30T10:00:00Z\"\nexpect:\n- kind: Binding\n  namespace: a\n  name: b\n  name: c\n":                       "line 8: name: given on line 7 and again on line 8",
+		"{\"name\": \"a\", \"system\": \"binding\",\n \"now\": \"2026-11-30T10:00:00Z\",\n \"system\": \"finops\", \"expect\": []}":                       "line 3: system: given on line 1 and again on line 3",
+		"name: a\nsystem: binding\nnow: \"2026-11-30T10:00:00Z\"\nobjects:\n- {apiVersion: v1, kind: Secret, metadata: {name: s, name: t}}\nexpect: []\n": "line 5: name: given twice on line 5",
+	} {
+		_, err := Parse([]byte(in))
+		require.Error(t, err, in)
+		assert.Contains(t, err.Error(), want)
+	}
+}
+
+// A time or a duration that cannot be read is named by its field and
+// line, with what was wanted, not in the decoder's words.
+func TestParse_UnreadableTimeNamesTheField(t *testing.T) {
+	_, err := Parse([]byte("name: a\nsystem: binding\nnow: yesterday\nexpect: []\n"))
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), `line 3: now: must be a time in RFC 3339 form, such as 2026-11-30T10:00:00Z, not "yesterday"`)
+	assert.NotContains(t, err.Error(), "2006")
 }

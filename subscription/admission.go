@@ -65,11 +65,11 @@ func ValidateCreate(s *finopsv1.Subscription) field.ErrorList {
 	errs := Validate(s)
 	if p := s.Spec.Parent; p != nil && p.SubscriptionRef == s.Key() {
 		errs = append(errs, field.Invalid(field.NewPath("spec", "parent", "subscriptionRef"), p.SubscriptionRef.String(),
-			ReasonCircularDependencyDetected+": a Subscription cannot be its own parent"))
+			string(ReasonCircularDependencyDetected)+": a Subscription cannot be its own parent"))
 	}
 	if t := targetOf(s); t != nil && t.APIVersion == finopsv1.APIVersion && t.Kind == finopsv1.KindSubscription && t.Namespace == s.Namespace && t.Name == s.Name {
 		errs = append(errs, field.Invalid(field.NewPath("spec", "lifecycle", "targetRef"), t.Name,
-			ReasonTargetIsSelfReference+": a Subscription cannot be its own target"))
+			string(ReasonTargetIsSelfReference)+": a Subscription cannot be its own target"))
 	}
 	return errs
 }

@@ -12,26 +12,83 @@ import (
 	"github.com/condengine/condengine/conditions"
 )
 
+// Reasons of CostsResolved, each saying where status.costs came from.
+const (
+	// ReasonFromDB goes with CostsResolved, True: the buckets were summed
+	// from the recorded charge rows.
+	ReasonFromDB Reason = "FromDB"
+	// ReasonFromCalculator goes with CostsResolved, True: the charge rows
+	// could not be read and the buckets are the fee projection.
+	ReasonFromCalculator Reason = "FromCalculator"
+)
+
+// CostsResolved's rules: the run at now wrote it, or the last run's is
+// kept.
+const (
+	ruleCostsCollected = iota
+	ruleCostsKept
+)
+
+var costsWrites = []conditions.Reason{
+	write(cTrue, ReasonFromDB, "status.costs resolved from the recorded charge rows",
+		"The buckets were summed from the recorded charge rows.", ""),
+	write(cTrue, ReasonFromCalculator, "status.costs resolved by the in-memory fee calculator; the charge rows could not be read",
+		"The charge rows could not be read; the buckets are the fee projection.", "Check the collection job's log and its database connection."),
+}
+
+var costsRules = [...]conditions.Rule{
+	ruleCostsCollected: rule(TypeCostsResolved, "subscription/costs-resolved/collection-run",
+		"the charge collection run at now wrote status.costs, from the charge rows or the fee calculator", costsWrites...),
+	ruleCostsKept: rule(TypeCostsResolved, "subscription/costs-resolved/kept",
+		"no collection run wrote this time, so the collector's last CostsResolved is kept", costsWrites...),
+}
+
+// costsResolved is the CostsResolved condition to write and whether there
+// is one: the collection run's (see collect), else the one held, kept
+// until the collector writes again when it is still one of ours.
+func (e *evaluator) costsResolved(i int32, out *Outcome, st *finopsv1.SubscriptionStatus, held []metav1.Condition, rec *conditions.Recorder) (metav1.Condition, bool) {
+	if v := e.collect(i, out, st, rec); v.Rule != nil {
+		rec.Decided(TypeCostsResolved, "", v)
+		return v.Condition(TypeCostsResolved), true
+	}
+	c := conditions.Find(held, TypeCostsResolved)
+	if c == nil {
+		return metav1.Condition{}, false
+	}
+	if _, ok := Vocabulary.Lookup(c.Type, c.Status, c.Reason); !ok || c.ObservedGeneration < 0 || conditions.MessageProblem(c.Message) != "" {
+		return metav1.Condition{}, false
+	}
+	rec.Read(TypeCostsResolved, subRef(e.nodes[i].sub))
+	rec.Decided(TypeCostsResolved, "", conditions.Verdict{Rule: &costsRules[ruleCostsKept]})
+	return *c, true
+}
+
 // collect applies the snapshot's charge collection run to one
-// Subscription: status.costs, the CostsResolved condition and the
+// Subscription: status.costs, the CostsResolved verdict and the
 // finalizer. Like the run itself it reads the Subscription as the snapshot
-// holds it, not as this evaluation's reconcile leaves it. It returns the
-// CostsResolved condition to write, or nil when the run writes none.
-func (e *evaluator) collect(i int32, out *Outcome, st *finopsv1.SubscriptionStatus) *metav1.Condition {
+// holds it, not as this evaluation's reconcile leaves it. The verdict has
+// no rule when the run writes no CostsResolved.
+func (e *evaluator) collect(i int32, out *Outcome, st *finopsv1.SubscriptionStatus, rec *conditions.Recorder) conditions.Verdict {
 	c := e.collection
 	if c == nil {
-		return nil
+		return conditions.Verdict{}
 	}
 	s := e.nodes[i].sub
 	in := &s.Status
 	res, listed := e.results[s.Key()]
 	scheduled := c.ScheduledHour.UTC().Truncate(time.Hour)
 	failed := listed && res.Source == SourceError
+	if listed && rec.On() {
+		// What the run recorded decides CostsResolved, written or kept.
+		rec.Read(TypeCostsResolved, subRef(s))
+		rec.Read(TypeCostsResolved, conditions.ObjectRef{}, conditions.FTime("collection.scheduledHour", c.ScheduledHour),
+			conditions.F("collection.source", string(res.Source)))
+	}
 	if failed {
 		out.Errors = append(out.Errors, "the collection run recorded an error for this Subscription")
 	}
 
-	var written *metav1.Condition
+	var written conditions.Verdict
 	var sched *billing.Schedule
 	var off *finopsv1.Offering
 	if in.ActivatedAt != nil {
@@ -60,12 +117,11 @@ func (e *evaluator) collect(i int32, out *Outcome, st *finopsv1.SubscriptionStat
 				}
 			}
 			if !failed {
-				reason, m := ReasonFromDB, msgFromDB
+				k := 0
 				if res.Source == SourceCalculator {
-					reason, m = ReasonFromCalculator, msgFromCalc
+					k = 1
 				}
-				written = &metav1.Condition{Type: TypeCostsResolved, Status: cTrue, Reason: reason,
-					Message: m, ObservedGeneration: s.Generation}
+				written = costsRules[ruleCostsCollected].Verdict(k, "", s.Generation)
 			}
 		}
 	}

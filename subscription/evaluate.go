@@ -53,10 +53,23 @@ func Evaluate(snap Snapshot) (Result, error) {
 	if err := conditions.CheckNow(snap.Now); err != nil {
 		return Result{}, err
 	}
-	return evaluate(snap, false), nil
+	return evaluate(snap, nil), nil
 }
 
-func evaluate(snap Snapshot, explain bool) Result {
+// Explain is Evaluate with provenance: each Outcome also carries, in
+// Provenance, the rule and the raw evidence behind each of its
+// conditions (for logs and tools, never a status). It is the same
+// evaluation with a recorder on; nothing is decided a second time.
+func Explain(snap Snapshot) (Result, error) {
+	if err := conditions.CheckNow(snap.Now); err != nil {
+		return Result{}, err
+	}
+	return evaluate(snap, &conditions.Recorder{}), nil
+}
+
+// evaluate decides every Subscription; with rec, each outcome carries
+// what rec recorded while it was decided.
+func evaluate(snap Snapshot, rec *conditions.Recorder) Result {
 	e := newEvaluator(snap)
 	e.resolveRoots()
 	e.numberTree()
@@ -66,9 +79,13 @@ func evaluate(snap Snapshot, explain bool) Result {
 		if e.nodes[i].refused {
 			continue
 		}
-		o := e.evaluate(int32(i))
-		if explain {
-			o.Provenance = e.explain(int32(i), &o)
+		o := e.evaluate(int32(i), rec)
+		if rec.On() {
+			decided := rec.Provenance()
+			for k := range decided {
+				conditions.SortEvidence(&decided[k])
+			}
+			o.Provenance = Vocabulary.Attach(o.Status.Conditions, o.Skip == conditions.SkipStale, subRef(e.nodes[i].sub), decided)
 		}
 		out = append(out, o)
 	}

@@ -10,23 +10,63 @@ import (
 	"github.com/condengine/condengine/conditions"
 )
 
-// Messages of the states that need no detail.
+// Reasons of a Subscription that is deleted or has ended, each with the
+// condition it goes with.
 const (
-	msgActivated   = "all four gates passed"
-	msgOrphaned    = "all gates passed; the parent is gone and the Orphan policy keeps billing open"
-	msgOpen        = "billing is open"
-	msgOpenOrphan  = "billing is open; the parent is gone and the Orphan policy keeps it so"
-	msgDeactivated = "deactivated; the cause is on the Active condition"
-	msgDeleting    = "the Subscription is being deleted"
-	msgWaiting     = "waiting for a SubscriptionChargeCollection run to release the finalizer"
-	msgFromDB      = "status.costs resolved from the recorded charge rows"
-	msgFromCalc    = "status.costs resolved by the in-memory fee calculator; the charge rows could not be read"
+	// ReasonValidationSucceeded goes with Ready, False: the Subscription
+	// was deactivated; the cause is on Active.
+	ReasonValidationSucceeded Reason = conditions.ReasonValidationSucceeded
+	// ReasonMarkedForDeletion goes with Active, False: the Subscription is
+	// being deleted.
+	ReasonMarkedForDeletion Reason = "MarkedForDeletion"
+	// ReasonWaitingForCollectionJob goes with Deleting, False: no charge
+	// collection run has released the finalizer yet.
+	ReasonWaitingForCollectionJob Reason = "WaitingForCollectionJob"
 )
+
+// The rules of a Subscription that is deleted, deactivated or ends now.
+const (
+	ruleReadyDeactivated = iota
+	ruleMarkedForDeletion
+	ruleEndKept
+	ruleWaitingCollection
+)
+
+var lifecycleRules = [...]conditions.Rule{
+	ruleReadyDeactivated: rule(TypeReady, "subscription/ready/deactivated", "the Subscription is deleted, deactivated, or deactivates now: Ready follows Active",
+		end(ReasonValidationSucceeded, "deactivated; the cause is on the Active condition",
+			"The Subscription was deactivated; the cause is on the Active condition.", "Read the Active condition and status.deactivatedAt.")),
+	ruleMarkedForDeletion: rule(TypeActive, "subscription/active/marked-for-deletion", "metadata.deletionTimestamp is set",
+		writeMarkedForDeletion),
+	ruleEndKept: rule(TypeActive, "subscription/active/end-kept", "a deactivated Subscription is never re-validated: its terminal Active is restated for the current generation",
+		activeEnds()...),
+	ruleWaitingCollection: rule(TypeDeleting, "subscription/deleting/waiting-for-collection", "a deleted Subscription keeps its finalizer until a charge collection run releases it",
+		end(ReasonWaitingForCollectionJob, "waiting for a SubscriptionChargeCollection run to release the finalizer",
+			"No charge collection run has released the finalizer yet.", "Check that a SubscriptionChargeCollection CostJob exists and succeeds.")),
+}
+
+// activeEnds are the terminal Active=False writes of the gates' rules and
+// of the delete branch: what a deactivated Subscription's Active may keep.
+func activeEnds() []conditions.Reason {
+	var out []conditions.Reason
+	for _, r := range gateRules {
+		for _, w := range r.Writes {
+			if r.Types[0] == TypeActive && w.Terminal {
+				out = append(out, w)
+			}
+		}
+	}
+	return append(out, writeMarkedForDeletion)
+}
+
+var writeMarkedForDeletion = end(ReasonMarkedForDeletion, "the Subscription is being deleted",
+	"The Subscription is being deleted.", "Nothing; a charge collection run releases the finalizer.")
 
 // evaluate decides one Subscription: the reconcile (delete branch,
 // deactivated, or the gates), then what the collection run adds, then
-// the merge with the conditions already on the object.
-func (e *evaluator) evaluate(i int32) Outcome {
+// the merge with the conditions already on the object. With rec it
+// records the rule behind each condition and what it read.
+func (e *evaluator) evaluate(i int32, rec *conditions.Recorder) Outcome {
 	s := e.nodes[i].sub
 	in := &s.Status
 	st := finopsv1.SubscriptionStatus{
@@ -39,11 +79,9 @@ func (e *evaluator) evaluate(i int32) Outcome {
 	// Conditions left from an earlier Subscription of the same name are
 	// read as absent by every rule below.
 	held := Vocabulary.Held(in.Conditions, s.CreationTimestamp.Time)
-	cond := func(typ string, status metav1.ConditionStatus, reason, message string) metav1.Condition {
-		return metav1.Condition{Type: typ, Status: status, Reason: reason, Message: message, ObservedGeneration: gen}
-	}
-	var buf [4]metav1.Condition
-	desired := buf[:0]
+	// Active and Deleting are written only when their verdict has a rule.
+	var ready, active, deleting conditions.Verdict
+	readyFrom := ""
 	transient := false
 	stamp := func() *metav1.Time { t := metav1.NewTime(e.now); return &t }
 
@@ -52,55 +90,82 @@ func (e *evaluator) evaluate(i int32) Outcome {
 		if st.DeactivatedAt == nil {
 			st.DeactivatedAt = stamp()
 		}
-		desired = append(desired,
-			cond(TypeReady, cFalse, ReasonValidationSucceeded, msgDeactivated),
-			cond(TypeActive, cFalse, ReasonMarkedForDeletion, msgDeleting),
-			cond(TypeDeleting, cFalse, ReasonWaitingForCollectionJob, msgWaiting))
+		ready, readyFrom = lifecycleRules[ruleReadyDeactivated].Verdict(0, "", gen), TypeActive
+		active = lifecycleRules[ruleMarkedForDeletion].Verdict(0, "", gen)
+		deleting = lifecycleRules[ruleWaitingCollection].Verdict(0, "", gen)
+		if rec.On() {
+			self := subRef(s)
+			rec.Read(TypeReady, self, conditions.FTime("metadata.deletionTimestamp", s.DeletionTimestamp.Time))
+			rec.Read(TypeActive, self, conditions.FTime("metadata.deletionTimestamp", s.DeletionTimestamp.Time))
+			rec.Read(TypeDeleting, self)
+		}
 
 	case s.IsDeactivated():
 		// Never re-validated: the pair stays as it was, status, reason
 		// and message, re-stated for the current generation only.
-		ready := cond(TypeReady, cFalse, ReasonValidationSucceeded, msgDeactivated)
-		if r := conditions.Find(held, TypeReady); r != nil && r.Status == cFalse && r.Reason == ReasonValidationSucceeded {
+		ready, readyFrom = lifecycleRules[ruleReadyDeactivated].Verdict(0, "", gen), TypeActive
+		if r := conditions.Find(held, TypeReady); r != nil && r.Status == cFalse && r.Reason == string(ReasonValidationSucceeded) {
 			ready.Message = heldMessage(r.Message)
 		}
-		desired = append(desired, ready)
-		if a := conditions.Find(held, TypeActive); a != nil && a.Status == cFalse && Vocabulary.IsTerminal(*a) {
-			desired = append(desired, cond(TypeActive, a.Status, a.Reason, heldMessage(a.Message)))
+		kept := &lifecycleRules[ruleEndKept]
+		if a := conditions.Find(held, TypeActive); a != nil {
+			if k := slices.IndexFunc(kept.Writes, func(w conditions.Reason) bool { return w.Status == a.Status && w.Reason == a.Reason }); k >= 0 {
+				active = kept.Verdict(k, "", gen)
+				active.Message = heldMessage(a.Message)
+			}
+		}
+		if rec.On() {
+			self := subRef(s)
+			rec.Read(TypeReady, self, conditions.FTime("status.deactivatedAt", s.Status.DeactivatedAt.Time))
+			rec.Read(TypeActive, self, conditions.FTime("status.deactivatedAt", s.Status.DeactivatedAt.Time))
 		}
 
 	default:
-		v := e.gates(i)
-		if v.stamp != "" && st.CompatibilityRoot == "" {
-			st.CompatibilityRoot = v.stamp
-		}
+		r := e.read(s)
 		prior := conditions.Find(held, TypeActive)
-		wasOrphan := prior != nil && prior.Status == cTrue && prior.Reason == ReasonOrphaned
+		wasOrphan := prior != nil && prior.Status == cTrue && prior.Reason == string(ReasonOrphaned)
+		g := e.gates(i, &r, gen, wasOrphan)
+		if g.stamp != "" && st.CompatibilityRoot == "" {
+			st.CompatibilityRoot = g.stamp
+		}
 		switch {
-		case v.end != "":
+		case g.ends:
 			st.DeactivatedAt = stamp()
-			desired = append(desired,
-				cond(TypeReady, cFalse, ReasonValidationSucceeded, msgDeactivated),
-				cond(TypeActive, cFalse, v.end, v.message))
-		case v.reason != "":
-			transient = v.reason == ReasonValidationError
-			desired = append(desired, cond(TypeReady, cFalse, v.reason, v.message))
+			ready, readyFrom = lifecycleRules[ruleReadyDeactivated].Verdict(0, "", gen), TypeActive
+			active = g.v
+		case g.v.Rule != &gateRules[ruleGatesPassed]:
+			transient = g.v.Rule == &gateRules[ruleReadFailed]
+			ready = g.v
 			if s.IsActive() {
-				if v.orphaned || wasOrphan {
-					desired = append(desired, cond(TypeActive, cTrue, ReasonOrphaned, msgOpenOrphan))
-				} else {
-					desired = append(desired, cond(TypeActive, cTrue, ReasonActivationSucceeded, msgOpen))
-				}
+				active = g.open(gen)
 			}
 		default:
 			if st.ActivatedAt == nil {
 				st.ActivatedAt = stamp()
 			}
-			reason, m, open := ReasonActivationSucceeded, msgActivated, msgOpen
-			if v.orphaned || wasOrphan {
-				reason, m, open = ReasonOrphaned, msgOrphaned, msgOpenOrphan
+			ready, active = g.v, g.open(gen)
+		}
+		if rec.On() {
+			rec.Read(TypeReady, subRef(s))
+			e.recordGates(rec, TypeReady, i, &r, ready.Rule != &gateRules[ruleParentIsSelf] &&
+				ready.Rule != &gateRules[ruleTargetIsSelf] && ready.Rule != &gateRules[ruleOfferingGate])
+			if active.Rule != nil {
+				rec.Read(TypeActive, subRef(s))
+				e.recordGates(rec, TypeActive, i, &r, true)
 			}
-			desired = append(desired, cond(TypeReady, cTrue, reason, m), cond(TypeActive, cTrue, reason, open))
+		}
+	}
+
+	var buf [4]metav1.Condition
+	desired := append(buf[:0], ready.Condition(TypeReady))
+	rec.Decided(TypeReady, readyFrom, ready)
+	for _, d := range [...]struct {
+		typ string
+		v   conditions.Verdict
+	}{{TypeActive, active}, {TypeDeleting, deleting}} {
+		if d.v.Rule != nil {
+			desired = append(desired, d.v.Condition(d.typ))
+			rec.Decided(d.typ, "", d.v)
 		}
 	}
 
@@ -109,13 +174,8 @@ func (e *evaluator) evaluate(i int32) Outcome {
 	if transient {
 		out.RetryAt = e.now.Add(conditions.RetryDelay)
 	}
-	costs := e.collect(i, &out, &st)
-	if costs != nil {
-		desired = append(desired, *costs)
-	} else if c := conditions.Find(held, TypeCostsResolved); c != nil {
-		if _, ok := Vocabulary.Lookup(c.Type, c.Status, c.Reason); ok && c.ObservedGeneration >= 0 && conditions.MessageProblem(c.Message) == "" {
-			desired = append(desired, *c) // the collector's, kept until it writes again
-		}
+	if c, ok := e.costsResolved(i, &out, &st, held, rec); ok {
+		desired = append(desired, c)
 	}
 
 	m := Vocabulary.MergeObject(atGeneration{s, gen}, in.Conditions, desired, e.now)

@@ -56,7 +56,7 @@ func checkOutcome(t interface {
 		t.Fatalf("%s: Ready True without Active True", id)
 	}
 	if active != nil && active.Status == metav1.ConditionFalse {
-		if ready.Status != metav1.ConditionFalse || ready.Reason != subscription.ReasonValidationSucceeded {
+		if ready.Status != metav1.ConditionFalse || ready.Reason != string(subscription.ReasonValidationSucceeded) {
 			t.Fatalf("%s: Active False paired with Ready %s %s", id, ready.Status, ready.Reason)
 		}
 		if s.DeactivatedAt == nil {

@@ -7,9 +7,11 @@
 //
 //  1. Our conditions end up exactly the outcome's Owned: each is applied
 //     with server-side apply under the host's field manager (forced, so a
-//     stale value another manager wrote is taken over). The first status
-//     request carries the resourceVersion read, so an outcome is never
-//     written over an object that changed (or was made again) since.
+//     stale value another manager wrote is taken over). The first request
+//     carries the resourceVersion read and each later one is guarded by
+//     the resourceVersion the previous one answered (Request.AfterPrevious),
+//     so no request lands on an object that changed (or was made again)
+//     behind the host's back.
 //  2. A condition type the outcome dropped is removed even when another
 //     manager also owns it (an older writer's update, a kubectl edit): an
 //     apply alone only gives up our ownership and would leave it standing.

@@ -33,11 +33,8 @@ func finalizer(k kind, obj Object, action conditions.FinalizerAction, manager st
 		if at >= 0 {
 			return nil, nil
 		}
-		body, err := json.Marshal(struct {
-			APIVersion string    `json:"apiVersion"`
-			Kind       string    `json:"kind"`
-			Metadata   applyMeta `json:"metadata"`
-		}{k.apiVersion, k.kind, applyMeta{Name: obj.GetName(), Namespace: obj.GetNamespace(), Finalizers: []string{k.finalizer}}})
+		body, err := json.Marshal(applyBody{APIVersion: k.apiVersion, Kind: k.kind,
+			Metadata: applyMeta{Name: obj.GetName(), Namespace: obj.GetNamespace(), Finalizers: []string{k.finalizer}}})
 		if err != nil {
 			return nil, fmt.Errorf("writeplan: %w", err)
 		}

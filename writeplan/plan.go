@@ -1,6 +1,7 @@
 package writeplan
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 
@@ -78,6 +79,42 @@ type Request struct {
 	// longer this one. The body already carries it, so a host that sends
 	// Body as it is gets the guard without doing anything.
 	ResourceVersion string
+	// AfterPrevious marks every request of a plan but the first: it is
+	// guarded by the resourceVersion the previous request's response
+	// carried, which no plan can know beforehand. Its Body carries no
+	// resourceVersion; a host sends GuardedBody(that resourceVersion)
+	// instead, so no request of a plan lands on an object someone else
+	// changed since the host read it or since the plan's own last write.
+	AfterPrevious bool
+}
+
+// GuardedBody returns the request's body guarded by resourceVersion: the
+// API server refuses it with a conflict when the object's
+// resourceVersion is no longer that one. An empty resourceVersion gives
+// the body unchanged.
+func (r Request) GuardedBody(resourceVersion string) ([]byte, error) {
+	if resourceVersion == "" {
+		return r.Body, nil
+	}
+	switch r.PatchType {
+	case types.ApplyPatchType:
+		var b applyBody
+		if err := json.Unmarshal(r.Body, &b); err != nil {
+			return nil, fmt.Errorf("writeplan: %s body: %w", r.Step, err)
+		}
+		b.Metadata.ResourceVersion = resourceVersion
+		return json.Marshal(b)
+	case types.JSONPatchType:
+		var ops []jsonPatchOp
+		if err := json.Unmarshal(r.Body, &ops); err != nil {
+			return nil, fmt.Errorf("writeplan: %s body: %w", r.Step, err)
+		}
+		if len(ops) > 0 && ops[0].Op == "replace" && ops[0].Path == rvPath {
+			ops = ops[1:]
+		}
+		return json.Marshal(append([]jsonPatchOp{{Op: "replace", Path: rvPath, Value: resourceVersion}}, ops...))
+	}
+	return nil, fmt.Errorf("writeplan: %s: patch type %q", r.Step, r.PatchType)
 }
 
 // Plan is the ordered list of requests that make the stored object what
@@ -133,12 +170,10 @@ func For(obj Object, o *conditions.Outcome, status any, opts Options) (Plan, err
 		if err != nil {
 			return Plan{}, err
 		}
-		guard := obj.GetResourceVersion()
 		if rm != nil {
 			p.Requests = append(p.Requests, *rm)
-			guard = ""
 		}
-		ap, err := applyStatus(k, obj, o.Owned, status, opts.FieldManager, guard)
+		ap, err := applyStatus(k, obj, o.Owned, status, opts.FieldManager)
 		if err != nil {
 			return Plan{}, err
 		}
@@ -151,5 +186,23 @@ func For(obj Object, o *conditions.Outcome, status any, opts Options) (Plan, err
 	if fin != nil {
 		p.Requests = append(p.Requests, *fin)
 	}
-	return p, nil
+	return p, guard(p.Requests, obj.GetResourceVersion())
+}
+
+// guard makes the first request carry the resourceVersion read and
+// marks every later one AfterPrevious. An object read without a
+// resourceVersion (one built in memory) gives an unguarded first request.
+func guard(rs []Request, rv string) error {
+	for i := range rs {
+		if i > 0 {
+			rs[i].AfterPrevious = true
+			continue
+		}
+		body, err := rs[i].GuardedBody(rv)
+		if err != nil {
+			return err
+		}
+		rs[i].Body, rs[i].ResourceVersion = body, rv
+	}
+	return nil
 }

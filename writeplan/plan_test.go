@@ -2,6 +2,7 @@ package writeplan_test
 
 import (
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -145,4 +146,45 @@ func TestRemovalNeverRemovesAFresherWrite(t *testing.T) {
 	if got := fromU(t, s.get()).Status.Conditions; len(got) != 1 || got[0].Message != "rewritten after our read" {
 		t.Fatalf("conditions %v", got)
 	}
+}
+
+// TestFor_GuardsEveryRequest: the first request carries the
+// resourceVersion read; every later one is guarded by the one the
+// previous request left, so another writer who comes between two
+// requests of a plan makes the next one fail with a conflict.
+func TestFor_GuardsEveryRequest(t *testing.T) {
+	s, err := newStore(subGVK)
+	require.NoError(t, err)
+	stale := metav1.Condition{Type: "Deleting", Status: metav1.ConditionTrue, Reason: "OK", Message: "m", LastTransitionTime: metav1.Unix(1_700_000_000, 0)}
+	require.NoError(t, s.create(toU(t, subscription([]metav1.Condition{stale}, []string{finopsv1.SubscriptionFinalizer})), "finops-operator-v0"))
+	read := fromU(t, s.get())
+	o := &conditions.Outcome{Kind: finopsv1.KindSubscription, Namespace: read.Namespace, Name: read.Name, Write: true, Finalizer: conditions.FinalizerRemove}
+	p, err := writeplan.For(read, o, read.Status, writeplan.Options{FieldManager: ourManager})
+	require.NoError(t, err)
+	require.Len(t, p.Requests, 3, bodies(p))
+	first := p.Requests[0]
+	assert.Equal(t, writeplan.StepRemoveConditions, first.Step)
+	assert.Equal(t, read.ResourceVersion, first.ResourceVersion)
+	assert.False(t, first.AfterPrevious)
+	assert.Contains(t, string(first.Body), `{"op":"replace","path":"/metadata/resourceVersion","value":"`+read.ResourceVersion+`"}`)
+	for _, r := range p.Requests[1:] {
+		assert.True(t, r.AfterPrevious, r.Step)
+		assert.Empty(t, r.ResourceVersion, r.Step)
+		assert.NotContains(t, string(r.Body), "resourceVersion", r.Step)
+		g, err := r.GuardedBody("42")
+		require.NoError(t, err)
+		assert.Contains(t, string(g), `"42"`, r.Step)
+		again, err := writeplan.Request{Step: r.Step, PatchType: r.PatchType, Body: g}.GuardedBody("43")
+		require.NoError(t, err)
+		assert.Equal(t, 1, strings.Count(string(again), "resourceVersion"), "a guard replaces the one there: %s", again)
+	}
+
+	require.NoError(t, s.carry(p.Requests[0]))
+	between := fromU(t, s.get())
+	between.Status.Conditions = append(between.Status.Conditions, metav1.Condition{Type: "example.com/Audited", Status: metav1.ConditionTrue,
+		Reason: "Reviewed", LastTransitionTime: metav1.Unix(1_700_000_000, 0)})
+	require.NoError(t, s.update(toU(t, between), "auditor", "status"))
+	// The apply, guarded by what the removal left, now meets the
+	// auditor's write and fails rather than land on an object it never saw.
+	require.ErrorIs(t, s.carry(p.Requests[1]), errConflict)
 }

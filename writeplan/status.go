@@ -28,9 +28,10 @@ type jsonPatchOp struct {
 // would survive beside our values. Removing the condition first lets the
 // apply write it whole.
 //
-// The patch sets metadata.resourceVersion to the one read, which the API
-// server treats as a precondition, and tests each condition's type before
-// removing it, last index first so that earlier indexes stay valid.
+// For guards the patch with the resourceVersion read (GuardedBody sets
+// metadata.resourceVersion, which the API server treats as a
+// precondition); it tests each condition's type before removing it, last
+// index first so that earlier indexes stay valid.
 func removal(obj Object, after []metav1.Condition, manager string) (*Request, error) {
 	keep := make(map[string]*metav1.Condition, len(after))
 	for i := range after {
@@ -53,8 +54,7 @@ func removal(obj Object, after []metav1.Condition, manager string) (*Request, er
 	if rv == "" {
 		return nil, errors.New("writeplan: the object read has no resourceVersion, so removing a condition could not be guarded against a newer write")
 	}
-	ops := make([]jsonPatchOp, 0, 1+2*len(idx))
-	ops = append(ops, jsonPatchOp{Op: "replace", Path: "/metadata/resourceVersion", Value: rv})
+	ops := make([]jsonPatchOp, 0, 2*len(idx))
 	for j := len(idx) - 1; j >= 0; j-- {
 		p := "/status/conditions/" + strconv.Itoa(idx[j])
 		ops = append(ops,
@@ -67,9 +67,12 @@ func removal(obj Object, after []metav1.Condition, manager string) (*Request, er
 	}
 	return &Request{
 		Step: StepRemoveConditions, Subresource: SubresourceStatus, PatchType: types.JSONPatchType,
-		Body: body, FieldManager: manager, ResourceVersion: rv,
+		Body: body, FieldManager: manager,
 	}, nil
 }
+
+// rvPath is where a JSON patch sets its resourceVersion precondition.
+const rvPath = "/metadata/resourceVersion"
 
 // applyMeta is the metadata of an apply body: the object's name.
 type applyMeta struct {
@@ -79,16 +82,24 @@ type applyMeta struct {
 	Finalizers      []string `json:"finalizers,omitempty"`
 }
 
+// applyBody is every apply body a plan sends: the status or the
+// finalizers of one object.
+type applyBody struct {
+	APIVersion string                     `json:"apiVersion"`
+	Kind       string                     `json:"kind"`
+	Metadata   applyMeta                  `json:"metadata"`
+	Status     map[string]json.RawMessage `json:"status,omitempty"`
+}
+
 // applyStatus returns the server-side apply of status with owned as its
 // conditions. The other status fields are the kind's own, written by the
 // same controller, so they are applied as the outcome holds them.
 //
-// rv, when not empty, guards the apply: the API server refuses it when
+// For guards it with a resourceVersion: the API server refuses it when
 // the object changed since it was read (deleted and made again
 // included), so an outcome is never written over an object it was not
-// computed for. After a removal the read resourceVersion is spent, and
-// the apply goes unguarded right behind the removal that checked it.
-func applyStatus(k kind, obj Object, owned []metav1.Condition, status any, manager, rv string) (Request, error) {
+// computed for.
+func applyStatus(k kind, obj Object, owned []metav1.Condition, status any, manager string) (Request, error) {
 	raw, err := json.Marshal(status)
 	if err != nil {
 		return Request{}, fmt.Errorf("writeplan: status: %w", err)
@@ -103,17 +114,12 @@ func applyStatus(k kind, obj Object, owned []metav1.Condition, status any, manag
 	if fields["conditions"], err = json.Marshal(owned); err != nil {
 		return Request{}, fmt.Errorf("writeplan: conditions: %w", err)
 	}
-	body, err := json.Marshal(struct {
-		APIVersion string                     `json:"apiVersion"`
-		Kind       string                     `json:"kind"`
-		Metadata   applyMeta                  `json:"metadata"`
-		Status     map[string]json.RawMessage `json:"status"`
-	}{k.apiVersion, k.kind, applyMeta{Name: obj.GetName(), Namespace: obj.GetNamespace(), ResourceVersion: rv}, fields})
+	body, err := json.Marshal(applyBody{k.apiVersion, k.kind, applyMeta{Name: obj.GetName(), Namespace: obj.GetNamespace()}, fields})
 	if err != nil {
 		return Request{}, fmt.Errorf("writeplan: %w", err)
 	}
 	return Request{
 		Step: StepApplyStatus, Subresource: SubresourceStatus, PatchType: types.ApplyPatchType,
-		Body: body, FieldManager: manager, Force: true, ResourceVersion: rv,
+		Body: body, FieldManager: manager, Force: true,
 	}, nil
 }

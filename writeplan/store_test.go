@@ -29,6 +29,9 @@ type store struct {
 	live         *unstructured.Unstructured // nil once deleted
 	rv           int
 	log          []writeplan.Step
+	// answered is the resourceVersion the last request carried out left:
+	// what a host's previous response told it.
+	answered string
 }
 
 var errConflict = errors.New("conflict: the object has been modified")
@@ -156,6 +159,25 @@ func (s *store) carry(r writeplan.Request) error {
 		return errNotFound
 	}
 	s.log = append(s.log, r.Step)
+	if r.AfterPrevious {
+		// As a host does: the guard is the resourceVersion the previous
+		// request's response carried.
+		body, err := r.GuardedBody(s.answered)
+		if err != nil {
+			return err
+		}
+		r.Body = body
+	}
+	if err := s.carryOne(r); err != nil {
+		return err
+	}
+	if s.live != nil {
+		s.answered = s.live.GetResourceVersion()
+	}
+	return nil
+}
+
+func (s *store) carryOne(r writeplan.Request) error {
 	switch r.PatchType {
 	case types.ApplyPatchType:
 		applied := &unstructured.Unstructured{}

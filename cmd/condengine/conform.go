@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/condengine/condengine/conformance"
+	"github.com/condengine/condengine/manifest"
 	"github.com/condengine/condengine/scenario"
 )
 
@@ -403,6 +404,9 @@ func (p *implementation) capabilities(line []byte) bool {
 // answer reads the answer line to request n.
 func (p *implementation) answer(n int, line []byte) ([]conformance.Object, error) {
 	a, err := conformance.DecodeReply(line)
+	if err == nil {
+		err = manifest.DuplicateKey(line)
+	}
 	if err != nil {
 		return nil, p.fail(n, "malformed answer: %v", err)
 	}

@@ -93,6 +93,9 @@ func fake(behaviour, system string) int {
 		case "two-values":
 			fmt.Println(`{"objects":[]} {"objects":[]}`)
 			continue
+		case "key-twice":
+			fmt.Printf(`{"id":%d,"objects":[],"objects":[]}`+"\n", *id)
+			continue
 		case "unknown-key":
 			fmt.Println(`{"objects":[],"verdict":"ok"}`)
 			continue
@@ -206,6 +209,7 @@ func TestConform_ProtocolErrorsNameTheRequest(t *testing.T) {
 		{"malformed", "", "FAIL request 1 (seed 0): the implementation stopped answering: request 1: malformed answer: not an answer: unexpected EOF"},
 		{"two-values", "", "request 1: malformed answer: not an answer: more than one JSON value on the line"},
 		{"unknown-key", "", `request 1: malformed answer: not an answer: json: unknown field "verdict"`},
+		{"key-twice", "", "request 1: malformed answer: objects: given twice on line 1 (columns "},
 		{"silent", "--timeout=300ms --start-timeout=0s", "FAIL request 1 (seed 0): the implementation stopped answering: request 1: no answer within 300ms"},
 		{"crash", "", "FAIL request 3 (seed 2): the implementation stopped answering: request 3: the command ended its output without answering (it exited with status 3); its stderr ends with: panic: boom"},
 	} {

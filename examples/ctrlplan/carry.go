@@ -16,13 +16,19 @@ import (
 // obj (or of its status subresource), and stops at the first that fails:
 // the host then reads the object again and makes a new plan. obj is
 // updated from each response, so after Carry it holds what the server
-// stored (unless the last request deleted it).
+// stored (unless the last request deleted it), and a request marked
+// AfterPrevious is guarded by the resourceVersion obj holds then.
 func Carry(ctx context.Context, c client.Client, obj client.Object, p writeplan.Plan) error {
 	if obj.GetNamespace() != p.Namespace || obj.GetName() != p.Name {
 		return fmt.Errorf("ctrlplan: the plan is for %s/%s, the object is %s/%s", p.Namespace, p.Name, obj.GetNamespace(), obj.GetName())
 	}
 	for _, r := range p.Requests {
 		var err error
+		if r.AfterPrevious {
+			if r.Body, err = r.GuardedBody(obj.GetResourceVersion()); err != nil {
+				return fmt.Errorf("ctrlplan: %w", err)
+			}
+		}
 		switch {
 		case r.PatchType == types.ApplyPatchType:
 			err = apply(ctx, c, obj, r)

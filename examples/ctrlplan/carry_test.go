@@ -10,6 +10,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/client/interceptor"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	akv1 "github.com/condengine/condengine/api/agentkourier/v1alpha1"
@@ -107,6 +108,45 @@ func TestCarry_CoOwnedConditionIsRemoved(t *testing.T) {
 			assert.Equal(t, tc.wantStale, stale, "co-owned BackendReachable left standing")
 		})
 	}
+}
+
+// TestCarry_AWriteBetweenTwoRequestsStopsThePlan: another manager
+// writes right after the plan's removal; the apply behind it is guarded
+// by what the removal answered, so it fails with a conflict instead of
+// landing on a status it was not computed from.
+func TestCarry_AWriteBetweenTwoRequestsStopsThePlan(t *testing.T) {
+	ctx := context.Background()
+	var between bool
+	c := ctrlplan.NewFakeClientBuilder().WithInterceptorFuncs(interceptor.Funcs{
+		SubResourcePatch: func(ctx context.Context, c client.Client, sub string, obj client.Object, patch client.Patch, opts ...client.SubResourcePatchOption) error {
+			if err := c.SubResource(sub).Patch(ctx, obj, patch, opts...); err != nil || !between {
+				return err
+			}
+			other := &akv1.Binding{}
+			if err := c.Get(ctx, client.ObjectKeyFromObject(obj), other); err != nil {
+				return err
+			}
+			other.Status.Conditions = append(other.Status.Conditions, cond("Reviewed", "True", "Checked"))
+			return c.Status().Update(ctx, other, client.FieldOwner("auditor"))
+		},
+	}).Build()
+	b := &akv1.Binding{ObjectMeta: metav1.ObjectMeta{Namespace: "team-a", Name: "support"}}
+	require.NoError(t, c.Create(ctx, b, client.FieldOwner("e2e-user")))
+	b.Status.Conditions = []metav1.Condition{cond("BackendReachable", "True", "OK")}
+	require.NoError(t, c.Status().Update(ctx, b, client.FieldOwner("agent-kourier-v0")))
+	write(t, c, b, []metav1.Condition{cond("Ready", "True", "OK"), cond("BackendReachable", "True", "OK")})
+
+	require.NoError(t, c.Get(ctx, client.ObjectKeyFromObject(b), b))
+	owned := []metav1.Condition{cond("Ready", "False", "NotServed")}
+	o := &conditions.Outcome{Kind: akv1.KindBinding, Namespace: b.Namespace, Name: b.Name, UID: b.UID, Conditions: owned, Owned: owned, Write: true}
+	p, err := writeplan.For(b, o, akv1.BindingStatus{Conditions: owned}, writeplan.Options{FieldManager: manager})
+	require.NoError(t, err)
+	require.Equal(t, writeplan.StepRemoveConditions, p.Requests[0].Step)
+	between = true
+	err = ctrlplan.Carry(ctx, c, b, p)
+	require.True(t, apierrors.IsConflict(err), "the apply after another write: %v", err)
+	require.NoError(t, c.Get(ctx, client.ObjectKeyFromObject(b), b))
+	assert.Equal(t, metav1.ConditionTrue, types(b)["Ready"].Status, "the apply did not land")
 }
 
 // TestCarry_StatusBeforeFinalizer: the plan writes a deleted

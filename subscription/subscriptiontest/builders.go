@@ -89,7 +89,7 @@ func Active(at time.Time, root string) Option {
 
 // Deactivated gives an activated Subscription the status of one that
 // ended at `at` for reason (an Active=False reason).
-func Deactivated(at time.Time, reason string) Option {
+func Deactivated(at time.Time, reason subscription.Reason) Option {
 	return func(s *finopsv1.Subscription) {
 		t := metav1.NewTime(at)
 		s.Status.DeactivatedAt = &t
@@ -110,8 +110,8 @@ func Deleting(at time.Time) Option {
 	}
 }
 
-func cond(typ string, st metav1.ConditionStatus, reason string, gen int64, at time.Time) metav1.Condition {
-	return metav1.Condition{Type: typ, Status: st, Reason: reason, ObservedGeneration: gen,
+func cond(typ string, st metav1.ConditionStatus, reason subscription.Reason, gen int64, at time.Time) metav1.Condition {
+	return metav1.Condition{Type: typ, Status: st, Reason: string(reason), ObservedGeneration: gen,
 		LastTransitionTime: metav1.NewTime(at.UTC().Truncate(time.Second))}
 }
 

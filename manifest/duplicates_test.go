@@ -1,0 +1,156 @@
+package manifest
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"pgregory.net/rapid"
+)
+
+// A key given twice in one mapping is refused, at any depth, in YAML and
+// JSON, with the key's path and the lines of both.
+func TestReader_DuplicateKeyNamesBothLines(t *testing.T) {
+	for name, tc := range map[string]struct {
+		in, want string
+		line     int
+	}{
+		"yaml kind twice": {
+			"apiVersion: agentkourier.dev/v1alpha1\nkind: Binding\nkind: AgentBackend\nmetadata: {name: a}\n",
+			"kind: given on line 2 and again on line 3", 3},
+		"json kind twice": {
+			"{\"apiVersion\": \"agentkourier.dev/v1alpha1\",\n \"kind\": \"Binding\",\n \"metadata\": {\"name\": \"a\"},\n \"kind\": \"AgentBackend\"}\n",
+			"kind: given on line 2 and again on line 4", 4},
+		"json on one line": {
+			`{"kind":"Binding","metadata":{"name":"a"},"kind":"AgentBackend"}`,
+			"kind: given twice on line 1", 1},
+		"json nested, escaped": {
+			"{\"kind\": \"Binding\",\n \"spec\": {\"agent\": {\"backendRef\": \"a\",\n  \"backend\\u0052ef\": \"b\"}}}\n",
+			"spec.agent.backendRef: given on line 2 and again on line 3", 3},
+		"json in a list item": {
+			"{\"kind\": \"List\", \"items\": [{\"kind\": \"A\"},\n {\"kind\": \"B\",\n  \"metadata\": {}, \"metadata\": {}}]}\n",
+			"items[1].metadata: given twice on line 3", 3},
+		"yaml nested": {
+			"kind: Binding\nmetadata:\n  name: a\nspec:\n  agent:\n    backendRef: a\n    # a comment\n    other:\n      x: 1\n    backendRef: b\n",
+			"backendRef: given on line 6 and again on line 10", 10},
+		"yaml block value": {
+			"kind: Binding\nspec:\n  a: 1\nspec:\n  b: 2\n",
+			"spec: given on line 2 and again on line 4", 4},
+		"yaml list item": {
+			"kind: List\nitems:\n- kind: A\n  metadata:\n    name: a\n- kind: B\n  kind: C\n",
+			"kind: given on line 6 and again on line 7", 7},
+		"yaml flow mapping": {
+			"kind: Binding\nmetadata: {name: a, name: b}\n",
+			"name: given twice on line 2", 2},
+		"yaml flow document": {
+			"{kind: Binding, kind: AgentBackend}\n",
+			"kind: given twice on line 1", 1},
+		"after other documents": {
+			"kind: A\n---\n# header\nkind: B\nmetadata: {}\nkind: C\n",
+			"kind: given on line 4 and again on line 6", 6},
+	} {
+		t.Run(name, func(t *testing.T) {
+			_, err := Split([]byte(tc.in))
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), tc.want)
+			var de *DocumentError
+			require.True(t, errors.As(err, &de), "%T", err)
+			assert.Equal(t, tc.line, de.Line, "the error is placed on the later key")
+		})
+	}
+}
+
+// Repeated keys that are not in one mapping, and a key that overrides
+// what a YAML merge key brought in, are not duplicates.
+func TestReader_SameKeyInDifferentMappingsIsNoDuplicate(t *testing.T) {
+	for _, in := range []string{
+		`{"kind":"A","metadata":{"kind":"x","name":"a"},"spec":[{"kind":1},{"kind":2}]}`,
+		"kind: A\nmetadata:\n  name: a\n  labels:\n    name: b\nspec:\n  items:\n  - name: a\n  - name: a\n",
+		"base: &b\n  a: 1\n  c: 3\nx:\n  <<: *b\n  a: 2\nkind: A\n",
+		"kind: A\nmetadata: {name: a}\n---\nkind: A\nmetadata: {name: b}\n",
+		`{"a":{"b":1},"b":{"a":1},"c":"\"a\":1, \"a\":2"}`,
+	} {
+		_, err := Split([]byte(in))
+		assert.NoError(t, err, in)
+	}
+	docs, err := Split([]byte("base: &b\n  a: 1\nx:\n  <<: *b\n  a: 2\n"))
+	require.NoError(t, err)
+	assert.JSONEq(t, `{"base":{"a":1},"x":{"a":2}}`, string(docs[0]), "the override still wins")
+}
+
+// duplicateJSON finds a repeated key exactly when some object of the text
+// holds one twice, whatever the nesting, the key's escapes and the other
+// values around it.
+func TestProperty_DuplicateJSONFindsExactlyTheRepeatedKeys(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		var b bytes.Buffer
+		want := genValue(t, &b, 0)
+		js := b.Bytes()
+		require.True(t, json.Valid(js), "%s", js)
+		first, second, got := duplicateJSON(js)
+		require.Equal(t, want, got, "%s", js)
+		if got {
+			assert.Less(t, first, second)
+			assert.Equal(t, keyOf(t, js, first), keyOf(t, js, second), "%s", js)
+		}
+	})
+}
+
+// genValue writes a random JSON value to b and reports whether one of its
+// objects holds a key twice.
+func genValue(t *rapid.T, b *bytes.Buffer, depth int) bool {
+	kind := rapid.IntRange(0, 4).Draw(t, "kind")
+	if depth > 3 {
+		kind = 0
+	}
+	switch kind {
+	case 0:
+		b.WriteString(rapid.SampledFrom([]string{`1`, `"s"`, `true`, `null`, `"{\"k\":1,"`, `"a,\"b\":"`}).Draw(t, "scalar"))
+		return false
+	case 1, 2:
+		n := rapid.IntRange(0, 3).Draw(t, "len")
+		b.WriteByte('[')
+		dup := false
+		for i := range n {
+			if i > 0 {
+				b.WriteString(" , ")
+			}
+			dup = genValue(t, b, depth+1) || dup
+		}
+		b.WriteByte(']')
+		return dup
+	}
+	n := rapid.IntRange(0, manyKeys+4).Draw(t, "keys")
+	seen := map[string]bool{}
+	dup := false
+	b.WriteString("{\n")
+	for i := range n {
+		if i > 0 {
+			b.WriteString(",\n")
+		}
+		k := rapid.SampledFrom([]string{"a", "b", "kind", "k" + strconv.Itoa(i), "\u00e9"}).Draw(t, "key")
+		dup = dup || seen[k]
+		seen[k] = true
+		q := strconv.Quote(k)
+		if rapid.Bool().Draw(t, "escaped") {
+			r, size := utf8.DecodeRuneInString(k)
+			q = fmt.Sprintf(`"\u%04x%s"`, r, k[size:])
+		}
+		b.WriteString(q + ": ")
+		dup = genValue(t, b, depth+1) || dup
+	}
+	b.WriteString("}")
+	return dup
+}
+
+func keyOf(t *rapid.T, js []byte, off int) string {
+	var k string
+	require.NoError(t, json.Unmarshal(js[off:skipString(js, off)], &k))
+	return k
+}
