@@ -11,6 +11,64 @@ import (
 	"github.com/condengine/condengine/redact"
 )
 
+// Accepted's False reasons, in the order of their rules.
+const (
+	// ReasonInvalidSpec goes with Accepted, False.
+	ReasonInvalidSpec Reason = "InvalidSpec"
+	// ReasonBackendNotFound goes with Accepted, False.
+	ReasonBackendNotFound Reason = "BackendNotFound"
+	// ReasonBackendRejected goes with Accepted, False.
+	ReasonBackendRejected Reason = "BackendRejected"
+	// ReasonConnectionNotFound goes with Accepted, False.
+	ReasonConnectionNotFound Reason = "ConnectionNotFound"
+	// ReasonConnectionRejected goes with Accepted, False.
+	ReasonConnectionRejected Reason = "ConnectionRejected"
+	// ReasonNamespaceNotAllowed goes with Accepted, False.
+	ReasonNamespaceNotAllowed Reason = "NamespaceNotAllowed"
+	// ReasonChannelConflict goes with Accepted, False.
+	ReasonChannelConflict Reason = "ChannelConflict"
+	// ReasonRejected goes with Accepted, False: a refusal outside the
+	// named reasons.
+	ReasonRejected Reason = "Rejected"
+)
+
+// Accepted's rules. The False rules stand in the order their problems are
+// listed: the first present names the condition, and a finding of no
+// named reason (ruleAcceptedRejected) is listed last.
+const (
+	ruleAcceptedOK ruleIndex = iota
+	ruleInvalidSpec
+	ruleBackendNotFound
+	ruleBackendRejected
+	ruleConnectionNotFound
+	ruleConnectionRejected
+	ruleNamespaceNotAllowed
+	ruleChannelConflict
+	ruleAcceptedRejected
+	acceptedEnd
+)
+
+var acceptedRules = []conditions.Rule{
+	ruleAcceptedOK: rule("binding/accepted/ok", TypeAccepted, "every check passes and the Binding holds its channel",
+		write(sTrue, ReasonOK, "The broker took the Binding as written.", "Nothing.")),
+	ruleInvalidSpec: rule("binding/accepted/invalid-spec", TypeAccepted, "a field of the Binding's current generation breaks one of the broker's checks",
+		write(sFalse, ReasonInvalidSpec, "A field of the Binding breaks one of the broker's checks.", "Fix each field the message names.")),
+	ruleBackendNotFound: rule("binding/accepted/backend-not-found", TypeAccepted, "spec.agent.backendRef names no AgentBackend in the snapshot",
+		write(sFalse, ReasonBackendNotFound, "No AgentBackend has the name spec.agent.backendRef gives.", "Create that AgentBackend or correct the reference.")),
+	ruleBackendRejected: rule("binding/accepted/backend-rejected", TypeAccepted, "the referenced AgentBackend's current generation fails its checks",
+		write(sFalse, ReasonBackendRejected, "The referenced AgentBackend fails the broker's checks; a good earlier generation of it may still run.", "Ask the AgentBackend's owner to fix it.")),
+	ruleConnectionNotFound: rule("binding/accepted/connection-not-found", TypeAccepted, "spec.chat.connectionRef names no ChatConnection in the snapshot",
+		write(sFalse, ReasonConnectionNotFound, "No ChatConnection has the name spec.chat.connectionRef gives.", "Create that ChatConnection or correct the reference.")),
+	ruleConnectionRejected: rule("binding/accepted/connection-rejected", TypeAccepted, "the referenced ChatConnection's current generation fails its checks",
+		write(sFalse, ReasonConnectionRejected, "The referenced ChatConnection fails the broker's checks; a good earlier generation of it may still run.", "Ask the ChatConnection's owner to fix it.")),
+	ruleNamespaceNotAllowed: rule("binding/accepted/namespace-not-allowed", TypeAccepted, "a referenced object in another namespace does not list the Binding's namespace in allowedNamespaces",
+		write(sFalse, ReasonNamespaceNotAllowed, "A referenced object lives in another namespace that does not let this one use it.", "Ask its owner to add this namespace to allowedNamespaces, or use an object of your own.")),
+	ruleChannelConflict: rule("binding/accepted/channel-conflict", TypeAccepted, "an older Binding (by creationTimestamp, then namespace, name and UID) holds the same channel on the same ChatConnection",
+		write(sFalse, ReasonChannelConflict, "An older Binding on the same ChatConnection already holds the channel.", "Pick another channel or remove the other Binding.")),
+	ruleAcceptedRejected: rule("binding/accepted/rejected", TypeAccepted, "a finding outside the named reasons refuses the Binding",
+		write(sFalse, ReasonRejected, "The broker refused the Binding for a reason this version does not name.", "Read the message and the broker's log.")),
+}
+
 // finding is one problem of the Binding under one of Accepted's rules.
 type finding struct {
 	rule ruleIndex

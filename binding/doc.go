@@ -82,5 +82,6 @@
 //
 // Where the specification is silent, the choices made are listed in
 // docs/decisions/binding.md, keyed by rule ID; the rules themselves are
-// declared once, in rules.go, and listed in docs/rules.md.
+// declared once, each beside the code that decides its condition
+// (accepted.go, probe.go, ready.go), and listed in docs/rules.md.
 package binding

@@ -96,6 +96,148 @@ func (c *AgentCard) Problem() string {
 	return ""
 }
 
+// Reasons of BackendReachable and ChannelJoined.
+const (
+	// ReasonAccessDenied goes with BackendReachable and ChannelJoined,
+	// False.
+	ReasonAccessDenied Reason = "AccessDenied"
+	// ReasonRateLimited goes with BackendReachable and ChannelJoined,
+	// Unknown.
+	ReasonRateLimited Reason = "RateLimited"
+	// ReasonProbeTimeout goes with BackendReachable and ChannelJoined,
+	// Unknown.
+	ReasonProbeTimeout Reason = "ProbeTimeout"
+	// ReasonProbeFailed goes with BackendReachable and ChannelJoined,
+	// Unknown.
+	ReasonProbeFailed Reason = "ProbeFailed"
+	// ReasonInvalidAgentCard goes with BackendReachable, False.
+	ReasonInvalidAgentCard Reason = "InvalidAgentCard"
+	// ReasonAgentNotFound goes with BackendReachable, False.
+	ReasonAgentNotFound Reason = "AgentNotFound"
+	// ReasonBackendError goes with BackendReachable, False.
+	ReasonBackendError Reason = "BackendError"
+	// ReasonUnreachable goes with BackendReachable, False.
+	ReasonUnreachable Reason = "Unreachable"
+
+	// ReasonChannelArchived goes with ChannelJoined, False.
+	ReasonChannelArchived Reason = "ChannelArchived"
+	// ReasonNotInChannel goes with ChannelJoined, False.
+	ReasonNotInChannel Reason = "NotInChannel"
+	// ReasonChannelNotFound goes with ChannelJoined, False.
+	ReasonChannelNotFound Reason = "ChannelNotFound"
+	// ReasonPlatformTimeout goes with ChannelJoined, Unknown.
+	ReasonPlatformTimeout Reason = "PlatformTimeout"
+	// ReasonPlatformError goes with ChannelJoined, Unknown.
+	ReasonPlatformError Reason = "PlatformError"
+)
+
+// logHasCause ends a probe message whose cause only the operator's log
+// may show: whoever reads the Binding may not own the agent or the
+// connection, so the message names nothing the prober touched.
+const logHasCause = "the operator's log has the cause"
+
+// The rules of BackendReachable and ChannelJoined.
+const (
+	ruleBackendPending ruleIndex = acceptedEnd + iota
+	ruleBackendProbe
+	ruleBackendKept
+	ruleChannelPending
+	ruleChannelProbe
+	ruleChannelKept
+	probeEnd
+)
+
+// probeWrite is a probe condition's write, whose message is fixed.
+func probeWrite(st metav1.ConditionStatus, r Reason, message, meaning, action string) conditions.Reason {
+	return conditions.Reason{Status: st, Reason: string(r), Message: message, Meaning: meaning, Action: action}
+}
+
+// backendResults and channelResults are what a finished probe may say;
+// the probe-result and kept-across-failover rules both write them.
+var (
+	backendResults = []conditions.Reason{
+		write(sTrue, ReasonOK, "The last card fetch worked and the card is usable.", "Nothing."),
+		probeWrite(sFalse, ReasonInvalidAgentCard, "the agent card is too large, not JSON, or lacks a field the broker needs; "+logHasCause, "The card was too large, not JSON, or lacked what the broker needs.", "Fix the card the agent serves."),
+		probeWrite(sFalse, ReasonAgentNotFound, "the agent has no card at the configured path; "+logHasCause, "The agent answered that no card lives at the configured path.", "Check the AgentBackend's url and cardPath."),
+		probeWrite(sFalse, ReasonAccessDenied, "the agent refused the card fetch; "+logHasCause, "The agent refused the card fetch.", "Check the credential the AgentBackend sends."),
+		probeWrite(sUnknown, ReasonRateLimited, "the agent asked the prober to slow down, so the fetch could not tell; "+logHasCause, "The agent asked the prober to slow down, so the fetch told nothing.", "Wait; the next pass tries again."),
+		probeWrite(sFalse, ReasonBackendError, "the agent answered the card fetch with an unexpected status; "+logHasCause, "The agent answered the card fetch with an unexpected status.", "Look at the agent's health and logs."),
+		probeWrite(sFalse, ReasonUnreachable, "nothing answered the card fetch; "+logHasCause, "Nothing answered the card fetch.", "Check the agent runs and its address resolves and accepts TLS."),
+		probeWrite(sUnknown, ReasonProbeTimeout, "the card fetch ran past the prober's time limit; "+logHasCause, "The fetch was still running when the prober's time limit hit.", "Look at the agent's latency; the next pass tries again."),
+		probeWrite(sUnknown, ReasonProbeFailed, "the prober could not fetch the agent card; "+logHasCause, "The prober could not make the fetch, for example a Secret was missing.", "Read the broker's log for the cause."),
+	}
+	channelResults = []conditions.Reason{
+		write(sTrue, ReasonOK, "The bot is in the channel, which exists and is open.", "Nothing."),
+		probeWrite(sFalse, ReasonChannelArchived, "the channel is archived; "+logHasCause, "The channel is archived.", "Unarchive it or bind another channel."),
+		probeWrite(sFalse, ReasonNotInChannel, "the bot is not a member of the channel; "+logHasCause, "The bot is not a member of the channel.", "Invite the bot into the channel."),
+		probeWrite(sFalse, ReasonChannelNotFound, "the chat platform cannot find the channel for the bot; "+logHasCause, "The platform knows no such channel, or the bot cannot see it.", "Check the channel ID, or invite the bot if it is private."),
+		probeWrite(sFalse, ReasonAccessDenied, "the chat platform refused the bot's credentials; "+logHasCause, "The platform refused the bot's token or its scopes.", "Check the token the ChatConnection names and its scopes."),
+		probeWrite(sUnknown, ReasonRateLimited, "the chat platform asked the prober to slow down, so the look could not tell; "+logHasCause, "The platform asked the prober to slow down, so the look told nothing.", "Wait; the next pass tries again."),
+		probeWrite(sUnknown, ReasonPlatformTimeout, "the chat platform gave up on the request; "+logHasCause, "The platform gave up on the request within its own deadline.", "Wait; the next pass tries again."),
+		probeWrite(sUnknown, ReasonPlatformError, "the chat platform did not give a usable answer; "+logHasCause, "The platform did not answer, or answered with an error the broker does not classify.", "Read the broker's log; check the platform's status page."),
+		probeWrite(sUnknown, ReasonProbeTimeout, "the look at the channel ran past the prober's time limit; "+logHasCause, "The look was still running when the prober's time limit hit.", "Wait; the next pass tries again."),
+		probeWrite(sUnknown, ReasonProbeFailed, "the prober could not look at the channel; "+logHasCause, "The prober could not make the call, for example the token Secret was missing.", "Read the broker's log for the cause."),
+	}
+)
+
+var probeRules = []conditions.Rule{
+	ruleBackendPending: rule("binding/backend-reachable/pending", TypeBackendReachable, "no card fetch has finished for the served generation and no good condition of it is on the object",
+		probeWrite(sUnknown, ReasonPending, "no fetch of the agent card has finished yet", "No card fetch has finished yet for this Binding.", "Wait for the next probe pass.")),
+	ruleBackendProbe: rule("binding/backend-reachable/probe-result", TypeBackendReachable, "the newest card fetch of a generation not above the served one decides, by HTTP status, error, timeout and card", backendResults...),
+	ruleBackendKept:  rule("binding/backend-reachable/kept-across-failover", TypeBackendReachable, "no fetch has finished since a failover, so the good condition already on the object for the served generation is kept", backendResults...),
+	ruleChannelPending: rule("binding/channel-joined/pending", TypeChannelJoined, "no channel look has finished for the served generation and no good condition of it is on the object",
+		probeWrite(sUnknown, ReasonPending, "no look at the channel has finished yet", "No look at the channel has finished yet for this Binding.", "Wait for the next probe pass.")),
+	ruleChannelProbe: rule("binding/channel-joined/probe-result", TypeChannelJoined, "the newest channel look of a generation not above the served one decides, by the platform's answer", channelResults...),
+	ruleChannelKept:  rule("binding/channel-joined/kept-across-failover", TypeChannelJoined, "no look has finished since a failover, so the good condition already on the object for the served generation is kept", channelResults...),
+}
+
+// probeVerdict decides BackendReachable or ChannelJoined from the
+// chosen result. With none it is Pending at the served generation, unless
+// the object already carries a good condition of that generation: a fresh
+// leader must not write Pending over what the last one found.
+func probeVerdict(o *akv1.Binding, typ string, servedGen int64, v verdict, gen int64) (conditions.Verdict, *Cause) {
+	probe, pend, kept := ruleBackendProbe, ruleBackendPending, ruleBackendKept
+	if typ == TypeChannelJoined {
+		probe, pend, kept = ruleChannelProbe, ruleChannelPending, ruleChannelKept
+	}
+	if v.reason == ReasonPending {
+		if c, ok := keepGood(o, typ, servedGen); ok {
+			// The result is kept, in our own words: a message someone
+			// else wrote there is not carried on.
+			return conditions.Verdict{Rule: &rules[kept], Status: c.Status, Reason: c.Reason,
+				Message: probeMessage(typ, c.Reason), Generation: c.ObservedGeneration}, nil
+		}
+		return rules[pend].Verdict(0, "", gen), nil
+	}
+	out := conditions.Verdict{Rule: &rules[probe], Status: v.status, Reason: string(v.reason),
+		Message: probeMessage(typ, string(v.reason)), Generation: gen}
+	if v.cause == "" {
+		return out, nil
+	}
+	return out, &Cause{Type: typ, Reason: string(v.reason), Detail: capCause(v.cause)}
+}
+
+// keepGood finds a condition of typ on the object that Pending must not
+// replace: a reason of the vocabulary other than Pending, about the
+// served generation, and made for this object (not carried over from an
+// earlier object of the same name, whose transitions predate this one).
+func keepGood(o *akv1.Binding, typ string, servedGen int64) (*metav1.Condition, bool) {
+	for i := range o.Status.Conditions {
+		c := &o.Status.Conditions[i]
+		if c.Type != typ {
+			continue
+		}
+		if c.Reason == string(ReasonPending) || c.ObservedGeneration != servedGen || c.LastTransitionTime.Before(&o.CreationTimestamp) {
+			return nil, false
+		}
+		if _, ok := Vocabulary.Lookup(typ, c.Status, c.Reason); !ok {
+			return nil, false
+		}
+		return c, true
+	}
+	return nil, false
+}
+
 // verdict is a classified probe: the condition's status and reason, and
 // the raw cause for the log ("" for OK and Pending).
 type verdict struct {

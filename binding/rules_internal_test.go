@@ -21,7 +21,8 @@ import (
 // from the Binding's declarations: a rule left empty in the table, an
 // empty sentence, meaning or action, an Accepted rule outside the block
 // acceptedVerdict reads, a Reason constant no rule writes, and a rule no
-// code outside rules.go returns. srcs maps file names to Go source.
+// code returns (outside its declaration and its table entry). srcs maps
+// file names to Go source.
 func tableProblems(table []conditions.Rule, srcs map[string]string) []string {
 	var probs []string
 	vocab, err := conditions.NewVocabulary(akv1.APIVersion, akv1.KindBinding, []conditions.Type{
@@ -71,14 +72,19 @@ func tableProblems(table []conditions.Rule, srcs map[string]string) []string {
 		if err != nil {
 			return append(probs, err.Error())
 		}
+		// A rule's name counts as returned when it appears outside its
+		// declaration and outside the key of its table entry.
+		keys := map[*ast.Ident]bool{}
 		ast.Inspect(f, func(n ast.Node) bool {
 			switch n := n.(type) {
-			case *ast.ValueSpec:
-				if name != "rules.go" {
-					return true
+			case *ast.KeyValueExpr:
+				if id, ok := n.Key.(*ast.Ident); ok {
+					keys[id] = true
 				}
+			case *ast.ValueSpec:
 				typ, _ := n.Type.(*ast.Ident)
 				for k, id := range n.Names {
+					keys[id] = true
 					switch {
 					case typ != nil && typ.Name == "Reason" && k < len(n.Values):
 						if lit, ok := n.Values[k].(*ast.BasicLit); ok && !written[strings.Trim(lit.Value, `"`)] {
@@ -89,7 +95,7 @@ func tableProblems(table []conditions.Rule, srcs map[string]string) []string {
 					}
 				}
 			case *ast.Ident:
-				if name != "rules.go" {
+				if !keys[n] {
 					used[n.Name] = true
 				}
 			}
@@ -129,7 +135,8 @@ func TestRules_EveryPartOfEveryReasonIsDeclared(t *testing.T) {
 	assert.Empty(t, tableProblems(rules[:], bindingSources(t)))
 }
 
-// A throwaway reason added to a copy of the table and of rules.go, with
+// A throwaway Accepted reason added to a copy of the table and of
+// accepted.go (its constant, its rule and the code that returns it), with
 // one part of it forgotten at a time: each omission is reported by
 // tableProblems, so TestRules_EveryPartOfEveryReasonIsDeclared fails on
 // it. (A forgotten regeneration of docs fails TestRulesDoc_NotStale,
@@ -142,8 +149,7 @@ func TestRules_ForgettingAnyPartOfANewReasonFailsANamedTest(t *testing.T) {
 		Sentence: "a throwaway check fails", Writes: []conditions.Reason{{Status: sFalse, Reason: "Throwaway", Meaning: "It fails.", Action: "Fix it."}}}
 	complete := func() ([]conditions.Rule, map[string]string) {
 		srcs := bindingSources(t)
-		srcs["rules.go"] += constDecl
-		srcs["decide.go"] += firing
+		srcs["accepted.go"] += constDecl + firing
 		table := slices.Insert(slices.Clone(rules[:]), int(ruleAcceptedRejected), newRule)
 		return table, srcs
 	}
@@ -172,7 +178,7 @@ func TestRules_ForgettingAnyPartOfANewReasonFailsANamedTest(t *testing.T) {
 			return table
 		},
 		"no code returns the rule": func(table []conditions.Rule, srcs map[string]string) []conditions.Rule {
-			srcs["decide.go"] = strings.TrimSuffix(srcs["decide.go"], firing)
+			srcs["accepted.go"] = strings.TrimSuffix(srcs["accepted.go"], firing)
 			return table
 		},
 		"the reason constant written by no rule": func(table []conditions.Rule, srcs map[string]string) []conditions.Rule {

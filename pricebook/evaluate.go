@@ -2,10 +2,8 @@ package pricebook
 
 import (
 	"cmp"
-	"errors"
 	"maps"
 	"slices"
-	"strconv"
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -94,65 +92,9 @@ func evaluate(books []finopsv1.PriceBook, previous map[string]string, now time.T
 	return res, nil
 }
 
-// Readiness parses the book's rates: nil when it is ready, else the first
-// failure as a *RateError. A book whose valuation mode is not currency is
-// ready without parsing anything.
-func Readiness(b *finopsv1.PriceBook) error {
-	if b.Spec.ValuationMode != finopsv1.ValuationCurrency {
-		return nil
-	}
-	_, err := ParseRates(b.Spec.Rates)
-	return err
-}
-
-// readiness decides Ready from the book's rates.
-func readiness(b *finopsv1.PriceBook, rec *conditions.Recorder) conditions.Verdict {
-	if rec.On() {
-		rec.Read(TypeReady, ref(b), conditions.F("spec.valuationMode", string(b.Spec.ValuationMode)))
-	}
-	err := Readiness(b)
-	if err == nil {
-		return rules[ruleValid].Verdict(0, "", b.Generation)
-	}
-	if rec.On() {
-		var re *RateError
-		if errors.As(err, &re) {
-			rec.Read(TypeReady, ref(b), conditions.F("spec.rates."+re.Field, re.Value), conditions.F("problem", re.Problem))
-		} else {
-			rec.Read(TypeReady, ref(b), conditions.F("problem", err.Error()))
-		}
-	}
-	return rules[ruleParseFailed].Verdict(0, conditions.FitMessage(err.Error()), b.Generation)
-}
-
-// activity decides Active from the election: a transition is written, no
-// transition keeps the condition exactly as it is, its observedGeneration
-// included, and absent on a book that never held the slot (kept is nil).
-func activity(b, winner *finopsv1.PriceBook, rec *conditions.Recorder) (v conditions.Verdict, kept *metav1.Condition) {
-	won := b == winner
-	if rec.On() {
-		rec.Read(TypeActive, ref(b), conditions.F("status.active", strconv.FormatBool(b.Status.Active)),
-			conditions.F("election.tier", tierNames[tier(b)]), conditions.FTime("metadata.creationTimestamp", b.CreationTimestamp.Time))
-		if !won && winner != nil {
-			rec.Read(TypeActive, ref(winner), conditions.F("election.tier", tierNames[tier(winner)]),
-				conditions.FTime("metadata.creationTimestamp", winner.CreationTimestamp.Time))
-		}
-	}
-	switch {
-	case won && !b.Status.Active:
-		return rules[ruleActivated].Verdict(0, "", b.Generation), nil
-	case !won && b.Status.Active:
-		return rules[ruleDemoted].Verdict(0, "", b.Generation), nil
-	}
-	kept = conditions.Find(Vocabulary.Held(b.Status.Conditions, b.CreationTimestamp.Time), TypeActive)
-	return conditions.Verdict{Rule: &rules[ruleKept]}, kept
-}
-
 func ref(b *finopsv1.PriceBook) conditions.ObjectRef {
 	return conditions.ObjectRef{Kind: finopsv1.KindPriceBook, Namespace: b.Namespace, Name: b.Name, UID: b.UID, Generation: b.Generation}
 }
-
-var tierNames = [...]string{tierNewest: "newest", tierIncumbent: "incumbent (status.active)", tierAnnotated: "annotated " + finopsv1.ActiveAnnotation + "=true"}
 
 // evaluateBook decides one book; with a recorder the outcome carries the
 // provenance of its conditions.

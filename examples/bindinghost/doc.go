@@ -2,8 +2,10 @@
 // Bindings, built on controller-runtime: it keeps a binding.Incremental
 // told of every change to the Bindings, AgentBackends and ChatConnections,
 // lets the writer policy of binding/policy decide when to write each
-// Binding whose outcome moved, and writes with a server-side apply on the
-// status subresource under the field manager agent-kourier.
+// Binding whose outcome moved, and carries out the outcome's write plan
+// (writeplan.For, sent with ctrlplan.Carry) under the field manager
+// agent-kourier, recording one Event per condition transition when it
+// has an event recorder (WithEventRecorder).
 //
 // # Using it
 //
@@ -98,18 +100,28 @@
 //     conditions written (until a read shows the object moved on).
 //
 // All of it is keyed by UID, so a Binding deleted and created again
-// under the same name starts from nothing. Each write also carries the
-// resourceVersion of the object it was computed from, and the API server
-// refuses it if the object has changed since, so a write computed for a
-// deleted Binding can never land on its successor. (A UID would not do:
-// the status subresource takes metadata.uid from the stored object and
-// ignores the one sent; the e2e suite shows both on a real API server.)
+// under the same name starts from nothing. Each request of a write is
+// guarded by a resourceVersion (the first by the one of the object it was
+// computed from, each later one by the one the previous request
+// answered), and the API server refuses it if the object has changed
+// since, so a write computed for a deleted Binding can never land on its
+// successor. (A UID would not do: the status subresource takes
+// metadata.uid from the stored object and ignores the one sent; the e2e
+// suite shows both on a real API server.)
 //
 // # Decisions
 //
 //   - Only the Binding's own condition types are in the apply
 //     configuration: another controller's conditions on the same object
-//     stay owned by that controller.
+//     stay owned by that controller. A type of ours that the outcome
+//     dropped and another field manager also owns (an older broker's
+//     update, a kubectl edit) is removed by the plan's guarded JSON patch
+//     before the apply, since an apply alone would only give up our share
+//     of it.
+//   - Events are recorded after the write succeeded, one per condition
+//     whose status moved (writeplan.Transitions,
+//     ctrlplan.RecordTransitions): a Warning when it became False. A
+//     write that failed records none; its retry records them.
 //   - The writer policy sees the Binding's own conditions only. The API
 //     server merges a map-list in its own order (an existing condition of
 //     another controller stays before ours), which the engine's merge,

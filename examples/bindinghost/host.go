@@ -11,6 +11,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/tools/record"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	akv1 "github.com/condengine/condengine/api/agentkourier/v1alpha1"
@@ -32,10 +33,11 @@ var (
 // Host evaluates and writes Binding status for one broker. It is safe for
 // concurrent use; RunOnce calls are serialised.
 type Host struct {
-	client client.Client
-	limits policy.Limits
-	broker string
-	log    logr.Logger
+	client   client.Client
+	limits   policy.Limits
+	broker   string
+	log      logr.Logger
+	recorder record.EventRecorder
 
 	mu           sync.Mutex
 	reader       client.Reader // where passes read objects: the client, or the watched cache
@@ -94,6 +96,16 @@ func (h *Host) WithLogger(l logr.Logger) *Host {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	h.log = l
+	return h
+}
+
+// WithEventRecorder sets the recorder that receives one Event per
+// condition transition a write makes (see ctrlplan.RecordTransitions); it
+// returns h. Without one, no Event is recorded.
+func (h *Host) WithEventRecorder(rec record.EventRecorder) *Host {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.recorder = rec
 	return h
 }
 

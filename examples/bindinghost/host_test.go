@@ -12,17 +12,15 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
-	"k8s.io/apimachinery/pkg/util/managedfields"
-	clientgoapplyconfigurations "k8s.io/client-go/applyconfigurations"
-	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
+	"k8s.io/client-go/tools/record"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	"sigs.k8s.io/controller-runtime/pkg/client/fake"
 	"sigs.k8s.io/controller-runtime/pkg/client/interceptor"
 	"sigs.k8s.io/yaml"
 
 	akv1 "github.com/condengine/condengine/api/agentkourier/v1alpha1"
 	"github.com/condengine/condengine/binding"
 	"github.com/condengine/condengine/binding/policy"
+	"github.com/condengine/condengine/examples/ctrlplan"
 )
 
 var t0 = time.Date(2026, 11, 30, 10, 0, 0, 0, time.UTC)
@@ -81,14 +79,8 @@ func (a *applies) count() int {
 
 func newClient(t testing.TB, rec *applies, objs ...client.Object) client.WithWatch {
 	t.Helper()
-	statusObj := &unstructured.Unstructured{}
-	statusObj.SetGroupVersionKind(BindingGVK)
-	return fake.NewClientBuilder().
-		WithScheme(newScheme()).
+	return ctrlplan.NewFakeClientBuilder().
 		WithObjects(objs...).
-		WithStatusSubresource(statusObj).
-		WithReturnManagedFields().
-		WithTypeConverters(newBindingTypeConverter(), clientgoapplyconfigurations.NewTypeConverter(clientgoscheme.Scheme), managedfields.NewDeducedTypeConverter()).
 		WithInterceptorFuncs(interceptor.Funcs{
 			SubResourceApply: func(ctx context.Context, c client.Client, sub string, obj runtime.ApplyConfiguration, opts ...client.SubResourceApplyOption) error {
 				data, err := yaml.Marshal(obj)
@@ -204,6 +196,7 @@ func TestRunOnce_StatusLandsUnderTheFieldManager(t *testing.T) {
 	c := newClient(t, &rec, objects(t, world)...)
 	h := newHost(t, c)
 	h.RecordProbe(okProbe("u-chat-1", 1))
+	readRV := getBinding(t, c, "team-a-chat").GetResourceVersion()
 
 	rep, err := h.RunOnce(context.Background(), t0)
 	if err != nil {
@@ -219,11 +212,12 @@ func TestRunOnce_StatusLandsUnderTheFieldManager(t *testing.T) {
 	if m := statusManagers(got); !slices.Equal(m, []string{FieldManager + "/Apply"}) {
 		t.Errorf("status.conditions managed by %v, want only %s with Apply", m, FieldManager)
 	}
-	// The apply carries only status and the identity, with the UID as a
-	// precondition.
+	// The apply carries only status and the identity, with the
+	// resourceVersion read as its precondition (the status subresource
+	// would ignore a UID).
 	applied := rec.calls[0]
-	if applied.GetUID() != "u-chat-1" || applied.Object["spec"] != nil {
-		t.Errorf("apply configuration %v", applied.Object)
+	if applied.GetResourceVersion() != readRV || applied.Object["spec"] != nil {
+		t.Errorf("apply configuration %v, read at resourceVersion %s", applied.Object, readRV)
 	}
 
 	// Nothing changed: nothing is written again.
@@ -290,7 +284,8 @@ func TestRunOnce_RecreatedBindingGetsNoOldStatus(t *testing.T) {
 	if err := c.Create(ctx, again); err != nil {
 		t.Fatal(err)
 	}
-	if got := conditionsOf(t, getBinding(t, c, "team-a-chat")); len(got) != 0 {
+	fresh := getBinding(t, c, "team-a-chat")
+	if got := conditionsOf(t, fresh); len(got) != 0 {
 		t.Fatalf("the new object starts with status %s", summary(got))
 	}
 
@@ -312,8 +307,8 @@ func TestRunOnce_RecreatedBindingGetsNoOldStatus(t *testing.T) {
 			t.Errorf("%s carries lastTransitionTime %v from before the object existed", cond.Type, cond.LastTransitionTime)
 		}
 	}
-	if last := rec.calls[len(rec.calls)-1]; last.GetUID() != "u-chat-2" {
-		t.Errorf("the write was computed for uid %q", last.GetUID())
+	if last := rec.calls[len(rec.calls)-1]; last.GetResourceVersion() != fresh.GetResourceVersion() {
+		t.Errorf("the write was computed from resourceVersion %q, the new object was read at %q", last.GetResourceVersion(), fresh.GetResourceVersion())
 	}
 	if _, kept := h.writers["u-chat-1"]; kept {
 		t.Error("the writer still remembers the deleted object")
@@ -420,5 +415,107 @@ func TestRunOnce_OtherControllersConditionStaysTheirs(t *testing.T) {
 		if owners[typ] != w {
 			t.Errorf("condition %s is owned by %q, want %q (managed fields %v)", typ, owners[typ], w, got.GetManagedFields())
 		}
+	}
+}
+
+// TestRunOnce_EventsOfATransition: each write records one Event per
+// condition whose status moved, a Warning for one that became False,
+// and a write that moves nothing records none.
+func TestRunOnce_EventsOfATransition(t *testing.T) {
+	var rec applies
+	c := newClient(t, &rec, objects(t, world)...)
+	events := record.NewFakeRecorder(20)
+	h := newHost(t, c).WithEventRecorder(events)
+	ctx := context.Background()
+	h.RecordProbe(okProbe("u-chat-1", 1))
+	if _, err := h.RunOnce(ctx, t0); err != nil {
+		t.Fatal(err)
+	}
+	assertEvents(t, events,
+		"Normal OK Accepted: none -> True",
+		"Normal OK BackendReachable: none -> True",
+		"Normal OK ChannelJoined: none -> True",
+		"Normal OK Ready: none -> True")
+
+	down := okProbe("u-chat-1", 1)
+	down.Backend = &binding.BackendObservation{HTTPStatus: 503}
+	h.RecordProbe(down)
+	if _, err := h.RunOnce(ctx, t0.Add(time.Minute)); err != nil {
+		t.Fatal(err)
+	}
+	got := conditionsOf(t, getBinding(t, c, "team-a-chat"))
+	br, ready := findCond(got, "BackendReachable"), findCond(got, "Ready")
+	if br == nil || ready == nil || br.Status != metav1.ConditionFalse || ready.Status != metav1.ConditionFalse {
+		t.Fatalf("status after the failed probe: %s", summary(got))
+	}
+	assertEvents(t, events,
+		"Warning "+br.Reason+" BackendReachable: True -> False: "+br.Message,
+		"Warning "+ready.Reason+" Ready: True -> False: "+ready.Message)
+
+	if _, err := h.RunOnce(ctx, t0.Add(2*time.Minute)); err != nil {
+		t.Fatal(err)
+	}
+	assertEvents(t, events)
+}
+
+func findCond(cs []metav1.Condition, typ string) *metav1.Condition {
+	for i := range cs {
+		if cs[i].Type == typ {
+			return &cs[i]
+		}
+	}
+	return nil
+}
+
+// assertEvents takes every Event recorded so far and compares them with
+// want, in order.
+func assertEvents(t *testing.T, rec *record.FakeRecorder, want ...string) {
+	t.Helper()
+	var got []string
+	for len(rec.Events) > 0 {
+		got = append(got, <-rec.Events)
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("events\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// TestRunOnce_CoOwnedConditionOfOursIsRemoved: an earlier broker wrote
+// the probe conditions with an update, beside an auditor's condition;
+// the Binding is not served now (no channel), so the engine drops
+// BackendReachable and ChannelJoined. The host's write removes them,
+// though another field manager owns them, and the auditor's stays.
+func TestRunOnce_CoOwnedConditionOfOursIsRemoved(t *testing.T) {
+	objs := objects(t, world)
+	if err := unstructured.SetNestedField(objs[2].(*unstructured.Unstructured).Object, "", "spec", "chat", "channel"); err != nil {
+		t.Fatal(err)
+	}
+	var rec applies
+	c := newClient(t, &rec, objs...)
+	ctx := context.Background()
+	var b akv1.Binding
+	if err := c.Get(ctx, types.NamespacedName{Namespace: "team-a", Name: "team-a-chat"}, &b); err != nil {
+		t.Fatal(err)
+	}
+	old := metav1.NewTime(t0.Add(-time.Hour))
+	for _, typ := range []string{"Accepted", "BackendReachable", "ChannelJoined", "Ready", "example.com/Audited"} {
+		b.Status.Conditions = append(b.Status.Conditions, metav1.Condition{Type: typ, Status: metav1.ConditionTrue, Reason: "OK", ObservedGeneration: 1, LastTransitionTime: old})
+	}
+	if err := c.Status().Update(ctx, &b, client.FieldOwner("agent-kourier-v0")); err != nil {
+		t.Fatal(err)
+	}
+
+	h := newHost(t, c)
+	if _, err := h.RunOnce(ctx, t0); err != nil {
+		t.Fatal(err)
+	}
+	got := conditionsOf(t, getBinding(t, c, "team-a-chat"))
+	var typesGot []string
+	for _, x := range got {
+		typesGot = append(typesGot, x.Type)
+	}
+	slices.Sort(typesGot)
+	if want := []string{"Accepted", "Ready", "example.com/Audited"}; !slices.Equal(typesGot, want) {
+		t.Errorf("conditions %s, want the types %v", summary(got), want)
 	}
 }

@@ -5,14 +5,14 @@ import (
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/types"
-	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	akv1 "github.com/condengine/condengine/api/agentkourier/v1alpha1"
 	"github.com/condengine/condengine/binding"
 	"github.com/condengine/condengine/binding/policy"
+	"github.com/condengine/condengine/examples/ctrlplan"
 	"github.com/condengine/condengine/examples/internal/typedlist"
+	"github.com/condengine/condengine/writeplan"
 )
 
 // Report says what one RunOnce did, for logs, metrics and tests.
@@ -263,7 +263,7 @@ func (h *Host) decideAndWrite(ctx context.Context, now time.Time, obj *akv1.Bind
 		rep.NextWrite = d.RetryAt
 	}
 	if d.Write {
-		if err := h.apply(ctx, obj, r.Owned); err != nil {
+		if err := h.write(ctx, obj, r); err != nil {
 			mem = mem.Failed(now)
 			if rep.Failed == nil {
 				rep.Failed = map[types.NamespacedName]error{}
@@ -294,32 +294,27 @@ func withOthers(ours, current []metav1.Condition) []metav1.Condition {
 	return out
 }
 
-// apply writes the Binding's own conditions (the outcome's Owned) with a
-// server-side apply on the status subresource. The resourceVersion makes
-// the API server refuse the write if the object changed since it was
-// listed, deleted and made again included; the UID alone would not, as
-// the status subresource ignores it. A refused write is retried on the
-// writer's backoff, from a fresh list.
-func (h *Host) apply(ctx context.Context, obj *akv1.Binding, owned []metav1.Condition) error {
-	list := make([]any, 0, len(owned))
-	for _, c := range owned {
-		list = append(list, map[string]any{
-			"type":               c.Type,
-			"status":             string(c.Status),
-			"reason":             c.Reason,
-			"message":            c.Message,
-			"observedGeneration": c.ObservedGeneration,
-			"lastTransitionTime": c.LastTransitionTime.UTC().Format(time.RFC3339),
-		})
+// write carries out the write plan of the outcome the writer decided to
+// write (writeplan.For): the removal of a condition type of ours another
+// manager co-owns, when there is one, then the server-side apply of
+// exactly r.Owned under FieldManager, each request guarded by a
+// resourceVersion, so that the API server refuses the write if the object
+// changed since it was read, deleted and made again included; the UID
+// alone would not, as the status subresource ignores it. A refused write
+// is retried on the writer's backoff, from a fresh read. After the write,
+// one Event per condition transition goes to the recorder.
+func (h *Host) write(ctx context.Context, obj *akv1.Binding, r *binding.Outcome) error {
+	o := r.Outcome
+	o.Write = true // the writer's verdict, which only writes what the engine would
+	plan, err := writeplan.For(obj, &o, r.Status, writeplan.Options{FieldManager: FieldManager})
+	if err != nil {
+		return err
 	}
-	u := &unstructured.Unstructured{Object: map[string]any{
-		"status": map[string]any{"conditions": list},
-	}}
-	u.SetGroupVersionKind(BindingGVK)
-	u.SetNamespace(obj.Namespace)
-	u.SetName(obj.Name)
-	u.SetUID(obj.UID)
-	u.SetResourceVersion(obj.ResourceVersion)
-	return h.client.Status().Apply(ctx, client.ApplyConfigurationFromUnstructured(u),
-		client.FieldOwner(FieldManager), client.ForceOwnership)
+	// Carry fills the object it is given from the responses; the host's
+	// copy stays the object as read.
+	if err := ctrlplan.Carry(ctx, h.client, obj.DeepCopy(), plan); err != nil {
+		return err
+	}
+	ctrlplan.RecordTransitions(h.recorder, obj, writeplan.Transitions(obj.Status.Conditions, r.Conditions))
+	return nil
 }

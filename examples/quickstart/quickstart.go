@@ -8,7 +8,6 @@ import (
 	"errors"
 	"time"
 
-	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/tools/record"
 	ctrl "sigs.k8s.io/controller-runtime"
@@ -119,11 +118,8 @@ func (r *BindingReconciler) write(ctx context.Context, obj *akv1.Binding, o *bin
 	if err := ctrlplan.Carry(ctx, r.Client, obj, plan); err != nil {
 		return err
 	}
-	if r.Recorder != nil {
-		for _, t := range writeplan.Transitions(before, o.Conditions) {
-			r.Recorder.Eventf(obj, corev1.EventTypeNormal, t.Reason, "%s: %q -> %q", t.Type, t.From, t.To)
-		}
-	}
+	// One Event per condition whose status moved; Warning when it became False.
+	ctrlplan.RecordTransitions(r.Recorder, obj, writeplan.Transitions(before, o.Conditions))
 	return nil
 }
 
