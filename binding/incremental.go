@@ -50,13 +50,16 @@ type Incremental struct {
 	deps   dependents
 	checks identityChecks
 
-	// The current outcome, per UID, and the UIDs whose outcome has a
-	// write due (what SetNow re-evaluates), kept with results by
-	// setResult and dropResult so SetNow never scans every outcome.
-	results  outcomeTable
-	due      uidSet
-	remember map[types.UID]Served // the next memory's entries
-	ignored  map[types.UID][]IgnoredProbe
+	// Of the current result the evaluator keeps only what a step needs
+	// to report a change: the UIDs that have an outcome (for Step.Gone),
+	// those whose outcome has a write due (what SetNow re-evaluates, kept
+	// by setResult and dropResult so SetNow never scans every outcome),
+	// and those with a next-memory entry (for Step.Forgotten). The
+	// outcomes and entries themselves are handed out in Steps; Result
+	// evaluates them again.
+	outcomes   uidSet
+	due        uidSet
+	remembered uidSet
 	// full is the last full evaluation's result, kept while the snapshot
 	// has objects that cannot take part (Errors is then not empty).
 	full *Result
@@ -170,35 +173,18 @@ func (e *Incremental) Snapshot() Snapshot {
 	return s
 }
 
-// Result assembles the whole current result, as Evaluate(Snapshot())
-// returns it. It costs a sort of every outcome: a host that works per
+// Result returns the whole current result, as Evaluate(Snapshot())
+// returns it. The evaluator does not keep the outcomes it reported
+// (they are most of what it would hold per Binding), so this is a full
+// evaluation of the snapshot, or the last one's result while the
+// snapshot has objects that cannot take part: a host that works per
 // event reads Steps instead.
 func (e *Incremental) Result() Result {
 	if e.full != nil {
 		return *e.full
 	}
-	r := Result{Bindings: make([]Outcome, 0, len(e.results.list)), Memory: ServedMemory{Objects: make([]Served, 0, len(e.remember))}}
-	r.Bindings = append(r.Bindings, e.results.list...)
-	slices.SortFunc(r.Bindings, compareResults)
-	for _, m := range e.remember {
-		r.Memory.Objects = append(r.Memory.Objects, m)
-	}
-	slices.SortFunc(r.Memory.Objects, CompareServed)
-	for uid, ps := range e.probes {
-		if e.bindings[uid] != nil {
-			r.IgnoredProbes = append(r.IgnoredProbes, e.ignored[uid]...)
-			continue
-		}
-		for _, p := range ps {
-			why := "no Binding of this broker has this uid"
-			if p.UID == "" {
-				why = "the result has no uid"
-			}
-			r.IgnoredProbes = append(r.IgnoredProbes, IgnoredProbe{UID: p.UID, Namespace: p.Namespace, Name: p.Name, Generation: p.Generation, Why: why})
-		}
-	}
-	sortResult(&r)
-	return r
+	s := e.Snapshot()
+	return evaluate(&s, false, nil)
 }
 
 func compareResults(a, b Outcome) int {

@@ -69,18 +69,12 @@ func (e *Incremental) step(affected uidSet, others []types.UID) Step {
 		}
 	}
 	for uid := range affected {
-		delete(e.ignored, uid)
 		if i, ok := got[uid]; ok {
-			e.setResult(r.Bindings[i])
+			e.setResult(&r.Bindings[i])
 			st.Bindings = append(st.Bindings, r.Bindings[i])
-		} else if e.results.has(uid) {
+		} else if _, had := e.outcomes[uid]; had {
 			e.dropResult(uid)
 			st.Gone = append(st.Gone, uid)
-		}
-	}
-	for _, p := range r.IgnoredProbes {
-		if _, ok := affected[p.UID]; ok && e.bindings[p.UID] != nil {
-			e.ignored[p.UID] = append(e.ignored[p.UID], p)
 		}
 	}
 	refreshed := uidSet{}
@@ -93,7 +87,7 @@ func (e *Incremental) step(affected uidSet, others []types.UID) Step {
 	kept := uidSet{}
 	for _, m := range r.Memory.Objects {
 		if _, ok := refreshed[m.UID]; ok {
-			e.remember[m.UID] = m
+			e.remembered[m.UID] = struct{}{}
 			kept[m.UID] = struct{}{}
 			st.Remembered = append(st.Remembered, m)
 		}
@@ -102,8 +96,8 @@ func (e *Incremental) step(affected uidSet, others []types.UID) Step {
 		if _, ok := kept[uid]; ok {
 			continue
 		}
-		if _, had := e.remember[uid]; had {
-			delete(e.remember, uid)
+		if _, had := e.remembered[uid]; had {
+			delete(e.remembered, uid)
 			st.Forgotten = append(st.Forgotten, uid)
 		}
 	}
@@ -125,11 +119,11 @@ func (e *Incremental) addServed(s *Snapshot, uid types.UID) {
 func (e *Incremental) fullStep() Step {
 	s := e.Snapshot()
 	r := evaluate(&s, false, nil)
-	before := e.results
+	before := e.outcomes
 	e.adopt(r)
 	st := Step{Full: true, Bindings: r.Bindings, Remembered: r.Memory.Objects}
-	for uid := range before.at {
-		if !e.results.has(uid) {
+	for uid := range before {
+		if _, ok := e.outcomes[uid]; !ok {
 			st.Gone = append(st.Gone, uid)
 		}
 	}
@@ -144,20 +138,14 @@ func (e *Incremental) adopt(r Result) {
 	if len(r.Errors) > 0 {
 		e.full = &r
 	}
-	e.results = newOutcomeTable(len(r.Bindings))
+	e.outcomes = make(uidSet, len(r.Bindings))
 	e.due = uidSet{}
-	for _, br := range r.Bindings {
-		e.setResult(br)
+	for i := range r.Bindings {
+		e.setResult(&r.Bindings[i])
 	}
-	e.remember = make(map[types.UID]Served, len(r.Memory.Objects))
+	e.remembered = make(uidSet, len(r.Memory.Objects))
 	for _, m := range r.Memory.Objects {
-		e.remember[m.UID] = m
-	}
-	e.ignored = map[types.UID][]IgnoredProbe{}
-	for _, p := range r.IgnoredProbes {
-		if e.bindings[p.UID] != nil {
-			e.ignored[p.UID] = append(e.ignored[p.UID], p)
-		}
+		e.remembered[m.UID] = struct{}{}
 	}
 	clear(e.deps.backendNames)
 	for uid, o := range e.backends {
@@ -169,9 +157,9 @@ func (e *Incremental) adopt(r Result) {
 	}
 }
 
-// setResult takes o as its Binding's current outcome.
-func (e *Incremental) setResult(o Outcome) {
-	e.results.set(o)
+// setResult records that o is its Binding's current outcome.
+func (e *Incremental) setResult(o *Outcome) {
+	e.outcomes[o.UID] = struct{}{}
 	if o.Due() {
 		e.due[o.UID] = struct{}{}
 	} else {
@@ -181,6 +169,6 @@ func (e *Incremental) setResult(o Outcome) {
 
 // dropResult forgets the outcome of uid.
 func (e *Incremental) dropResult(uid types.UID) {
-	e.results.drop(uid)
+	delete(e.outcomes, uid)
 	delete(e.due, uid)
 }
