@@ -44,7 +44,7 @@ type Incremental struct {
 	bindings    map[types.UID]*akv1.Binding
 	backends    map[types.UID]*akv1.AgentBackend
 	connections map[types.UID]*akv1.ChatConnection
-	memory      map[types.UID]Served
+	memory      map[types.UID]*Served
 	probes      map[types.UID][]ProbeResult
 
 	deps   dependents
@@ -98,7 +98,7 @@ func NewIncremental(s Snapshot) (*Incremental, Result, error) {
 		bindings:    make(map[types.UID]*akv1.Binding, len(s.Bindings)),
 		backends:    make(map[types.UID]*akv1.AgentBackend, len(s.Backends)),
 		connections: make(map[types.UID]*akv1.ChatConnection, len(s.Connections)),
-		memory:      make(map[types.UID]Served, len(s.Served.Objects)),
+		memory:      make(map[types.UID]*Served, len(s.Served.Objects)),
 		probes:      make(map[types.UID][]ProbeResult),
 		deps:        newDependents(),
 		checks:      newIdentityChecks(),
@@ -128,22 +128,24 @@ func NewIncremental(s Snapshot) (*Incremental, Result, error) {
 		if _, dup := e.memory[m.UID]; dup {
 			return nil, Result{}, ErrUnkeyable
 		}
-		e.memory[m.UID] = m
+		e.memory[m.UID] = &m
 		e.checks.memory(m, +1)
 	}
 	for _, p := range s.Probes {
 		e.probes[p.UID] = append(e.probes[p.UID], p)
 	}
+	// The kinds are counted one after the other, so an object's UID is
+	// shared with the objects of the kinds counted before its own.
 	for uid, o := range e.bindings {
-		e.checks.object(akv1.KindBinding, o.Namespace, o.Name, uid, o.Generation, +1)
+		e.checks.object(akv1.KindBinding, o.Namespace, o.Name, uid, o.Generation, 0, +1)
 		e.deps.addBinding(o, e.memoryOf(uid))
 	}
 	for uid, o := range e.backends {
-		e.checks.object(akv1.KindAgentBackend, o.Namespace, o.Name, uid, o.Generation, +1)
+		e.checks.object(akv1.KindAgentBackend, o.Namespace, o.Name, uid, o.Generation, b2i(e.bindings[uid] != nil), +1)
 		e.deps.backendNames[objKey{o.Namespace, o.Name}] = uid
 	}
 	for uid, o := range e.connections {
-		e.checks.object(akv1.KindChatConnection, o.Namespace, o.Name, uid, o.Generation, +1)
+		e.checks.object(akv1.KindChatConnection, o.Namespace, o.Name, uid, o.Generation, b2i(e.bindings[uid] != nil)+b2i(e.backends[uid] != nil), +1)
 		e.deps.connNames[objKey{o.Namespace, o.Name}] = uid
 	}
 	r := evaluate(&s, false, nil)
@@ -165,7 +167,7 @@ func (e *Incremental) Snapshot() Snapshot {
 		s.Connections = append(s.Connections, *e.connections[uid])
 	}
 	for _, uid := range sortedKeys(e.memory) {
-		s.Served.Objects = append(s.Served.Objects, e.memory[uid])
+		s.Served.Objects = append(s.Served.Objects, *e.memory[uid])
 	}
 	for _, uid := range sortedKeys(e.probes) {
 		s.Probes = append(s.Probes, e.probes[uid]...)
@@ -220,10 +222,13 @@ func sortedKeys[V any](m map[types.UID]V) []types.UID {
 	return out
 }
 
-// memoryOf returns the memory entry of a UID, or nil.
-func (e *Incremental) memoryOf(uid types.UID) *Served {
-	if m, ok := e.memory[uid]; ok {
-		return &m
-	}
-	return nil
+// holders is how many objects of the kinds other than kind have the UID
+// uid (each kind holds one object per UID at most).
+func (e *Incremental) holders(kind string, uid types.UID) int {
+	return b2i(kind != akv1.KindBinding && e.bindings[uid] != nil) +
+		b2i(kind != akv1.KindAgentBackend && e.backends[uid] != nil) +
+		b2i(kind != akv1.KindChatConnection && e.connections[uid] != nil)
 }
+
+// memoryOf returns the memory entry of a UID, or nil.
+func (e *Incremental) memoryOf(uid types.UID) *Served { return e.memory[uid] }

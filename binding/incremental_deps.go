@@ -40,10 +40,7 @@ func (e *Incremental) depsNow(uid types.UID) (bindingDeps, bool) {
 	if o == nil {
 		return bindingDeps{}, false
 	}
-	if m, ok := e.memory[uid]; ok {
-		return depsOf(o, &m), true
-	}
-	return depsOf(o, nil), true
+	return depsOf(o, e.memory[uid]), true
 }
 
 // dependents indexes the Bindings by what they read, so a change finds
@@ -179,24 +176,21 @@ func (e *Incremental) dropDeps(uid types.UID) {
 	if o == nil {
 		return
 	}
-	if m, ok := e.memory[uid]; ok {
-		e.deps.removeBinding(o, &m)
-		return
-	}
-	e.deps.removeBinding(o, nil)
+	e.deps.removeBinding(o, e.memory[uid])
 }
 
 // identityChecks counts what keeps objects out of an evaluation, so the
-// evaluator knows in constant time whether the snapshot has any.
+// evaluator knows in constant time whether the snapshot has any. A UID's
+// uses are not counted in a map of their own: the evaluator's maps by
+// kind tell how many objects have it (holders).
 type identityChecks struct {
-	uids   map[types.UID]int
 	names  map[nameKey]int
 	shared int // UIDs and names used more than once
 	bad    int // objects and memory entries that are unusable on their own
 }
 
 func newIdentityChecks() identityChecks {
-	return identityChecks{uids: map[types.UID]int{}, names: map[nameKey]int{}}
+	return identityChecks{names: map[nameKey]int{}}
 }
 
 func countIn[K comparable](m map[K]int, k K, d int) int {
@@ -217,13 +211,15 @@ func b2i(b bool) int {
 	return 0
 }
 
-// object counts (d = +1) or uncounts (d = -1) one object.
-func (c *identityChecks) object(kind, ns, name string, uid types.UID, gen int64, d int) {
+// object counts (d = +1) or uncounts (d = -1) one object; others is how
+// many counted objects of the other kinds have its UID. The UID becomes
+// (or stops being) shared exactly when one other object has it.
+func (c *identityChecks) object(kind, ns, name string, uid types.UID, gen int64, others, d int) {
 	if identityProblem(ns, name, uid, gen) != "" {
 		c.bad += d
 	}
-	if uid != "" {
-		c.shared += countIn(c.uids, uid, d)
+	if uid != "" && others == 1 {
+		c.shared += d
 	}
 	c.shared += countIn(c.names, nameKey{kind: kind, ns: ns, name: name}, d)
 }

@@ -110,8 +110,8 @@ func (e *Incremental) step(affected uidSet, others []types.UID) Step {
 
 // addServed puts a UID's memory entry in a partial snapshot.
 func (e *Incremental) addServed(s *Snapshot, uid types.UID) {
-	if m, ok := e.memory[uid]; ok {
-		s.Served.Objects = append(s.Served.Objects, m)
+	if m := e.memory[uid]; m != nil {
+		s.Served.Objects = append(s.Served.Objects, *m)
 	}
 }
 

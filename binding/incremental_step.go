@@ -15,7 +15,7 @@ func (e *Incremental) SetBinding(o akv1.Binding) Step {
 	e.around(o.UID, affected)
 	e.dropBinding(o.UID)
 	e.bindings[o.UID] = &o
-	e.checks.object(akv1.KindBinding, o.Namespace, o.Name, o.UID, o.Generation, +1)
+	e.checks.object(akv1.KindBinding, o.Namespace, o.Name, o.UID, o.Generation, e.holders(akv1.KindBinding, o.UID), +1)
 	e.deps.addBinding(&o, e.memoryOf(o.UID))
 	e.around(o.UID, affected)
 	return e.step(affected, nil)
@@ -31,7 +31,7 @@ func (e *Incremental) DeleteBinding(uid types.UID) Step {
 
 func (e *Incremental) dropBinding(uid types.UID) {
 	if old := e.bindings[uid]; old != nil {
-		e.checks.object(akv1.KindBinding, old.Namespace, old.Name, uid, old.Generation, -1)
+		e.checks.object(akv1.KindBinding, old.Namespace, old.Name, uid, old.Generation, e.holders(akv1.KindBinding, uid), -1)
 		e.dropDeps(uid)
 		delete(e.bindings, uid)
 	}
@@ -75,7 +75,7 @@ func (r refKind[P]) set(e *Incremental, o P) Step {
 	affected := uidSet{}
 	r.drop(e, uid, affected)
 	r.objs[uid] = o
-	e.checks.object(r.kind, o.GetNamespace(), o.GetName(), uid, o.GetGeneration(), +1)
+	e.checks.object(r.kind, o.GetNamespace(), o.GetName(), uid, o.GetGeneration(), e.holders(r.kind, uid), +1)
 	k := objKey{o.GetNamespace(), o.GetName()}
 	r.names[k] = uid
 	e.referrers(r.by[k], affected)
@@ -99,7 +99,7 @@ func (r refKind[P]) drop(e *Incremental, uid types.UID, affected uidSet) {
 	}
 	k := objKey{old.GetNamespace(), old.GetName()}
 	e.referrers(r.by[k], affected)
-	e.checks.object(r.kind, k.ns, k.name, uid, old.GetGeneration(), -1)
+	e.checks.object(r.kind, k.ns, k.name, uid, old.GetGeneration(), e.holders(r.kind, uid), -1)
 	if r.names[k] == uid {
 		delete(r.names, k)
 	}
@@ -131,12 +131,12 @@ func (e *Incremental) changeServed(uid types.UID, m *Served) Step {
 		e.around(uid, affected)
 		e.dropDeps(uid)
 	}
-	if old, ok := e.memory[uid]; ok {
-		e.checks.memory(old, -1)
+	if old := e.memory[uid]; old != nil {
+		e.checks.memory(*old, -1)
 		delete(e.memory, uid)
 	}
 	if m != nil {
-		e.memory[uid] = *m
+		e.memory[uid] = m
 		e.checks.memory(*m, +1)
 	}
 	if o != nil {
