@@ -8,7 +8,7 @@ import (
 )
 
 // naiveDecimalIPv4 is findDecimalIPv4 without the eight-byte skip: every
-// run of digits is looked at.
+// run of digits is looked at, and judged by the same decimalAddressAt.
 func naiveDecimalIPv4(s string) []span {
 	var out []span
 	for i := 0; i < len(s); {
@@ -20,9 +20,7 @@ func naiveDecimalIPv4(s string) []span {
 		for j < len(s) && isDigit(s[j]) {
 			j++
 		}
-		if decimalIPv4(s[i:j]) && (i == 0 || (!glued(s[i-1]) && s[i-1] != '.')) &&
-			(j == len(s) || (!glued(s[j]) && (s[j] != '.' || j+1 == len(s) || !isDigit(s[j+1])))) &&
-			addressBefore(s[:i]) {
+		if decimalAddressAt(s, i, j) {
 			out = append(out, span{i, portEnd(s, j), kindAddress})
 		}
 		i = j

@@ -412,14 +412,21 @@ func findDecimalIPv4(s string, out []span) []span {
 		for j < len(s) && isDigit(s[j]) {
 			j++
 		}
-		if decimalIPv4(s[st:j]) && (st == 0 || (!glued(s[st-1]) && s[st-1] != '.')) &&
-			(j == len(s) || (!glued(s[j]) && (s[j] != '.' || j+1 == len(s) || !isDigit(s[j+1])))) &&
-			addressBefore(s[:st]) {
+		if decimalAddressAt(s, st, j) {
 			out = append(out, span{st, portEnd(s, j), kindAddress})
 		}
 		i = j + 1 // s[j] is no digit
 	}
 	return out
+}
+
+// decimalAddressAt reports whether the run of digits s[i:j] is a decimal
+// address where it stands: in range, not glued to a letter, a digit or a
+// decimal point, and after addressBefore's context.
+func decimalAddressAt(s string, i, j int) bool {
+	return decimalIPv4(s[i:j]) && (i == 0 || (!glued(s[i-1]) && s[i-1] != '.')) &&
+		(j == len(s) || (!glued(s[j]) && (s[j] != '.' || j+1 == len(s) || !isDigit(s[j+1])))) &&
+		addressBefore(s[:i])
 }
 
 // addressBefore reports whether the text before ends where an address
