@@ -31,7 +31,7 @@ func TestEvaluate_OneLevelPerEvaluation(t *testing.T) {
 		PriceBooks: []finopsv1.PriceBook{pb.New("finops", "std", pb.Rate(pricebook.CPUHour, "0.031"))},
 		Offerings:  []finopsv1.Offering{ot.New("shop", "m", ot.Meter(finopsv1.MeterCPUHour, nil))}}
 	r := evaluate(s)
-	assert.Equal(t, offering.ReasonNoActivePricebook, r.Offerings.Offerings[0].Status.Conditions[0].Reason)
+	assert.Equal(t, string(offering.ReasonNoActivePricebook), r.Offerings.Offerings[0].Status.Conditions[0].Reason)
 	settled, rounds, err := finops.Settle(s, 10)
 	require.NoError(t, err)
 	assert.Equal(t, 2, rounds)
@@ -70,7 +70,7 @@ func TestSettle_DeletedOfferingLeavesOnceDependentsGo(t *testing.T) {
 	}
 	s.Subscriptions[0].Status.Ready = metav1.ConditionTrue
 	r := evaluate(s)
-	assert.Equal(t, offering.ReasonDependentSubscriptionsExist, r.Offerings.Offerings[0].Status.Conditions[0].Reason)
+	assert.Equal(t, string(offering.ReasonDependentSubscriptionsExist), r.Offerings.Offerings[0].Status.Conditions[0].Reason)
 	assert.Equal(t, conditions.FinalizerKeep, r.Offerings.Offerings[0].Finalizer)
 
 	s.Subscriptions = nil

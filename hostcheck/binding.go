@@ -51,6 +51,8 @@ func (bindingSystem) scheme() *runtime.Scheme {
 
 func (bindingSystem) manager() string { return bindingManager }
 
+func (bindingSystem) timed() bool { return true }
+
 func (bindingSystem) ours(kind, t string) bool {
 	return kind == akv1.KindBinding && binding.Vocabulary.Has(t)
 }
@@ -198,7 +200,7 @@ func (bindingSystem) edit(ctx context.Context, w client.Client, e event, n int, 
 		if len(bs) == 0 {
 			return nil
 		}
-		return foreignWrite(ctx, w, bs[e.Target%len(bs)], e.Arg, now)
+		return foreignWrite(ctx, w, bs[e.Target%len(bs)], e.Arg, now, binding.Vocabulary.Has)
 	}
 	// opEdit: a spec change, which bumps the generation as the API server
 	// does for a custom resource.
@@ -239,13 +241,13 @@ const otherManager = "other-controller"
 
 // foreignWrite is another controller's status write: an apply of its own
 // condition, or an edit of one of ours (a person with kubectl edit).
-func foreignWrite(ctx context.Context, w client.Client, u *unstructured.Unstructured, variant int, now time.Time) error {
+func foreignWrite(ctx context.Context, w client.Client, u *unstructured.Unstructured, variant int, now time.Time, ours func(string) bool) error {
 	if variant%3 == 2 {
 		x := u.DeepCopy()
 		conds, _, _ := unstructured.NestedSlice(x.Object, "status", "conditions")
 		for i, c := range conds {
 			m, ok := c.(map[string]any)
-			if ok && binding.Vocabulary.Has(fmt.Sprint(m["type"])) {
+			if ok && ours(fmt.Sprint(m["type"])) {
 				m["status"], m["reason"], m["message"] = "False", "EditedByHand", "edited by a person"
 				conds[i] = m
 				break
@@ -384,7 +386,7 @@ func bindingFixpoint(objs []*unstructured.Unstructured, probes []binding.ProbeRe
 	}
 	out := map[objKey]expected{}
 	for _, o := range res.Bindings {
-		out[objKey{Kind: akv1.KindBinding, NamespacedName: types.NamespacedName{Namespace: o.Namespace, Name: o.Name}}] = expected{owned: o.Owned, ok: true}
+		out[objKey{Kind: akv1.KindBinding, NamespacedName: types.NamespacedName{Namespace: o.Namespace, Name: o.Name}}] = expected{owned: o.Owned, pass: o.Owned, ok: true}
 	}
 	return out, nil
 }

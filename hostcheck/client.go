@@ -156,7 +156,7 @@ func (r *run) judge(p *replica, w write) error {
 		}
 	}
 	statusWrite := ours && w.status && before != nil
-	if statusWrite && !p.planned[before.GetUID()] {
+	if statusWrite && r.sys.timed() && !p.planned[before.GetUID()] {
 		r.checkGap(p, w, before)
 	}
 	var injected error
@@ -178,7 +178,12 @@ func (r *run) judge(p *replica, w write) error {
 		}
 	}
 	var werr error
-	if applied {
+	switch {
+	case applied && w.status && before == nil:
+		// The API server's status subresource of a missing object is not
+		// found; the fake store would create the object.
+		werr = apierrors.NewNotFound(schema.GroupResource{Group: w.gvk.Group, Resource: w.gvk.Kind}, w.key.Name)
+	case applied:
 		werr = w.do()
 	}
 	if werr != nil {
@@ -223,8 +228,10 @@ func (r *run) judge(p *replica, w write) error {
 	return werr
 }
 
+// ourKind reports whether the host writes the status of gvk's objects:
+// those writes are the ones the rules judge.
 func (r *run) ourKind(gvk schema.GroupVersionKind) bool {
-	for _, k := range r.sys.kinds() {
+	for _, k := range r.sys.statusKinds() {
 		if k == gvk {
 			return true
 		}

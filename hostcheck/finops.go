@@ -2,43 +2,460 @@ package hostcheck
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
+	"slices"
+	"strconv"
 	"time"
 
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
+	"pgregory.net/rapid"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	finopsv1 "github.com/condengine/condengine/api/finops/v1alpha1"
 	"github.com/condengine/condengine/binding"
+	"github.com/condengine/condengine/conditions"
+	"github.com/condengine/condengine/finops"
+	"github.com/condengine/condengine/finops/finopstest"
+	"github.com/condengine/condengine/offering"
+	"github.com/condengine/condengine/pricebook"
+	"github.com/condengine/condengine/subscription"
+	st "github.com/condengine/condengine/subscription/subscriptiontest"
 )
 
-// finopsSystem is the FinOps operator.
+// FinOpsNamespace is the operator namespace of the FinOps system: the
+// harness reads the OpenCost pricing ConfigMap (finops.PricingConfigMap)
+// there, so a FinOps host under the harness writes it there too.
+const FinOpsNamespace = "finops-system"
+
+// The largest world drawn: the generator's first books and
+// Subscriptions (its Offerings all stay).
+const (
+	maxBooks         = 3
+	maxSubscriptions = 6
+)
+
+// finopsManager is the FinOps operator's documented field manager.
+const finopsManager = "finops-operator"
+
+var (
+	priceBookGVK    = finopsv1.GroupVersion.WithKind(finopsv1.KindPriceBook)
+	offeringGVK     = finopsv1.GroupVersion.WithKind(finopsv1.KindOffering)
+	subscriptionGVK = finopsv1.GroupVersion.WithKind(finopsv1.KindSubscription)
+	configMapGVK    = corev1.SchemeGroupVersion.WithKind("ConfigMap")
+)
+
+// finopsSystem is the FinOps operator: PriceBooks, Offerings and
+// Subscriptions, and the ConfigMaps that Subscriptions name as targets
+// (and the pricing document lives in). CostJobs and FinOpsProviders get
+// no conditions and are left out; so are failing reads and charge
+// collection runs, which a store cannot show.
 type finopsSystem struct{}
 
-var errFinOps = errors.New("hostcheck: the FinOps system is not built yet")
+func (finopsSystem) kinds() []schema.GroupVersionKind {
+	return []schema.GroupVersionKind{configMapGVK, priceBookGVK, offeringGVK, subscriptionGVK}
+}
 
-func (finopsSystem) kinds() []schema.GroupVersionKind       { return nil }
-func (finopsSystem) statusKinds() []schema.GroupVersionKind { return nil }
-func (finopsSystem) scheme() *runtime.Scheme                { return runtime.NewScheme() }
-func (finopsSystem) manager() string                        { return "finops-operator" }
-func (finopsSystem) ours(string, string) bool               { return false }
-func (finopsSystem) finalizer(string) string                { return "" }
-func (finopsSystem) world(uint64) ([]client.Object, error)  { return nil, errFinOps }
-func (finopsSystem) edit(context.Context, client.Client, event, int, time.Time) error {
-	return errFinOps
+func (finopsSystem) statusKinds() []schema.GroupVersionKind {
+	return []schema.GroupVersionKind{priceBookGVK, offeringGVK, subscriptionGVK}
 }
-func (finopsSystem) requests(*unstructured.Unstructured, []*unstructured.Unstructured) []types.NamespacedName {
-	return nil
+
+func (finopsSystem) scheme() *runtime.Scheme {
+	s := runtime.NewScheme()
+	if err := errors.Join(finopsv1.AddToScheme(s), corev1.AddToScheme(s)); err != nil {
+		panic(err) // a registration of known types: a build defect
+	}
+	return s
 }
-func (finopsSystem) expect([]*unstructured.Unstructured, []binding.ProbeResult, time.Time, time.Time) (map[objKey]expected, error) {
-	return nil, errFinOps
+
+func (finopsSystem) manager() string { return finopsManager }
+
+// timed: the FinOps operator follows no writer policy of gaps and
+// backoffs (that policy is the broker's).
+func (finopsSystem) timed() bool { return false }
+
+func (finopsSystem) ours(kind, t string) bool {
+	switch kind {
+	case finopsv1.KindPriceBook:
+		return pricebook.Vocabulary.Has(t)
+	case finopsv1.KindOffering:
+		return offering.Vocabulary.Has(t)
+	case finopsv1.KindSubscription:
+		return subscription.Vocabulary.Has(t)
+	}
+	return false
 }
+
+func (finopsSystem) finalizer(kind string) string {
+	if kind == finopsv1.KindOffering {
+		return finopsv1.OfferingFinalizer
+	}
+	return ""
+}
+
+// world draws a FinOps world with the library's generator: books,
+// Offerings with a requirement graph, Subscription families with their
+// targets. Conditions of our types are left out of the stored statuses,
+// as no writer of ours has touched the objects yet.
+func (finopsSystem) world(seed uint64) ([]client.Object, error) {
+	s := rapid.Custom(func(t *rapid.T) finops.Snapshot { return finopstest.World(t, 2) }).Example(int(seed % (1 << 31)))
+	// A smaller world keeps the default budget fast: a host evaluates
+	// the whole world on every pass.
+	s.PriceBooks = s.PriceBooks[:min(len(s.PriceBooks), maxBooks)]
+	s.Subscriptions = s.Subscriptions[:min(len(s.Subscriptions), maxSubscriptions)]
+	var out []client.Object
+	for _, ref := range s.Objects {
+		if ref.APIVersion != "v1" || ref.Kind != "ConfigMap" {
+			continue
+		}
+		cm := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: ref.Namespace, Name: ref.Name,
+			UID: types.UID("cm-" + ref.Namespace + "-" + ref.Name), CreationTimestamp: metav1.NewTime(st.GenNow().Add(-time.Hour))}}
+		out = append(out, cm)
+	}
+	for i := range s.PriceBooks {
+		b := &s.PriceBooks[i]
+		b.Status.Conditions = withoutOurs(finopsv1.KindPriceBook, b.Status.Conditions)
+		out = append(out, b)
+	}
+	for i := range s.Offerings {
+		o := &s.Offerings[i]
+		o.Status.Conditions = withoutOurs(finopsv1.KindOffering, o.Status.Conditions)
+		out = append(out, o)
+	}
+	for i := range s.Subscriptions {
+		x := &s.Subscriptions[i]
+		x.Status.Conditions = withoutOurs(finopsv1.KindSubscription, x.Status.Conditions)
+		out = append(out, x)
+	}
+	for _, o := range out {
+		gvk, err := finopsGVK(o)
+		if err != nil {
+			return nil, err
+		}
+		o.GetObjectKind().SetGroupVersionKind(gvk)
+	}
+	return dedupe(out), nil
+}
+
+func withoutOurs(kind string, cs []metav1.Condition) []metav1.Condition {
+	return slices.DeleteFunc(slices.Clone(cs), func(c metav1.Condition) bool { return finopsSystem{}.ours(kind, c.Type) })
+}
+
+func finopsGVK(o client.Object) (schema.GroupVersionKind, error) {
+	switch o.(type) {
+	case *finopsv1.PriceBook:
+		return priceBookGVK, nil
+	case *finopsv1.Offering:
+		return offeringGVK, nil
+	case *finopsv1.Subscription:
+		return subscriptionGVK, nil
+	case *corev1.ConfigMap:
+		return configMapGVK, nil
+	}
+	return schema.GroupVersionKind{}, fmt.Errorf("hostcheck: unexpected object %T", o)
+}
+
+// prepare writes what a previous leader left: one evaluation of the
+// world an hour before the start, its statuses applied under our field
+// manager to every other object, so that the host meets both objects it
+// never wrote and objects an earlier writer did.
+func (finopsSystem) prepare(ctx context.Context, c client.Client) ([]binding.ProbeResult, error) {
+	objs, err := listAll(ctx, c, finopsSystem{}.kinds())
+	if err != nil {
+		return nil, err
+	}
+	snap, err := finopsSnapshot(objs, t0.Add(-time.Hour))
+	if err != nil {
+		return nil, err
+	}
+	res, err := finops.Evaluate(snap)
+	if err != nil {
+		return nil, err
+	}
+	n := 0
+	each := func(gvk schema.GroupVersionKind, o *conditions.Outcome, status any) error {
+		n++
+		if !o.Write || n%2 == 0 {
+			return nil
+		}
+		// A status the store refuses (the generator's odd strings) is
+		// left unwritten: the host meets that object unwritten.
+		_ = applyStatus(ctx, c, gvk, o.Namespace, o.Name, "", status, o.Owned)
+		return nil
+	}
+	for i := range res.PriceBooks.Books {
+		o := &res.PriceBooks.Books[i]
+		if err := each(priceBookGVK, &o.Outcome, o.Status); err != nil {
+			return nil, err
+		}
+	}
+	for i := range res.Offerings.Offerings {
+		o := &res.Offerings.Offerings[i]
+		if err := each(offeringGVK, &o.Outcome, o.Status); err != nil {
+			return nil, err
+		}
+	}
+	for i := range res.Subscriptions.Subscriptions {
+		o := &res.Subscriptions.Subscriptions[i]
+		if err := each(subscriptionGVK, &o.Outcome, o.Status); err != nil {
+			return nil, err
+		}
+	}
+	return nil, nil
+}
+
+// applyStatus applies status, its conditions replaced by owned, under
+// our field manager; rv, when set, guards it.
+func applyStatus(ctx context.Context, c client.Client, gvk schema.GroupVersionKind, ns, name, rv string, status any, owned []metav1.Condition) error {
+	var st map[string]any
+	data, err := json.Marshal(status)
+	if err == nil {
+		err = json.Unmarshal(data, &st)
+	}
+	if err != nil {
+		return err
+	}
+	conds := make([]any, 0, len(owned))
+	for _, x := range owned {
+		m, err := runtime.DefaultUnstructuredConverter.ToUnstructured(&x)
+		if err != nil {
+			return err
+		}
+		conds = append(conds, m)
+	}
+	st["conditions"] = conds
+	a := &unstructured.Unstructured{Object: map[string]any{"status": st}}
+	a.SetGroupVersionKind(gvk)
+	a.SetNamespace(ns)
+	a.SetName(name)
+	a.SetResourceVersion(rv)
+	return client.IgnoreNotFound(c.Status().Apply(ctx, client.ApplyConfigurationFromUnstructured(a), client.FieldOwner(finopsManager), client.ForceOwnership))
+}
+
+// The variants a FinOps edit draws from.
+var (
+	editRates  = []string{"0.031", "0.05", "not-a-rate", ""}
+	editPrices = []int64{1_000_000, 2_500_000, 0, 7_000_000}
+)
+
+// edit: a creation makes a root Subscription, a child Subscription or an
+// Offering; a deletion removes any object (a parent, a target, an
+// Offering others need; the finalizers hold what they guard); a spec
+// edit changes a book's rate, an Offering's fee or requirements, a
+// Subscription's target or policy, and bumps the generation.
+func (finopsSystem) edit(ctx context.Context, w client.Client, e event, n int, now time.Time) error {
+	objs, err := listAll(ctx, w, finopsSystem{}.kinds())
+	if err != nil {
+		return err
+	}
+	offs, subs := ofKind(objs, finopsv1.KindOffering), ofKind(objs, finopsv1.KindSubscription)
+	switch e.Op {
+	case opCreate:
+		return finopsCreate(ctx, w, e, n, now, offs, subs)
+	case opDelete:
+		if len(objs) == 0 {
+			return nil
+		}
+		return client.IgnoreNotFound(w.Delete(ctx, objs[e.Target%len(objs)]))
+	case opForeign:
+		var ss []*unstructured.Unstructured
+		for _, o := range objs {
+			if o.GetKind() != "ConfigMap" {
+				ss = append(ss, o)
+			}
+		}
+		if len(ss) == 0 {
+			return nil
+		}
+		u := ss[e.Target%len(ss)]
+		return foreignWrite(ctx, w, u, e.Arg, now, func(t string) bool { return finopsSystem{}.ours(u.GetKind(), t) })
+	}
+	if len(objs) == 0 {
+		return nil
+	}
+	u := objs[e.Target%len(objs)].DeepCopy()
+	switch u.GetKind() {
+	case finopsv1.KindPriceBook:
+		err = unstructured.SetNestedField(u.Object, editRates[e.Arg%len(editRates)], "spec", "rates", "cpuHour")
+	case finopsv1.KindOffering:
+		if e.Arg%2 == 0 {
+			err = unstructured.SetNestedField(u.Object, map[string]any{
+				"priceMicros": editPrices[e.Arg/2%len(editPrices)], "period": "1h", "tickAlignment": finopsv1.AlignActivatedAt,
+			}, "spec", "pricing", "subscriptionFee")
+		} else {
+			var req []any
+			if len(offs) > 0 && e.Arg%4 == 1 {
+				o := offs[e.Arg/4%len(offs)]
+				req = append(req, map[string]any{"namespace": o.GetNamespace(), "name": o.GetName()})
+			}
+			err = unstructured.SetNestedSlice(u.Object, req, "spec", "compatibility", "requiredOfferings")
+		}
+	case finopsv1.KindSubscription:
+		lc := map[string]any{}
+		switch e.Arg % 3 {
+		case 0:
+			lc["targetRef"] = map[string]any{"apiVersion": "v1", "kind": "ConfigMap", "namespace": u.GetNamespace(), "name": "t" + strconv.Itoa(e.Arg%4)}
+		case 1:
+			lc["onParentDeactivate"] = finopsv1.PolicyOrphan
+		}
+		err = unstructured.SetNestedMap(u.Object, lc, "spec", "lifecycle")
+	default:
+		// A target's content: it has no generation.
+		err = unstructured.SetNestedField(u.Object, strconv.Itoa(e.Arg), "data", "v")
+		if err != nil {
+			return err
+		}
+		return w.Update(ctx, u)
+	}
+	if err != nil {
+		return err
+	}
+	u.SetGeneration(u.GetGeneration() + 1)
+	return w.Update(ctx, u)
+}
+
+func finopsCreate(ctx context.Context, w client.Client, e event, n int, now time.Time, offs, subs []*unstructured.Unstructured) error {
+	name, uid := "new-"+strconv.Itoa(n), types.UID("un-"+strconv.Itoa(n))
+	// The API server stamps a creation on its own clock, which the
+	// harness keeps ten minutes behind the host's: further than one
+	// backward jump of the host's clock.
+	created := metav1.NewTime(now.Add(-10 * time.Minute))
+	if e.Arg%3 == 2 || len(offs) == 0 {
+		o := st.ReadyOffering("shop", name)
+		o.Status = finopsv1.OfferingStatus{}
+		o.Finalizers = nil
+		o.UID, o.CreationTimestamp, o.Generation = uid, created, 1
+		o.SetGroupVersionKind(offeringGVK)
+		return w.Create(ctx, &o)
+	}
+	off := offs[e.Target%len(offs)]
+	ns := []string{"team-a", "team-b"}[e.Arg%2]
+	opts := []st.Option{st.Offering(off.GetNamespace(), off.GetName()), st.UID(string(uid)), st.Generation(1)}
+	if e.Arg%3 == 1 && len(subs) > 0 {
+		p := subs[e.Target%len(subs)]
+		ns = p.GetNamespace()
+		opts = append(opts, st.Parent(p.GetNamespace(), p.GetName()))
+	}
+	s := st.New(ns, name, opts...)
+	s.CreationTimestamp = created
+	s.SetGroupVersionKind(subscriptionGVK)
+	return w.Create(ctx, &s)
+}
+
+// requests: the FinOps answer of one object reads others of every kind
+// (books elect together, Offerings require Offerings, Subscriptions
+// follow Offerings, parents and targets), so a change queues the name
+// of every object with a status, as a host whose watches map each kind
+// to its dependents would, at most.
+func (finopsSystem) requests(obj *unstructured.Unstructured, cache []*unstructured.Unstructured) []types.NamespacedName {
+	out := []types.NamespacedName{{Namespace: obj.GetNamespace(), Name: obj.GetName()}}
+	for _, c := range cache {
+		if c.GetKind() != "ConfigMap" {
+			out = append(out, types.NamespacedName{Namespace: c.GetNamespace(), Name: c.GetName()})
+		}
+	}
+	return out
+}
+
+// finopsSnapshot is the FinOps snapshot of stored objects at now: the
+// ConfigMaps count as targets, and the pricing ConfigMap's document as
+// what OpenCost holds.
+func finopsSnapshot(objs []*unstructured.Unstructured, now time.Time) (finops.Snapshot, error) {
+	s := finops.Snapshot{Now: now}
+	for _, o := range objs {
+		var err error
+		switch o.GetKind() {
+		case finopsv1.KindPriceBook:
+			s.PriceBooks, err = appendTyped(s.PriceBooks, o)
+		case finopsv1.KindOffering:
+			s.Offerings, err = appendTyped(s.Offerings, o)
+		case finopsv1.KindSubscription:
+			s.Subscriptions, err = appendTyped(s.Subscriptions, o)
+		case "ConfigMap":
+			s.Objects = append(s.Objects, finops.ObjectRef{APIVersion: "v1", Kind: "ConfigMap", Namespace: o.GetNamespace(), Name: o.GetName()})
+			if o.GetNamespace() == FinOpsNamespace && o.GetName() == finops.PricingConfigMap {
+				if doc, ok, _ := unstructured.NestedString(o.Object, "data", finops.PricingKey); ok {
+					err = json.Unmarshal([]byte(doc), &s.PricingDocument)
+				}
+			}
+		}
+		if err != nil {
+			return s, err
+		}
+	}
+	return s, nil
+}
+
+// settleRounds bounds the evaluations a fresh host needs from the stored
+// world to the engine's fixpoint.
+const settleRounds = 20
+
+// expect answers, for each object with a status, two things: what one
+// pass over the stored world writes and whether it releases the
+// finalizer (the FinalizerLast rule judges a release by these), and what
+// the store holds once a host has settled it, evaluating and writing
+// until nothing changes (the Settles rule). An object whose world does
+// not settle within settleRounds is not judged.
+func (finopsSystem) expect(objs []*unstructured.Unstructured, _ []binding.ProbeResult, now, _ time.Time) (map[objKey]expected, error) {
+	snap, err := finopsSnapshot(objs, now)
+	if err != nil {
+		return nil, err
+	}
+	pass, err := finops.Evaluate(snap)
+	if err != nil {
+		return nil, err
+	}
+	settled, _, err := finops.Settle(snap, settleRounds)
+	judged := err == nil
+	if err != nil && !errors.Is(err, finops.ErrNotSettled) {
+		return nil, err
+	}
+	final, err := finops.Evaluate(settled)
+	if err != nil {
+		return nil, err
+	}
+	out := map[objKey]expected{}
+	add := func(kind string, o *conditions.Outcome, settledPass bool) {
+		k := objKey{Kind: kind, NamespacedName: types.NamespacedName{Namespace: o.Namespace, Name: o.Name}}
+		e := out[k]
+		if settledPass {
+			e.owned, e.release, e.ok = o.Owned, o.Finalizer == conditions.FinalizerRemove, judged
+		} else {
+			e.pass, e.passRelease = o.Owned, o.Finalizer == conditions.FinalizerRemove
+			e.due = o.Write || o.Finalizer != conditions.FinalizerKeep
+		}
+		out[k] = e
+	}
+	for i, r := range []finops.Result{pass, final} {
+		for j := range r.PriceBooks.Books {
+			add(finopsv1.KindPriceBook, &r.PriceBooks.Books[j].Outcome, i == 1)
+		}
+		for j := range r.Offerings.Offerings {
+			add(finopsv1.KindOffering, &r.Offerings.Offerings[j].Outcome, i == 1)
+		}
+		for j := range r.Subscriptions.Subscriptions {
+			add(finopsv1.KindSubscription, &r.Subscriptions.Subscriptions[j].Outcome, i == 1)
+		}
+	}
+	// An object the settled world no longer holds had its finalizer
+	// released on the way: once settled, it must be gone.
+	for k, e := range out {
+		if e.owned == nil && !e.ok && !e.release && k.Kind == finopsv1.KindOffering && e.pass != nil {
+			if !slices.ContainsFunc(final.Offerings.Offerings, func(o offering.Outcome) bool { return o.Namespace == k.Namespace && o.Name == k.Name }) {
+				e.owned, e.release, e.ok = e.pass, true, judged
+				out[k] = e
+			}
+		}
+	}
+	return out, nil
+}
+
 func (finopsSystem) probe(*unstructured.Unstructured, int64, int) (binding.ProbeResult, bool) {
 	return binding.ProbeResult{}, false
-}
-
-func (finopsSystem) prepare(context.Context, client.Client) ([]binding.ProbeResult, error) {
-	return nil, errFinOps
 }

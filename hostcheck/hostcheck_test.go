@@ -11,19 +11,41 @@ func TestCorrectHostPasses(t *testing.T) {
 	hostcheck.Check(t, newHost(correct), hostcheck.Options{System: hostcheck.Binding})
 }
 
+func TestCorrectFinOpsHostPasses(t *testing.T) {
+	hostcheck.Check(t, newFinOpsHost(correct), hostcheck.Options{System: hostcheck.FinOps})
+}
+
+// planted is one planted bug with its system and host.
+type planted struct {
+	bug    bug
+	system hostcheck.System
+	host   hostcheck.NewHost
+}
+
+func plantedBugs() []planted {
+	var out []planted
+	for b := staleRead; b <= retryDropped; b++ {
+		out = append(out, planted{b, hostcheck.Binding, newHost(b)})
+	}
+	for b := finalizerFirst; b <= finopsWriteAsStandby; b++ {
+		out = append(out, planted{b, hostcheck.FinOps, newFinOpsHost(b)})
+	}
+	return out
+}
+
 // TestPlantedBugs runs each planted host bug under the default budget
 // and every fault kind: each must be caught, with a shrunk schedule.
 func TestPlantedBugs(t *testing.T) {
-	for b := staleRead; b <= retryDropped; b++ {
-		t.Run(bugNames[b], func(t *testing.T) {
-			cx, err := hostcheck.Find(context.Background(), newHost(b), hostcheck.Options{System: hostcheck.Binding})
+	for _, p := range plantedBugs() {
+		t.Run(bugNames[p.bug], func(t *testing.T) {
+			cx, err := hostcheck.Find(context.Background(), p.host, hostcheck.Options{System: p.system})
 			if err != nil {
 				t.Fatal(err)
 			}
 			if cx == nil {
-				t.Fatalf("%s: not caught", bugNames[b])
+				t.Fatalf("%s: not caught", bugNames[p.bug])
 			}
-			t.Logf("%s: caught by %s, shrunk schedule of %d events (drawn %d)\n%s", bugNames[b], cx.Violation.Rule.ID, cx.Steps, cx.Drawn, cx)
+			t.Logf("%s: caught by %s, shrunk schedule of %d events (drawn %d)\n%s", bugNames[p.bug], cx.Violation.Rule.ID, cx.Steps, cx.Drawn, cx)
 		})
 	}
 }

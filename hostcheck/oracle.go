@@ -135,18 +135,18 @@ func (r *run) checkRelease(w write, before, after *unstructured.Unstructured) {
 	if err != nil {
 		return
 	}
-	for i, u := range objs {
-		if keyOf(u) == w.key {
-			objs[i] = before
-		}
-	}
+	// The store is read after the write, which may have deleted the
+	// object: the world judged holds it as it was before.
+	objs = slices.DeleteFunc(objs, func(u *unstructured.Unstructured) bool { return keyOf(u) == w.key })
+	objs = append(objs, before)
+	sortObjects(objs)
 	exp, err := r.sys.expect(objs, r.probeList(), r.now, r.reps[r.lease].startedAt)
 	if err != nil {
 		r.violateIn(RuleFinalizerLast, w, "the engine refused the world: "+err.Error(), "")
 		return
 	}
 	e := exp[w.key]
-	if !e.ok || !e.release {
+	if !e.passRelease {
 		r.violateIn(RuleFinalizerLast, w, "the finalizer was released while the engine does not decide Remove for the stored object", "Finalizer: Keep")
 		return
 	}
@@ -154,8 +154,8 @@ func (r *run) checkRelease(w write, before, after *unstructured.Unstructured) {
 	if after != nil {
 		status = conditionsOf(after)
 	}
-	if d := diffOurs(r.sys, w.key.Kind, status, e.owned); d != "" {
-		r.violateIn(RuleFinalizerLast, w, "the finalizer was released before the status that allows it was written: "+d, formatConditions(e.owned))
+	if d := diffOurs(r.sys, w.key.Kind, status, e.pass); d != "" {
+		r.violateIn(RuleFinalizerLast, w, "the finalizer was released before the status that allows it was written: "+d, formatConditions(e.pass))
 	}
 }
 

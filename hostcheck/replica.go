@@ -3,6 +3,7 @@ package hostcheck
 import (
 	"cmp"
 	"fmt"
+	"reflect"
 	"strings"
 	"time"
 
@@ -55,6 +56,8 @@ type replica struct {
 	fail []failKind
 	// crashIn counts the writes left before an armed crash; 0: none.
 	crashIn int
+	// typed holds each cache entry's typed form, made on first read.
+	typed map[*unstructured.Unstructured]reflect.Value
 	// writer is the harness's account of this incarnation's writes per
 	// object, for the writer policy's gap and backoff.
 	writer map[types.UID]policy.Memory
@@ -151,7 +154,7 @@ func (p *replica) list(scheme *runtime.Scheme, list client.ObjectList, opts ...c
 	kind := strings.TrimSuffix(gvk.Kind, "List")
 	var lo client.ListOptions
 	lo.ApplyOptions(opts)
-	var items []runtime.Object
+	var items []*unstructured.Unstructured
 	for _, u := range p.cached() {
 		if u.GetKind() != kind || (lo.Namespace != "" && u.GetNamespace() != lo.Namespace) {
 			continue
@@ -160,20 +163,51 @@ func (p *replica) list(scheme *runtime.Scheme, list client.ObjectList, opts ...c
 			continue
 		}
 		p.note(u)
-		items = append(items, u.DeepCopy())
+		items = append(items, u)
 	}
 	if ul, ok := list.(*unstructured.UnstructuredList); ok {
 		ul.Items = ul.Items[:0]
 		for _, it := range items {
-			ul.Items = append(ul.Items, *it.(*unstructured.Unstructured))
+			ul.Items = append(ul.Items, *it.DeepCopy())
 		}
 		return nil
 	}
-	conv := make([]any, 0, len(items))
-	for _, it := range items {
-		conv = append(conv, it.(*unstructured.Unstructured).Object)
+	return p.typedList(list, items)
+}
+
+// typedList fills a typed list with deep copies of the cached objects,
+// each converted from its unstructured form once per cache entry (a
+// pass reads the same entries again and again; the conversion is most of
+// a pass's cost).
+func (p *replica) typedList(list client.ObjectList, items []*unstructured.Unstructured) error {
+	v := reflect.ValueOf(list).Elem().FieldByName("Items")
+	if !v.IsValid() || v.Kind() != reflect.Slice || !v.CanSet() {
+		conv := make([]any, 0, len(items))
+		for _, it := range items {
+			conv = append(conv, it.Object)
+		}
+		return runtime.DefaultUnstructuredConverter.FromUnstructured(map[string]any{"items": conv}, list)
 	}
-	return runtime.DefaultUnstructuredConverter.FromUnstructured(map[string]any{"items": conv}, list)
+	elem := v.Type().Elem()
+	out := reflect.MakeSlice(v.Type(), 0, len(items))
+	for _, u := range items {
+		t, ok := p.typed[u]
+		if !ok || t.Type().Elem() != elem {
+			ptr := reflect.New(elem)
+			if err := runtime.DefaultUnstructuredConverter.FromUnstructured(u.Object, ptr.Interface()); err != nil {
+				return fmt.Errorf("hostcheck: cache: %s: %w", keyOf(u), err)
+			}
+			t = ptr
+			p.typed[u] = t
+		}
+		if o, ok := t.Interface().(runtime.Object); ok {
+			out = reflect.Append(out, reflect.ValueOf(o.DeepCopyObject()).Elem())
+			continue
+		}
+		out = reflect.Append(out, t.Elem())
+	}
+	v.Set(out)
+	return nil
 }
 
 func (p *replica) note(u *unstructured.Unstructured) {

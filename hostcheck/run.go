@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"maps"
 	"math/rand/v2"
+	"reflect"
 	"slices"
 	"time"
 
@@ -157,7 +158,7 @@ func (r *run) all() error {
 func (r *run) start(p *replica, at int) error {
 	p.incarnation++
 	p.startedAt = r.now
-	p.cache, p.cacheVer = map[objKey]*unstructured.Unstructured{}, map[objKey]int64{}
+	p.cache, p.cacheVer, p.typed = map[objKey]*unstructured.Unstructured{}, map[objKey]int64{}, map[*unstructured.Unstructured]reflect.Value{}
 	for _, ev := range r.log[:at] {
 		p.take(ev)
 	}

@@ -35,6 +35,15 @@ type expected struct {
 	// ok is false for an object the engine answers nothing for (not
 	// ours, left out): the harness then checks nothing of its status.
 	ok bool
+	// pass is what one pass over the stored world writes, and
+	// passRelease whether it releases the finalizer: the FinalizerLast
+	// rule judges a release by them. owned and release are the answer
+	// once the world has settled.
+	pass        []metav1.Condition
+	passRelease bool
+	// due says one pass over the stored world writes the object's status
+	// or changes its finalizer: the store has not settled.
+	due bool
 }
 
 // system is what the harness knows of one operator: its kinds, its
@@ -47,6 +56,9 @@ type system interface {
 	scheme() *runtime.Scheme
 	// manager is the field manager of the host's writes.
 	manager() string
+	// timed reports whether the host follows the writer policy's gap and
+	// backoff (the WriterTiming rule).
+	timed() bool
 	// ours reports whether a condition type of kind is in our vocabulary.
 	ours(kind, condType string) bool
 	// finalizer is the finalizer the host manages on kind, "" for none.

@@ -46,30 +46,112 @@ func (e *evaluator) dependents() *dependents {
 	return d
 }
 
+// This file decides a deleting Offering's conditions, and is the one
+// place the rules and reasons of Deleting are declared.
+
+// Reasons of Deleting (ReasonValidationError, shared with the checks, is
+// declared beside them).
+const (
+	// ReasonDependentSubscriptionsExist goes with Deleting, False.
+	ReasonDependentSubscriptionsExist Reason = "DependentSubscriptionsExist"
+	// ReasonDependentOfferingsExist goes with Deleting, False.
+	ReasonDependentOfferingsExist Reason = "DependentOfferingsExist"
+	// ReasonDeletionAllowed goes with Deleting, True.
+	ReasonDeletionAllowed Reason = "DeletionAllowed"
+)
+
+// The rules of a deleting Offering: Ready and PricingResolved kept, then
+// Deleting's, in the order the guard tries them.
+const (
+	ruleKeptWhileDeleting = iota
+	ruleListFailed
+	ruleDependentSubs
+	ruleDependentOffs
+	ruleDeleteAllowed
+)
+
+var deleteRules = [...]conditions.Rule{
+	ruleKeptWhileDeleting: {ID: "offering/deleting/keeps-ready-and-pricing", Kind: finopsv1.KindOffering,
+		Types:    []string{TypeReady, TypePricingResolved},
+		Sentence: "while the Offering is deleted, Ready and PricingResolved stay exactly as the object carries them",
+		Writes:   keptWrites()},
+	ruleListFailed: deletingRule("offering/deleting/list-failed", "listing the Subscriptions or the Offerings failed, so the dependents are unknown",
+		write(metav1.ConditionFalse, ReasonValidationError, "Listing the dependents failed; the host retries.",
+			"Read the message; it usually clears by itself.")),
+	ruleDependentSubs: deletingRule("offering/deleting/dependent-subscriptions", "a Subscription whose status.ready is True names this Offering in spec.offeringRef",
+		write(metav1.ConditionFalse, ReasonDependentSubscriptionsExist, "A ready Subscription still binds to this Offering; the finalizer stays.",
+			"Delete or move those Subscriptions first.")),
+	ruleDependentOffs: deletingRule("offering/deleting/dependent-offerings", "an Offering whose status.ready is True lists this one among its requiredOfferings",
+		write(metav1.ConditionFalse, ReasonDependentOfferingsExist, "A ready Offering still lists this one among its requiredOfferings; the finalizer stays.",
+			"Delete that Offering first, or replace it with one that does not need this.")),
+	ruleDeleteAllowed: deletingRule("offering/deleting/allowed", "no ready dependent is left, so the finalizer goes in the same write",
+		write(metav1.ConditionTrue, ReasonDeletionAllowed, "No ready dependent is left; the finalizer is dropped in the same write.", "None.")),
+}
+
+func deletingRule(id, sentence string, w conditions.Reason) conditions.Rule {
+	return conditions.Rule{ID: id, Kind: finopsv1.KindOffering, Types: []string{TypeDeleting},
+		Sentence: sentence, Writes: []conditions.Reason{w}}
+}
+
+// keptWrites is every pair the checks may have written, in rule order:
+// what a deleting Offering may keep.
+func keptWrites() []conditions.Reason {
+	var out []conditions.Reason
+	for _, r := range readyRules {
+		out = append(out, r.Writes...)
+	}
+	return out
+}
+
 // deletion runs the guard for an Offering with a deletion timestamp.
 // Ready and PricingResolved stay exactly as they were: the delete branch
 // decides only whether the finalizer may go.
-func (e *evaluator) deletion(i int32) Outcome {
+func (e *evaluator) deletion(i int32, rec *conditions.Recorder) Outcome {
 	o := &e.s.Offerings[i]
-	del := metav1.Condition{Type: TypeDeleting, Status: metav1.ConditionFalse, ObservedGeneration: o.Generation}
+	var v conditions.Verdict
+	if rec.On() {
+		rec.Read(TypeDeleting, ref(o), conditions.FTime("metadata.deletionTimestamp", o.DeletionTimestamp.Time))
+	}
 	switch d := e.dependents(); {
 	case e.fails.list("Subscription") || e.fails.list(finopsv1.KindOffering):
-		del.Reason, del.Message = ReasonValidationError, "cannot list the dependents of this offering"
+		v = deleteRules[ruleListFailed].Verdict(0, "cannot list the dependents of this offering", o.Generation)
+		if rec.On() {
+			rec.Read(TypeDeleting, conditions.ObjectRef{}, conditions.F("failure", "list Subscriptions or Offerings"))
+		}
 	case len(d.subs[o.Key()]) > 0:
-		del.Reason = ReasonDependentSubscriptionsExist
-		del.Message = conditions.FitMessage(dependentsMessage("still referenced by subscriptions", o.Namespace, d.subs[o.Key()]))
+		subs := d.subs[o.Key()]
+		v = deleteRules[ruleDependentSubs].Verdict(0, conditions.FitMessage(dependentsMessage("still referenced by subscriptions", o.Namespace, subs)), o.Generation)
+		for k := 0; rec.On() && k < len(subs); k++ {
+			rec.Read(TypeDeleting, conditions.ObjectRef{Kind: "Subscription", Namespace: subs[k].Namespace, Name: subs[k].Name},
+				conditions.F("spec.offeringRef", o.Key().String()), conditions.F("status.ready", "True"))
+		}
 	case len(d.offs[o.Key()]) > 0:
-		del.Reason = ReasonDependentOfferingsExist
-		del.Message = conditions.FitMessage(dependentsMessage("still required by dependent resources", o.Namespace, d.offs[o.Key()]))
+		offs := d.offs[o.Key()]
+		v = deleteRules[ruleDependentOffs].Verdict(0, conditions.FitMessage(dependentsMessage("still required by dependent resources", o.Namespace, offs)), o.Generation)
+		for k := 0; rec.On() && k < len(offs); k++ {
+			dep := conditions.ObjectRef{Kind: finopsv1.KindOffering, Namespace: offs[k].Namespace, Name: offs[k].Name}
+			if j, ok := e.idx[offs[k]]; ok {
+				dep = ref(&e.s.Offerings[j])
+			}
+			rec.Read(TypeDeleting, dep, conditions.F("spec.compatibility.requiredOfferings", o.Key().String()), conditions.F("status.ready", "True"))
+		}
 	default:
-		del.Status, del.Reason = metav1.ConditionTrue, ReasonDeletionAllowed
+		v = deleteRules[ruleDeleteAllowed].Verdict(0, "", o.Generation)
 	}
-	desired := append(keep(Vocabulary.Held(o.Status.Conditions, o.CreationTimestamp.Time), TypeReady, TypePricingResolved), del)
+	rec.Decided(TypeDeleting, "", v)
+	kept := conditions.Verdict{Rule: &deleteRules[ruleKeptWhileDeleting]}
+	for _, t := range [...]string{TypeReady, TypePricingResolved} {
+		rec.Decided(t, "", kept)
+		if rec.On() {
+			rec.Read(t, ref(o), conditions.FTime("metadata.deletionTimestamp", o.DeletionTimestamp.Time))
+		}
+	}
+	desired := append(keep(Vocabulary.Held(o.Status.Conditions, o.CreationTimestamp.Time), TypeReady, TypePricingResolved), v.Condition(TypeDeleting))
 	out, m := e.write(o, desired)
 	if m.Stale {
 		return out
 	}
-	allowed := del.Status == metav1.ConditionTrue
+	allowed := v.Status == metav1.ConditionTrue
 	if allowed && slices.Contains(o.Finalizers, finopsv1.OfferingFinalizer) {
 		out.Finalizer = conditions.FinalizerRemove
 	}

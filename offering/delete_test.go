@@ -39,7 +39,7 @@ func TestDeleting_DependentSubscriptionsExist_OnlyReadyCount(t *testing.T) {
 	out, c := deletingOf(t, offering.Snapshot{Offerings: []finopsv1.Offering{base},
 		Dependents: []offering.Dependent{sub("shop", "acme", true), sub("shop", "gone", false), sub("other", "secret-customer", true)}})
 	assert.Equal(t, metav1.ConditionFalse, c.Status)
-	assert.Equal(t, offering.ReasonDependentSubscriptionsExist, c.Reason)
+	assert.Equal(t, string(offering.ReasonDependentSubscriptionsExist), c.Reason)
 	assert.Equal(t, "still referenced by subscriptions: shop/acme; 1 in other namespaces", c.Message)
 	assert.NotContains(t, c.Message, "secret-customer")
 	assert.Equal(t, conditions.FinalizerKeep, out.Finalizer)
@@ -50,7 +50,7 @@ func TestDeleting_NotReadySubscriptionDoesNotBlock(t *testing.T) {
 	base := ot.New("shop", "base", ot.Deleting())
 	out, c := deletingOf(t, offering.Snapshot{Offerings: []finopsv1.Offering{base},
 		Dependents: []offering.Dependent{sub("shop", "winding-down", false)}})
-	assert.Equal(t, offering.ReasonDeletionAllowed, c.Reason)
+	assert.Equal(t, string(offering.ReasonDeletionAllowed), c.Reason)
 	assert.Equal(t, metav1.ConditionTrue, c.Status)
 	assert.Equal(t, conditions.FinalizerRemove, out.Finalizer)
 }
@@ -62,7 +62,7 @@ func TestDeleting_DependentOfferingsExist(t *testing.T) {
 		ot.New("shop", "draft", ot.NotReady(), ot.Requires(ot.Ref("shop", "base"))),
 	}
 	_, c := deletingOf(t, offering.Snapshot{Offerings: offs})
-	assert.Equal(t, offering.ReasonDependentOfferingsExist, c.Reason)
+	assert.Equal(t, string(offering.ReasonDependentOfferingsExist), c.Reason)
 	assert.Equal(t, "still required by dependent resources: shop/addon", c.Message)
 }
 
@@ -72,13 +72,13 @@ func TestDeleting_SubscriptionsCheckedBeforeOfferings(t *testing.T) {
 		ot.New("shop", "addon", ot.Ready(), ot.Requires(ot.Ref("shop", "base"))),
 	}
 	_, c := deletingOf(t, offering.Snapshot{Offerings: offs, Dependents: []offering.Dependent{sub("shop", "acme", true)}})
-	assert.Equal(t, offering.ReasonDependentSubscriptionsExist, c.Reason)
+	assert.Equal(t, string(offering.ReasonDependentSubscriptionsExist), c.Reason)
 }
 
 func TestDeleting_LookupFailureIsValidationError(t *testing.T) {
 	_, c := deletingOf(t, offering.Snapshot{Offerings: []finopsv1.Offering{ot.New("shop", "base", ot.Deleting())},
 		Failures: []offering.Failure{{Kind: "Subscription"}}})
-	assert.Equal(t, offering.ReasonValidationError, c.Reason)
+	assert.Equal(t, string(offering.ReasonValidationError), c.Reason)
 	assert.Equal(t, metav1.ConditionFalse, c.Status)
 }
 
@@ -86,8 +86,8 @@ func TestDeleting_KeepsReadyAndPricingResolvedAsTheyWere(t *testing.T) {
 	earlier := metav1.NewTime(now.Add(-time.Hour))
 	base := ot.New("shop", "base", ot.Deleting(), ot.Ready())
 	base.Status.Conditions = []metav1.Condition{
-		{Type: offering.TypeReady, Status: metav1.ConditionTrue, Reason: offering.ReasonValidationSucceeded, ObservedGeneration: 1, LastTransitionTime: earlier},
-		{Type: offering.TypePricingResolved, Status: metav1.ConditionTrue, Reason: offering.ReasonPricingResolved, ObservedGeneration: 1, LastTransitionTime: earlier},
+		{Type: offering.TypeReady, Status: metav1.ConditionTrue, Reason: string(offering.ReasonValidationSucceeded), ObservedGeneration: 1, LastTransitionTime: earlier},
+		{Type: offering.TypePricingResolved, Status: metav1.ConditionTrue, Reason: string(offering.ReasonPricingResolved), ObservedGeneration: 1, LastTransitionTime: earlier},
 	}
 	// A requirement that is now missing would fail a live Offering; the
 	// delete branch does not look.
@@ -111,7 +111,7 @@ func TestDeleting_ManyDependentsMessageBounded(t *testing.T) {
 
 func TestDeleting_NoFinalizerNothingToRemove(t *testing.T) {
 	out, c := deletingOf(t, offering.Snapshot{Offerings: []finopsv1.Offering{ot.New("shop", "base", ot.Deleting(), ot.NoFinalizer())}})
-	assert.Equal(t, offering.ReasonDeletionAllowed, c.Reason)
+	assert.Equal(t, string(offering.ReasonDeletionAllowed), c.Reason)
 	assert.Equal(t, conditions.FinalizerKeep, out.Finalizer)
 	assert.NotEqual(t, conditions.FinalizerAdd, out.Finalizer, "a deleting object never gains a finalizer")
 }

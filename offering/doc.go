@@ -46,5 +46,7 @@
 // which imports it.
 //
 // What the engine decides where the operator is silent is in
-// docs/decisions/offering.md; the conditions and reasons are in Vocabulary.
+// docs/decisions/offering.md. Each rule is declared once (Rules), beside
+// the code that returns it; Vocabulary is read from the rules, and
+// Explain is Evaluate recording the rule that fired and what it read.
 package offering

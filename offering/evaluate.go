@@ -1,7 +1,6 @@
 package offering
 
 import (
-	"fmt"
 	"slices"
 	"time"
 
@@ -78,6 +77,17 @@ func Evaluate(s Snapshot) (Result, error) {
 	return evaluate(s, false), nil
 }
 
+// Explain is Evaluate with provenance: each Outcome also carries, in
+// Provenance, the rule and the raw evidence behind each of its
+// conditions (for logs and tools, never a status). It is the same
+// evaluation with a recorder on; nothing is decided a second time.
+func Explain(s Snapshot) (Result, error) {
+	if err := conditions.CheckNow(s.Now); err != nil {
+		return Result{}, err
+	}
+	return evaluate(s, true), nil
+}
+
 func evaluate(s Snapshot, explain bool) Result {
 	offs := s.Offerings
 	e := evaluator{s: s, idx: index(offs), fails: newFailures(s.Failures), book: -1}
@@ -89,19 +99,27 @@ func evaluate(s Snapshot, explain bool) Result {
 	e.book = pricebook.ActiveBook(s.PriceBooks)
 	res := Result{Offerings: make([]Outcome, len(offs))}
 	for i := range offs {
+		var rec *conditions.Recorder
+		if explain {
+			rec = &conditions.Recorder{}
+		}
 		if offs[i].IsDeleting() {
-			res.Offerings[i] = e.deletion(int32(i))
+			res.Offerings[i] = e.deletion(int32(i), rec)
 		} else {
-			res.Offerings[i] = e.readiness(int32(i))
+			res.Offerings[i] = e.readiness(int32(i), rec)
 		}
 		o := &res.Offerings[i]
 		o.Owned = Vocabulary.Owned(o.Conditions)
 		if o.Retry {
 			o.RetryAt = s.Now.Add(conditions.RetryDelay)
 		}
-	}
-	if explain {
-		e.explain(&res)
+		if rec.On() {
+			decided := rec.Provenance()
+			for k := range decided {
+				conditions.SortEvidence(&decided[k])
+			}
+			o.Provenance = Vocabulary.Attach(o.Status.Conditions, o.Skip == conditions.SkipStale, ref(&offs[i]), decided)
+		}
 	}
 	slices.SortStableFunc(res.Offerings, func(a, b Outcome) int { return conditions.Compare(&a.Outcome, &b.Outcome) })
 	return res
@@ -117,108 +135,8 @@ type evaluator struct {
 	deps  *dependents // built on the first deleting Offering
 }
 
-// verdict is the first failing check, or the published pricing.
-type verdict struct {
-	reason, message string
-	pricing         *finopsv1.ResolvedPricing
-}
-
-func (e *evaluator) check(i int32) verdict {
-	o := &e.s.Offerings[i]
-	if e.reach[i] {
-		return verdict{reason: ReasonCircularDependencyDetected, message: e.loops.loopMessage(e.s.Offerings, i)}
-	}
-	for k, r := range requirements(o) {
-		switch {
-		case r.Name == "":
-			return verdict{reason: ReasonRequiredOfferingNotFound,
-				message: fmt.Sprintf("requiredOfferings[%d] has no name", k)}
-		case r.Namespace == "":
-			return verdict{reason: ReasonRequiredOfferingNotFound,
-				message: fmt.Sprintf("required offering %q has no namespace (a reference is never defaulted)", r.Name)}
-		case e.fails.get(finopsv1.KindOffering, r.Namespace, r.Name):
-			return verdict{reason: ReasonValidationError, message: "cannot read required offering " + r.String()}
-		}
-		j, ok := e.idx[r]
-		switch {
-		case !ok:
-			return verdict{reason: ReasonRequiredOfferingNotFound, message: "required offering " + r.String() + " not found"}
-		case !e.s.Offerings[j].IsReady():
-			return verdict{reason: ReasonRequiredOfferingNotReady, message: "required offering " + r.String() + " is not ready"}
-		}
-	}
-	return e.price(o)
-}
-
-// price publishes the pricing, or keeps what was published before:
-// resolved pricing never changes once set, whatever the books do.
-func (e *evaluator) price(o *finopsv1.Offering) verdict {
-	if o.Status.ResolvedPricing != nil {
-		return verdict{pricing: o.Status.ResolvedPricing}
-	}
-	p := &finopsv1.ResolvedPricing{
-		ResolvedAt:      metav1.NewTime(e.s.Now.UTC().Truncate(time.Second)),
-		Meters:          []finopsv1.ResolvedMeter{},
-		SubscriptionFee: copyFee(o.Spec.Pricing.SubscriptionFee),
-	}
-	if len(o.Spec.Pricing.ResourcePricing) == 0 {
-		return verdict{pricing: p}
-	}
-	if e.fails.list(finopsv1.KindPriceBook) ||
-		e.book >= 0 && e.fails.get(finopsv1.KindPriceBook, e.s.PriceBooks[e.book].Namespace, e.s.PriceBooks[e.book].Name) {
-		return verdict{reason: ReasonValidationError, message: "cannot read the active pricebook"}
-	}
-	if e.book < 0 || e.s.PriceBooks[e.book].Spec.ValuationMode != finopsv1.ValuationCurrency {
-		return verdict{reason: ReasonNoActivePricebook,
-			message: fmt.Sprintf("offering %s/%s: no active pricebook to resolve metered pricing", o.Namespace, o.Name)}
-	}
-	meters, err := resolveMeters(o.Spec.Pricing.ResourcePricing, &e.s.PriceBooks[e.book])
-	if err != nil {
-		return verdict{reason: ReasonPricebookParseFailed, message: err.Error()}
-	}
-	p.Meters = meters
-	return verdict{pricing: p}
-}
-
-func copyFee(f *finopsv1.SubscriptionFee) *finopsv1.SubscriptionFee {
-	if f == nil {
-		return nil
-	}
-	c := *f
-	if f.MinPeriods != nil {
-		m := *f.MinPeriods
-		c.MinPeriods = &m
-	}
-	return &c
-}
-
-func (e *evaluator) readiness(i int32) Outcome {
-	o := &e.s.Offerings[i]
-	v := e.check(i)
-	ready := metav1.Condition{Type: TypeReady, Status: metav1.ConditionTrue,
-		Reason: ReasonValidationSucceeded, ObservedGeneration: o.Generation}
-	pr := metav1.Condition{Type: TypePricingResolved, Status: metav1.ConditionTrue,
-		Reason: ReasonPricingResolved, ObservedGeneration: o.Generation}
-	if v.reason != "" {
-		msg := conditions.FitMessage(v.message)
-		ready.Status, ready.Reason, ready.Message = metav1.ConditionFalse, v.reason, msg
-		pr.Status, pr.Reason, pr.Message = metav1.ConditionFalse, v.reason, msg
-	}
-	out, m := e.write(o, []metav1.Condition{ready, pr})
-	if m.Stale {
-		return out
-	}
-	out.Status.Ready = ready.Status
-	out.Status.ResolvedPricing = o.Status.ResolvedPricing
-	if o.Status.ResolvedPricing == nil && v.pricing != nil {
-		out.Status.ResolvedPricing = v.pricing
-	}
-	out.Decide(m, out.Status.Ready != o.Status.Ready || out.Status.ResolvedPricing != o.Status.ResolvedPricing)
-	if !slices.Contains(o.Finalizers, finopsv1.OfferingFinalizer) {
-		out.Finalizer = conditions.FinalizerAdd
-	}
-	out.Retry = v.reason != ""
-	return out
+func ref(o *finopsv1.Offering) conditions.ObjectRef {
+	return conditions.ObjectRef{Kind: finopsv1.KindOffering, Namespace: o.Namespace, Name: o.Name, UID: o.UID, Generation: o.Generation}
 }
 
 // write merges desired into the Offering's conditions; the rest of the

@@ -39,20 +39,20 @@ func TestRequirements_CheckedInSpecOrder(t *testing.T) {
 		reason   string
 		message  string
 	}{
-		{"AllReady", []finopsv1.Reference{ot.Ref("shop", "ready")}, nil, offering.ReasonValidationSucceeded, ""},
+		{"AllReady", []finopsv1.Reference{ot.Ref("shop", "ready")}, nil, string(offering.ReasonValidationSucceeded), ""},
 		{"NotFound_NamesEntry", []finopsv1.Reference{ot.Ref("shop", "ready"), ot.Ref("shop", "nope"), ot.Ref("shop", "unready")}, nil,
-			offering.ReasonRequiredOfferingNotFound, "required offering shop/nope not found"},
+			string(offering.ReasonRequiredOfferingNotFound), "required offering shop/nope not found"},
 		{"NotReady_BeforeLaterNotFound", []finopsv1.Reference{ot.Ref("shop", "unready"), ot.Ref("shop", "nope")}, nil,
-			offering.ReasonRequiredOfferingNotReady, "required offering shop/unready is not ready"},
+			string(offering.ReasonRequiredOfferingNotReady), "required offering shop/unready is not ready"},
 		{"ReadyAbsentCountsAsNotReady", []finopsv1.Reference{ot.Ref("shop", "unknown")}, nil,
-			offering.ReasonRequiredOfferingNotReady, "required offering shop/unknown is not ready"},
+			string(offering.ReasonRequiredOfferingNotReady), "required offering shop/unknown is not ready"},
 		{"ReadFailure_ValidationError", []finopsv1.Reference{ot.Ref("shop", "ready")},
 			[]offering.Failure{{Kind: finopsv1.KindOffering, Namespace: "shop", Name: "ready"}},
-			offering.ReasonValidationError, "cannot read required offering shop/ready"},
+			string(offering.ReasonValidationError), "cannot read required offering shop/ready"},
 		{"MissingNamespace_NeverDefaulted", []finopsv1.Reference{{Name: "ready"}}, nil,
-			offering.ReasonRequiredOfferingNotFound, `required offering "ready" has no namespace (a reference is never defaulted)`},
+			string(offering.ReasonRequiredOfferingNotFound), `required offering "ready" has no namespace (a reference is never defaulted)`},
 		{"MissingName", []finopsv1.Reference{{Namespace: "shop"}}, nil,
-			offering.ReasonRequiredOfferingNotFound, "requiredOfferings[0] has no name"},
+			string(offering.ReasonRequiredOfferingNotFound), "requiredOfferings[0] has no name"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			offs := append(append([]finopsv1.Offering{}, base...), ot.New("shop", "app", ot.Requires(tc.entries...)))
@@ -84,7 +84,7 @@ func TestPricing_FeeOnlyNeedsNoBook(t *testing.T) {
 	out := eval(offs...).Offerings[0]
 	assert.Equal(t, metav1.ConditionTrue, out.Status.Ready)
 	pr := conditions.Find(out.Status.Conditions, offering.TypePricingResolved)
-	assert.Equal(t, offering.ReasonPricingResolved, pr.Reason)
+	assert.Equal(t, string(offering.ReasonPricingResolved), pr.Reason)
 	require.NotNil(t, out.Status.ResolvedPricing)
 	assert.Equal(t, []finopsv1.ResolvedMeter{}, out.Status.ResolvedPricing.Meters)
 	assert.Equal(t, now, out.Status.ResolvedPricing.ResolvedAt.Time)
@@ -106,7 +106,7 @@ func TestPricing_NoActivePricebook(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			offs := []finopsv1.Offering{metered}
 			reason, msg := readyOf(t, offs, evalWith(tc.books, nil, offs...), "shop/metered")
-			assert.Equal(t, offering.ReasonNoActivePricebook, reason)
+			assert.Equal(t, string(offering.ReasonNoActivePricebook), reason)
 			assert.Equal(t, want, msg)
 		})
 	}
@@ -167,7 +167,7 @@ func TestPricing_ParseFailedNamesMeterAndValue(t *testing.T) {
 	offs := []finopsv1.Offering{ot.New("shop", "m", ot.Meter(finopsv1.MeterGPUHour, nil))}
 	books := []finopsv1.PriceBook{activeBook(pb.Rate(pricebook.GPUHour, "99999999999999"))}
 	reason, msg := readyOf(t, offs, evalWith(books, nil, offs...), "shop/m")
-	assert.Equal(t, offering.ReasonPricebookParseFailed, reason)
+	assert.Equal(t, string(offering.ReasonPricebookParseFailed), reason)
 	assert.Equal(t, `meter "gpuHour": rate "gpuHour" ("99999999999999"): value is too large for int64 micro-units`, msg)
 }
 
@@ -175,13 +175,13 @@ func TestPricing_OnlyTheMetersRatesMatter(t *testing.T) {
 	offs := []finopsv1.Offering{ot.New("shop", "m", ot.Meter(finopsv1.MeterCPUHour, nil))}
 	books := []finopsv1.PriceBook{activeBook(pb.Rate(pricebook.GPUHour, "-1"))}
 	reason, _ := readyOf(t, offs, evalWith(books, nil, offs...), "shop/m")
-	assert.Equal(t, offering.ReasonValidationSucceeded, reason)
+	assert.Equal(t, string(offering.ReasonValidationSucceeded), reason)
 }
 
 func TestPricing_MarginOverflowIsParseFailed(t *testing.T) {
 	offs := []finopsv1.Offering{ot.New("shop", "m", ot.Meter(finopsv1.MeterGPUHour, ot.Factor(math.MaxInt64)))}
 	reason, msg := readyOf(t, offs, evalWith([]finopsv1.PriceBook{activeBook()}, nil, offs...), "shop/m")
-	assert.Equal(t, offering.ReasonPricebookParseFailed, reason)
+	assert.Equal(t, string(offering.ReasonPricebookParseFailed), reason)
 	assert.Contains(t, msg, `meter "gpuHour"`)
 	assert.Contains(t, msg, "1800000")
 }
@@ -190,7 +190,7 @@ func TestPricing_BookReadFailureIsValidationError(t *testing.T) {
 	offs := []finopsv1.Offering{ot.New("shop", "m", ot.Meter(finopsv1.MeterCPUHour, nil))}
 	reason, _ := readyOf(t, offs, evalWith([]finopsv1.PriceBook{activeBook()},
 		[]offering.Failure{{Kind: finopsv1.KindPriceBook}}, offs...), "shop/m")
-	assert.Equal(t, offering.ReasonValidationError, reason)
+	assert.Equal(t, string(offering.ReasonValidationError), reason)
 }
 
 func TestPricing_ResolvedOnceKeptForever(t *testing.T) {

@@ -37,7 +37,7 @@ func eval(offs ...finopsv1.Offering) offering.Result {
 func TestCircularDependency_SelfRequirement(t *testing.T) {
 	offs := []finopsv1.Offering{ot.New("shop", "base", ot.Requires(ot.Ref("shop", "base")))}
 	reason, msg := readyOf(t, offs, eval(offs...), "shop/base")
-	assert.Equal(t, offering.ReasonCircularDependencyDetected, reason)
+	assert.Equal(t, string(offering.ReasonCircularDependencyDetected), reason)
 	assert.Equal(t, "requirement loop: shop/base -> shop/base", msg)
 }
 
@@ -57,11 +57,11 @@ func TestCircularDependency_PathInRequirementOrderEndsAtReenteredOffering(t *tes
 		"shop/y": "requirement loop: shop/y -> shop/x -> shop/y",
 	} {
 		reason, msg := readyOf(t, offs, r, name)
-		assert.Equal(t, offering.ReasonCircularDependencyDetected, reason, name)
+		assert.Equal(t, string(offering.ReasonCircularDependencyDetected), reason, name)
 		assert.Equal(t, want, msg, name)
 	}
 	reason, _ := readyOf(t, offs, r, "shop/leaf")
-	assert.Equal(t, offering.ReasonValidationSucceeded, reason)
+	assert.Equal(t, string(offering.ReasonValidationSucceeded), reason)
 }
 
 func TestCircularDependency_LoopBeatsEarlierMissingEntry(t *testing.T) {
@@ -71,7 +71,7 @@ func TestCircularDependency_LoopBeatsEarlierMissingEntry(t *testing.T) {
 		ot.New("shop", "a", ot.Requires(ot.Ref("shop", "missing"), ot.Ref("shop", "a"))),
 	}
 	reason, _ := readyOf(t, offs, eval(offs...), "shop/a")
-	assert.Equal(t, offering.ReasonCircularDependencyDetected, reason)
+	assert.Equal(t, string(offering.ReasonCircularDependencyDetected), reason)
 }
 
 func TestCircularDependency_OtherNamespaceNotNamedUnlessWrittenHere(t *testing.T) {
@@ -111,6 +111,6 @@ func TestCircularDependency_LongChainIntoLoop(t *testing.T) {
 	}
 	r := eval(offs...)
 	reason, msg := readyOf(t, offs, r, "shop/o0")
-	assert.Equal(t, offering.ReasonCircularDependencyDetected, reason)
+	assert.Equal(t, string(offering.ReasonCircularDependencyDetected), reason)
 	assert.True(t, strings.HasSuffix(msg, "(19990 more) … -> shop/o19997"), msg)
 }

@@ -81,7 +81,7 @@ func TestProperty_LoopWalkMatchesWebhookWalk(t *testing.T) {
 		for i := range offs {
 			c := conditions.Find(r.Offerings[i].Status.Conditions, offering.TypeReady)
 			p := naiveLoop(offs, i)
-			if (c.Reason == offering.ReasonCircularDependencyDetected) != (p != nil) {
+			if (c.Reason == string(offering.ReasonCircularDependencyDetected)) != (p != nil) {
 				t.Fatalf("%s: reason %s, webhook walk %v", offs[i].Name, c.Reason, p)
 			}
 			if p == nil {

@@ -33,7 +33,7 @@ func TestCircularDependency_NamesShownAsWritten(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			reason, msg := readyOf(t, tc.offs, eval(tc.offs...), "shop/u")
-			assert.Equal(t, offering.ReasonCircularDependencyDetected, reason)
+			assert.Equal(t, string(offering.ReasonCircularDependencyDetected), reason)
 			assert.Equal(t, tc.want, msg)
 		})
 	}

@@ -64,7 +64,7 @@ func lowerASCII(c byte) byte {
 
 // hasPrefixFold reports whether s starts with the lower-case ASCII prefix p,
 // ignoring ASCII case in s.
-func hasPrefixFold(s, p string) bool {
+func hasPrefixFold[T ~string | ~[]byte](s T, p string) bool {
 	if len(s) < len(p) {
 		return false
 	}
@@ -77,6 +77,6 @@ func hasPrefixFold(s, p string) bool {
 }
 
 // hasSuffixFold is hasPrefixFold for the end of s.
-func hasSuffixFold(s, p string) bool {
+func hasSuffixFold[T ~string | ~[]byte](s T, p string) bool {
 	return len(s) >= len(p) && hasPrefixFold(s[len(s)-len(p):], p)
 }

@@ -45,6 +45,14 @@ var corpusSecrets = []secretCase{
 	{"listen tcp :9090: bind: address already in use", ":9090"},
 	{"upstream localhost:8080 closed", "localhost:8080"},
 	{"token=required", "required"},
+	{"dial db.internal.corp%3A5432 failed", "db.internal.corp%3A5432"},
+	{"GET http://167772167/health refused", "167772167"},
+	{"dial tcp 167772167:80: i/o timeout", "167772167"},
+	{"login with pаssword=hunter2 refused", "hunter2"},
+	{"ftp login pass=letmein failed", "letmein"},
+	{"hub: 401 for hf_abcdefghijklmnopqrstuvwxyzABCDEFGH", "hf_abcdefghijklmnopqrstuvwxyzABCDEFGH"},
+	{"square: sq0atp-0123456789abcdefghijkl expired", "sq0atp-0123456789abcdefghijkl"},
+	{"blob GET ?sv=2020-08-04&sig=Ab%2Bcd%3D&se=2026 forbidden", "Ab%2Bcd%3D"},
 }
 
 var corpusProse = []string{
@@ -80,11 +88,19 @@ var corpusProse = []string{
 	"metadata.name: CostJob ns/p is listed again",
 	"exit:137 (OOMKilled)",
 	"ghp_ tokens are not accepted here",
+	"generation 167772167 is invalid, serving generation 167772166",
+	"priceMicros 300000000 is more than the cap",
+	"bypass=true skips the gate",
+	"hf_hub_download failed for the model card",
+	"design=compact; sig: required",
+	"Grüße, 世界: done",
+	"field spec.x%3Aabc is not decoded",
+	"the pаssword field is required",
 }
 
 // Documented in doc.go: recall and false-positive rate on this corpus.
 const (
-	corpusHidden        = 32 // of len(corpusSecrets)
+	corpusHidden        = 40 // of len(corpusSecrets)
 	corpusFalsePositive = 0  // of len(corpusProse)
 )
 

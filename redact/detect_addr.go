@@ -246,7 +246,7 @@ func findHostPorts(s string, out []span) []span {
 			for start < i && (s[start] == '.' || s[start] == '-' || s[start] == '_') {
 				start++
 			}
-			if hostName(s[start:i]) || (start == i && barePortContext(s, i)) ||
+			if hostName(s[start:i]) || decimalIPv4(s[start:i]) || (start == i && barePortContext(s, i)) ||
 				(end-i > 2 && !v6Continues(s, end) && serviceName(s[start:i]) && (start == 0 || !glued(s[start-1]))) {
 				out = append(out, span{start, end, kindAddress})
 			}
@@ -327,4 +327,110 @@ func serviceName(h string) bool {
 // "::"), so that "addr:2001:db8::1" is not read as the service "addr".
 func v6Continues(s string, i int) bool {
 	return i+1 < len(s) && s[i] == ':' && (s[i+1] == ':' || is(s[i+1], cHex))
+}
+
+// findEncodedHostPorts hides a host:port whose colon is percent-encoded
+// (db.internal.corp%3A5432), as a query value or a logged form field
+// carries it. The host is read as findHostPorts reads it.
+func findEncodedHostPorts(s string, out []span) []span {
+	const sep = "%3a"
+	prev := 0
+	for from := 0; ; {
+		i := indexFoldFrom(s, from, sep)
+		if i < 0 {
+			return out
+		}
+		from = i + 1
+		end := i + len(sep)
+		for end < len(s) && isDigit(s[end]) {
+			end++
+		}
+		if n := end - i - len(sep); n == 0 || n > 5 {
+			continue
+		}
+		start := i
+		for start > prev && is(s[start-1], cHost) {
+			start--
+		}
+		for start < i && (s[start] == '.' || s[start] == '-' || s[start] == '_') {
+			start++
+		}
+		h := s[start:i]
+		if hostName(h) || decimalIPv4(h) ||
+			(end-i-len(sep) > 1 && serviceName(h) && (start == 0 || !glued(s[start-1]))) {
+			out = append(out, span{start, end, kindAddress})
+			prev, from = end, end
+		}
+	}
+}
+
+// decimalIPv4 reports whether d is an IPv4 address written as one decimal
+// number (167772167 is 10.0.0.7): 8 to 10 digits without a leading zero,
+// from 16777216 (1.0.0.0) to 4294967295. Smaller numbers would stand for
+// addresses in 0.0.0.0/8, which no one dials.
+func decimalIPv4(d string) bool {
+	if len(d) < 8 || len(d) > 10 || d[0] == '0' {
+		return false
+	}
+	var v uint64
+	for i := 0; i < len(d); i++ {
+		if !isDigit(d[i]) {
+			return false
+		}
+		v = v*10 + uint64(d[i]-'0')
+	}
+	return v >= 1<<24 && v <= 1<<32-1
+}
+
+// addressWords introduce an address in probe and dialer errors: a decimal
+// number right after one of them ("host 167772167", "addr=167772167") is
+// read as an address, while the same number elsewhere ("generation
+// 167772167", "priceMicros 300000000") stays a number.
+var addressWords = [...]string{"host", "hostname", "ip", "addr", "address", "server", "endpoint",
+	"dial", "tcp", "udp", "upstream", "remote", "peer", "proxy"}
+
+// findDecimalIPv4 hides an IPv4 address written as one decimal number
+// where an address stands: after "//" or '@' (a URL's or a DSN's host)
+// or after one of addressWords. Before a port it is host-port's. A number
+// glued to a letter, a digit or a decimal point is never one.
+func findDecimalIPv4(s string, out []span) []span {
+	for i := 0; i < len(s); {
+		if !isDigit(s[i]) {
+			i++
+			continue
+		}
+		j := i + 1
+		for j < len(s) && isDigit(s[j]) {
+			j++
+		}
+		if decimalIPv4(s[i:j]) && (i == 0 || (!glued(s[i-1]) && s[i-1] != '.')) &&
+			(j == len(s) || (!glued(s[j]) && (s[j] != '.' || j+1 == len(s) || !isDigit(s[j+1])))) &&
+			addressBefore(s[:i]) {
+			out = append(out, span{i, portEnd(s, j), kindAddress})
+		}
+		i = j
+	}
+	return out
+}
+
+// addressBefore reports whether the text before ends where an address
+// stands: "//", '@', or one of addressWords followed by a space, '=' or
+// ':' (with spaces around them or not).
+func addressBefore(before string) bool {
+	if strings.HasSuffix(before, "//") || strings.HasSuffix(before, "@") {
+		return true
+	}
+	b := strings.TrimSuffix(before, " ")
+	if n := len(b); n > 0 && (b[n-1] == '=' || b[n-1] == ':') {
+		b = strings.TrimSuffix(b[:n-1], " ")
+	}
+	if len(b) == len(before) {
+		return false // glued to the word: "host167772167"
+	}
+	for _, w := range addressWords {
+		if hasSuffixFold(b, w) && (len(b) == len(w) || !glued(b[len(b)-len(w)-1])) {
+			return true
+		}
+	}
+	return false
 }

@@ -1,6 +1,9 @@
 package redact
 
-import "strings"
+import (
+	"strings"
+	"unicode/utf8"
+)
 
 // The secret scanners: authorization schemes, key=value secrets, long hex,
 // base64 and JWT runs, and the caller's own strings.
@@ -73,15 +76,76 @@ var secretKeys = [...]string{
 	"apikey", "api_key", "api-key",
 	"access_key", "accesskey", "secret_key", "secretkey",
 	"private_key", "privatekey", "client_secret", "auth", "cookie",
+	"signature",
 }
 
-func secretKey(k string) bool {
+// partKeys are secret keys too short to match inside a longer word: they
+// count as the whole key or after '_', '-' or '.' (pass, db_pass, sig,
+// x-sig), never as the end of another word (bypass, compass).
+var partKeys = [...]string{"pass", "sig"}
+
+func secretKey[T ~string | ~[]byte](k T) bool {
 	for _, sk := range secretKeys {
 		if hasSuffixFold(k, sk) {
 			return true
 		}
 	}
+	for _, pk := range partKeys {
+		if hasSuffixFold(k, pk) && (len(k) == len(pk) || strings.IndexByte("_-.", k[len(k)-len(pk)-1]) >= 0) {
+			return true
+		}
+	}
 	return false
+}
+
+// confusables map letters of other scripts that read as an ASCII letter
+// (Cyrillic а, е, о, р, с; Greek ο, ρ, ...) to that letter in lower case.
+// A key is read through them, so "pаssword=" spelled with a Cyrillic а is
+// still a password; the text shown is not changed.
+var confusables = map[rune]byte{
+	// Cyrillic.
+	'а': 'a', 'в': 'b', 'е': 'e', 'ѕ': 's', 'і': 'i', 'ј': 'j', 'к': 'k', 'о': 'o', 'р': 'p', 'с': 'c',
+	'у': 'y', 'х': 'x', 'һ': 'h', 'ԁ': 'd', 'ԛ': 'q', 'ԝ': 'w', 'ӏ': 'l',
+	'А': 'a', 'В': 'b', 'Е': 'e', 'Ѕ': 's', 'І': 'i', 'Ј': 'j', 'К': 'k', 'М': 'm', 'Н': 'h', 'О': 'o',
+	'Р': 'p', 'С': 'c', 'Т': 't', 'У': 'y', 'Х': 'x', 'Ԛ': 'q', 'Ԝ': 'w',
+	// Greek.
+	'α': 'a', 'ε': 'e', 'ι': 'i', 'κ': 'k', 'ν': 'v', 'ο': 'o', 'ρ': 'p', 'υ': 'u',
+	'Α': 'a', 'Β': 'b', 'Ε': 'e', 'Ζ': 'z', 'Η': 'h', 'Ι': 'i', 'Κ': 'k', 'Μ': 'm', 'Ν': 'n', 'Ο': 'o',
+	'Ρ': 'p', 'Τ': 't', 'Υ': 'y', 'Χ': 'x',
+	// Latin letters that lack or hide a dot.
+	'ı': 'i', 'ɡ': 'g',
+}
+
+// foldedKeyLen bounds how much of a key is folded: more than the longest
+// secret key, which is all that is compared.
+const foldedKeyLen = 24
+
+// foldedKey reads the key that ends at k back through confusables, into
+// buf in lower-case ASCII, and returns its last bytes (at most
+// len(buf)). ok is false when the key holds no confusable letter, and the
+// caller then reads the key as it is.
+func foldedKey(s string, k int, buf *[foldedKeyLen]byte) (key []byte, ok bool) {
+	n := len(buf)
+	for k > 0 && n > 0 {
+		if c := s[k-1]; is(c, cKey) {
+			n--
+			buf[n] = lowerASCII(c)
+			k--
+			continue
+		} else if c < utf8.RuneSelf {
+			break
+		}
+		r, w := utf8.DecodeLastRuneInString(s[:k])
+		a, found := confusables[r]
+		if !found {
+			break
+		}
+		n--
+		buf[n] = a
+		k -= w
+		ok = true
+	}
+	return buf[n:], ok
 }
 
 // findKeyValues hides the value in "key=value", "key: value", "key = value"
@@ -109,7 +173,13 @@ func findKeyValues(s string, out []span) []span {
 		for ks > 0 && is(s[ks-1], cKey) {
 			ks--
 		}
-		if ks == k || !secretKey(s[ks:k]) {
+		isKey := ks < k && secretKey(s[ks:k])
+		if !isKey && ks > 0 && s[ks-1] >= utf8.RuneSelf {
+			var buf [foldedKeyLen]byte
+			fk, ok := foldedKey(s, k, &buf)
+			isKey = ok && secretKey(fk)
+		}
+		if !isKey {
 			continue
 		}
 		if v < len(s) && s[v] == ' ' {

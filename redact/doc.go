@@ -25,7 +25,12 @@
 //	           localhost, a dotless service name that starts with a
 //	           letter (redis-master:6379) with a port of 2 or more
 //	           digits, and a bare :port after white space, '(', '=',
-//	           ',' or a quote
+//	           ',' or a quote;
+//	           host-port-percent-encoded: the same with the colon
+//	           written %3A (db.internal.corp%3A5432);
+//	           ipv4-decimal: an address written as one decimal number
+//	           (167772167 for 10.0.0.7) before a port, after "//" or
+//	           '@', or after host, ip, addr, address, dial, tcp, ...
 //	[email]    email: local@domain.tld and local@localhost
 //	[secret]   auth-scheme: the token after "Bearer " (any case) and a
 //	           base64 credential after "Basic " (8 or more characters with
@@ -35,7 +40,10 @@
 //	           key ends in password, passwd, passphrase, pwd, pw, token,
 //	           secret, credential(s), apikey, api_key, api-key,
 //	           access_key, accesskey, secret_key, secretkey, private_key,
-//	           privatekey, client_secret, auth or cookie (any case), and
+//	           privatekey, client_secret, auth, cookie or signature
+//	           (any case), or is pass or sig whole or after '_', '-' or
+//	           '.' (db_pass, x-sig, but not bypass); a key spelled with
+//	           look-alike Cyrillic or Greek letters (pаssword) counts; and
 //	           "user:password" before an '@'; a bare value ends at white
 //	           space, a quote or backquote, '&', ';', ',' or a closing
 //	           bracket it did not open, and what follows is shown
@@ -47,7 +55,9 @@
 //	           IAM ID prefixes, 16 capitals or digits), github-token
 //	           (ghp_, gho_, ghu_, ghs_, ghr_, github_pat_), stripe-key
 //	           (sk_/rk_ live/test), gitlab-token (glpat-, glptt-, gldt-,
-//	           glrt-, gloas-), google-api-key (AIza + 35);
+//	           glrt-, gloas-), google-api-key (AIza + 35),
+//	           huggingface-token (hf_ + 30 or more letters and digits),
+//	           square-token (sq0atp-, sq0csp- + 22 or more);
 //	           pem-block: -----BEGIN ... through its -----END line, or to
 //	           the end of a cut message;
 //	           long-run: 32 or more hex digits, 40 or more base64 with
@@ -55,12 +65,13 @@
 //
 // # Measured on a labelled corpus
 //
-// corpus_test.go holds 32 texts carrying a secret, an address or a
+// corpus_test.go holds 40 texts carrying a secret, an address or a
 // credential-bearing URL (one of each family above, as probes, jobs and
-// APIs print them) and 32 lines of ordinary operator text (condition
-// messages, field paths, versions, times, "token: required", "the
-// password is required"). Recall is 32/32 (every planted secret hidden)
-// and the false-positive rate 0/32 (every ordinary line unchanged). The
+// APIs print them) and 40 lines of ordinary operator text (condition
+// messages, field paths, versions, times, large counts, "token:
+// required", "the password is required"). Recall is 40/40 (every planted
+// secret hidden) and the false-positive rate 0/40 (every ordinary line
+// unchanged). The
 // test fails when either figure changes, so this paragraph stays true.
 //
 // Overlapping findings merge into one placeholder. A finding is a word
@@ -96,6 +107,16 @@
 //     not open. Every other byte ('.', ':', '/', '+', '%', '=', '|', a
 //     balanced bracket pair) may belong to a secret and is hidden with
 //     it, so "token=abc." loses its period rather than risk a tail.
+//   - An address written as one decimal number is hidden only where an
+//     address stands (before a port, after "//" or '@', after a word
+//     such as host, addr or dial) and only from 16777216 to 4294967295:
+//     the same digits elsewhere are a generation, a price or a count, and
+//     hiding every 8-to-10-digit number would blank those. Hexadecimal
+//     and octal address forms (0xA000007) are not looked for.
+//   - Letters of other scripts that read as ASCII ones (Cyrillic а, е, о,
+//     р, с; Greek ο, ρ; the table confusables) are folded only where a
+//     key is read, so a key cannot hide behind them; the message keeps
+//     them as written, and a word of another script stays a word.
 //   - Any token after "Bearer" is hidden, however short; after "Basic"
 //     only one shaped like a credential, since "basic" is an English word.
 //   - After "key: " (a colon and a space, as prose writes it) or "password

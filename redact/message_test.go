@@ -229,6 +229,39 @@ func TestMessage_ValueEnds(t *testing.T) {
 	})
 }
 
+// Findings the first rounds missed, each with a twin that must stay.
+func TestMessage_Round3Misses(t *testing.T) {
+	runCases(t, []msgCase{
+		{"PercentEncodedHostPort", "dial db.internal.corp%3A5432 failed", "dial [address] failed"},
+		{"PercentEncodedHostPortInQuery", "?target=db.internal.corp%3a5432%2Fapp", "?target=[address]%2Fapp"},
+		{"PercentEncodedColonWithoutPortSurvives", "field spec.x%3Aabc is 100%3A5", "field spec.x%3Aabc is 100%3A5"},
+		{"DecimalIPInURL", "GET http://167772167/ failed", "GET [url] failed"},
+		{"DecimalIPWithPort", "host 167772167:80 refused", "host [address] refused"},
+		{"DecimalIPAfterDial", "dial tcp 167772167: connection refused", "dial tcp [address]: connection refused"},
+		{"DecimalIPAfterSlashes", "connect to //167772167/db", "connect to //[address]/db"},
+		{"DecimalIPAfterKey", "addr=167772167, retrying", "addr=[address], retrying"},
+		{"OrdinaryNumbersSurvive", "generation 167772167 is invalid; priceMicros 300000000", "generation 167772167 is invalid; priceMicros 300000000"},
+		{"OutOfRangeSurvives", "host 16777215 or host 4294967296", "host 16777215 or host 4294967296"},
+		{"DecimalFractionSurvives", "host 167772167.5", "host 167772167.5"},
+		{"CyrillicKey", "pаssword=hunter2", "pаssword=[secret]"},
+		{"GreekKey", "ρassword=hunter2", "ρassword=[secret]"},
+		{"CyrillicColonKey", "tоken: abc", "tоken: [secret]"},
+		{"CyrillicPhrase", "the pаssword is hunter2", "the pаssword is [secret]"},
+		{"CyrillicKeyProseSurvives", "pаssword: required", "pаssword: required"},
+		{"OtherScriptWordSurvives", "Grüße=x und пароли: 3", "Grüße=x und пароли: 3"},
+		{"Pass", "pass=x", "pass=[secret]"},
+		{"PassAfterSeparator", "db_pass=x, x-pass=y", "db_pass=[secret], x-pass=[secret]"},
+		{"PassInsideWordSurvives", "bypass=true compass=north", "bypass=true compass=north"},
+		{"HuggingFaceToken", "token hf_abcdefghijklmnopqrstuvwxyzABCDEFGH used", "token [secret] used"},
+		{"HuggingFaceWordSurvives", "hf_hub_download failed", "hf_hub_download failed"},
+		{"SquareToken", "sq0atp-0123456789abcdefghijkl", "[secret]"},
+		{"SquareShortSurvives", "sq0atp-short", "sq0atp-short"},
+		{"URLSignature", "?sv=2020&sig=abc%2Bdef%3D&se=x", "?sv=2020&sig=[secret]&se=x"},
+		{"BareSignature", "sig=abc%2Bdef", "sig=[secret]"},
+		{"SigInsideWordSurvives", "design=x sig: required", "design=x sig: required"},
+	})
+}
+
 // Punctuation touching a finding never saves it.
 func TestMessage_GluedPunctuation(t *testing.T) {
 	runCases(t, []msgCase{

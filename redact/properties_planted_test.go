@@ -21,6 +21,7 @@ var plantedSecrets = []string{
 	"sk_live_4eC39HqLyjWDarjtT1zdp7dc", "glpat-Xy12Ab34Cd56Ef78Gh90", "AIzaSyD-9tSrke72PouQMnMX-a7eZSW0jkFMBWY",
 	"10.0.0.7", "2001:db8::7", "redis-master:6379", "api.example.com:443", "ops@corp.example.com",
 	"eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.sig", "0123456789abcdef0123456789abcdef",
+	"hf_abcdefghijklmnopqrstuvwxyzABCDEFGH", "sq0atp-0123456789abcdefghijkl", "db.internal.corp%3A5432",
 }
 
 // plantedText puts a secret in one of the shapes foreign text has, some

@@ -22,6 +22,8 @@ var rules = [...]rule{
 	{"ipv4", findIPv4},
 	{"ipv6", findIPv6},
 	{"host-port", findHostPorts},
+	{"host-port-percent-encoded", findEncodedHostPorts},
+	{"ipv4-decimal", findDecimalIPv4},
 	{"auth-scheme", findAuthTokens},
 	{"key-value", findKeyValues},
 	{"password-phrase", findPasswordPhrases},
@@ -31,6 +33,8 @@ var rules = [...]rule{
 	{"stripe-key", stripeKey.find},
 	{"gitlab-token", gitlabToken.find},
 	{"google-api-key", googleAPIKey.find},
+	{"huggingface-token", huggingFaceToken.find},
+	{"square-token", squareToken.find},
 	{"pem-block", findPEM},
 	{"long-run", findRuns},
 	{"jwt", findJWTs},
@@ -65,6 +69,11 @@ var (
 	gitlabToken = prefixed{[]string{"glpat-", "glptt-", "gldt-", "glrt-", "gloas-"}, alnumDash, 20, 0}
 	// Google API keys.
 	googleAPIKey = prefixed{[]string{"AIza"}, alnumDash, 35, 35}
+	// Hugging Face user access tokens (34 letters after the prefix; 30
+	// is enough to tell one from a word such as hf_token).
+	huggingFaceToken = prefixed{[]string{"hf_"}, alnum, 30, 0}
+	// Square access tokens and application secrets.
+	squareToken = prefixed{[]string{"sq0atp-", "sq0csp-"}, alnumDash, 22, 0}
 )
 
 func (p prefixed) find(s string, out []span) []span {
@@ -95,13 +104,9 @@ func (p prefixed) find(s string, out []span) []span {
 func findEncodedURLs(s string, out []span) []span {
 	const sep = "%3a%2f%2f"
 	for from := 0; ; {
-		i := indexFrom(s, from, '%')
+		i := indexFoldFrom(s, from, sep)
 		if i < 0 {
 			return out
-		}
-		if !hasPrefixFold(s[i:], sep) {
-			from = i + 1
-			continue
 		}
 		start := i
 		for start > from && is(s[start-1], cScheme) {
@@ -155,11 +160,11 @@ func findPasswordPhrases(s string, out []span) []span {
 		}
 		i += from
 		from = i + 1
-		key := false
-		for _, k := range phraseKeys {
-			if hasSuffixFold(s[:i], k) && (i == len(k) || !glued(s[i-len(k)-1])) {
-				key = true
-				break
+		key := phraseKey(s[:i])
+		if !key {
+			var buf [foldedKeyLen]byte
+			if fk, ok := foldedKey(s, i, &buf); ok {
+				key = phraseKey(fk)
 			}
 		}
 		if !key {
@@ -172,6 +177,17 @@ func findPasswordPhrases(s string, out []span) []span {
 			from = ve
 		}
 	}
+}
+
+// phraseKey reports whether before ends in one of phraseKeys, not glued
+// to a longer word.
+func phraseKey[T ~string | ~[]byte](before T) bool {
+	for _, k := range phraseKeys {
+		if hasSuffixFold(before, k) && (len(before) == len(k) || !glued(before[len(before)-len(k)-1])) {
+			return true
+		}
+	}
+	return false
 }
 
 // proseWords are the words that follow "token:" or "password is" in an

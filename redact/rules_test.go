@@ -33,13 +33,23 @@ var ruleExamples = map[string]struct{ positive, negative []string }{
 		positive: []string{"api.example.com:443", "localhost:8080", "redis-master:6379", "echo:8080"},
 		negative: []string{"line:12", "step:3", "2026-11-30T10:00:00Z", "Ready:True", "spec.chat.channel"},
 	},
+	"host-port-percent-encoded": {
+		positive: []string{"db.internal.corp%3A5432", "10.0.0.7%3a8443", "redis-master%3A6379", "localhost%3A80"},
+		negative: []string{"spec.x%3Aabc", "line%3A12", "100%3A5", "step%3A3"},
+	},
+	"ipv4-decimal": {
+		positive: []string{"host 167772167", "addr=167772167", "//167772167/x", "dial tcp 4294967295"},
+		negative: []string{"generation 167772167 is invalid", "priceMicros 300000000", "host 16777215", "host 4294967296", "host 167772167.5", "host 0167772167"},
+	},
 	"auth-scheme": {
 		positive: []string{"Bearer abc.def", "Basic dXNlcjpwYXNz"},
 		negative: []string{"basic authentication failed", "Forbearer x"},
 	},
 	"key-value": {
-		positive: []string{"password=hunter2", "pw=hunter2", "db_password: s3cr3t", `"client_secret": "abc def"`, "token: hunter"},
-		negative: []string{"token: required; secret: must be set", "password: missing", "tokens issued: 3"},
+		positive: []string{"password=hunter2", "pw=hunter2", "db_password: s3cr3t", `"client_secret": "abc def"`, "token: hunter",
+			"pass=x", "db_pass=x", "sig=abc%2Bdef%3D", "X-Amz-Signature=0a1b", "pаssword=hunter2", "tоken: abc"},
+		negative: []string{"token: required; secret: must be set", "password: missing", "tokens issued: 3",
+			"bypass=true", "compass=north", "design=x", "sig: required", "pаssword: required", "Grüße=x"},
 	},
 	"password-phrase": {
 		positive: []string{"hunter2x", "correcthorse"},
@@ -69,6 +79,14 @@ var ruleExamples = map[string]struct{ positive, negative []string }{
 		positive: []string{"AIzaSyD-9tSrke72PouQMnMX-a7eZSW0jkFMBWY"},
 		negative: []string{"AIza alone", "AIzaShort"},
 	},
+	"huggingface-token": {
+		positive: []string{"hf_abcdefghijklmnopqrstuvwxyzABCDEFGH"},
+		negative: []string{"hf_token is unset", "hf_short", "hf_hub_download failed"},
+	},
+	"square-token": {
+		positive: []string{"sq0atp-0123456789abcdefghijkl", "sq0csp-ABCDEFGHIJ0123456789abcdefghijklmnopq"},
+		negative: []string{"sq0atp- is a prefix", "sq0atp-short"},
+	},
 	"pem-block": {
 		positive: []string{"-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA\n-----END RSA PRIVATE KEY-----", "-----BEGIN OPENSSH PRIVATE KEY----- b3Blbn (cut"},
 		negative: []string{"----- separator -----", "BEGIN transaction"},
@@ -86,8 +104,11 @@ var ruleExamples = map[string]struct{ positive, negative []string }{
 // rulePositiveContext plants a positive example where each rule expects
 // it: the password phrase needs its key word before it.
 func rulePositiveContext(name, secret string) string {
-	if name == "password-phrase" {
+	switch name {
+	case "password-phrase":
 		return "the password is " + secret + " for now"
+	case "ipv4-decimal":
+		return secret + " (retrying)"
 	}
 	return "failed: " + secret + " (retrying)"
 }

@@ -60,6 +60,19 @@ func indexFrom(s string, from int, c byte) int {
 	return -1
 }
 
+// indexFoldFrom is the index in s of the first sep at or after from,
+// ignoring ASCII case, or -1; sep is lower case and starts with a byte
+// that has no case ('%').
+func indexFoldFrom(s string, from int, sep string) int {
+	for {
+		i := indexFrom(s, from, sep[0])
+		if i < 0 || hasPrefixFold(s[i:], sep) {
+			return i
+		}
+		from = i + 1
+	}
+}
+
 // findPlaceholders lists the placeholders already present in s. They are
 // atomic: a later span that touches part of one swallows all of it, which
 // keeps a second pass from cutting a placeholder in half.

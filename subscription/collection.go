@@ -46,8 +46,8 @@ var costsRules = [...]conditions.Rule{
 // costsResolved is the CostsResolved condition to write and whether there
 // is one: the collection run's (see collect), else the one held, kept
 // until the collector writes again when it is still one of ours.
-func (e *evaluator) costsResolved(i int32, out *Outcome, st *finopsv1.SubscriptionStatus, held []metav1.Condition, rec *conditions.Recorder) (metav1.Condition, bool) {
-	if v := e.collect(i, out, st, rec); v.Rule != nil {
+func (e *evaluator) costsResolved(i int32, r *gateReads, out *Outcome, st *finopsv1.SubscriptionStatus, held []metav1.Condition, rec *conditions.Recorder) (metav1.Condition, bool) {
+	if v := e.collect(i, r, out, st, rec); v.Rule != nil {
 		rec.Decided(TypeCostsResolved, "", v)
 		return v.Condition(TypeCostsResolved), true
 	}
@@ -68,7 +68,7 @@ func (e *evaluator) costsResolved(i int32, out *Outcome, st *finopsv1.Subscripti
 // finalizer. Like the run itself it reads the Subscription as the snapshot
 // holds it, not as this evaluation's reconcile leaves it. The verdict has
 // no rule when the run writes no CostsResolved.
-func (e *evaluator) collect(i int32, out *Outcome, st *finopsv1.SubscriptionStatus, rec *conditions.Recorder) conditions.Verdict {
+func (e *evaluator) collect(i int32, r *gateReads, out *Outcome, st *finopsv1.SubscriptionStatus, rec *conditions.Recorder) conditions.Verdict {
 	c := e.collection
 	if c == nil {
 		return conditions.Verdict{}
@@ -90,11 +90,9 @@ func (e *evaluator) collect(i int32, out *Outcome, st *finopsv1.SubscriptionStat
 
 	var written conditions.Verdict
 	var sched *billing.Schedule
-	var off *finopsv1.Offering
+	off := r.off
 	if in.ActivatedAt != nil {
-		var unreadable bool
-		off, unreadable = e.offering(s.Spec.OfferingRef)
-		if unreadable || off == nil {
+		if r.offFailed || off == nil {
 			failed = true
 			out.Errors = append(out.Errors, fmt.Sprintf("the collection run cannot read Offering %s", s.Spec.OfferingRef))
 		} else if fee := off.Spec.Pricing.SubscriptionFee; fee != nil {

@@ -117,9 +117,10 @@ var gateRules = [...]conditions.Rule{
 		end(ReasonTargetNotFound, "", "The object named by spec.lifecycle.targetRef was deleted.", "Create a new Subscription if billing should resume.")),
 }
 
-// gateReads are what the gates read about one Subscription besides the
-// family indexes, each looked up once: the gates decide from them and
-// Explain's evidence quotes them.
+// gateReads are what the evaluation reads about one Subscription besides
+// the family indexes, each looked up once: the Offering (which the
+// collection run reads too) and the target. The gates decide from them
+// and Explain's evidence quotes them.
 type gateReads struct {
 	off                       *finopsv1.Offering
 	offFailed                 bool
@@ -128,16 +129,14 @@ type gateReads struct {
 	targetFailed, targetFound bool
 }
 
-func (e *evaluator) read(s *finopsv1.Subscription) gateReads {
-	var r gateReads
-	r.off, r.offFailed = e.offering(s.Spec.OfferingRef)
+// readTarget looks up the object spec.lifecycle.targetRef names.
+func (e *evaluator) readTarget(s *finopsv1.Subscription, r *gateReads) {
 	if t := targetOf(s); t != nil {
 		r.target = t
 		r.targetObj = ObjectRef{APIVersion: t.APIVersion, Kind: t.Kind, Namespace: t.Namespace, Name: t.Name}
 		r.targetFailed = e.fails(t.APIVersion, t.Kind, t.Namespace, t.Name)
 		r.targetFound = e.exists(r.targetObj)
 	}
-	return r
 }
 
 // gateVerdict is what the gates decided for a Subscription that is

@@ -81,6 +81,8 @@ func (e *evaluator) evaluate(i int32, rec *conditions.Recorder) Outcome {
 	held := Vocabulary.Held(in.Conditions, s.CreationTimestamp.Time)
 	// Active and Deleting are written only when their verdict has a rule.
 	var ready, active, deleting conditions.Verdict
+	var r gateReads
+	r.off, r.offFailed = e.offering(s.Spec.OfferingRef)
 	readyFrom := ""
 	transient := false
 	stamp := func() *metav1.Time { t := metav1.NewTime(e.now); return &t }
@@ -121,7 +123,7 @@ func (e *evaluator) evaluate(i int32, rec *conditions.Recorder) Outcome {
 		}
 
 	default:
-		r := e.read(s)
+		e.readTarget(s, &r)
 		prior := conditions.Find(held, TypeActive)
 		wasOrphan := prior != nil && prior.Status == cTrue && prior.Reason == string(ReasonOrphaned)
 		g := e.gates(i, &r, gen, wasOrphan)
@@ -174,7 +176,7 @@ func (e *evaluator) evaluate(i int32, rec *conditions.Recorder) Outcome {
 	if transient {
 		out.RetryAt = e.now.Add(conditions.RetryDelay)
 	}
-	if c, ok := e.costsResolved(i, &out, &st, held, rec); ok {
+	if c, ok := e.costsResolved(i, &r, &out, &st, held, rec); ok {
 		desired = append(desired, c)
 	}
 

@@ -1,0 +1,207 @@
+package hostcheck_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"slices"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/reconcile"
+
+	finopsv1 "github.com/condengine/condengine/api/finops/v1alpha1"
+	"github.com/condengine/condengine/conditions"
+	"github.com/condengine/condengine/finops"
+	"github.com/condengine/condengine/hostcheck"
+)
+
+// The FinOps planted bugs, numbered after the Binding ones.
+const (
+	finalizerFirst bug = retryDropped + 1 + iota
+	finopsNoGuard
+	finopsWriteAsStandby
+)
+
+func init() {
+	bugNames[finalizerFirst] = "the finalizer removed before the status write (FinOps)"
+	bugNames[finopsNoGuard] = "a write without the resourceVersion guard (FinOps)"
+	bugNames[finopsWriteAsStandby] = "writing while not the leader (FinOps)"
+}
+
+// finopsHost is a small FinOps host: every request evaluates the world
+// from its cache and, for the objects of the request's name, writes the
+// status the engine asks for; the Offering finalizer changes only in a
+// later pass, once no status write is due. It writes only as the leader.
+// With a bug set, it makes that one mistake.
+type finopsHost struct {
+	c   client.Client
+	env hostcheck.Env
+	bug bug
+}
+
+func newFinOpsHost(b bug) hostcheck.NewHost {
+	return func(c client.Client, env hostcheck.Env) (reconcile.Reconciler, error) {
+		return &finopsHost{c: c, env: env, bug: b}, nil
+	}
+}
+
+func (h *finopsHost) Reconcile(ctx context.Context, req reconcile.Request) (reconcile.Result, error) {
+	if !h.env.Leader() && h.bug != finopsWriteAsStandby {
+		return reconcile.Result{}, nil
+	}
+	now := h.env.Now()
+	var bl finopsv1.PriceBookList
+	var ol finopsv1.OfferingList
+	var sl finopsv1.SubscriptionList
+	var cl corev1.ConfigMapList
+	for _, l := range []client.ObjectList{&bl, &ol, &sl, &cl} {
+		if err := h.c.List(ctx, l); err != nil {
+			return reconcile.Result{}, err
+		}
+	}
+	snap := finops.Snapshot{Now: now, PriceBooks: bl.Items, Offerings: ol.Items, Subscriptions: sl.Items}
+	for _, cm := range cl.Items {
+		snap.Objects = append(snap.Objects, finops.ObjectRef{APIVersion: "v1", Kind: "ConfigMap", Namespace: cm.Namespace, Name: cm.Name})
+		if cm.Namespace == hostcheck.FinOpsNamespace && cm.Name == finops.PricingConfigMap {
+			if err := json.Unmarshal([]byte(cm.Data[finops.PricingKey]), &snap.PricingDocument); err != nil {
+				snap.PricingDocument = nil
+			}
+		}
+	}
+	res, err := finops.Evaluate(snap)
+	if err != nil {
+		return reconcile.Result{}, err
+	}
+	var failed error
+	var next time.Time
+	mine := func(o *conditions.Outcome) bool { return o.Namespace == req.Namespace && o.Name == req.Name }
+	due := func(o *conditions.Outcome) {
+		if o.Retry && (next.IsZero() || o.RetryAt.Before(next)) {
+			next = o.RetryAt
+		}
+	}
+	for _, o := range res.PriceBooks.Books {
+		if mine(&o.Outcome) && o.Write {
+			failed = errors.Join(failed, h.writeStatus(ctx, finopsv1.KindPriceBook, &o.Outcome, o.Status, metaOf(bl.Items, o.UID)))
+		}
+	}
+	for _, o := range res.Offerings.Offerings {
+		if !mine(&o.Outcome) {
+			continue
+		}
+		meta := metaOf(ol.Items, o.UID)
+		if h.bug == finalizerFirst && o.Finalizer != conditions.FinalizerKeep {
+			// The bug: the finalizer goes first, the status after.
+			failed = errors.Join(failed, h.finalizer(ctx, meta, o.Finalizer))
+		}
+		switch {
+		case o.Write:
+			// The finalizer changes in a later pass, queued by this
+			// write's own event, once the status is read back.
+			failed = errors.Join(failed, h.writeStatus(ctx, finopsv1.KindOffering, &o.Outcome, o.Status, meta))
+		case o.Finalizer != conditions.FinalizerKeep && h.bug != finalizerFirst:
+			failed = errors.Join(failed, h.finalizer(ctx, meta, o.Finalizer))
+		}
+		due(&o.Outcome)
+	}
+	for _, o := range res.Subscriptions.Subscriptions {
+		if mine(&o.Outcome) && o.Write {
+			failed = errors.Join(failed, h.writeStatus(ctx, finopsv1.KindSubscription, &o.Outcome, o.Status, metaOf(sl.Items, o.UID)))
+		}
+		if mine(&o.Outcome) {
+			due(&o.Outcome)
+		}
+	}
+	if res.PriceBooks.DocumentChanged && res.PriceBooks.Document != nil {
+		failed = errors.Join(failed, h.pushDocument(ctx, res.PriceBooks.Document))
+	}
+	if failed != nil {
+		return reconcile.Result{}, failed
+	}
+	if next.IsZero() {
+		return reconcile.Result{}, nil
+	}
+	return reconcile.Result{RequeueAfter: max(next.Sub(now), time.Millisecond)}, nil
+}
+
+func metaOf[T any, P interface {
+	*T
+	metav1.Object
+}](list []T, uid types.UID) metav1.Object {
+	for i := range list {
+		if P(&list[i]).GetUID() == uid {
+			return P(&list[i])
+		}
+	}
+	return nil
+}
+
+// writeStatus applies the kind's whole status with only our condition
+// types, guarded by the resourceVersion it was computed from.
+func (h *finopsHost) writeStatus(ctx context.Context, kind string, o *conditions.Outcome, status any, meta metav1.Object) error {
+	if meta == nil {
+		return nil
+	}
+	var st map[string]any
+	data, err := json.Marshal(status)
+	if err == nil {
+		err = json.Unmarshal(data, &st)
+	}
+	if err != nil {
+		return err
+	}
+	conds := []any{}
+	for _, c := range o.Owned {
+		conds = append(conds, map[string]any{
+			"type": c.Type, "status": string(c.Status), "reason": c.Reason, "message": c.Message,
+			"observedGeneration": c.ObservedGeneration, "lastTransitionTime": c.LastTransitionTime.UTC().Format(time.RFC3339),
+		})
+	}
+	st["conditions"] = conds
+	u := &unstructured.Unstructured{Object: map[string]any{"status": st}}
+	u.SetGroupVersionKind(finopsv1.GroupVersion.WithKind(kind))
+	u.SetNamespace(meta.GetNamespace())
+	u.SetName(meta.GetName())
+	if h.bug != finopsNoGuard {
+		u.SetResourceVersion(meta.GetResourceVersion())
+	}
+	return h.c.Status().Apply(ctx, client.ApplyConfigurationFromUnstructured(u), client.FieldOwner("finops-operator"), client.ForceOwnership)
+}
+
+// finalizer adds or removes the Offering finalizer with a merge patch
+// guarded by the resourceVersion read.
+func (h *finopsHost) finalizer(ctx context.Context, meta metav1.Object, a conditions.FinalizerAction) error {
+	if meta == nil {
+		return nil
+	}
+	o, ok := meta.(*finopsv1.Offering)
+	if !ok {
+		return nil
+	}
+	x := o.DeepCopy()
+	if a == conditions.FinalizerAdd {
+		x.Finalizers = append(x.Finalizers, finopsv1.OfferingFinalizer)
+	} else {
+		x.Finalizers = slices.DeleteFunc(x.Finalizers, func(f string) bool { return f == finopsv1.OfferingFinalizer })
+	}
+	return h.c.Patch(ctx, x, client.MergeFromWithOptions(o, client.MergeFromWithOptimisticLock{}))
+}
+
+// pushDocument applies the OpenCost pricing document to its ConfigMap.
+func (h *finopsHost) pushDocument(ctx context.Context, doc map[string]string) error {
+	data, err := json.Marshal(doc)
+	if err != nil {
+		return err
+	}
+	u := &unstructured.Unstructured{Object: map[string]any{"data": map[string]any{finops.PricingKey: string(data)}}}
+	u.SetGroupVersionKind(schema.GroupVersionKind{Version: "v1", Kind: "ConfigMap"})
+	u.SetNamespace(hostcheck.FinOpsNamespace)
+	u.SetName(finops.PricingConfigMap)
+	return h.c.Apply(ctx, client.ApplyConfigurationFromUnstructured(u), client.FieldOwner("finops-operator"), client.ForceOwnership)
+}
