@@ -105,7 +105,7 @@ type Report struct {
 // a reconciler's ctrl.Result: 0 when no retry is due, and never 0 when
 // one is (controller-runtime reads 0 as "no requeue").
 func (r Report) RequeueAfter(now time.Time) time.Duration {
-	return conditions.RequeueAfter(r.Retry, r.RetryAt, now)
+	return (&conditions.Outcome{Retry: r.Retry, RetryAt: r.RetryAt}).RequeueAfter(now)
 }
 
 // Changed reports whether the pass wrote anything; a family has settled
