@@ -53,7 +53,7 @@ type Incremental struct {
 	// The current outcome, per UID, and the UIDs whose outcome has a
 	// write due (what SetNow re-evaluates), kept with results by
 	// setResult and dropResult so SetNow never scans every outcome.
-	results  map[types.UID]Outcome
+	results  outcomeTable
 	due      uidSet
 	remember map[types.UID]Served // the next memory's entries
 	ignored  map[types.UID][]IgnoredProbe
@@ -177,10 +177,8 @@ func (e *Incremental) Result() Result {
 	if e.full != nil {
 		return *e.full
 	}
-	r := Result{Bindings: make([]Outcome, 0, len(e.results)), Memory: ServedMemory{Objects: make([]Served, 0, len(e.remember))}}
-	for _, br := range e.results {
-		r.Bindings = append(r.Bindings, br)
-	}
+	r := Result{Bindings: make([]Outcome, 0, len(e.results.list)), Memory: ServedMemory{Objects: make([]Served, 0, len(e.remember))}}
+	r.Bindings = append(r.Bindings, e.results.list...)
 	slices.SortFunc(r.Bindings, compareResults)
 	for _, m := range e.remember {
 		r.Memory.Objects = append(r.Memory.Objects, m)

@@ -30,13 +30,28 @@ func depsOf(o *akv1.Binding, m *Served) bindingDeps {
 	return d
 }
 
+// depsNow is what the Binding of uid reads as the evaluator holds it
+// now (its object and memory entry); ok is false without the Binding.
+// It is worked out again on each use instead of kept per Binding: the
+// dependents change only with the Binding or its memory entry, and both
+// are dropped from the indexes (removeBinding) before either changes.
+func (e *Incremental) depsNow(uid types.UID) (bindingDeps, bool) {
+	o := e.bindings[uid]
+	if o == nil {
+		return bindingDeps{}, false
+	}
+	if m, ok := e.memory[uid]; ok {
+		return depsOf(o, &m), true
+	}
+	return depsOf(o, nil), true
+}
+
 // dependents indexes the Bindings by what they read, so a change finds
 // the Bindings it can move without a walk of the snapshot.
 type dependents struct {
-	of        map[types.UID]bindingDeps
 	byBackend map[objKey]uidSet
 	byConn    map[objKey]uidSet
-	byChan    map[chanKey]uidSet
+	byChan    chanClaims
 	// The backends and connections by namespaced name; exact while no
 	// name is shared (else the evaluator runs full passes and rebuilds
 	// them).
@@ -46,12 +61,62 @@ type dependents struct {
 
 func newDependents() dependents {
 	return dependents{
-		of:           map[types.UID]bindingDeps{},
 		byBackend:    map[objKey]uidSet{},
 		byConn:       map[objKey]uidSet{},
-		byChan:       map[chanKey]uidSet{},
+		byChan:       chanClaims{one: map[chanKey]types.UID{}, many: map[chanKey]uidSet{}},
 		backendNames: map[objKey]types.UID{},
 		connNames:    map[objKey]types.UID{},
+	}
+}
+
+// chanClaims holds the Bindings that claim each channel. Most channels
+// have one claimant, kept in one; a set, in many, is made only for a
+// channel claimed twice or more (a set per channel was a third of what
+// an Incremental held per Binding).
+type chanClaims struct {
+	one  map[chanKey]types.UID
+	many map[chanKey]uidSet
+}
+
+func (c *chanClaims) add(k chanKey, uid types.UID) {
+	if s := c.many[k]; s != nil {
+		s[uid] = struct{}{}
+		return
+	}
+	first, ok := c.one[k]
+	switch {
+	case !ok:
+		c.one[k] = uid
+	case first != uid:
+		delete(c.one, k)
+		c.many[k] = uidSet{first: {}, uid: {}}
+	}
+}
+
+func (c *chanClaims) remove(k chanKey, uid types.UID) {
+	if s := c.many[k]; s != nil {
+		delete(s, uid)
+		if len(s) == 1 {
+			delete(c.many, k)
+			for last := range s {
+				c.one[k] = last
+			}
+		}
+		return
+	}
+	if c.one[k] == uid {
+		delete(c.one, k)
+	}
+}
+
+// addTo adds every claimant of k to into.
+func (c *chanClaims) addTo(k chanKey, into uidSet) {
+	if uid, ok := c.one[k]; ok {
+		into[uid] = struct{}{}
+		return
+	}
+	for uid := range c.many[k] {
+		into[uid] = struct{}{}
 	}
 }
 
@@ -73,55 +138,65 @@ func removeFrom[K comparable](m map[K]uidSet, k K, uid types.UID) {
 	}
 }
 
+// addBinding indexes what o reads, with its memory entry m.
 func (d *dependents) addBinding(o *akv1.Binding, m *Served) {
 	bd := depsOf(o, m)
-	d.of[o.UID] = bd
 	addTo(d.byBackend, bd.backend, o.UID)
 	for i := range bd.n {
 		addTo(d.byConn, bd.conns[i], o.UID)
-		addTo(d.byChan, bd.chans[i], o.UID)
+		d.byChan.add(bd.chans[i], o.UID)
 	}
 }
 
-func (d *dependents) removeBinding(uid types.UID) {
-	bd, ok := d.of[uid]
-	if !ok {
-		return
-	}
-	delete(d.of, uid)
-	removeFrom(d.byBackend, bd.backend, uid)
+// removeBinding drops what o read, with its memory entry m: the two
+// addBinding was given.
+func (d *dependents) removeBinding(o *akv1.Binding, m *Served) {
+	bd := depsOf(o, m)
+	removeFrom(d.byBackend, bd.backend, o.UID)
 	for i := range bd.n {
-		removeFrom(d.byConn, bd.conns[i], uid)
-		removeFrom(d.byChan, bd.chans[i], uid)
+		removeFrom(d.byConn, bd.conns[i], o.UID)
+		d.byChan.remove(bd.chans[i], o.UID)
 	}
 }
 
 // around adds a Binding and every Binding that competes with it for a
 // channel, now or in memory.
-func (d *dependents) around(uid types.UID, into uidSet) {
+func (e *Incremental) around(uid types.UID, into uidSet) {
 	into[uid] = struct{}{}
-	bd, ok := d.of[uid]
+	bd, ok := e.depsNow(uid)
 	if !ok {
 		return
 	}
 	for i := range bd.n {
-		for c := range d.byChan[bd.chans[i]] {
-			into[c] = struct{}{}
-		}
+		e.deps.byChan.addTo(bd.chans[i], into)
 	}
+}
+
+// dropDeps drops the Binding of uid from the dependents, as it is held
+// now; it does nothing without the Binding.
+func (e *Incremental) dropDeps(uid types.UID) {
+	o := e.bindings[uid]
+	if o == nil {
+		return
+	}
+	if m, ok := e.memory[uid]; ok {
+		e.deps.removeBinding(o, &m)
+		return
+	}
+	e.deps.removeBinding(o, nil)
 }
 
 // identityChecks counts what keeps objects out of an evaluation, so the
 // evaluator knows in constant time whether the snapshot has any.
 type identityChecks struct {
 	uids   map[types.UID]int
-	names  map[identity]int // kind, namespace and name only
-	shared int              // UIDs and names used more than once
-	bad    int              // objects and memory entries that are unusable on their own
+	names  map[nameKey]int
+	shared int // UIDs and names used more than once
+	bad    int // objects and memory entries that are unusable on their own
 }
 
 func newIdentityChecks() identityChecks {
-	return identityChecks{uids: map[types.UID]int{}, names: map[identity]int{}}
+	return identityChecks{uids: map[types.UID]int{}, names: map[nameKey]int{}}
 }
 
 func countIn[K comparable](m map[K]int, k K, d int) int {
@@ -150,7 +225,7 @@ func (c *identityChecks) object(kind, ns, name string, uid types.UID, gen int64,
 	if uid != "" {
 		c.shared += countIn(c.uids, uid, d)
 	}
-	c.shared += countIn(c.names, identity{kind: kind, ns: ns, name: name}, d)
+	c.shared += countIn(c.names, nameKey{kind: kind, ns: ns, name: name}, d)
 }
 
 func (c *identityChecks) memory(m Served, d int) {

@@ -18,7 +18,7 @@ func (e *Incremental) step(affected uidSet, others []types.UID) Step {
 	context := uidSet{}
 	for uid := range affected {
 		if e.bindings[uid] != nil {
-			e.deps.around(uid, context)
+			e.around(uid, context)
 		}
 	}
 	sub := Snapshot{Now: e.now, Broker: e.broker}
@@ -44,7 +44,7 @@ func (e *Incremental) step(affected uidSet, others []types.UID) Step {
 		}
 		sub.Bindings = append(sub.Bindings, *o)
 		e.addServed(&sub, uid)
-		d := e.deps.of[uid]
+		d, _ := e.depsNow(uid)
 		b, ok := e.deps.backendNames[d.backend]
 		addBackend(b, ok)
 		for i := range d.n {
@@ -73,7 +73,7 @@ func (e *Incremental) step(affected uidSet, others []types.UID) Step {
 		if i, ok := got[uid]; ok {
 			e.setResult(r.Bindings[i])
 			st.Bindings = append(st.Bindings, r.Bindings[i])
-		} else if _, had := e.results[uid]; had {
+		} else if e.results.has(uid) {
 			e.dropResult(uid)
 			st.Gone = append(st.Gone, uid)
 		}
@@ -128,8 +128,8 @@ func (e *Incremental) fullStep() Step {
 	before := e.results
 	e.adopt(r)
 	st := Step{Full: true, Bindings: r.Bindings, Remembered: r.Memory.Objects}
-	for uid := range before {
-		if _, ok := e.results[uid]; !ok {
+	for uid := range before.at {
+		if !e.results.has(uid) {
 			st.Gone = append(st.Gone, uid)
 		}
 	}
@@ -144,7 +144,7 @@ func (e *Incremental) adopt(r Result) {
 	if len(r.Errors) > 0 {
 		e.full = &r
 	}
-	e.results = make(map[types.UID]Outcome, len(r.Bindings))
+	e.results = newOutcomeTable(len(r.Bindings))
 	e.due = uidSet{}
 	for _, br := range r.Bindings {
 		e.setResult(br)
@@ -171,7 +171,7 @@ func (e *Incremental) adopt(r Result) {
 
 // setResult takes o as its Binding's current outcome.
 func (e *Incremental) setResult(o Outcome) {
-	e.results[o.UID] = o
+	e.results.set(o)
 	if o.Due() {
 		e.due[o.UID] = struct{}{}
 	} else {
@@ -181,6 +181,6 @@ func (e *Incremental) setResult(o Outcome) {
 
 // dropResult forgets the outcome of uid.
 func (e *Incremental) dropResult(uid types.UID) {
-	delete(e.results, uid)
+	e.results.drop(uid)
 	delete(e.due, uid)
 }

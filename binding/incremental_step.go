@@ -12,19 +12,19 @@ import (
 // SetBinding adds a Binding, or replaces the Binding of its UID.
 func (e *Incremental) SetBinding(o akv1.Binding) Step {
 	affected := uidSet{}
-	e.deps.around(o.UID, affected)
+	e.around(o.UID, affected)
 	e.dropBinding(o.UID)
 	e.bindings[o.UID] = &o
 	e.checks.object(akv1.KindBinding, o.Namespace, o.Name, o.UID, o.Generation, +1)
 	e.deps.addBinding(&o, e.memoryOf(o.UID))
-	e.deps.around(o.UID, affected)
+	e.around(o.UID, affected)
 	return e.step(affected, nil)
 }
 
 // DeleteBinding removes the Binding of a UID.
 func (e *Incremental) DeleteBinding(uid types.UID) Step {
 	affected := uidSet{}
-	e.deps.around(uid, affected)
+	e.around(uid, affected)
 	e.dropBinding(uid)
 	return e.step(affected, nil)
 }
@@ -32,7 +32,7 @@ func (e *Incremental) DeleteBinding(uid types.UID) Step {
 func (e *Incremental) dropBinding(uid types.UID) {
 	if old := e.bindings[uid]; old != nil {
 		e.checks.object(akv1.KindBinding, old.Namespace, old.Name, uid, old.Generation, -1)
-		e.deps.removeBinding(uid)
+		e.dropDeps(uid)
 		delete(e.bindings, uid)
 	}
 }
@@ -110,7 +110,7 @@ func (r refKind[P]) drop(e *Incremental, uid types.UID, affected uidSet) {
 // competitors: whether they pass decides who holds their channels.
 func (e *Incremental) referrers(names uidSet, into uidSet) {
 	for uid := range names {
-		e.deps.around(uid, into)
+		e.around(uid, into)
 	}
 }
 
@@ -128,8 +128,8 @@ func (e *Incremental) changeServed(uid types.UID, m *Served) Step {
 	var others []types.UID
 	o := e.bindings[uid]
 	if o != nil {
-		e.deps.around(uid, affected)
-		e.deps.removeBinding(uid)
+		e.around(uid, affected)
+		e.dropDeps(uid)
 	}
 	if old, ok := e.memory[uid]; ok {
 		e.checks.memory(old, -1)
@@ -141,7 +141,7 @@ func (e *Incremental) changeServed(uid types.UID, m *Served) Step {
 	}
 	if o != nil {
 		e.deps.addBinding(o, m)
-		e.deps.around(uid, affected)
+		e.around(uid, affected)
 	}
 	if b := e.backends[uid]; b != nil {
 		e.referrers(e.deps.byBackend[objKey{b.Namespace, b.Name}], affected)

@@ -319,8 +319,10 @@ func classifyCard(o *BackendObservation) verdict {
 // classifyChannel turns the platform's answer into ChannelJoined's
 // verdict. Rows are read in the order of the decisions' table and the
 // first that matches decides: archived and not a
-// member is ChannelArchived; an error code of a row above RateLimited
-// outranks an HTTP 429; the prober's timeout and failure come last.
+// member is ChannelArchived; an error code with a row of its own
+// outranks an HTTP 429, request_timeout included (an unknown code does
+// not: docs/decisions/probe-429-timeout.md); the prober's timeout and
+// failure come last.
 func classifyChannel(o *ChannelObservation) verdict {
 	if o == nil {
 		return pending
@@ -338,7 +340,7 @@ func classifyChannel(o *ChannelObservation) verdict {
 		return channelError(o)
 	case o.OK && !o.IsMember:
 		return verdict{sFalse, ReasonNotInChannel, "platform says the bot is not a member"}
-	case row == ReasonNotInChannel || row == ReasonChannelNotFound || row == ReasonAccessDenied:
+	case row == ReasonNotInChannel || row == ReasonChannelNotFound || row == ReasonAccessDenied || row == ReasonPlatformTimeout:
 		return channelError(o)
 	case o.HTTPStatus == 429:
 		return verdict{sUnknown, ReasonRateLimited, platformCause("HTTP 429", o.RetryAfter)}

@@ -113,7 +113,11 @@ func TestProbe_ChannelClassification(t *testing.T) {
 		{row{"HTTP 429", "Unknown", "RateLimited"}, &binding.ChannelObservation{HTTPStatus: 429, RetryAfter: 30}},
 		// §11.7: rows in table order; channel_not_found's row is above the 429 row.
 		{row{"HTTP 429 with an error body of an earlier row", "False", "ChannelNotFound"}, &binding.ChannelObservation{HTTPStatus: 429, Error: "channel_not_found"}},
-		{row{"HTTP 429 with an error body of a later row", "Unknown", "RateLimited"}, &binding.ChannelObservation{HTTPStatus: 429, Error: "fatal_error"}},
+		{row{"HTTP 429 with an error body no row names", "Unknown", "RateLimited"}, &binding.ChannelObservation{HTTPStatus: 429, Error: "fatal_error"}},
+		// docs/decisions/probe-429-timeout.md: the platform's own deadline
+		// is its own row, read before the status.
+		{row{"HTTP 429 with error request_timeout", "Unknown", "PlatformTimeout"}, &binding.ChannelObservation{HTTPStatus: 429, Error: "request_timeout", RetryAfter: 30}},
+		{row{"HTTP 429 with error ratelimited", "Unknown", "RateLimited"}, &binding.ChannelObservation{HTTPStatus: 429, Error: "ratelimited", RetryAfter: 30}},
 		{row{"archived and an error not_in_channel", "False", "ChannelArchived"}, &binding.ChannelObservation{OK: true, IsMember: true, IsArchived: true, Error: "not_in_channel"}},
 		{row{"ok member with an error code", "False", "AccessDenied"}, &binding.ChannelObservation{OK: true, IsMember: true, Error: "invalid_auth"}},
 		{row{"an error outranks the prober's timeout", "Unknown", "PlatformTimeout"}, &binding.ChannelObservation{Error: "request_timeout", Timeout: true}},

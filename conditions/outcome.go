@@ -76,13 +76,12 @@ const RetryDelay = time.Second
 // otherwise RetryAt minus now, and never less than RetryDelay. It is what
 // a controller-runtime reconciler returns as Result.RequeueAfter.
 func (o *Outcome) RequeueAfter(now time.Time) time.Duration {
-	return RequeueAfter(o.Retry, o.RetryAt, now)
+	return requeueAfter(o.Retry, o.RetryAt, now)
 }
 
-// RequeueAfter is Outcome.RequeueAfter for any answer that carries a
-// retry flag and instant: 0 when retry is false, otherwise at minus now
-// and never less than RetryDelay.
-func RequeueAfter(retry bool, at, now time.Time) time.Duration {
+// requeueAfter is 0 when retry is false, otherwise at minus now and never
+// less than RetryDelay.
+func requeueAfter(retry bool, at, now time.Time) time.Duration {
 	if !retry {
 		return 0
 	}
@@ -142,16 +141,19 @@ const (
 	FinalizerRemove FinalizerAction = "Remove"
 )
 
-// ErrZeroNow is returned by every evaluator given a snapshot whose Now is
-// the zero time: a transition stamped with the year 1 would never move
-// again, so nothing is decided.
-var ErrZeroNow = errors.New("Snapshot.Now is the zero time: set Snapshot.Now to the instant of the evaluation (the engine reads no clock)")
+// The errors every evaluator returns for a Now no status can carry.
+var (
+	// ErrZeroNow is returned by every evaluator given a snapshot whose Now is
+	// the zero time: a transition stamped with the year 1 would never move
+	// again, so nothing is decided.
+	ErrZeroNow = errors.New("Snapshot.Now is the zero time: set Snapshot.Now to the instant of the evaluation (the engine reads no clock)")
 
-// ErrNowUnwritable is returned by every evaluator given a snapshot whose
-// Now falls outside the years 0000 to 9999 (in UTC): a status time is
-// written in RFC 3339, which has four digits for the year, so no
-// transition stamped with such a Now could be read back.
-var ErrNowUnwritable = errors.New("Snapshot.Now cannot be written as an RFC 3339 time (its year is not 0000 to 9999): set Snapshot.Now to a real time, the instant of the evaluation")
+	// ErrNowUnwritable is returned by every evaluator given a snapshot whose
+	// Now falls outside the years 0000 to 9999 (in UTC): a status time is
+	// written in RFC 3339, which has four digits for the year, so no
+	// transition stamped with such a Now could be read back.
+	ErrNowUnwritable = errors.New("Snapshot.Now cannot be written as an RFC 3339 time (its year is not 0000 to 9999): set Snapshot.Now to a real time, the instant of the evaluation")
+)
 
 // CheckNow returns ErrZeroNow when now is the zero time, and
 // ErrNowUnwritable, wrapped with the year, when no status could carry it.

@@ -69,20 +69,20 @@ type Provenance struct {
 // Shared rule IDs: what every kind does to conditions it did not decide
 // in this evaluation.
 const (
-	// RuleStaleSnapshot keeps the object's conditions: one describes a
+	// ruleStaleSnapshot keeps the object's conditions: one describes a
 	// newer generation than the snapshot holds.
-	RuleStaleSnapshot = "any/stale-snapshot"
-	// RuleOtherWriter keeps a condition of a type outside the kind's
+	ruleStaleSnapshot = "any/stale-snapshot"
+	// ruleOtherWriter keeps a condition of a type outside the kind's
 	// vocabulary untouched.
-	RuleOtherWriter = "any/other-writer"
+	ruleOtherWriter = "any/other-writer"
 )
 
 // SharedRules are the rules every kind applies; each kind's table does
 // not repeat them.
 func SharedRules() []Rule {
 	return []Rule{
-		{ID: RuleStaleSnapshot, Sentence: "a condition on the object describes a newer generation than the snapshot holds, so every condition is kept as the object carries it and nothing is written"},
-		{ID: RuleOtherWriter, Sentence: "a condition of a type the kind does not own belongs to another writer and is kept untouched, after ours"},
+		{ID: ruleStaleSnapshot, Sentence: "a condition on the object describes a newer generation than the snapshot holds, so every condition is kept as the object carries it and nothing is written"},
+		{ID: ruleOtherWriter, Sentence: "a condition of a type the kind does not own belongs to another writer and is kept untouched, after ours"},
 	}
 }
 
@@ -114,8 +114,8 @@ func FTime(field string, t time.Time) Fact {
 }
 
 // Attach returns one Provenance per condition in conds, in their order:
-// the decided one for each of the vocabulary's types, RuleStaleSnapshot
-// for all of ours when stale is set, RuleOtherWriter for another
+// the decided one for each of the vocabulary's types, ruleStaleSnapshot
+// for all of ours when stale is set, ruleOtherWriter for another
 // writer's. self is the object the conditions belong to. A type of ours
 // with no decided entry (a bug) gets an entry with an empty Rule, which
 // the property tests catch.
@@ -125,10 +125,10 @@ func (v *Vocabulary) Attach(conds []metav1.Condition, stale bool, self ObjectRef
 		p := Provenance{Type: c.Type}
 		switch {
 		case !v.Has(c.Type):
-			p.Rule = RuleOtherWriter
+			p.Rule = ruleOtherWriter
 			p.Add(self, F("status.conditions["+c.Type+"].reason", c.Reason))
 		case stale:
-			p.Rule = RuleStaleSnapshot
+			p.Rule = ruleStaleSnapshot
 			p.Add(self, FInt("metadata.generation", self.Generation),
 				FInt("status.conditions["+c.Type+"].observedGeneration", c.ObservedGeneration))
 		default:

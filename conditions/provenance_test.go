@@ -23,7 +23,7 @@ func TestAttach_OneEntryPerConditionInItsOrder(t *testing.T) {
 	got := v.Attach(conds, false, widget, decided)
 	require.Len(t, got, 3)
 	assert.Equal(t, "widget/accepted/ok", got[0].Rule)
-	assert.Equal(t, RuleOtherWriter, got[1].Rule)
+	assert.Equal(t, ruleOtherWriter, got[1].Rule)
 	assert.Equal(t, "example.com/Other", got[1].Type)
 	assert.Equal(t, widget, got[1].Evidence[0].Object)
 	assert.Equal(t, "widget/ready/ok", got[2].Rule)
@@ -37,9 +37,9 @@ func TestAttach_StaleSnapshotExplainsOursByTheGenerations(t *testing.T) {
 	}
 	got := v.Attach(conds, true, widget, []Provenance{{Type: "Accepted", Rule: "widget/accepted/ok"}})
 	require.Len(t, got, 2)
-	assert.Equal(t, RuleStaleSnapshot, got[0].Rule)
+	assert.Equal(t, ruleStaleSnapshot, got[0].Rule)
 	assert.Equal(t, []Fact{{"metadata.generation", "2"}, {"status.conditions[Accepted].observedGeneration", "3"}}, got[0].Evidence[0].Facts)
-	assert.Equal(t, RuleOtherWriter, got[1].Rule)
+	assert.Equal(t, ruleOtherWriter, got[1].Rule)
 }
 
 // A type of ours nothing decided keeps an empty rule, which the property

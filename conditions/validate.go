@@ -10,16 +10,16 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
-// MaxMessageBytes is the longest message the engines write. The API
+// maxMessageBytes is the longest message the engines write. The API
 // server allows 32 KiB; the house rule is stricter.
-const MaxMessageBytes = redact.DefaultMaxBytes
+const maxMessageBytes = redact.DefaultMaxBytes
 
 // FitMessage makes s fit the house rule for condition messages: one line,
-// valid UTF-8, at most MaxMessageBytes bytes, with "…" where cut. It hides
+// valid UTF-8, at most maxMessageBytes bytes, with "…" where cut. It hides
 // nothing: an engine assembles messages from the object's own text, shown
 // whole, and passes each
 // part taken from another object through redact.Message first.
-func FitMessage(s string) string { return redact.Fit(s, MaxMessageBytes) }
+func FitMessage(s string) string { return redact.Fit(s, maxMessageBytes) }
 
 // Validate checks a condition list of this kind, as it would be written
 // to an object whose metadata.generation is generation. It runs
@@ -28,7 +28,7 @@ func FitMessage(s string) string { return redact.Fit(s, MaxMessageBytes) }
 //   - each condition of the vocabulary's types has a (status, reason)
 //     pair the vocabulary lists;
 //   - observedGeneration is not above generation;
-//   - the message is one line of valid UTF-8 of at most MaxMessageBytes
+//   - the message is one line of valid UTF-8 of at most maxMessageBytes
 //     (and empty on True when the vocabulary says so);
 //   - the vocabulary's types appear in its order;
 //   - when any condition of the vocabulary is present, every Required
@@ -95,10 +95,10 @@ func (v *Vocabulary) reasonNames(t int, status metav1.ConditionStatus) []string 
 }
 
 // MessageProblem says what is wrong with a message under the house rule
-// (one line, valid UTF-8, at most MaxMessageBytes), or "" when nothing is.
+// (one line, valid UTF-8, at most maxMessageBytes), or "" when nothing is.
 // The rule itself lives in package redact; this adapts it to field errors.
 func MessageProblem(msg string) string {
-	if err := redact.Check(msg, MaxMessageBytes); err != nil {
+	if err := redact.Check(msg, maxMessageBytes); err != nil {
 		return err.Error()
 	}
 	return ""

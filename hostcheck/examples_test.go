@@ -3,6 +3,8 @@ package hostcheck_test
 import (
 	"context"
 	"errors"
+	"maps"
+	"slices"
 	"testing"
 	"time"
 
@@ -10,7 +12,9 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	"github.com/condengine/condengine/binding/policy"
+	"github.com/condengine/condengine/conditions"
 	"github.com/condengine/condengine/examples/bindinghost"
+	"github.com/condengine/condengine/examples/finopshost"
 	"github.com/condengine/condengine/hostcheck"
 )
 
@@ -55,3 +59,48 @@ func TestBindingHostUnderFaults(t *testing.T) {
 		return &bindingHost{h: h, env: env}, nil
 	}, hostcheck.Options{System: hostcheck.Binding})
 }
+
+// finopsRunner runs examples/finopshost as a reconciler: each request is
+// one pass, made only while the replica holds the lease (the host asks
+// its manager for leader election).
+type finopsRunner struct {
+	h   *finopshost.Host
+	env hostcheck.Env
+}
+
+func (f *finopsRunner) Reconcile(ctx context.Context, _ reconcile.Request) (reconcile.Result, error) {
+	if !f.env.Leader() {
+		return reconcile.Result{}, nil
+	}
+	rep, err := f.h.RunOnce(ctx, f.env.Now())
+	if err != nil {
+		return reconcile.Result{}, err
+	}
+	var failed error
+	for _, k := range slices.Sorted(maps.Keys(rep.Errors)) {
+		failed = errors.Join(failed, rep.Errors[k])
+	}
+	if failed != nil {
+		return reconcile.Result{}, failed
+	}
+	if rep.Retry {
+		return reconcile.Result{RequeueAfter: conditions.RetryDelay}, nil
+	}
+	return reconcile.Result{}, nil
+}
+
+func TestFinOpsHostUnderFaults(t *testing.T) {
+	hostcheck.Check(t, func(c client.Client, env hostcheck.Env) (reconcile.Reconciler, error) {
+		h, err := finopshost.New(c, hostcheck.FinOpsNamespace)
+		if err != nil {
+			return nil, err
+		}
+		return &finopsRunner{h: h, env: env}, nil
+	}, hostcheck.Options{System: hostcheck.FinOps, Schedules: finopsHostSchedules})
+}
+
+// finopsHostSchedules is a quarter of the default: every request is a
+// whole pass over the world through unstructured lists, and a held
+// Offering is retried every second, so a schedule of this host costs
+// about four of the reference host's (see docs/hostcheck.md).
+const finopsHostSchedules = 15

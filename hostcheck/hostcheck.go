@@ -47,8 +47,9 @@ const (
 	// manager "agent-kourier".
 	Binding System = iota + 1
 	// FinOps is the FinOps operator: PriceBooks, Offerings and
-	// Subscriptions; the host writes their status under "finops-operator"
-	// and the Offering finalizer.
+	// Subscriptions, and the ConfigMaps Subscriptions name as targets;
+	// the host writes their status under "finops-operator", the Offering
+	// finalizer, and the OpenCost pricing ConfigMap in FinOpsNamespace.
 	FinOps
 )
 

@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -50,10 +51,19 @@ func decode(d *manifest.Document) (*File, error) {
 		return nil, err
 	}
 	if err := f.Validate(); err != nil {
-		return nil, fmt.Errorf("scenario: %w", err)
+		path := ""
+		if m := leadingPath.FindStringSubmatch(err.Error()); m != nil {
+			path = m[1]
+		}
+		return nil, d.FailAt(path, fmt.Errorf("scenario: %w", err))
 	}
 	return &f, nil
 }
+
+// leadingPath is the field path a Validate error begins with
+// ("probes[0].channel.http: ...", "system \"x\" is not ..."), so the
+// error can carry that field's line.
+var leadingPath = regexp.MustCompile(`^([A-Za-z][A-Za-z0-9]*(?:\[\d+\])*(?:\.[A-Za-z][A-Za-z0-9]*(?:\[\d+\])*)*)[: ]`)
 
 // Load reads and parses one scenario file, with the manifest reader
 // `condengine eval` uses, so both accept and refuse the same files.

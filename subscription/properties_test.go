@@ -213,3 +213,45 @@ func TestProperty_SettleConvergesWhateverTheOrder(t *testing.T) {
 		}
 	})
 }
+
+// Explain is Evaluate with a recorder: its outcomes are Evaluate's to the
+// last field once their provenance is set aside, and each condition's
+// provenance names the rule that wrote it, one whose Writes hold the
+// condition's status and reason (the shared rules aside: a stale
+// snapshot or another writer's condition).
+func TestProperty_ExplainIsEvaluateWithItsRulesNamed(t *testing.T) {
+	table := map[string]conditions.Rule{}
+	for _, r := range subscription.Rules() {
+		table[r.ID] = r
+	}
+	rapid.Check(t, func(t *rapid.T) {
+		snap := settled(t)
+		want, err := subscription.Evaluate(snap)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := subscription.Explain(snap)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range got.Subscriptions {
+			o := &got.Subscriptions[i]
+			for k, c := range o.Status.Conditions {
+				p := o.Provenance[k]
+				if p.Rule == conditions.RuleStaleSnapshot || p.Rule == conditions.RuleOtherWriter {
+					continue
+				}
+				r, ok := table[p.Rule]
+				if !ok || !slices.ContainsFunc(r.Writes, func(w conditions.Reason) bool {
+					return w.Status == c.Status && w.Reason == c.Reason && slices.Contains(r.Types, c.Type)
+				}) {
+					t.Fatalf("%s/%s: %s %s %s explained by rule %q, which does not write it", o.Namespace, o.Name, c.Type, c.Status, c.Reason, p.Rule)
+				}
+			}
+			o.Provenance = nil
+		}
+		if d := gocmp.Diff(want, got); d != "" {
+			t.Fatalf("Explain decided otherwise than Evaluate (-Evaluate +Explain):\n%s", d)
+		}
+	})
+}

@@ -23,9 +23,9 @@ type Verdict struct {
 }
 
 // RequeueAfter is how long the host waits before it reconciles again, as
-// conditions.RequeueAfter answers it: never 0 when Retry is set.
+// conditions.Outcome.RequeueAfter answers it: never 0 when Retry is set.
 func (v Verdict) RequeueAfter(now time.Time) time.Duration {
-	return conditions.RequeueAfter(v.Retry, v.RetryAt, now)
+	return (&conditions.Outcome{Retry: v.Retry, RetryAt: v.RetryAt}).RequeueAfter(now)
 }
 
 // DecideOutcome is the one answer to "write this Binding's status now?"

@@ -320,6 +320,7 @@ func TestReference_RefusesABadRequest(t *testing.T) {
 		"other system": {string(req) + "\n", `request 1: request is a "finops" scenario, not "binding"`},
 		"expect":       {`{"name":"x","system":"binding","now":"2026-11-30T10:00:00Z","expect":[{"kind":"Binding","name":"a"}]}` + "\n", "request 1: a request carries no expect"},
 		"second line":  {`{"name":"x","system":"binding","now":"2026-11-30T10:00:00Z"}` + "\nnope\n", "request 2: "},
+		"key twice":    {`{"name":"x","system":"binding","now":"2026-11-30T10:00:00Z","system":"finops"}` + "\n", "request 1: scenario: document 1, line 1: system: given twice on line 1 (columns 13 and 61)"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			code, _, errs := run(t, tc.stdin, "reference", "--system", "binding")

@@ -95,7 +95,7 @@ func TestEval_BadInput_NamesFileDocumentAndField(t *testing.T) {
 		{"invalid UTF-8 in JSON", "{\"apiVersion\": \"v1\", \"kind\": \"ConfigMap\",\n \"metadata\": {\"name\": \"a\xffb\"}}\n", "stdin: document 1, line 2: metadata.name: not valid UTF-8"},
 		{"invalid UTF-8 in YAML", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a\xffb}\n", "stdin: document 1, line 3: not valid UTF-8"},
 		{"duplicate of another kind", "apiVersion: v1\nkind: Secret\nmetadata: {name: s}\n---\napiVersion: v1\nkind: Secret\nmetadata: {name: s}\n", "stdin: document 2 (Secret s), line 7: metadata.name: Secret s is listed again"},
-		{"bad scenario", "name: x\nsystem: cobol\nnow: \"2026-11-30T10:00:00Z\"\nexpect: []\n", `stdin: scenario: system "cobol"`},
+		{"bad scenario", "name: x\nsystem: cobol\nnow: \"2026-11-30T10:00:00Z\"\nexpect: []\n", `stdin: document 1, line 2: scenario: system "cobol"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, out, errs := run(t, tc.in, "eval", "-now", fixedNow)

@@ -50,3 +50,42 @@ func TestCommands_RefuseAListWithoutItems(t *testing.T) {
 		}
 	}
 }
+
+// What a probe cannot have observed, and a limit of zero or less, is
+// refused by eval as by check, naming the field and its line.
+func TestEvalAndCheck_RefuseImpossibleScenarioValues(t *testing.T) {
+	const head = "name: a\nsystem: binding\nnow: \"2026-11-30T10:00:00Z\"\nexpect: []\n"
+	for block, want := range map[string]string{
+		"probes:\n- {binding: a/b, generation: -1}\n":                                        "line 6: scenario: probes[0].generation: -1 must not be negative",
+		"probes:\n- {binding: a/b, generation: 1, backend: {http: 200, cardBytes: -5}}\n":    "line 6: scenario: probes[0].backend.cardBytes: -5 must not be negative",
+		"probes:\n- binding: a/b\n  generation: 1\n  channel: {http: -429}\n":                "line 8: scenario: probes[0].channel.http: -429 is not an HTTP status",
+		"probes:\n- {binding: a/b, generation: 1, channel: {http: 429, retryAfter: 1e20}}\n": "line 6: probes[0].channel.retryAfter: must be a whole number no larger than 9223372036854775807, and 1e20 (100000000000000000000) is larger",
+		"prober:\n  limits: {concurrency: 0}\n":                                              "line 6: scenario: prober.limits.concurrency: 0 must be at least 1",
+		"writer:\n  limits:\n    quiet: -5s\n":                                               "line 7: scenario: writer.limits.quiet: -5s must be positive",
+	} {
+		path := filepath.Join(t.TempDir(), "s.yaml")
+		writeFile(t, path, head+block)
+		for _, args := range [][]string{{"eval", "-f", path}, {"check", path}} {
+			code, out, errs := run(t, "", args...)
+			if code == exitOK {
+				t.Errorf("%s %q: exit %d; want a failure", args[0], block, code)
+			}
+			containsAll(t, out+errs, path+": document 1, "+want)
+		}
+	}
+}
+
+// A line of garbage given to check, however long, is said to be text and
+// not a scenario, at its line, in words rather than in Go's.
+func TestCheck_GarbageLineIsNamedInWords(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "garbage.txt")
+	writeFile(t, path, strings.Repeat("q7Zx", (10<<20)/4)+"\n")
+	code, out, errs := run(t, "", "check", path)
+	if code == exitOK {
+		t.Fatalf("exit %d", code)
+	}
+	containsAll(t, out+errs, path+": document 1, line 1: scenario: the file holds a single string, not a mapping of keys")
+	if strings.Contains(out+errs, "Go value") || strings.Contains(out+errs, "scenario.File") {
+		t.Errorf("Go's terms in %q", out+errs)
+	}
+}
