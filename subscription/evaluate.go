@@ -81,11 +81,7 @@ func evaluate(snap Snapshot, rec *conditions.Recorder) Result {
 		}
 		o := e.evaluate(int32(i), rec)
 		if rec.On() {
-			decided := rec.Provenance()
-			for k := range decided {
-				conditions.SortEvidence(&decided[k])
-			}
-			o.Provenance = Vocabulary.Attach(o.Status.Conditions, o.Skip == conditions.SkipStale, subRef(e.nodes[i].sub), decided)
+			o.Provenance = Vocabulary.Attach(o.Status.Conditions, o.Skip == conditions.SkipStale, subRef(e.nodes[i].sub), rec.Provenance())
 		}
 		out = append(out, o)
 	}

@@ -314,36 +314,39 @@ func (e *evaluator) gates(i int32, r *gateReads, gen int64, wasOrphan bool) gate
 // recordGates records, as the evidence of typ, what the gates read about
 // node i: the Offering; then, when all is set (every verdict but a
 // self-reference's and the Offering gate's), the parent and its policy,
-// the family root, the requirements and the target.
+// the family root, the requirements and the target. The objects are
+// recorded in the order evidence lists them: the Subscription itself,
+// the failed reads, the Offering, the parent.
 func (e *evaluator) recordGates(rec *conditions.Recorder, typ string, i int32, r *gateReads, all bool) {
 	n := &e.nodes[i]
 	s := n.sub
-	self := subRef(s)
+	var own, failed, offering, parent []conditions.Fact
 	ref := s.Spec.OfferingRef
 	switch {
 	case r.offFailed:
-		rec.Read(typ, conditions.ObjectRef{}, conditions.F("failure", finopsv1.KindOffering+" "+ref.String()))
+		failed = append(failed, conditions.F("failure", finopsv1.KindOffering+" "+ref.String()))
 	case r.off == nil:
-		rec.Read(typ, self, conditions.F("spec.offeringRef", ref.String()+" (not found)"))
+		own = append(own, conditions.F("spec.offeringRef", ref.String()+" (not found)"))
 	default:
-		rec.Read(typ, offeringRef(r.off), conditions.F("status.ready", string(r.off.Status.Ready)))
+		offering = append(offering, conditions.F("status.ready", string(r.off.Status.Ready)))
 	}
-	if !all {
-		return
-	}
-	if par := s.Spec.Parent; par != nil {
+	var ps *finopsv1.Subscription
+	if par := s.Spec.Parent; all && par != nil {
 		pref := par.SubscriptionRef
 		switch {
 		case n.parentFailed:
-			rec.Read(typ, conditions.ObjectRef{}, conditions.F("failure", finopsv1.KindSubscription+" "+pref.String()))
+			failed = append(failed, conditions.F("failure", finopsv1.KindSubscription+" "+pref.String()))
 		case n.parent < 0:
-			rec.Read(typ, self, conditions.F("spec.parent.subscriptionRef", pref.String()+" (not found)"))
+			own = append(own, conditions.F("spec.parent.subscriptionRef", pref.String()+" (not found)"))
 		default:
-			rec.Read(typ, self, conditions.F("spec.parent.subscriptionRef", pref.String()))
-			ps := e.nodes[n.parent].sub
-			rec.Read(typ, subRef(ps), conditions.F("status.ready", string(ps.Status.Ready)))
+			own = append(own, conditions.F("spec.parent.subscriptionRef", pref.String()))
+			ps = e.nodes[n.parent].sub
+			parent = append(parent, conditions.F("status.ready", string(ps.Status.Ready)))
 			if ps.Status.DeactivatedAt != nil {
-				rec.Read(typ, subRef(ps), conditions.FTime("status.deactivatedAt", ps.Status.DeactivatedAt.Time))
+				parent = append(parent, conditions.FTime("status.deactivatedAt", ps.Status.DeactivatedAt.Time))
+			}
+			if ps == s { // its own parent: the facts are its own
+				own, parent, ps = append(own, parent...), nil, nil
 			}
 		}
 		from := "default"
@@ -353,27 +356,39 @@ func (e *evaluator) recordGates(rec *conditions.Recorder, typ string, i int32, r
 		case off != nil && off.Spec.Lifecycle != nil && off.Spec.Lifecycle.OnParentDeactivate != "":
 			from = "spec.lifecycle.onParentDeactivate of Offering " + off.Namespace + "/" + off.Name
 		}
-		rec.Read(typ, self, conditions.F("policy", effectivePolicy(s, r.off)+" ("+from+")"))
+		own = append(own, conditions.F("policy", effectivePolicy(s, r.off)+" ("+from+")"))
 	}
-	if root := s.Status.CompatibilityRoot; root != "" {
-		rec.Read(typ, self, conditions.F("status.compatibilityRoot", root))
-	} else if n.root != "" {
-		rec.Read(typ, self, conditions.F("familyRoot", n.root))
-	}
-	if off := r.off; off != nil && off.Spec.Compatibility != nil {
-		for k, req := range off.Spec.Compatibility.RequiredOfferings {
-			rec.Read(typ, offeringRef(off), conditions.F("spec.compatibility.requiredOfferings["+strconv.Itoa(k)+"]", req.Namespace+"/"+req.Name))
+	if all {
+		if root := s.Status.CompatibilityRoot; root != "" {
+			own = append(own, conditions.F("status.compatibilityRoot", root))
+		} else if n.root != "" {
+			own = append(own, conditions.F("familyRoot", n.root))
+		}
+		if off := r.off; off != nil && off.Spec.Compatibility != nil {
+			for k, req := range off.Spec.Compatibility.RequiredOfferings {
+				offering = append(offering, conditions.F("spec.compatibility.requiredOfferings["+strconv.Itoa(k)+"]", req.Namespace+"/"+req.Name))
+			}
+		}
+		if r.target != nil {
+			v := r.targetObj.describe()
+			switch {
+			case r.targetFailed:
+				failed = append(failed, conditions.F("failure", v))
+			case !r.targetFound:
+				v += " (not found)"
+			}
+			own = append(own, conditions.F("spec.lifecycle.targetRef", v))
 		}
 	}
-	if r.target != nil {
-		v := r.targetObj.describe()
-		switch {
-		case r.targetFailed:
-			rec.Read(typ, conditions.ObjectRef{}, conditions.F("failure", v))
-		case !r.targetFound:
-			v += " (not found)"
-		}
-		rec.Read(typ, self, conditions.F("spec.lifecycle.targetRef", v))
+	rec.Read(typ, subRef(s), own...)
+	if failed != nil {
+		rec.Read(typ, conditions.ObjectRef{}, failed...)
+	}
+	if offering != nil {
+		rec.Read(typ, offeringRef(r.off), offering...)
+	}
+	if ps != nil {
+		rec.Read(typ, subRef(ps), parent...)
 	}
 }
 

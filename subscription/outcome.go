@@ -148,11 +148,9 @@ func (e *evaluator) evaluate(i int32, rec *conditions.Recorder) Outcome {
 			ready, active = g.v, g.open(gen)
 		}
 		if rec.On() {
-			rec.Read(TypeReady, subRef(s))
 			e.recordGates(rec, TypeReady, i, &r, ready.Rule != &gateRules[ruleParentIsSelf] &&
 				ready.Rule != &gateRules[ruleTargetIsSelf] && ready.Rule != &gateRules[ruleOfferingGate])
 			if active.Rule != nil {
-				rec.Read(TypeActive, subRef(s))
 				e.recordGates(rec, TypeActive, i, &r, true)
 			}
 		}

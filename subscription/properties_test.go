@@ -224,6 +224,10 @@ func TestProperty_ExplainIsEvaluateWithItsRulesNamed(t *testing.T) {
 	for _, r := range subscription.Rules() {
 		table[r.ID] = r
 	}
+	shared := map[string]bool{}
+	for _, r := range conditions.SharedRules() {
+		shared[r.ID] = true
+	}
 	rapid.Check(t, func(t *rapid.T) {
 		snap := settled(t)
 		want, err := subscription.Evaluate(snap)
@@ -238,7 +242,7 @@ func TestProperty_ExplainIsEvaluateWithItsRulesNamed(t *testing.T) {
 			o := &got.Subscriptions[i]
 			for k, c := range o.Status.Conditions {
 				p := o.Provenance[k]
-				if p.Rule == conditions.RuleStaleSnapshot || p.Rule == conditions.RuleOtherWriter {
+				if shared[p.Rule] {
 					continue
 				}
 				r, ok := table[p.Rule]

@@ -5,28 +5,15 @@ import (
 	"fmt"
 	"time"
 
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/apimachinery/pkg/runtime/schema"
-	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
-	"sigs.k8s.io/controller-runtime/pkg/client/fake"
 
+	"github.com/condengine/condengine/examples/ctrlplan"
 	"github.com/condengine/condengine/examples/finopshost"
 )
 
 // One pass over a cluster with a single PriceBook: the election makes it
 // active and its status is written.
 func ExampleHost_RunOnce() {
-	scheme := runtime.NewScheme()
-	_ = clientgoscheme.AddToScheme(scheme)
-	gv := finopshost.PriceBookGVK.GroupVersion()
-	for _, gvk := range []schema.GroupVersionKind{finopshost.PriceBookGVK, finopshost.OfferingGVK, finopshost.SubscriptionGVK} {
-		scheme.AddKnownTypeWithName(gvk, &unstructured.Unstructured{})
-		scheme.AddKnownTypeWithName(gv.WithKind(gvk.Kind+"List"), &unstructured.UnstructuredList{})
-	}
-	metav1.AddToGroupVersion(scheme, gv)
-
 	book := &unstructured.Unstructured{Object: map[string]any{
 		"spec": map[string]any{"currency": "EUR", "valuationMode": "currency", "rates": map[string]any{"cpuHour": "0.03"}},
 	}}
@@ -34,7 +21,7 @@ func ExampleHost_RunOnce() {
 	book.SetNamespace("finops")
 	book.SetName("standard")
 	book.SetGeneration(1)
-	c := fake.NewClientBuilder().WithScheme(scheme).WithObjects(book).WithStatusSubresource(book.DeepCopy()).Build()
+	c := ctrlplan.NewFakeClientBuilder().WithObjects(book).Build()
 
 	h, _ := finopshost.New(c, "finops")
 	report, err := h.RunOnce(context.Background(), time.Date(2026, 11, 30, 10, 0, 0, 0, time.UTC))

@@ -5,21 +5,22 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"slices"
 	"sync"
 	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/tools/record"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	finopsv1 "github.com/condengine/condengine/api/finops/v1alpha1"
 	"github.com/condengine/condengine/conditions"
+	"github.com/condengine/condengine/examples/ctrlplan"
 	"github.com/condengine/condengine/examples/internal/typedlist"
 	"github.com/condengine/condengine/finops"
+	"github.com/condengine/condengine/writeplan"
 )
 
 // FieldManager owns every status this host writes.
@@ -40,6 +41,7 @@ type Host struct {
 	// Interval is the time between passes under Start; default 10 s.
 	Interval time.Duration
 	mu       sync.Mutex
+	recorder record.EventRecorder
 }
 
 // New returns a host writing through c; operatorNamespace is where the
@@ -52,6 +54,17 @@ func New(c client.Client, operatorNamespace string) (*Host, error) {
 		return nil, errors.New("finopshost: the operator namespace is required")
 	}
 	return &Host{client: c, namespace: operatorNamespace, Interval: 10 * time.Second}, nil
+}
+
+// WithEventRecorder sets the recorder that receives one Event per
+// condition transition a status write makes (see
+// ctrlplan.RecordTransitions); it returns h. Without one, no Event is
+// recorded.
+func (h *Host) WithEventRecorder(rec record.EventRecorder) *Host {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.recorder = rec
+	return h
 }
 
 // NeedLeaderElection makes a manager run the host only on the leader.
@@ -78,10 +91,21 @@ type Report struct {
 	Written []string
 	// Finalizers lists "Kind namespace/name +finalizer" or "-finalizer".
 	Finalizers []string
-	// Errors are failed writes, by object.
+	// Errors are failed writes, by object. A write plan stops at its
+	// first failed request: the next pass reads the object again and
+	// plans again.
 	Errors map[string]error
-	// Retry reports a transient outcome (a failed read): pass again soon.
-	Retry bool
+	// Retry reports a transient outcome (a failed read): pass again, not
+	// before RetryAt, the earliest instant an outcome asked for.
+	Retry   bool
+	RetryAt time.Time
+}
+
+// RequeueAfter is the wait before the next pass that Retry asks for, for
+// a reconciler's ctrl.Result: 0 when no retry is due, and never 0 when
+// one is (controller-runtime reads 0 as "no requeue").
+func (r Report) RequeueAfter(now time.Time) time.Duration {
+	return (&conditions.Outcome{Retry: r.Retry, RetryAt: r.RetryAt}).RequeueAfter(now)
 }
 
 // Changed reports whether the pass wrote anything; a family has settled
@@ -154,40 +178,31 @@ func (h *Host) RunOnce(ctx context.Context, now time.Time) (Report, error) {
 		rep.Errors[what] = err
 	}
 	// Outcomes come sorted, not in list order: each is matched to the
-	// object it was computed from by UID, for the resourceVersion the
-	// write is guarded by.
+	// object it was computed from by UID, for the resourceVersion its
+	// write plan is guarded by.
 	books := byUID(s.PriceBooks)
-	for _, o := range r.PriceBooks.Books {
-		if b := books[o.UID]; b != nil && o.Write {
-			h.writeStatus(ctx, PriceBookGVK, b.ObjectMeta, &o.Outcome, o.Status, &rep, fail)
+	for i := range r.PriceBooks.Books {
+		o := &r.PriceBooks.Books[i]
+		if b := books[o.UID]; b != nil {
+			h.carry(ctx, b, &o.Outcome, o.Status, &rep, fail)
 		}
 	}
 	if r.PriceBooks.DocumentChanged && r.PriceBooks.Document != nil {
 		h.writeDocument(ctx, r.PriceBooks.Document, &rep, fail)
 	}
 	offs := byUID(s.Offerings)
-	for _, o := range r.Offerings.Offerings {
-		x := offs[o.UID]
-		if x == nil {
-			continue
+	for i := range r.Offerings.Offerings {
+		o := &r.Offerings.Offerings[i]
+		if x := offs[o.UID]; x != nil {
+			h.carry(ctx, x, &o.Outcome, o.Status, &rep, fail)
 		}
-		if o.Write {
-			h.writeStatus(ctx, OfferingGVK, x.ObjectMeta, &o.Outcome, o.Status, &rep, fail)
-		}
-		switch o.Finalizer {
-		case conditions.FinalizerAdd:
-			h.patchFinalizers(ctx, OfferingGVK, x.Namespace, x.Name, append(slices.Clone(x.Finalizers), finopsv1.OfferingFinalizer), "+", &rep, fail)
-		case conditions.FinalizerRemove:
-			h.patchFinalizers(ctx, OfferingGVK, x.Namespace, x.Name, slices.DeleteFunc(slices.Clone(x.Finalizers), func(f string) bool { return f == finopsv1.OfferingFinalizer }), "-", &rep, fail)
-		}
-		rep.Retry = rep.Retry || o.Retry
 	}
 	listed := byUID(s.Subscriptions)
-	for _, o := range r.Subscriptions.Subscriptions {
-		if x := listed[o.UID]; x != nil && o.Write {
-			h.writeStatus(ctx, SubscriptionGVK, x.ObjectMeta, &o.Outcome, o.Status, &rep, fail)
+	for i := range r.Subscriptions.Subscriptions {
+		o := &r.Subscriptions.Subscriptions[i]
+		if x := listed[o.UID]; x != nil {
+			h.carry(ctx, x, &o.Outcome, o.Status, &rep, fail)
 		}
-		rep.Retry = rep.Retry || o.Retry
 	}
 	return rep, nil
 }
@@ -204,56 +219,55 @@ func byUID[T any, P interface {
 	return m
 }
 
-// writeStatus applies the outcome's status with only the kind's own
-// condition types (o.Owned): another controller's conditions stay its
-// own. The apply carries the resourceVersion the status was computed
-// from: the status subresource ignores a UID, so without it a status
-// computed for a deleted object could land on one created again under
-// the same name.
-func (h *Host) writeStatus(ctx context.Context, gvk schema.GroupVersionKind, obj metav1.ObjectMeta, o *conditions.Outcome, status any, rep *Report, fail func(string, error)) {
-	what := gvk.Kind + " " + obj.Namespace + "/" + obj.Name
-	st, err := ownStatus(status, o.Owned)
-	if err != nil {
-		fail(what, err)
-		return
-	}
-	u := &unstructured.Unstructured{Object: map[string]any{"status": st}}
-	u.SetGroupVersionKind(gvk)
-	u.SetNamespace(obj.Namespace)
-	u.SetName(obj.Name)
-	u.SetUID(obj.UID)
-	u.SetResourceVersion(obj.ResourceVersion)
-	if err := h.client.Status().Apply(ctx, client.ApplyConfigurationFromUnstructured(u), client.FieldOwner(FieldManager), client.ForceOwnership); err != nil {
-		fail(what, err)
-		return
-	}
-	rep.Written = append(rep.Written, what)
+// object is what a write plan needs of the object read and Carry of the
+// object written: every FinOps API type.
+type object interface {
+	client.Object
+	writeplan.Object
 }
 
-// ownStatus is a status as JSON-like values, its conditions replaced by
-// the owned ones.
-func ownStatus(status any, owned []metav1.Condition) (map[string]any, error) {
-	var st map[string]any
-	data, err := json.Marshal(status)
-	if err == nil {
-		err = json.Unmarshal(data, &st)
+// carry carries out the outcome's write plan (writeplan.For): the
+// removal of a condition type of ours another manager co-owns, the
+// server-side apply of the kind's status with only its own condition
+// types (o.Owned), then the finalizer change, in that order, each request
+// guarded by a resourceVersion, so that nothing computed for a deleted
+// object lands on one created again under the same name, and a finalizer
+// is never released before the status that explains it is stored. It
+// notes the retry the outcome asks for, and after a plan carried out
+// whole, records one Event per condition transition.
+func (h *Host) carry(ctx context.Context, obj object, o *conditions.Outcome, status any, rep *Report, fail func(string, error)) {
+	if o.Retry && (rep.RetryAt.IsZero() || o.RetryAt.Before(rep.RetryAt)) {
+		rep.RetryAt = o.RetryAt
 	}
+	rep.Retry = rep.Retry || o.Retry
+	what := o.Kind + " " + obj.GetNamespace() + "/" + obj.GetName()
+	plan, err := writeplan.For(obj, o, status, writeplan.Options{FieldManager: FieldManager})
 	if err != nil {
-		return nil, err
+		fail(what, err)
+		return
 	}
-	var conds []any
-	data, err = json.Marshal(owned)
-	if err == nil {
-		err = json.Unmarshal(data, &conds)
+	if plan.Empty() {
+		return
 	}
-	if err != nil {
-		return nil, err
+	// Carry fills the object it is given from the responses; obj stays
+	// the object as read, for the transitions.
+	if err := ctrlplan.Carry(ctx, h.client, obj.DeepCopyObject().(client.Object), plan); err != nil {
+		fail(what, err)
+		return
 	}
-	if conds == nil {
-		conds = []any{}
+	for _, r := range plan.Requests {
+		switch r.Step {
+		case writeplan.StepApplyStatus:
+			rep.Written = append(rep.Written, what)
+		case writeplan.StepAddFinalizer:
+			rep.Finalizers = append(rep.Finalizers, what+" +finalizer")
+		case writeplan.StepRemoveFinalizer:
+			rep.Finalizers = append(rep.Finalizers, what+" -finalizer")
+		}
 	}
-	st["conditions"] = conds
-	return st, nil
+	if o.Write {
+		ctrlplan.RecordTransitions(h.recorder, obj, writeplan.Transitions(obj.GetConditions(), o.Conditions))
+	}
 }
 
 func (h *Host) writeDocument(ctx context.Context, doc map[string]string, rep *Report, fail func(string, error)) {
@@ -272,21 +286,4 @@ func (h *Host) writeDocument(ctx context.Context, doc map[string]string, rep *Re
 		return
 	}
 	rep.Written = append(rep.Written, what)
-}
-
-func (h *Host) patchFinalizers(ctx context.Context, gvk schema.GroupVersionKind, ns, name string, finalizers []string, sign string, rep *Report, fail func(string, error)) {
-	what := gvk.Kind + " " + ns + "/" + name
-	u := &unstructured.Unstructured{}
-	u.SetGroupVersionKind(gvk)
-	if err := h.client.Get(ctx, types.NamespacedName{Namespace: ns, Name: name}, u); err != nil {
-		fail(what, err)
-		return
-	}
-	base := u.DeepCopy()
-	u.SetFinalizers(finalizers)
-	if err := h.client.Patch(ctx, u, client.MergeFromWithOptions(base, client.MergeFromWithOptimisticLock{})); err != nil {
-		fail(what, err)
-		return
-	}
-	rep.Finalizers = append(rep.Finalizers, what+" "+sign+"finalizer")
 }

@@ -2,20 +2,23 @@ package finopshost
 
 import (
 	"context"
+	"errors"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
-	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
+	"k8s.io/client-go/tools/record"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	"sigs.k8s.io/controller-runtime/pkg/client/fake"
+	"sigs.k8s.io/controller-runtime/pkg/client/interceptor"
 	"sigs.k8s.io/yaml"
 
+	"github.com/condengine/condengine/examples/ctrlplan"
 	"github.com/condengine/condengine/finops"
 )
 
@@ -57,20 +60,6 @@ spec:
 
 func newClient(t *testing.T) client.WithWatch {
 	t.Helper()
-	s := runtime.NewScheme()
-	if err := clientgoscheme.AddToScheme(s); err != nil {
-		t.Fatal(err)
-	}
-	gv := PriceBookGVK.GroupVersion()
-	var withStatus []client.Object
-	for _, gvk := range []schema.GroupVersionKind{PriceBookGVK, OfferingGVK, SubscriptionGVK} {
-		s.AddKnownTypeWithName(gvk, &unstructured.Unstructured{})
-		s.AddKnownTypeWithName(gv.WithKind(gvk.Kind+"List"), &unstructured.UnstructuredList{})
-		u := &unstructured.Unstructured{}
-		u.SetGroupVersionKind(gvk)
-		withStatus = append(withStatus, u)
-	}
-	metav1.AddToGroupVersion(s, gv)
 	var objs []client.Object
 	for _, d := range strings.Split(family, "\n---\n") {
 		u := &unstructured.Unstructured{}
@@ -79,7 +68,7 @@ func newClient(t *testing.T) client.WithWatch {
 		}
 		objs = append(objs, u)
 	}
-	return fake.NewClientBuilder().WithScheme(s).WithObjects(objs...).WithStatusSubresource(withStatus...).Build()
+	return ctrlplan.NewFakeClientBuilder().WithObjects(objs...).Build()
 }
 
 // settle runs passes until one changes nothing, as the operator's
@@ -193,5 +182,135 @@ func TestNew_Validates(t *testing.T) {
 	h, _ := New(newClient(t), "ns")
 	if !h.NeedLeaderElection() {
 		t.Error("must run only on the leader")
+	}
+}
+
+// steps records the kind of each write the host sends, in order.
+type steps struct{ list []string }
+
+func (s *steps) client(t *testing.T, objs ...client.Object) client.WithWatch {
+	t.Helper()
+	return ctrlplan.NewFakeClientBuilder().WithObjects(objs...).WithInterceptorFuncs(interceptor.Funcs{
+		SubResourceApply: func(ctx context.Context, c client.Client, sub string, obj runtime.ApplyConfiguration, opts ...client.SubResourceApplyOption) error {
+			s.list = append(s.list, "status apply")
+			return c.SubResource(sub).Apply(ctx, obj, opts...)
+		},
+		Patch: func(ctx context.Context, c client.WithWatch, obj client.Object, patch client.Patch, opts ...client.PatchOption) error {
+			s.list = append(s.list, "patch "+obj.GetName())
+			return c.Patch(ctx, obj, patch, opts...)
+		},
+		Apply: func(ctx context.Context, c client.WithWatch, obj runtime.ApplyConfiguration, opts ...client.ApplyOption) error {
+			s.list = append(s.list, "apply")
+			return c.Apply(ctx, obj, opts...)
+		},
+	}).Build()
+}
+
+func familyObject(t *testing.T, i int) *unstructured.Unstructured {
+	t.Helper()
+	u := &unstructured.Unstructured{}
+	if err := yaml.Unmarshal([]byte(strings.Split(family, "\n---\n")[i]), &u.Object); err != nil {
+		t.Fatal(err)
+	}
+	return u
+}
+
+// TestRunOnce_StatusBeforeTheFinalizer: an Offering without dependents is
+// deleted; the host writes its status (Deleting=True) and only then
+// releases its finalizer, which lets the object go.
+func TestRunOnce_StatusBeforeTheFinalizer(t *testing.T) {
+	var s steps
+	c := s.client(t, familyObject(t, 2))
+	h, err := New(c, "finops-operator-system")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	settle(t, h, t0)
+	off := get(t, c, OfferingGVK, "shop", "platform-base")
+	if f := off.GetFinalizers(); len(f) != 1 {
+		t.Fatalf("finalizers %v", f)
+	}
+	if err := c.Delete(ctx, off); err != nil {
+		t.Fatal(err)
+	}
+	s.list = nil
+	rep, err := h.RunOnce(ctx, t0.Add(time.Minute))
+	if err != nil || len(rep.Errors) > 0 {
+		t.Fatalf("pass: %v %v", err, rep.Errors)
+	}
+	if want := []string{"status apply", "patch platform-base"}; !slices.Equal(s.list, want) {
+		t.Errorf("writes %v, want %v", s.list, want)
+	}
+	if want := []string{"Offering shop/platform-base -finalizer"}; !slices.Equal(rep.Finalizers, want) {
+		t.Errorf("finalizers %v, want %v", rep.Finalizers, want)
+	}
+	u := &unstructured.Unstructured{}
+	u.SetGroupVersionKind(OfferingGVK)
+	if err := c.Get(ctx, types.NamespacedName{Namespace: "shop", Name: "platform-base"}, u); !apierrors.IsNotFound(err) {
+		t.Errorf("the released Offering is still there: %v", err)
+	}
+}
+
+// TestRunOnce_ATransientFailureIsRequeued: a Subscription whose target
+// cannot be read (a server error, not NotFound) asks for a retry, and
+// the wait handed to controller-runtime is not 0, which would mean
+// "never again".
+func TestRunOnce_ATransientFailureIsRequeued(t *testing.T) {
+	sub := familyObject(t, 3)
+	if err := unstructured.SetNestedMap(sub.Object, map[string]any{"targetRef": map[string]any{"apiVersion": "v1", "kind": "ConfigMap", "namespace": "acme", "name": "target"}}, "spec", "lifecycle"); err != nil {
+		t.Fatal(err)
+	}
+	c := ctrlplan.NewFakeClientBuilder().WithObjects(familyObject(t, 1), familyObject(t, 2), sub).WithInterceptorFuncs(interceptor.Funcs{
+		Get: func(ctx context.Context, c client.WithWatch, key client.ObjectKey, obj client.Object, opts ...client.GetOption) error {
+			if key.Name == "target" {
+				return apierrors.NewInternalError(errors.New("etcd leader changed"))
+			}
+			return c.Get(ctx, key, obj, opts...)
+		},
+	}).Build()
+	h, err := New(c, "finops-operator-system")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := h.RunOnce(context.Background(), t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !rep.Retry {
+		t.Fatalf("no retry after a failed read: %+v", rep)
+	}
+	if d := rep.RequeueAfter(t0); d <= 0 {
+		t.Errorf("RequeueAfter %v: controller-runtime would not requeue", d)
+	}
+	if (Report{}).RequeueAfter(t0) != 0 {
+		t.Error("a report without a retry asks for a requeue")
+	}
+}
+
+// TestRunOnce_EventsOfATransition: the first write of each object
+// records one Event per condition it sets; a pass that writes nothing
+// records none.
+func TestRunOnce_EventsOfATransition(t *testing.T) {
+	c := ctrlplan.NewFakeClientBuilder().WithObjects(familyObject(t, 1)).Build()
+	events := record.NewFakeRecorder(20)
+	h, err := New(c, "finops-operator-system")
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.WithEventRecorder(events)
+	settle(t, h, t0)
+	var got []string
+	for len(events.Events) > 0 {
+		got = append(got, <-events.Events)
+	}
+	want := []string{"Normal ValidationSucceeded Ready: none -> True", "Normal Activated Active: none -> True"}
+	if len(got) != len(want) {
+		t.Fatalf("events %q, want %q", got, want)
+	}
+	for i := range want {
+		if !strings.HasPrefix(got[i], want[i]) {
+			t.Errorf("event %d: %q, want %q…", i, got[i], want[i])
+		}
 	}
 }
