@@ -70,8 +70,10 @@ func BenchmarkMessage_Pathological(b *testing.B) {
 		"hexLetters":  func(n int) string { return strings.Repeat("abcdef", n/6) },
 		"newlines":    func(n int) string { return strings.Repeat("a\n", n/2) },
 		"invalidUTF8": func(n int) string { return strings.Repeat("\xff", n) },
+		"isPhrases":   func(n int) string { return strings.Repeat("x is ", n/5) },
+		"digits":      func(n int) string { return strings.Repeat("host 167772167 ", n/15) },
 	}
-	for _, name := range []string{"colons", "dots", "ats", "keys", "hideChain", "hexLetters", "newlines", "invalidUTF8"} {
+	for _, name := range []string{"colons", "dots", "ats", "keys", "hideChain", "hexLetters", "newlines", "invalidUTF8", "isPhrases", "digits"} {
 		for _, size := range []int{32 << 10, 1 << 20} {
 			s := shapes[name](size)
 			b.Run(fmt.Sprintf("%s/%dB", name, size), func(b *testing.B) {

@@ -394,23 +394,39 @@ var addressWords = [...]string{"host", "hostname", "ip", "addr", "address", "ser
 // or after one of addressWords. Before a port it is host-port's. A number
 // glued to a letter, a digit or a decimal point is never one.
 func findDecimalIPv4(s string, out []span) []span {
-	for i := 0; i < len(s); {
-		if !isDigit(s[i]) {
-			i++
+	// Only a run of 8 or more digits can be one, and such a run starting
+	// in [i, i+8) holds s[i+7]: when that byte is no digit, the scan skips
+	// eight bytes at once. At each step s[i-1] is no digit, so the run
+	// through s[i+7] starts at i or after.
+	const minRun = 8
+	for i := 0; i+minRun <= len(s); {
+		if !isDigit(s[i+minRun-1]) {
+			i += minRun
 			continue
 		}
-		j := i + 1
+		st := i + minRun - 1
+		for st > i && isDigit(s[st-1]) {
+			st--
+		}
+		j := i + minRun
 		for j < len(s) && isDigit(s[j]) {
 			j++
 		}
-		if decimalIPv4(s[i:j]) && (i == 0 || (!glued(s[i-1]) && s[i-1] != '.')) &&
-			(j == len(s) || (!glued(s[j]) && (s[j] != '.' || j+1 == len(s) || !isDigit(s[j+1])))) &&
-			addressBefore(s[:i]) {
-			out = append(out, span{i, portEnd(s, j), kindAddress})
+		if decimalAddressAt(s, st, j) {
+			out = append(out, span{st, portEnd(s, j), kindAddress})
 		}
-		i = j
+		i = j + 1 // s[j] is no digit
 	}
 	return out
+}
+
+// decimalAddressAt reports whether the run of digits s[i:j] is a decimal
+// address where it stands: in range, not glued to a letter, a digit or a
+// decimal point, and after addressBefore's context.
+func decimalAddressAt(s string, i, j int) bool {
+	return decimalIPv4(s[i:j]) && (i == 0 || (!glued(s[i-1]) && s[i-1] != '.')) &&
+		(j == len(s) || (!glued(s[j]) && (s[j] != '.' || j+1 == len(s) || !isDigit(s[j+1])))) &&
+		addressBefore(s[:i])
 }
 
 // addressBefore reports whether the text before ends where an address

@@ -149,16 +149,19 @@ var phraseKeys = [...]string{"password", "passwd", "passphrase", "pwd", "pw", "t
 // "<secret word> was", unless that word is ordinary prose ("the password
 // is required").
 func findPasswordPhrases(s string, out []span) []span {
+	// The next " is " and " was " are each remembered until passed, so a
+	// text with many of one and none of the other is read once, not once
+	// per occurrence.
+	isAt, wasAt := -1, -1
 	for from := 0; ; {
-		i := strings.Index(s[from:], " is ")
-		n := len(" is ")
-		if j := strings.Index(s[from:], " was "); j >= 0 && (i < 0 || j < i) {
-			i, n = j, len(" was ")
+		isAt, wasAt = nextIndex(s, from, " is ", isAt), nextIndex(s, from, " was ", wasAt)
+		i, n := isAt, len(" is ")
+		if wasAt < isAt {
+			i, n = wasAt, len(" was ")
 		}
-		if i < 0 {
+		if i == len(s) {
 			return out
 		}
-		i += from
 		from = i + 1
 		key := phraseKey(s[:i])
 		if !key {
@@ -177,6 +180,19 @@ func findPasswordPhrases(s string, out []span) []span {
 			from = ve
 		}
 	}
+}
+
+// nextIndex is the index of the first sep at or after from, or len(s)
+// when there is none; last is the answer of the previous call, kept while
+// it still lies at or after from.
+func nextIndex(s string, from int, sep string, last int) int {
+	if last >= from {
+		return last
+	}
+	if i := strings.Index(s[from:], sep); i >= 0 {
+		return from + i
+	}
+	return len(s)
 }
 
 // phraseKey reports whether before ends in one of phraseKeys, not glued
