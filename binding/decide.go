@@ -155,9 +155,6 @@ func (e *evaluator) decide(i int) (d decided, owned bool) {
 // condition, by the stale-memory rule.
 func provenance(rec *conditions.Recorder, b *bstate, o *akv1.Binding, self conditions.ObjectRef, br *Outcome) []conditions.Provenance {
 	decided := rec.Provenance()
-	for i := range decided {
-		conditions.SortEvidence(&decided[i])
-	}
 	out := Vocabulary.Attach(br.Conditions, br.Skip == conditions.SkipStale, self, decided)
 	if b.staleMemory {
 		for i := range out {

@@ -141,10 +141,10 @@ func (v *Vocabulary) Attach(conds []metav1.Condition, stale bool, self ObjectRef
 	return out
 }
 
-// SortEvidence orders evidence after the decided object (kept first) by
+// sortEvidence orders evidence after the decided object (kept first) by
 // kind, namespace and name, so provenance does not depend on the order of
 // the snapshot's lists.
-func SortEvidence(p *Provenance) {
+func sortEvidence(p *Provenance) {
 	if len(p.Evidence) < 3 {
 		return
 	}
@@ -184,7 +184,7 @@ func CheckRules(rules []Rule, vocabs []*Vocabulary) []string {
 				probs = append(probs, fmt.Sprintf("rule %s: %s has no condition type %s", r.ID, r.Kind, t))
 			}
 		}
-		for _, p := range r.Pairs() {
+		for _, p := range r.Writes {
 			if !slices.ContainsFunc(r.Types, func(t string) bool { _, ok := vocabs[i].Lookup(t, p.Status, p.Reason); return ok }) {
 				probs = append(probs, fmt.Sprintf("rule %s: %s %s is not in the vocabulary of %v", r.ID, p.Status, p.Reason, r.Types))
 			}
@@ -201,26 +201,8 @@ func RulesFor(rules []Rule, kind, typ string, status metav1.ConditionStatus, rea
 		if r.Kind != kind || !slices.Contains(r.Types, typ) {
 			continue
 		}
-		if slices.Contains(r.Pairs(), Pair{status, reason}) {
+		if slices.ContainsFunc(r.Writes, func(w Reason) bool { return w.Status == status && w.Reason == reason }) {
 			out = append(out, r.ID)
-		}
-	}
-	return out
-}
-
-// Pairs lists typ's (status, reason) pairs, in table order, for which
-// keep is true; every pair when keep is nil. Rule tables use it to say
-// "every reason of this type but Pending" without repeating the list.
-func (v *Vocabulary) Pairs(typ string, keep func(Pair) bool) []Pair {
-	i := v.Index(typ)
-	if i < 0 {
-		return nil
-	}
-	var out []Pair
-	for _, r := range v.types[i].Reasons {
-		p := Pair{r.Status, r.Reason}
-		if keep == nil || keep(p) {
-			out = append(out, p)
 		}
 	}
 	return out

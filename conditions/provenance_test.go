@@ -66,7 +66,7 @@ func TestSortEvidence_KeepsTheDecidedObjectFirst(t *testing.T) {
 	p.Add(ObjectRef{Kind: "Widget", Namespace: "b", Name: "x"})
 	p.Add(ObjectRef{Kind: "Gadget", Namespace: "c", Name: "y"})
 	p.Add(ObjectRef{Kind: "Widget", Namespace: "a", Name: "x"})
-	SortEvidence(&p)
+	sortEvidence(&p)
 	var got []string
 	for _, e := range p.Evidence {
 		got = append(got, e.Object.String())
@@ -84,12 +84,12 @@ func TestCheckRules_ReportsEachProblem(t *testing.T) {
 	v := testVocab(t)
 	rules := []Rule{
 		{ID: "widget/accepted/ok", Kind: "Widget", Types: []string{"Accepted"}, Sentence: "fine",
-			Reasons: []Pair{{metav1.ConditionTrue, "OK"}}},
+			Writes: []Reason{{Status: metav1.ConditionTrue, Reason: "OK"}}},
 		{ID: "widget/accepted/ok", Kind: "Widget", Types: []string{"Accepted"}, Sentence: "again"},
 		{ID: "Widget/Bad", Kind: "Widget", Sentence: "upper case"},
 		{ID: "widget/ready/two-lines", Kind: "Widget", Types: []string{"Ready"}, Sentence: "one\ntwo"},
 		{ID: "widget/ready/wrong-pair", Kind: "Widget", Types: []string{"Ready"}, Sentence: "x",
-			Reasons: []Pair{{metav1.ConditionFalse, "Gone"}}},
+			Writes: []Reason{{Status: metav1.ConditionFalse, Reason: "Gone"}}},
 		{ID: "widget/nope/type", Kind: "Widget", Types: []string{"Nope"}, Sentence: "x"},
 		{ID: "gadget/x", Kind: "Gadget", Sentence: "no vocabulary"},
 	}
@@ -104,19 +104,11 @@ func TestCheckRules_ReportsEachProblem(t *testing.T) {
 
 func TestRulesFor_ListsRulesOfThePairInTableOrder(t *testing.T) {
 	rules := []Rule{
-		{ID: "w/synced/probe", Kind: "Widget", Types: []string{"Synced"}, Reasons: []Pair{{metav1.ConditionTrue, "OK"}}},
-		{ID: "w/all/kept", Kind: "Widget", Types: []string{"Accepted", "Synced"}, Reasons: []Pair{{metav1.ConditionTrue, "OK"}}},
-		{ID: "g/synced/probe", Kind: "Gadget", Types: []string{"Synced"}, Reasons: []Pair{{metav1.ConditionTrue, "OK"}}},
+		{ID: "w/synced/probe", Kind: "Widget", Types: []string{"Synced"}, Writes: []Reason{{Status: metav1.ConditionTrue, Reason: "OK"}}},
+		{ID: "w/all/kept", Kind: "Widget", Types: []string{"Accepted", "Synced"}, Writes: []Reason{{Status: metav1.ConditionTrue, Reason: "OK"}}},
+		{ID: "g/synced/probe", Kind: "Gadget", Types: []string{"Synced"}, Writes: []Reason{{Status: metav1.ConditionTrue, Reason: "OK"}}},
 	}
 	assert.Equal(t, []string{"w/synced/probe", "w/all/kept"}, RulesFor(rules, "Widget", "Synced", metav1.ConditionTrue, "OK"))
 	assert.Equal(t, []string{"w/all/kept"}, RulesFor(rules, "Widget", "Accepted", metav1.ConditionTrue, "OK"))
 	assert.Empty(t, RulesFor(rules, "Widget", "Synced", metav1.ConditionFalse, "OK"))
-}
-
-func TestPairs_FiltersInTableOrder(t *testing.T) {
-	v := testVocab(t)
-	assert.Equal(t, []Pair{{metav1.ConditionTrue, "OK"}, {metav1.ConditionFalse, "Gone"}},
-		v.Pairs("Synced", func(p Pair) bool { return p.Reason != "Pending" }))
-	assert.Len(t, v.Pairs("Ready", nil), 3)
-	assert.Nil(t, v.Pairs("Nope", nil))
 }

@@ -35,30 +35,6 @@ type Rule struct {
 	// texts differ. A rule that keeps a condition as the object carries
 	// it lists what it may keep.
 	Writes []Reason
-	// Reasons are the (status, reason) pairs of Types the rule may write,
-	// for a table that does not declare Writes. The offering and
-	// subscription tables still use it; Binding and PriceBook declare
-	// Writes. A rule sets one or the other.
-	Reasons []Pair
-}
-
-// Pair is a (status, reason) a rule may write.
-type Pair struct {
-	Status metav1.ConditionStatus
-	Reason string
-}
-
-// Pairs lists the (status, reason) pairs the rule writes: Writes when it
-// declares them, Reasons otherwise.
-func (r *Rule) Pairs() []Pair {
-	if len(r.Writes) == 0 {
-		return r.Reasons
-	}
-	out := make([]Pair, len(r.Writes))
-	for i, w := range r.Writes {
-		out[i] = Pair{w.Status, w.Reason}
-	}
-	return out
 }
 
 // Verdict is what a deciding function returns: the rule that fired and
@@ -189,5 +165,8 @@ func (r *Recorder) Provenance() []Provenance {
 	}
 	out := r.entries
 	r.entries = nil
+	for i := range out {
+		sortEvidence(&out[i])
+	}
 	return out
 }

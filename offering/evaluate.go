@@ -115,9 +115,6 @@ func evaluate(s Snapshot, explain bool) Result {
 		}
 		if rec.On() {
 			decided := rec.Provenance()
-			for k := range decided {
-				conditions.SortEvidence(&decided[k])
-			}
 			o.Provenance = Vocabulary.Attach(o.Status.Conditions, o.Skip == conditions.SkipStale, ref(&offs[i]), decided)
 		}
 	}

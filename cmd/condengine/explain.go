@@ -281,7 +281,7 @@ func rulesMarkdown(w io.Writer, rules []conditions.Rule) {
 			types = "`" + strings.Join(r.Types, "`, `") + "`"
 		}
 		var pairs []string
-		for _, p := range r.Pairs() {
+		for _, p := range r.Writes {
 			pairs = append(pairs, string(p.Status)+" `"+p.Reason+"`")
 		}
 		writes := strings.Join(pairs, ", ")
