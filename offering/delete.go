@@ -112,21 +112,21 @@ func (e *evaluator) deletion(i int32, rec *conditions.Recorder) Outcome {
 	if rec.On() {
 		rec.Read(TypeDeleting, ref(o), conditions.FTime("metadata.deletionTimestamp", o.DeletionTimestamp.Time))
 	}
-	switch d := e.dependents(); {
+	d := e.dependents()
+	subs, offs := d.subs[o.Key()], d.offs[o.Key()]
+	switch {
 	case e.fails.list("Subscription") || e.fails.list(finopsv1.KindOffering):
 		v = deleteRules[ruleListFailed].Verdict(0, "cannot list the dependents of this offering", o.Generation)
 		if rec.On() {
 			rec.Read(TypeDeleting, conditions.ObjectRef{}, conditions.F("failure", "list Subscriptions or Offerings"))
 		}
-	case len(d.subs[o.Key()]) > 0:
-		subs := d.subs[o.Key()]
+	case len(subs) > 0:
 		v = deleteRules[ruleDependentSubs].Verdict(0, conditions.FitMessage(dependentsMessage("still referenced by subscriptions", o.Namespace, subs)), o.Generation)
 		for k := 0; rec.On() && k < len(subs); k++ {
 			rec.Read(TypeDeleting, conditions.ObjectRef{Kind: "Subscription", Namespace: subs[k].Namespace, Name: subs[k].Name},
 				conditions.F("spec.offeringRef", o.Key().String()), conditions.F("status.ready", "True"))
 		}
-	case len(d.offs[o.Key()]) > 0:
-		offs := d.offs[o.Key()]
+	case len(offs) > 0:
 		v = deleteRules[ruleDependentOffs].Verdict(0, conditions.FitMessage(dependentsMessage("still required by dependent resources", o.Namespace, offs)), o.Generation)
 		for k := 0; rec.On() && k < len(offs); k++ {
 			dep := conditions.ObjectRef{Kind: finopsv1.KindOffering, Namespace: offs[k].Namespace, Name: offs[k].Name}

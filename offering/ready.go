@@ -164,7 +164,9 @@ func (e *evaluator) readiness(i int32, rec *conditions.Recorder) Outcome {
 // evidence lists every requirement and the pricing source.
 func (e *evaluator) check(i int32, rec *conditions.Recorder) (conditions.Verdict, *finopsv1.ResolvedPricing) {
 	o := &e.s.Offerings[i]
-	read(rec, ref(o))
+	if rec.On() {
+		read(rec, ref(o))
+	}
 	var v conditions.Verdict
 	fail := func(rule int, msg string) {
 		v = readyRules[rule].Verdict(0, conditions.FitMessage(msg), o.Generation)

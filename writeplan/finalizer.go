@@ -15,11 +15,15 @@ import (
 // finalizer, or nil when there is nothing to do: keep, an add when the
 // object has it, a removal when it does not.
 //
-// An add is a server-side apply of metadata.finalizers, a set, so no
-// other finalizer is touched and a concurrent add by someone else merges.
-// A removal is a JSON patch that tests the finalizer at the index read
-// before removing it, so a list that changed meanwhile fails the request
-// rather than losing someone else's finalizer.
+// Both are JSON patches of metadata.finalizers, guarded like every
+// request of a plan by a resourceVersion, so a list that changed since
+// the read fails the request rather than losing someone else's
+// finalizer. An add appends to the list read (or sets it when it was
+// empty); a removal also tests the finalizer at the index read. An add is
+// not a server-side apply: on controller-runtime's fake client an apply
+// to the object makes our field manager co-own every status field
+// stored, other controllers' conditions included, which no real API
+// server does and which a test would then read as taking them over.
 func finalizer(k kind, obj Object, action conditions.FinalizerAction, manager string) (*Request, error) {
 	if action == conditions.FinalizerKeep {
 		return nil, nil
@@ -33,12 +37,15 @@ func finalizer(k kind, obj Object, action conditions.FinalizerAction, manager st
 		if at >= 0 {
 			return nil, nil
 		}
-		body, err := json.Marshal(applyBody{APIVersion: k.apiVersion, Kind: k.kind,
-			Metadata: applyMeta{Name: obj.GetName(), Namespace: obj.GetNamespace(), Finalizers: []string{k.finalizer}}})
+		op := jsonPatchOp{Op: "add", Path: "/metadata/finalizers/-", Value: k.finalizer}
+		if len(obj.GetFinalizers()) == 0 {
+			op = jsonPatchOp{Op: "add", Path: "/metadata/finalizers", Value: []string{k.finalizer}}
+		}
+		body, err := json.Marshal([]jsonPatchOp{op})
 		if err != nil {
 			return nil, fmt.Errorf("writeplan: %w", err)
 		}
-		return &Request{Step: StepAddFinalizer, PatchType: types.ApplyPatchType, Body: body, FieldManager: manager, Force: true}, nil
+		return &Request{Step: StepAddFinalizer, PatchType: types.JSONPatchType, Body: body, FieldManager: manager}, nil
 	case conditions.FinalizerRemove:
 		if at < 0 {
 			return nil, nil

@@ -38,12 +38,11 @@ const (
 	// them. It is guarded by the resourceVersion read.
 	StepRemoveConditions Step = "RemoveConditions"
 	// StepApplyStatus server-side applies the status the outcome computed,
-	// with exactly the outcome's Owned conditions, under our field manager;
-	// when it is the first request it is guarded by the resourceVersion
-	// read.
+	// with exactly the outcome's Owned conditions, under our field
+	// manager.
 	StepApplyStatus Step = "ApplyStatus"
-	// StepAddFinalizer adds the kind's finalizer (a server-side apply of
-	// metadata.finalizers, which is a set: no other finalizer is touched).
+	// StepAddFinalizer adds the kind's finalizer: a JSON patch that
+	// appends it to the finalizers read, leaving every other one as it is.
 	StepAddFinalizer Step = "AddFinalizer"
 	// StepRemoveFinalizer removes the kind's finalizer. It comes after the
 	// status write: once the last finalizer of a deleted object is gone

@@ -76,7 +76,15 @@ func TestFor_FinalizerSteps(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, p.Requests, 1)
 	assert.Equal(t, writeplan.StepAddFinalizer, p.Requests[0].Step)
-	assert.JSONEq(t, `{"apiVersion":"finops.stakater.com/v1alpha1","kind":"Subscription","metadata":{"name":"s","namespace":"n","finalizers":["subscriptions.finops.stakater.com/finalizer"]}}`, string(p.Requests[0].Body))
+	assert.JSONEq(t, `[{"op":"add","path":"/metadata/finalizers","value":["subscriptions.finops.stakater.com/finalizer"]}]`, string(p.Requests[0].Body))
+
+	s.Finalizers = []string{"other.example/x"}
+	s.ResourceVersion = "7"
+	p, err = writeplan.For(s, o, s.Status, opts)
+	require.NoError(t, err)
+	require.Len(t, p.Requests, 1)
+	assert.JSONEq(t, `[{"op":"replace","path":"/metadata/resourceVersion","value":"7"},{"op":"add","path":"/metadata/finalizers/-","value":"subscriptions.finops.stakater.com/finalizer"}]`, string(p.Requests[0].Body),
+		"appended to the list read, guarded by its resourceVersion")
 }
 
 const ourManager = "finops-operator"

@@ -76,14 +76,12 @@ const rvPath = "/metadata/resourceVersion"
 
 // applyMeta is the metadata of an apply body: the object's name.
 type applyMeta struct {
-	Name            string   `json:"name"`
-	Namespace       string   `json:"namespace,omitempty"`
-	ResourceVersion string   `json:"resourceVersion,omitempty"`
-	Finalizers      []string `json:"finalizers,omitempty"`
+	Name            string `json:"name"`
+	Namespace       string `json:"namespace,omitempty"`
+	ResourceVersion string `json:"resourceVersion,omitempty"`
 }
 
-// applyBody is every apply body a plan sends: the status or the
-// finalizers of one object.
+// applyBody is the apply body a plan sends: the status of one object.
 type applyBody struct {
 	APIVersion string                     `json:"apiVersion"`
 	Kind       string                     `json:"kind"`

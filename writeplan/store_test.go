@@ -257,6 +257,9 @@ func jsonPatch(doc map[string]any, op, path string, value any) error {
 		}
 		return nil
 	case []any:
+		if op == "add" && last == "-" {
+			return setAt(doc, toks[:len(toks)-1], append(p, value))
+		}
 		i, err := strconv.Atoi(last)
 		if err != nil || i < 0 || i >= len(p) {
 			return fmt.Errorf("json patch: %s: no such index", path)

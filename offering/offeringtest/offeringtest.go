@@ -5,14 +5,15 @@ import (
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/types"
 	"pgregory.net/rapid"
 
 	finopsv1 "github.com/condengine/condengine/api/finops/v1alpha1"
+	pb "github.com/condengine/condengine/pricebook/pricebooktest"
 )
 
-// Epoch is the creation time of built Offerings.
-func Epoch() time.Time { return time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC) }
+// Epoch is the creation time of built Offerings, the same as of built
+// PriceBooks.
+func Epoch() time.Time { return pb.Epoch() }
 
 // Option adjusts an Offering being built.
 type Option func(*finopsv1.Offering)
@@ -21,11 +22,10 @@ type Option func(*finopsv1.Offering)
 // finalizer already added and uid "u-<namespace>-<name>".
 func New(namespace, name string, opts ...Option) finopsv1.Offering {
 	o := finopsv1.Offering{
-		TypeMeta: metav1.TypeMeta{APIVersion: finopsv1.APIVersion, Kind: finopsv1.KindOffering},
-		ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: name, Generation: 1,
-			UID: types.UID("u-" + namespace + "-" + name), CreationTimestamp: metav1.NewTime(Epoch()),
-			Finalizers: []string{finopsv1.OfferingFinalizer}},
+		TypeMeta:   metav1.TypeMeta{APIVersion: finopsv1.APIVersion, Kind: finopsv1.KindOffering},
+		ObjectMeta: pb.Meta(namespace, name),
 	}
+	o.Finalizers = []string{finopsv1.OfferingFinalizer}
 	for _, f := range opts {
 		f(&o)
 	}

@@ -22,15 +22,22 @@ type Option func(*finopsv1.PriceBook)
 // created at Epoch, generation 1, uid "u-<namespace>-<name>".
 func New(namespace, name string, opts ...Option) finopsv1.PriceBook {
 	b := finopsv1.PriceBook{
-		TypeMeta: metav1.TypeMeta{APIVersion: finopsv1.APIVersion, Kind: finopsv1.KindPriceBook},
-		ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: name, Generation: 1,
-			UID: types.UID("u-" + namespace + "-" + name), CreationTimestamp: metav1.NewTime(Epoch())},
-		Spec: finopsv1.PriceBookSpec{Currency: "EUR", ValuationMode: finopsv1.ValuationCurrency, Rates: &finopsv1.Rates{}},
+		TypeMeta:   metav1.TypeMeta{APIVersion: finopsv1.APIVersion, Kind: finopsv1.KindPriceBook},
+		ObjectMeta: Meta(namespace, name),
+		Spec:       finopsv1.PriceBookSpec{Currency: "EUR", ValuationMode: finopsv1.ValuationCurrency, Rates: &finopsv1.Rates{}},
 	}
 	for _, o := range opts {
 		o(&b)
 	}
 	return b
+}
+
+// Meta is the metadata of a built FinOps object: generation 1, created
+// at Epoch, uid "u-<namespace>-<name>". The offeringtest builders share
+// it.
+func Meta(namespace, name string) metav1.ObjectMeta {
+	return metav1.ObjectMeta{Namespace: namespace, Name: name, Generation: 1,
+		UID: types.UID("u-" + namespace + "-" + name), CreationTimestamp: metav1.NewTime(Epoch())}
 }
 
 // Created sets metadata.creationTimestamp.
