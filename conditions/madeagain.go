@@ -54,9 +54,17 @@ func (v *Vocabulary) madeBefore(c metav1.Condition, created time.Time) bool {
 // the same name (see Held) are read as absent, so none of them is kept,
 // none lends its lastTransitionTime, and none makes the snapshot stale.
 // Dropping one is a change: the object holds it and the result does not.
+//
+// A transition is never stamped before the object was created: when now
+// is before the creationTimestamp (the host's clock behind the API
+// server's), a new lastTransitionTime is the creation instant, rounded up
+// to a whole second. Stamped at now, the condition would read as left
+// over from an earlier object on the next pass and be written again on
+// every pass until the host's clock caught up.
 func (v *Vocabulary) MergeObject(obj Object, current, desired []metav1.Condition, now time.Time) MergeResult {
-	held := v.Held(current, obj.GetCreationTimestamp().Time)
-	m := v.Merge(held, desired, obj.GetGeneration(), now)
+	created := obj.GetCreationTimestamp().Time
+	held := v.Held(current, created)
+	m := v.Merge(held, desired, obj.GetGeneration(), notBefore(now, created))
 	switch {
 	case m.Stale:
 		m.Conditions = current // nothing is written: the object as it is
@@ -64,4 +72,17 @@ func (v *Vocabulary) MergeObject(obj Object, current, desired []metav1.Condition
 		m.Changed = true
 	}
 	return m
+}
+
+// notBefore is now, or created rounded up to a whole second when now is
+// before it: the earliest instant Merge may stamp on the object.
+func notBefore(now, created time.Time) time.Time {
+	if !now.Truncate(time.Second).Before(created) {
+		return now
+	}
+	up := created.Truncate(time.Second)
+	if up.Before(created) {
+		up = up.Add(time.Second)
+	}
+	return up
 }

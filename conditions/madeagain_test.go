@@ -85,3 +85,42 @@ func TestMergeObject_ForeignKeptWhateverItsTime(t *testing.T) {
 	assert.False(t, r.Changed)
 	assert.Equal(t, current, r.Conditions)
 }
+
+// A host whose clock is behind the API server's sees an object created
+// after its now. What it writes must read as this object's on the next
+// pass, or every pass writes again until the clocks agree.
+func TestMergeObject_CreatedAfterNowSettles(t *testing.T) {
+	v := testVocab(t)
+	for _, tc := range []struct {
+		name    string
+		created time.Time
+		stamp   time.Time
+	}{
+		{"a whole second", now.Truncate(time.Second).Add(36 * time.Hour), now.Truncate(time.Second).Add(36 * time.Hour)},
+		{"between seconds", now.Add(36 * time.Hour), now.Truncate(time.Second).Add(36*time.Hour + time.Second)},
+		{"within now's second", now.Truncate(time.Second).Add(300 * time.Millisecond), now.Truncate(time.Second).Add(time.Second)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if !now.Truncate(time.Second).Before(tc.created) {
+				t.Fatalf("the case needs a creation after now's second")
+			}
+			desired := []metav1.Condition{want("Accepted", "True", "OK", 1)}
+			obj := madeAt(tc.created, 1)
+			first := v.MergeObject(obj, nil, desired, now)
+			require.True(t, first.Changed)
+			got := first.Conditions[0].LastTransitionTime.Time
+			assert.True(t, got.Equal(tc.stamp), "stamped %v, want %v", got, tc.stamp)
+			assert.False(t, got.Before(tc.created), "stamped before the object was created")
+			for _, later := range []time.Duration{0, time.Second, time.Minute, 48 * time.Hour} {
+				again := v.MergeObject(obj, first.Conditions, desired, now.Add(later))
+				assert.False(t, again.Changed, "%v later: the condition just written reads as another object's", later)
+			}
+		})
+	}
+}
+
+func TestMergeObject_CreatedBeforeNowStampsNow(t *testing.T) {
+	v := testVocab(t)
+	r := v.MergeObject(madeAt(now.Add(-time.Hour), 1), nil, []metav1.Condition{want("Accepted", "True", "OK", 1)}, now)
+	assert.True(t, r.Conditions[0].LastTransitionTime.Time.Equal(now.Truncate(time.Second)))
+}
