@@ -136,23 +136,24 @@ func removeFrom[K comparable](m map[K]uidSet, k K, uid types.UID) {
 }
 
 // addBinding indexes what o reads, with its memory entry m.
-func (d *dependents) addBinding(o *akv1.Binding, m *Served) {
-	bd := depsOf(o, m)
-	addTo(d.byBackend, bd.backend, o.UID)
-	for i := range bd.n {
-		addTo(d.byConn, bd.conns[i], o.UID)
-		d.byChan.add(bd.chans[i], o.UID)
-	}
-}
+func (d *dependents) addBinding(o *akv1.Binding, m *Served) { d.index(o, m, true) }
 
 // removeBinding drops what o read, with its memory entry m: the two
 // addBinding was given.
-func (d *dependents) removeBinding(o *akv1.Binding, m *Served) {
+func (d *dependents) removeBinding(o *akv1.Binding, m *Served) { d.index(o, m, false) }
+
+// index adds (or, with add false, removes) o's UID under every object o
+// reads, with its memory entry m.
+func (d *dependents) index(o *akv1.Binding, m *Served, add bool) {
 	bd := depsOf(o, m)
-	removeFrom(d.byBackend, bd.backend, o.UID)
+	edit, editChan := removeFrom[objKey], d.byChan.remove
+	if add {
+		edit, editChan = addTo[objKey], d.byChan.add
+	}
+	edit(d.byBackend, bd.backend, o.UID)
 	for i := range bd.n {
-		removeFrom(d.byConn, bd.conns[i], o.UID)
-		d.byChan.remove(bd.chans[i], o.UID)
+		edit(d.byConn, bd.conns[i], o.UID)
+		editChan(bd.chans[i], o.UID)
 	}
 }
 

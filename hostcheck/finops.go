@@ -322,10 +322,10 @@ func (finopsSystem) edit(ctx context.Context, w client.Client, e event, n int, n
 
 func finopsCreate(ctx context.Context, w client.Client, e event, n int, now time.Time, offs, subs []*unstructured.Unstructured) error {
 	name, uid := "new-"+strconv.Itoa(n), types.UID("un-"+strconv.Itoa(n))
-	// The API server stamps a creation on its own clock, which the
-	// harness keeps ten minutes behind the host's: further than one
-	// backward jump of the host's clock.
-	created := metav1.NewTime(now.Add(-10 * time.Minute))
+	// The API server stamps a creation with the clock as it is; after a
+	// backward jump the host's clock is behind it, which the engine
+	// settles (docs/decisions/created-after-now.md).
+	created := metav1.NewTime(now)
 	if e.Arg%3 == 2 || len(offs) == 0 {
 		o := st.ReadyOffering("shop", name)
 		o.Status = finopsv1.OfferingStatus{}
