@@ -125,6 +125,9 @@ func ipv6Span(s string, i, j int) (span, bool) {
 	for a < j && s[a] == '.' {
 		a++ // ".::1" is a sentence or path dot before an address
 	}
+	for j-a > 3 && s[a] == ':' && s[a+1] == ':' && s[a+2] == ':' {
+		a++ // ":::1": separating colons before "::1"
+	}
 	if a+1 < j && s[a] == ':' && s[a+1] != ':' {
 		a++ // a lone leading ':' separates, as in "addr:2001:db8::1"
 	} else if a > 0 && glued(s[a-1]) {
