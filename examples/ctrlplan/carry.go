@@ -8,6 +8,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/client/apiutil"
 
 	"github.com/condengine/condengine/writeplan"
 )
@@ -29,19 +30,47 @@ func Carry(ctx context.Context, c client.Client, obj client.Object, p writeplan.
 				return fmt.Errorf("ctrlplan: %w", err)
 			}
 		}
-		switch {
-		case r.PatchType == types.ApplyPatchType:
+		if r.PatchType == types.ApplyPatchType {
 			err = apply(ctx, c, obj, r)
-		case r.Subresource == writeplan.SubresourceStatus:
-			err = c.Status().Patch(ctx, obj, client.RawPatch(r.PatchType, r.Body), client.FieldOwner(r.FieldManager))
-		default:
-			err = c.Patch(ctx, obj, client.RawPatch(r.PatchType, r.Body), client.FieldOwner(r.FieldManager))
+		} else {
+			err = patch(ctx, c, obj, r)
 		}
 		if err != nil {
 			return fmt.Errorf("ctrlplan: %s of %s %s/%s: %w", r.Step, p.Kind, p.Namespace, p.Name, err)
 		}
 	}
 	return nil
+}
+
+// ours names the module's kinds whatever scheme the host built its
+// client with: a typed object of ours is sent as unstructured, so a
+// client that does not know our API groups still carries the plan.
+var ours = Scheme()
+
+// patch sends a JSON or merge patch of obj (or of its status) and copies
+// the object the server answered into obj.
+func patch(ctx context.Context, c client.Client, obj client.Object, r writeplan.Request) error {
+	target, u := obj, (*unstructured.Unstructured)(nil)
+	if _, isU := obj.(*unstructured.Unstructured); !isU {
+		if gvk, err := apiutil.GVKForObject(obj, ours); err == nil {
+			u = &unstructured.Unstructured{}
+			u.SetGroupVersionKind(gvk)
+			u.SetNamespace(obj.GetNamespace())
+			u.SetName(obj.GetName())
+			target = u
+		}
+	}
+	p := client.RawPatch(r.PatchType, r.Body)
+	var err error
+	if r.Subresource == writeplan.SubresourceStatus {
+		err = c.Status().Patch(ctx, target, p, client.FieldOwner(r.FieldManager))
+	} else {
+		err = c.Patch(ctx, target, p, client.FieldOwner(r.FieldManager))
+	}
+	if err != nil || u == nil {
+		return err
+	}
+	return runtime.DefaultUnstructuredConverter.FromUnstructured(u.Object, obj)
 }
 
 // apply sends a server-side apply request through the client's Apply

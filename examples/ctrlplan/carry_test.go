@@ -2,6 +2,7 @@ package ctrlplan_test
 
 import (
 	"context"
+	"fmt"
 	"testing"
 	"time"
 
@@ -9,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/client/interceptor"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
@@ -204,4 +206,45 @@ func TestRequeueAfter_IsARequeueForControllerRuntime(t *testing.T) {
 	// The host's clock has run past RetryAt: still a requeue.
 	r = reconcile.Result{RequeueAfter: o.RequeueAfter(o.RetryAt.Add(time.Minute))}
 	assert.False(t, r.IsZero())
+}
+
+// TestCarry_AClientThatDoesNotKnowOurKinds: a host's client built with
+// client-go's scheme alone cannot name a typed object of ours; Carry
+// still adds a finalizer and writes status through it.
+func TestCarry_AClientThatDoesNotKnowOurKinds(t *testing.T) {
+	ctx := context.Background()
+	store := ctrlplan.NewFakeClientBuilder().Build()
+	typedOnly := func(obj client.Object) error {
+		if _, ok := obj.(*unstructured.Unstructured); !ok {
+			return fmt.Errorf("no kind is registered for the type %T", obj)
+		}
+		return nil
+	}
+	c := interceptor.NewClient(store, interceptor.Funcs{
+		Patch: func(ctx context.Context, c client.WithWatch, obj client.Object, p client.Patch, opts ...client.PatchOption) error {
+			if err := typedOnly(obj); err != nil {
+				return err
+			}
+			return c.Patch(ctx, obj, p, opts...)
+		},
+		SubResourcePatch: func(ctx context.Context, c client.Client, sub string, obj client.Object, p client.Patch, opts ...client.SubResourcePatchOption) error {
+			if err := typedOnly(obj); err != nil {
+				return err
+			}
+			return c.SubResource(sub).Patch(ctx, obj, p, opts...)
+		},
+	})
+	s := &finopsv1.Subscription{ObjectMeta: metav1.ObjectMeta{Namespace: "team-a", Name: "plan"}}
+	require.NoError(t, store.Create(ctx, s))
+	ready := []metav1.Condition{cond("Ready", "True", "ActivationSucceeded")}
+	o := &conditions.Outcome{Kind: finopsv1.KindSubscription, Namespace: s.Namespace, Name: s.Name, UID: s.UID,
+		Conditions: ready, Owned: ready, Write: true, Finalizer: conditions.FinalizerAdd}
+	p, err := writeplan.For(s, o, finopsv1.SubscriptionStatus{}, writeplan.Options{FieldManager: manager})
+	require.NoError(t, err)
+	require.NoError(t, ctrlplan.Carry(ctx, c, s, p))
+	assert.Contains(t, s.Finalizers, finopsv1.SubscriptionFinalizer, "obj holds what the server answered")
+	stored := &finopsv1.Subscription{}
+	require.NoError(t, store.Get(ctx, client.ObjectKeyFromObject(s), stored))
+	assert.Contains(t, stored.Finalizers, finopsv1.SubscriptionFinalizer)
+	assert.Equal(t, "Ready", stored.Status.Conditions[0].Type)
 }
