@@ -50,6 +50,7 @@ type Incremental struct {
 	ids       map[types.UID]int32
 	recs      []rec
 	free      []int32
+	bare      map[int32]types.UID
 	nBindings int
 
 	// memory holds the memory entries that are not their Binding's own
@@ -76,8 +77,10 @@ type Incremental struct {
 // held as a mark (ownMemory) instead of a copy, and rebuilt from the
 // Binding when it is read. Likewise one probe result named as its
 // Binding is named is held as the three fields that tell it apart.
+//
+// A rec does not keep its UID: a Binding has its own, and the numbers
+// without a Binding keep theirs in Incremental.bare.
 type rec struct {
-	uid     types.UID
 	binding *akv1.Binding
 	// probe is the one probe result of a Binding when marks has oneProbe.
 	probe heldProbe
@@ -142,6 +145,7 @@ func NewIncremental(s Snapshot) (*Incremental, Result, error) {
 		now: s.Now, broker: s.Broker,
 		ids:         make(map[types.UID]int32, uids),
 		recs:        make([]rec, 0, uids),
+		bare:        map[int32]types.UID{},
 		memory:      map[int32]*Served{},
 		probeLists:  map[int32][]ProbeResult{},
 		backends:    make(map[types.UID]*akv1.AgentBackend, len(s.Backends)),
@@ -159,8 +163,7 @@ func NewIncremental(s Snapshot) (*Incremental, Result, error) {
 		if e.recs[id].binding != nil {
 			return nil, Result{}, ErrUnkeyable
 		}
-		e.recs[id].binding = &o
-		e.nBindings++
+		e.putBinding(id, &o)
 	}
 	for i := range s.Backends {
 		o := s.Backends[i]
@@ -176,21 +179,21 @@ func NewIncremental(s Snapshot) (*Incremental, Result, error) {
 		}
 		e.connections[o.UID] = &o
 	}
+	// What tighten would hold as marks is held so from the start: a map
+	// keeps its size after its entries are deleted.
 	for _, m := range s.Served.Objects {
 		id := e.idFor(m.UID)
 		if e.hasMemory(id) {
 			return nil, Result{}, ErrUnkeyable
 		}
-		e.setMemory(id, &m)
+		if o := e.recs[id].binding; o != nil && isOwn(&m, o) {
+			e.recs[id].marks |= ownMemory
+		} else {
+			e.memory[id] = &m
+		}
 		e.checks.memory(m, +1)
 	}
-	for i := range s.Probes {
-		id := e.idFor(s.Probes[i].UID)
-		e.probeLists[id] = append(e.probeLists[id], s.Probes[i])
-	}
-	for id := range e.probeLists {
-		e.tighten(id)
-	}
+	e.holdProbes(s.Probes)
 	// The kinds are counted one after the other, so an object's UID is
 	// shared with the objects of the kinds counted before its own.
 	for id := range e.recs {
@@ -297,7 +300,7 @@ func (e *Incremental) sortedIDs() []int32 {
 	for _, id := range e.ids {
 		out = append(out, id)
 	}
-	slices.SortFunc(out, func(a, b int32) int { return cmp.Compare(e.recs[a].uid, e.recs[b].uid) })
+	slices.SortFunc(out, func(a, b int32) int { return cmp.Compare(e.uidOf(a), e.uidOf(b)) })
 	return out
 }
 

@@ -18,9 +18,32 @@ func (e *Incremental) idFor(uid types.UID) int32 {
 		id = int32(len(e.recs))
 		e.recs = append(e.recs, rec{})
 	}
-	e.recs[id] = rec{uid: uid}
+	e.recs[id] = rec{}
 	e.ids[uid] = id
+	e.bare[id] = uid
 	return id
+}
+
+// uidOf returns the UID of a number in use.
+func (e *Incremental) uidOf(id int32) types.UID {
+	if o := e.recs[id].binding; o != nil {
+		return o.UID
+	}
+	return e.bare[id]
+}
+
+// putBinding sets the Binding of a number (nil takes it out).
+func (e *Incremental) putBinding(id int32, o *akv1.Binding) {
+	r := &e.recs[id]
+	switch {
+	case o != nil:
+		delete(e.bare, id)
+		e.nBindings += 1 - b2i(r.binding != nil)
+	case r.binding != nil:
+		e.bare[id] = r.binding.UID
+		e.nBindings--
+	}
+	r.binding = o
 }
 
 // idOf returns the number of a UID, if it has one.
@@ -40,13 +63,15 @@ func (e *Incremental) bindingOf(uid types.UID) *akv1.Binding {
 // release lets a number go once nothing is held for it.
 func (e *Incremental) release(id int32) {
 	r := &e.recs[id]
-	if got, ok := e.ids[r.uid]; !ok || got != id {
+	uid := e.uidOf(id)
+	if got, ok := e.ids[uid]; !ok || got != id {
 		return // free already
 	}
 	if r.binding != nil || r.marks != 0 || e.memory[id] != nil || e.probeLists[id] != nil {
 		return
 	}
-	delete(e.ids, r.uid)
+	delete(e.ids, uid)
+	delete(e.bare, id)
 	*r = rec{}
 	e.free = append(e.free, id)
 }
@@ -97,7 +122,7 @@ func (e *Incremental) appendProbes(out []ProbeResult, id int32) []ProbeResult {
 		return append(out, e.probeLists[id]...)
 	}
 	o := r.binding
-	return append(out, ProbeResult{UID: r.uid, Namespace: o.Namespace, Name: o.Name, Generation: r.probe.gen,
+	return append(out, ProbeResult{UID: o.UID, Namespace: o.Namespace, Name: o.Name, Generation: r.probe.gen,
 		Backend: r.probe.backend, Channel: r.probe.channel})
 }
 
@@ -148,5 +173,28 @@ func (e *Incremental) loosen(id int32, next *akv1.Binding) {
 		e.probeLists[id] = e.appendProbes(nil, id)
 		r.marks &^= oneProbe
 		r.probe = heldProbe{}
+	}
+}
+
+// holdProbes holds a snapshot's probe results, each UID's in the order
+// given: a Binding's one result named as it is, as a mark.
+func (e *Incremental) holdProbes(probes []ProbeResult) {
+	ids := make([]int32, len(probes))
+	for i := range probes {
+		ids[i] = e.idFor(probes[i].UID)
+	}
+	count := make([]int32, len(e.recs))
+	for _, id := range ids {
+		count[id]++
+	}
+	for i := range probes {
+		id, p := ids[i], &probes[i]
+		r := &e.recs[id]
+		if count[id] == 1 && r.binding != nil && p.Namespace == r.binding.Namespace && p.Name == r.binding.Name {
+			r.marks |= oneProbe
+			r.probe = heldProbe{gen: p.Generation, backend: p.Backend, channel: p.Channel}
+			continue
+		}
+		e.probeLists[id] = append(e.probeLists[id], *p)
 	}
 }

@@ -69,13 +69,12 @@ func (e *Incremental) step(affected idSet, others []types.UID) Step {
 		got[r.Bindings[i].UID] = i
 	}
 	for id := range affected {
-		rc := &e.recs[id]
-		if i, ok := got[rc.uid]; ok {
+		if i, ok := got[e.uidOf(id)]; ok {
 			e.setResult(id, &r.Bindings[i])
 			st.Bindings = append(st.Bindings, r.Bindings[i])
-		} else if rc.marks&hasOutcome != 0 {
+		} else if e.recs[id].marks&hasOutcome != 0 {
 			e.dropResult(id)
-			st.Gone = append(st.Gone, rc.uid)
+			st.Gone = append(st.Gone, e.uidOf(id))
 		}
 	}
 	refreshed := make(idSet, len(affected)+len(others))
@@ -98,7 +97,7 @@ func (e *Incremental) step(affected idSet, others []types.UID) Step {
 	for id := range refreshed {
 		if _, ok := kept[id]; !ok && e.recs[id].marks&remembered != 0 {
 			e.recs[id].marks &^= remembered
-			st.Forgotten = append(st.Forgotten, e.recs[id].uid)
+			st.Forgotten = append(st.Forgotten, e.uidOf(id))
 		}
 		e.release(id)
 	}
@@ -126,7 +125,7 @@ func (e *Incremental) fullStep() Step {
 	var before []types.UID
 	for id := range e.recs {
 		if e.recs[id].marks&hasOutcome != 0 {
-			before = append(before, e.recs[id].uid)
+			before = append(before, e.uidOf(int32(id)))
 		}
 	}
 	e.adopt(r)

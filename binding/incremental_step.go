@@ -15,8 +15,7 @@ func (e *Incremental) SetBinding(o akv1.Binding) Step {
 	affected := idSet{}
 	e.around(id, affected)
 	e.dropBinding(id, &o)
-	e.recs[id].binding = &o
-	e.nBindings++
+	e.putBinding(id, &o)
 	e.tighten(id)
 	e.checks.object(akv1.KindBinding, o.Namespace, o.Name, o.UID, o.Generation, e.holders(akv1.KindBinding, o.UID), +1)
 	e.addDeps(id)
@@ -46,8 +45,7 @@ func (e *Incremental) dropBinding(id int32, next *akv1.Binding) {
 	e.checks.object(akv1.KindBinding, old.Namespace, old.Name, old.UID, old.Generation, e.holders(akv1.KindBinding, old.UID), -1)
 	e.dropDeps(id)
 	e.loosen(id, next)
-	e.recs[id].binding = nil
-	e.nBindings--
+	e.putBinding(id, nil)
 }
 
 // SetBackend adds an AgentBackend, or replaces the one of its UID.
