@@ -19,40 +19,11 @@ func runExplain(t *testing.T, newReader newReaderFunc, args ...string) (int, str
 	return code, out.String(), errb.String()
 }
 
-// The holder lives in another namespace: the evidence names it all the
-// same, with both creation times.
-const conflictAcrossNamespaces = `
-apiVersion: agentkourier.dev/v1alpha1
-kind: ChatConnection
-metadata: {namespace: team-a, name: slack, uid: u-slack, generation: 1, creationTimestamp: "2026-11-30T08:00:00Z"}
-spec: {platform: slack, tokenSecretRef: {name: slack-bot-token, key: token}, allowedNamespaces: [team-b]}
----
-apiVersion: agentkourier.dev/v1alpha1
-kind: AgentBackend
-metadata: {namespace: team-a, name: echo, uid: u-echo, generation: 1, creationTimestamp: "2026-11-30T08:00:00Z"}
-spec: {url: "https://echo.example"}
----
-apiVersion: agentkourier.dev/v1alpha1
-kind: AgentBackend
-metadata: {namespace: team-b, name: helper, uid: u-helper, generation: 1, creationTimestamp: "2026-11-30T08:00:00Z"}
-spec: {url: "https://helper.example"}
----
-apiVersion: agentkourier.dev/v1alpha1
-kind: Binding
-metadata: {namespace: team-b, name: support, uid: u-support, generation: 1, creationTimestamp: "2026-11-30T08:30:00Z"}
-spec: {agent: {backendRef: {name: helper}}, chat: {connectionRef: {namespace: team-a, name: slack}, channel: C7}}
----
-apiVersion: agentkourier.dev/v1alpha1
-kind: Binding
-metadata: {namespace: team-a, name: second, uid: u-second, generation: 1, creationTimestamp: "2026-11-30T09:45:00Z"}
-spec: {agent: {backendRef: {name: echo}}, chat: {connectionRef: {name: slack}, channel: C7}}
-`
-
 // A Binding refused by a channel conflict: the rule, the holder (in
 // another namespace) and both creation times; Ready derived from
 // Accepted.
 func TestExplain_ChannelConflictNamesRuleHolderAndBothCreationTimes(t *testing.T) {
-	client, newReader := fakeCluster(objects(t, conflictAcrossNamespaces)...)
+	client, newReader := fakeCluster(objects(t, "conflict-across-namespaces.yaml")...)
 	code, out, errs := runExplain(t, newReader, "binding", "second", "-n", "team-a")
 	if code != exitOK {
 		t.Fatalf("code %d, stderr %q\n%s", code, errs, out)
@@ -91,7 +62,7 @@ func TestExplain_ChannelConflictNamesRuleHolderAndBothCreationTimes(t *testing.T
 // written, says which input is missing, and names no rule; Accepted,
 // which needs no probe, is explained by its rule.
 func TestExplain_ProbeConditionSaysItCannotBeJudgedLive(t *testing.T) {
-	_, newReader := fakeCluster(objects(t, cluster)...)
+	_, newReader := fakeCluster(objects(t, "cluster.yaml")...)
 	code, out, errs := runExplain(t, newReader, "Binding", "first", "--namespace", "team-a")
 	if code != exitOK {
 		t.Fatalf("code %d, stderr %q\n%s", code, errs, out)
@@ -131,7 +102,7 @@ func TestExplain_ProbeConditionSaysItCannotBeJudgedLive(t *testing.T) {
 // An accepted Binding with nothing written yet still lists its probe
 // conditions, as absent, with the input that is missing.
 func TestExplain_UnwrittenProbeConditionsAreListedAsAbsent(t *testing.T) {
-	_, newReader := fakeCluster(objects(t, conflictAcrossNamespaces)...)
+	_, newReader := fakeCluster(objects(t, "conflict-across-namespaces.yaml")...)
 	code, out, errs := runExplain(t, newReader, "binding", "support", "-n", "team-b")
 	if code != exitOK {
 		t.Fatalf("code %d, stderr %q\n%s", code, errs, out)
@@ -147,23 +118,7 @@ func TestExplain_UnwrittenProbeConditionsAreListedAsAbsent(t *testing.T) {
 // A Subscription's CostsResolved is judged as if no collection run wrote
 // now: the kept rule, and the run named as the missing input.
 func TestExplain_CostsResolvedNamesTheCollectionRun(t *testing.T) {
-	docs := `apiVersion: finops.stakater.com/v1alpha1
-kind: Offering
-metadata: {namespace: shop, name: base, uid: o-base, generation: 1}
-spec: {pricing: {subscriptionFee: {priceMicros: 40000000, period: 1h, tickAlignment: ActivatedAt}}}
-status: {ready: "True"}
----
-apiVersion: finops.stakater.com/v1alpha1
-kind: Subscription
-metadata: {namespace: team-a, name: acme, uid: u-acme, generation: 1}
-spec: {offeringRef: {name: base, namespace: shop}}
-status:
-  ready: "True"
-  activatedAt: "2026-11-30T09:00:00Z"
-  compatibilityRoot: u-acme
-  conditions:
-    - {type: CostsResolved, status: "True", reason: FromDB, observedGeneration: 1, lastTransitionTime: "2026-11-30T09:00:00Z", message: ""}`
-	_, newReader := fakeCluster(objects(t, docs)...)
+	_, newReader := fakeCluster(objects(t, "costs-kept.yaml")...)
 	code, out, errs := runExplain(t, newReader, "subscription", "acme", "-n", "team-a")
 	if code != exitOK {
 		t.Fatalf("code %d, stderr %q\n%s", code, errs, out)
@@ -180,7 +135,7 @@ status:
 }
 
 func TestExplain_Errors_Exit2(t *testing.T) {
-	_, newReader := fakeCluster(objects(t, cluster)...)
+	_, newReader := fakeCluster(objects(t, "cluster.yaml")...)
 	for name, tc := range map[string]struct {
 		args []string
 		want string
@@ -205,7 +160,7 @@ func TestExplain_Errors_Exit2(t *testing.T) {
 // Each drift row of audit's table is followed by the decision behind the
 // due condition; the JSON and YAML carry it as why.
 func TestAudit_DriftCarriesTheDueDecision(t *testing.T) {
-	_, newReader := fakeCluster(objects(t, cluster)...)
+	_, newReader := fakeCluster(objects(t, "cluster.yaml")...)
 	code, out, _ := runAudit(t, newReader, "-A")
 	if code != exitDrift {
 		t.Fatalf("code %d\n%s", code, out)
