@@ -19,15 +19,23 @@ func runExplain(t *testing.T, newReader newReaderFunc, args ...string) (int, str
 	return code, out.String(), errb.String()
 }
 
+// explained runs explain and fails t unless it exits 0; it returns
+// stdout and stderr.
+func explained(t *testing.T, newReader newReaderFunc, args ...string) (string, string) {
+	t.Helper()
+	code, out, errs := runExplain(t, newReader, args...)
+	if code != exitOK {
+		t.Fatalf("code %d, stderr %q\n%s", code, errs, out)
+	}
+	return out, errs
+}
+
 // A Binding refused by a channel conflict: the rule, the holder (in
 // another namespace) and both creation times; Ready derived from
 // Accepted.
 func TestExplain_ChannelConflictNamesRuleHolderAndBothCreationTimes(t *testing.T) {
 	client, newReader := fakeCluster(objects(t, "conflict-across-namespaces.yaml")...)
-	code, out, errs := runExplain(t, newReader, "binding", "second", "-n", "team-a")
-	if code != exitOK {
-		t.Fatalf("code %d, stderr %q\n%s", code, errs, out)
-	}
+	out, errs := explained(t, newReader, "binding", "second", "-n", "team-a")
 	want := `Binding team-a/second
   Accepted=False ChannelConflict (observedGeneration 1)
     ← rule binding/accepted/channel-conflict: an older Binding (by creationTimestamp, then namespace, name and UID) holds the same channel on the same ChatConnection
@@ -63,10 +71,7 @@ func TestExplain_ChannelConflictNamesRuleHolderAndBothCreationTimes(t *testing.T
 // which needs no probe, is explained by its rule.
 func TestExplain_ProbeConditionSaysItCannotBeJudgedLive(t *testing.T) {
 	_, newReader := fakeCluster(objects(t, "cluster.yaml")...)
-	code, out, errs := runExplain(t, newReader, "Binding", "first", "--namespace", "team-a")
-	if code != exitOK {
-		t.Fatalf("code %d, stderr %q\n%s", code, errs, out)
-	}
+	out, errs := explained(t, newReader, "Binding", "first", "--namespace", "team-a")
 	containsAll(t, out,
 		"  Accepted=True OK (observedGeneration 1)\n    ← rule binding/accepted/ok: ",
 		"  BackendReachable=True OK (observedGeneration 1)\n    ← missing input: the prober's card fetch results, which a cluster does not hold; not judged, shown as written\n",
@@ -80,10 +85,7 @@ func TestExplain_ProbeConditionSaysItCannotBeJudgedLive(t *testing.T) {
 		t.Errorf("stderr %q: the judged conditions are as due", errs)
 	}
 
-	code, out, _ = runExplain(t, newReader, "bindings/first", "-n", "team-a", "-o", "json")
-	if code != exitOK {
-		t.Fatalf("json: code %d", code)
-	}
+	out, _ = explained(t, newReader, "bindings/first", "-n", "team-a", "-o", "json")
 	var got []explain.Object
 	if err := json.Unmarshal([]byte(out), &got); err != nil {
 		t.Fatal(err)
@@ -103,10 +105,7 @@ func TestExplain_ProbeConditionSaysItCannotBeJudgedLive(t *testing.T) {
 // conditions, as absent, with the input that is missing.
 func TestExplain_UnwrittenProbeConditionsAreListedAsAbsent(t *testing.T) {
 	_, newReader := fakeCluster(objects(t, "conflict-across-namespaces.yaml")...)
-	code, out, errs := runExplain(t, newReader, "binding", "support", "-n", "team-b")
-	if code != exitOK {
-		t.Fatalf("code %d, stderr %q\n%s", code, errs, out)
-	}
+	out, _ := explained(t, newReader, "binding", "support", "-n", "team-b")
 	containsAll(t, out,
 		"  Accepted=True OK (observedGeneration 1)\n    ← rule binding/accepted/ok: ",
 		"  BackendReachable (absent)\n    ← missing input: the prober's card fetch results, ",
@@ -119,10 +118,7 @@ func TestExplain_UnwrittenProbeConditionsAreListedAsAbsent(t *testing.T) {
 // now: the kept rule, and the run named as the missing input.
 func TestExplain_CostsResolvedNamesTheCollectionRun(t *testing.T) {
 	_, newReader := fakeCluster(objects(t, "costs-kept.yaml")...)
-	code, out, errs := runExplain(t, newReader, "subscription", "acme", "-n", "team-a")
-	if code != exitOK {
-		t.Fatalf("code %d, stderr %q\n%s", code, errs, out)
-	}
+	out, _ := explained(t, newReader, "subscription", "acme", "-n", "team-a")
 	want := "  CostsResolved=True FromDB (observedGeneration 1)\n" +
 		"    ← missing input: the charge collection run, which a cluster does not show; judged as if none ran now, so the collector's last CostsResolved is kept\n" +
 		"    ← rule subscription/costs-resolved/kept: "
