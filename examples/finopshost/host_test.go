@@ -252,24 +252,32 @@ func TestRunOnce_StatusBeforeTheFinalizer(t *testing.T) {
 	}
 }
 
-// TestRunOnce_ATransientFailureIsRequeued: a Subscription whose target
-// cannot be read (a server error, not NotFound) asks for a retry, and
-// the wait handed to controller-runtime is not 0, which would mean
-// "never again".
-func TestRunOnce_ATransientFailureIsRequeued(t *testing.T) {
+// failingTarget is a cluster with the active book, the Offering and a
+// Subscription whose target (ConfigMap acme/target, absent) cannot be
+// read while *failing: a server error, not NotFound.
+func failingTarget(t *testing.T, failing *bool) client.WithWatch {
+	t.Helper()
 	sub := familyObject(t, 3)
 	if err := unstructured.SetNestedMap(sub.Object, map[string]any{"targetRef": map[string]any{"apiVersion": "v1", "kind": "ConfigMap", "namespace": "acme", "name": "target"}}, "spec", "lifecycle"); err != nil {
 		t.Fatal(err)
 	}
-	c := ctrlplan.NewFakeClientBuilder().WithObjects(familyObject(t, 1), familyObject(t, 2), sub).WithInterceptorFuncs(interceptor.Funcs{
+	return ctrlplan.NewFakeClientBuilder().WithObjects(familyObject(t, 1), familyObject(t, 2), sub).WithInterceptorFuncs(interceptor.Funcs{
 		Get: func(ctx context.Context, c client.WithWatch, key client.ObjectKey, obj client.Object, opts ...client.GetOption) error {
-			if key.Name == "target" {
+			if key.Name == "target" && *failing {
 				return apierrors.NewInternalError(errors.New("etcd leader changed"))
 			}
 			return c.Get(ctx, key, obj, opts...)
 		},
 	}).Build()
-	h, err := New(c, "finops-operator-system")
+}
+
+// TestRunOnce_ATransientFailureIsRequeued: a Subscription whose target
+// cannot be read (a server error, not NotFound) asks for a retry, and
+// the wait handed to controller-runtime is not 0, which would mean
+// "never again".
+func TestRunOnce_ATransientFailureIsRequeued(t *testing.T) {
+	failing := true
+	h, err := New(failingTarget(t, &failing), "finops-operator-system")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -321,20 +329,8 @@ func TestRunOnce_EventsOfATransition(t *testing.T) {
 // a pass before that instant (an event's) leaves it waiting, and once
 // the read succeeds the backoff is forgotten.
 func TestRunOnce_RetriesBackOff(t *testing.T) {
-	sub := familyObject(t, 3)
-	if err := unstructured.SetNestedMap(sub.Object, map[string]any{"targetRef": map[string]any{"apiVersion": "v1", "kind": "ConfigMap", "namespace": "acme", "name": "target"}}, "spec", "lifecycle"); err != nil {
-		t.Fatal(err)
-	}
 	failing := false
-	c := ctrlplan.NewFakeClientBuilder().WithObjects(familyObject(t, 1), familyObject(t, 2), sub).WithInterceptorFuncs(interceptor.Funcs{
-		Get: func(ctx context.Context, c client.WithWatch, key client.ObjectKey, obj client.Object, opts ...client.GetOption) error {
-			if key.Name == "target" && failing {
-				return apierrors.NewInternalError(errors.New("etcd leader changed"))
-			}
-			return c.Get(ctx, key, obj, opts...)
-		},
-	}).Build()
-	h, err := New(c, "finops-operator-system")
+	h, err := New(failingTarget(t, &failing), "finops-operator-system")
 	if err != nil {
 		t.Fatal(err)
 	}
