@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"io"
+	"reflect"
 	"strconv"
 
 	"github.com/condengine/condengine/redact"
@@ -42,6 +43,27 @@ type Document struct {
 	// at is where a List item's text starts in source; the zero value is
 	// the top of source.
 	at itemPlace
+	// keys says whether some mapping of JSON holds two keys that differ
+	// only in case, which the type it is read into may take as one field
+	// given twice (see repeatedField); unscanned until a reader scans it.
+	keys keyState
+}
+
+// keyState is what a scan of a document's keys found.
+type keyState uint8
+
+const (
+	keysUnscanned keyState = iota
+	keysDistinct           // no two keys of a mapping differ only in case
+	keysFolded             // some two do
+)
+
+// keyStateOf is the keyState of a scan's folded result.
+func keyStateOf(f bool) keyState {
+	if f {
+		return keysFolded
+	}
+	return keysDistinct
 }
 
 // Reader yields the documents of a YAML or JSON stream one at a time, as
@@ -103,7 +125,7 @@ func (r *Reader) Next() (*Document, error) {
 		if r.Sized != nil {
 			r.Sized(len(text))
 		}
-		js, line, err := toJSON(text, start)
+		js, folded, line, err := toJSON(text, start)
 		if err != nil {
 			if line > 0 {
 				d.Line = start + line - 1
@@ -114,7 +136,7 @@ func (r *Reader) Next() (*Document, error) {
 		if js == nil {
 			continue
 		}
-		d.JSON = js
+		d.JSON, d.keys = js, keyStateOf(folded)
 		return d, nil
 	}
 }
@@ -231,7 +253,7 @@ func (d *Document) Expand(fn func(*Document) error) error {
 	for i, raw := range items {
 		item := d.path + "items[" + strconv.Itoa(i) + "]"
 		it := &Document{File: d.File, Index: d.Index, Item: item, Line: d.Line, JSON: raw,
-			source: d.source, sourceLine: d.sourceLine, path: item + ".", at: places[i]}
+			source: d.source, sourceLine: d.sourceLine, path: item + ".", at: places[i], keys: d.keys}
 		if lines[i] > 0 {
 			it.Line = lines[i]
 		}
@@ -251,9 +273,26 @@ func (d *Document) Identify() (*Header, error) {
 	if err != nil {
 		return nil, err
 	}
+	shape := headerType
+	if h.IsList() {
+		shape = listType
+	}
+	if fe := d.repeatedField(shape); fe != nil {
+		return nil, fe
+	}
 	d.Header = &h
 	return d.Header, nil
 }
+
+// headerType and listType are what Identify and Expand read of a
+// document, checked for a field set twice (see repeatedField).
+var (
+	headerType = reflect.TypeFor[Header]()
+	listType   = reflect.TypeFor[struct {
+		Header
+		Items json.RawMessage `json:"items"`
+	}]()
+)
 
 // Split reads a whole stream into its non-empty JSON documents, within
 // the default Limits. Lists are not expanded.
@@ -353,11 +392,13 @@ func EachJSON(raws []json.RawMessage, do func(*Document) error) error {
 			continue
 		}
 		d := &Document{Index: i + 1, JSON: raw}
-		if fe := jsonDuplicate(bytes.TrimSpace(raw), 1); fe != nil {
+		fe, folded := jsonDuplicate(bytes.TrimSpace(raw), 1)
+		if fe != nil {
 			fe.line = 0 // the document's own lines, not the input's
 			errs = append(errs, d.Fail(fe))
 			continue
 		}
+		d.keys = keyStateOf(folded)
 		if err := d.ExpandNew(&seen, do); err != nil {
 			errs = append(errs, err)
 		}
