@@ -9,6 +9,8 @@ import (
 	"strings"
 	"time"
 
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
 	"github.com/condengine/condengine/scenario"
 )
 
@@ -112,15 +114,10 @@ func encodeObjects(objs []map[string]any, raws []json.RawMessage) []json.RawMess
 	return out
 }
 
+// dig is the value at path in a decoded object, nil where the path
+// ends early or crosses a value that is not an object.
 func dig(m map[string]any, path ...string) any {
-	var v any = m
-	for _, p := range path {
-		mm, ok := v.(map[string]any)
-		if !ok {
-			return nil
-		}
-		v = mm[p]
-	}
+	v, _, _ := unstructured.NestedFieldNoCopy(m, path...)
 	return v
 }
 

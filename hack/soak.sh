@@ -10,7 +10,8 @@
 #   CHECKS=20000 FUZZTIME=10s bash hack/soak.sh
 #
 # CHECKS is -rapid.checks (default 100000), FUZZTIME each fuzz target's
-# -fuzztime (default 60s), and FUZZ=0 skips the fuzz targets. Each
+# -fuzztime (default 60s); FUZZ=0 skips the fuzz targets and PROPS=0 the
+# properties (to run the two halves at different times). Each
 # property and target is reported PASS or FAIL on its own line; the
 # script exits 1 when any failed, after running all of them.
 set -uo pipefail
@@ -19,6 +20,7 @@ cd "$(dirname "$0")/.."
 checks=${CHECKS:-100000}
 fuzztime=${FUZZTIME:-60s}
 fuzz=${FUZZ:-1}
+props_on=${PROPS:-1}
 pkgs=("$@")
 if [ ${#pkgs[@]} -eq 0 ]; then
   mapfile -t pkgs < <(go list -f '{{.Dir}}' ./... | sed "s|^$PWD|.|")
@@ -47,7 +49,7 @@ log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 for pkg in "${pkgs[@]}"; do
   mapfile -t props < <(properties "$pkg")
-  if [ ${#props[@]} -gt 0 ]; then
+  if [ "$props_on" != 0 ] && [ ${#props[@]} -gt 0 ]; then
     if printf '%s\n' "${props[@]}" | grep -qx '\.'; then
       run='.'
     else

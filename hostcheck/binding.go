@@ -201,6 +201,15 @@ func (bindingSystem) edit(ctx context.Context, w client.Client, e event, n int, 
 			return nil
 		}
 		return foreignWrite(ctx, w, bs[e.Target%len(bs)], e.Arg, now, binding.Vocabulary.Has)
+	case opFight:
+		// The fight is over a Binding some writer of ours has written.
+		bs := slices.DeleteFunc(ofKind(objs, akv1.KindBinding), func(u *unstructured.Unstructured) bool {
+			return !slices.ContainsFunc(conditionsOf(u), func(c metav1.Condition) bool { return binding.Vocabulary.Has(c.Type) })
+		})
+		if len(bs) == 0 {
+			return nil
+		}
+		return rivalWrite(ctx, w, bs[e.Target%len(bs)], e.Arg, now, binding.Vocabulary.Has)
 	}
 	// opEdit: a spec change, which bumps the generation as the API server
 	// does for a custom resource.
@@ -243,33 +252,69 @@ const otherManager = "other-controller"
 // condition, or an edit of one of ours (a person with kubectl edit).
 func foreignWrite(ctx context.Context, w client.Client, u *unstructured.Unstructured, variant int, now time.Time, ours func(string) bool) error {
 	if variant%3 == 2 {
-		x := u.DeepCopy()
-		conds, _, _ := unstructured.NestedSlice(x.Object, "status", "conditions")
-		for i, c := range conds {
-			m, ok := c.(map[string]any)
-			if ok && ours(fmt.Sprint(m["type"])) {
-				m["status"], m["reason"], m["message"] = "False", "EditedByHand", "edited by a person"
-				conds[i] = m
-				break
-			}
-		}
-		if err := unstructured.SetNestedSlice(x.Object, conds, "status", "conditions"); err != nil {
-			return err
-		}
-		return w.Status().Update(ctx, x, client.FieldOwner("kubectl-edit"))
+		return editByHand(ctx, w, u, ours)
 	}
 	status := "True"
 	if variant%3 == 1 {
 		status = "False"
 	}
-	a := &unstructured.Unstructured{Object: map[string]any{"status": map[string]any{"conditions": []any{map[string]any{
+	return applyCondition(ctx, w, u, otherManager, map[string]any{
 		"type": "example.com/Synced", "status": status, "reason": "Synced" + status, "message": "",
 		"lastTransitionTime": now.UTC().Format(time.RFC3339),
-	}}}}}
+	})
+}
+
+// editByHand is a person's kubectl edit of the first of our conditions
+// on u: an update of the status under the manager "kubectl-edit" (with
+// none of ours there, the person saves the status unchanged).
+func editByHand(ctx context.Context, w client.Client, u *unstructured.Unstructured, ours func(string) bool) error {
+	x := u.DeepCopy()
+	conds, _, _ := unstructured.NestedSlice(x.Object, "status", "conditions")
+	for i, c := range conds {
+		m, ok := c.(map[string]any)
+		if ok && ours(fmt.Sprint(m["type"])) {
+			m["status"], m["reason"], m["message"] = "False", "EditedByHand", "edited by a person"
+			conds[i] = m
+			break
+		}
+	}
+	if err := unstructured.SetNestedSlice(x.Object, conds, "status", "conditions"); err != nil {
+		return err
+	}
+	return w.Status().Update(ctx, x, client.FieldOwner("kubectl-edit"))
+}
+
+// rivalManager is the field manager of a second controller that thinks
+// one of our conditions is its own.
+const rivalManager = "rival-controller"
+
+// rivalWrite is one move of a writer fighting over u's status: a person
+// edits one of our conditions by hand (even variants), or a rival
+// controller force-applies its own value of one (odd). Either keeps
+// setting the same value, so every put-back of ours is undone again.
+func rivalWrite(ctx context.Context, w client.Client, u *unstructured.Unstructured, variant int, now time.Time, ours func(string) bool) error {
+	if variant%2 == 0 {
+		return editByHand(ctx, w, u, ours)
+	}
+	for _, c := range conditionsOf(u) {
+		if !ours(c.Type) {
+			continue
+		}
+		return applyCondition(ctx, w, u, rivalManager, map[string]any{
+			"type": c.Type, "status": "False", "reason": "OverriddenByRival", "message": "set by another controller",
+			"observedGeneration": c.ObservedGeneration, "lastTransitionTime": now.UTC().Format(time.RFC3339),
+		})
+	}
+	return nil
+}
+
+// applyCondition force-applies one status condition of u as manager.
+func applyCondition(ctx context.Context, w client.Client, u *unstructured.Unstructured, manager string, cond map[string]any) error {
+	a := &unstructured.Unstructured{Object: map[string]any{"status": map[string]any{"conditions": []any{cond}}}}
 	a.SetGroupVersionKind(u.GroupVersionKind())
 	a.SetNamespace(u.GetNamespace())
 	a.SetName(u.GetName())
-	return w.Status().Apply(ctx, client.ApplyConfigurationFromUnstructured(a), client.FieldOwner(otherManager), client.ForceOwnership)
+	return w.Status().Apply(ctx, client.ApplyConfigurationFromUnstructured(a), client.FieldOwner(manager), client.ForceOwnership)
 }
 
 func ofKind(objs []*unstructured.Unstructured, kind string) []*unstructured.Unstructured {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -157,7 +158,7 @@ func (r *run) judge(p *replica, w write) error {
 	}
 	statusWrite := ours && w.status && before != nil
 	if statusWrite && r.sys.timed() && !p.planned[before.GetUID()] {
-		r.checkGap(p, w, before)
+		r.checkTiming(p, w, before)
 	}
 	var injected error
 	applied := true
@@ -192,8 +193,9 @@ func (r *run) judge(p *replica, w write) error {
 	if r.quiet && ours && before != nil && !r.answerMoved(w.key, before) {
 		r.violateIn(RuleQuiet, w, "the host wrote after the stored status had settled at the engine's answer", "")
 	}
+	var after *unstructured.Unstructured
 	if applied && werr == nil {
-		after, err := getStored(r.ctx, r.store, w.gvk, w.key)
+		after, err = getStored(r.ctx, r.store, w.gvk, w.key)
 		if err != nil {
 			return err
 		}
@@ -207,7 +209,17 @@ func (r *run) judge(p *replica, w write) error {
 		if injected != nil || werr != nil {
 			m = m.Failed(r.now)
 		} else {
-			m = m.Wrote(nil, r.now)
+			var ours []metav1.Condition
+			if after != nil {
+				ours = ourConditions(after, r.sys.ours)
+				if p.views != nil {
+					if p.views[w.key] == nil {
+						p.views[w.key] = &view{}
+					}
+					p.views[w.key].wrote = rv(after.GetResourceVersion())
+				}
+			}
+			m = m.Wrote(ours, r.now)
 			p.planned[before.GetUID()] = true
 		}
 		p.writer[before.GetUID()] = m

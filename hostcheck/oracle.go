@@ -9,6 +9,9 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
+
+	"github.com/condengine/condengine/binding/policy"
+	"github.com/condengine/condengine/conditions"
 )
 
 // Rule is one rule the harness holds a host to. Its name is its stable
@@ -23,7 +26,7 @@ var (
 	RuleGenerationForward = Rule{"GenerationForward", "our conditions never go back to an older observedGeneration than the store holds"}
 	RuleFreshView         = Rule{"FreshView", "every write of our kinds carries the resourceVersion it was computed from, never older than one the host had already read"}
 	RuleOthersUntouched   = Rule{"OthersUntouched", "no condition of another writer is changed, removed or co-owned, and no type outside our vocabulary is written"}
-	RuleWriterTiming      = Rule{"WriterTiming", "status writes of one object keep the writer policy's gap, and its backoff after failed writes"}
+	RuleWriterTiming      = Rule{"WriterTiming", "status writes of one object keep the writer policy's gap, its backoff after failed writes, and its spacing of put-backs in a fight over the status"}
 	RuleFinalizerLast     = Rule{"FinalizerLast", "a finalizer is released only when the engine decides Remove for the stored object, and never before its status write"}
 	RuleLeaderOnly        = Rule{"LeaderOnly", "a replica that does not hold the lease never writes"}
 	RuleNoPendingOverGood = Rule{"NoPendingOverGood", "a bare Pending is never written over a good status of the generation served"}
@@ -62,17 +65,55 @@ func (r *run) violateIn(rule Rule, w write, detail, expected string) {
 	r.violate(rule, w.String(), detail, expected)
 }
 
-// checkGap holds a status write to the writer policy's timing as this
-// incarnation's own writes of the object set it.
-func (r *run) checkGap(p *replica, w write, before *unstructured.Unstructured) {
-	m, ok := p.writer[before.GetUID()]
+// checkTiming holds a status write to the writer policy's timing as
+// this incarnation's own writes of the object, and the foreign edits it
+// could have seen, set it: the gap after the last write, the backoff
+// after failed ones, and during a fight the spacing of put-backs.
+//
+// A foreign edit is counted as the host's policy counts one, from the
+// view the write was computed from (the version its resourceVersion
+// names): our conditions there differ from what this incarnation last
+// wrote, on a version newer than its own write, and were not counted
+// already. Its time is when the incarnation first read that status. The
+// count can only fall short of the host's (an edit it saw and that was
+// undone before it wrote is not counted, nor a stale read of its own
+// write), and the times only come early, so the waits demanded never
+// exceed what the policy asks of the host.
+func (r *run) checkTiming(p *replica, w write, before *unstructured.Unstructured) {
+	uid := before.GetUID()
+	m, ok := p.writer[uid]
 	if !ok || m.LastEnd.IsZero() {
 		return
 	}
-	wait := max(r.o.Limits.WriteGap, r.o.Limits.Backoff().Wait(m.Failures))
+	l := r.o.Limits
+	foreign := false
+	if vw := p.views[w.key]; vw != nil && w.guard == vw.rv && vw.rv > vw.wrote &&
+		len(m.Written) > 0 && !conditions.EqualSets(vw.ours, m.Written) {
+		foreign = true
+		if m.Foreign == nil || !conditions.EqualSets(vw.ours, m.Foreign) {
+			at := vw.since
+			if r.now.Before(at) {
+				at = r.now // the clock went back since the read
+			}
+			m = l.Observe(m, policy.Decision{ForeignEdit: true}, vw.ours, at)
+		}
+	}
+	// A fight ends once Quiet has passed since the last foreign edit.
+	m = l.Observe(m, policy.Decision{}, nil, r.now)
+	p.writer[uid] = m
+	wait, why := l.WriteGap, "the write gap"
+	if b := l.Backoff().Wait(m.Failures); b > wait {
+		wait, why = b, fmt.Sprintf("the backoff after %d failed write(s)", m.Failures)
+	}
+	if foreign && !m.FightSince.IsZero() {
+		if b := l.Backoff().Wait(m.FightEdits); b > wait {
+			wait, why = b, fmt.Sprintf("the spacing of put-backs in a fight (%d foreign edit(s) since it began at %s)",
+				m.FightEdits, m.FightSince.Format("15:04:05"))
+		}
+	}
 	if r.now.Before(m.LastEnd.Add(wait)) {
-		r.violateIn(RuleWriterTiming, w, fmt.Sprintf("written %v after the last write attempt ended; the policy waits %v (%d failure(s) since the last success)",
-			r.now.Sub(m.LastEnd), wait, m.Failures), "")
+		r.violateIn(RuleWriterTiming, w, fmt.Sprintf("written %v after the last write attempt ended; the policy waits %v, %s",
+			r.now.Sub(m.LastEnd), wait, why), "")
 	}
 }
 

@@ -33,6 +33,7 @@ const (
 	writeEveryPass
 	writeAsStandby
 	pendingOnFailover
+	fightAtOnce
 	retryDropped
 )
 
@@ -46,6 +47,7 @@ var bugNames = map[bug]string{
 	writeEveryPass:      "writing on every pass",
 	writeAsStandby:      "writing while not the leader",
 	pendingOnFailover:   "a failover that writes Pending over a good status",
+	fightAtOnce:         "puts back at once in a fight",
 	retryDropped:        "a retry that is dropped",
 }
 
@@ -146,6 +148,12 @@ func (h *host) Reconcile(ctx context.Context, req reconcile.Request) (reconcile.
 		v, mem, err := h.limits.DecideOutcome(o, obj.Status.Conditions, h.writers[o.UID], now)
 		if err != nil {
 			return reconcile.Result{}, err
+		}
+		if h.bug == fightAtOnce {
+			// Forgets every foreign edit: no fight ever begins, so each
+			// put-back waits the plain gap, however often the status is
+			// taken from it.
+			mem.Edits, mem.LastForeign, mem.FightSince, mem.FightEdits = nil, time.Time{}, time.Time{}, 0
 		}
 		write := v.Write
 		if h.bug == writeEveryPass {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -18,6 +19,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	"github.com/condengine/condengine/binding/policy"
+	"github.com/condengine/condengine/conditions"
 )
 
 // storeEvent is one change of the store, as an informer reports it: the
@@ -61,6 +63,16 @@ type replica struct {
 	// writer is the harness's account of this incarnation's writes per
 	// object, for the writer policy's gap and backoff.
 	writer map[types.UID]policy.Memory
+	// views is what this incarnation read of each object whose status
+	// the writer policy guards (nil for a system not held to it): the
+	// harness counts foreign edits from these, as the host could see them.
+	views map[objKey]*view
+	// clock reads the virtual clock, for the times of views.
+	clock func() time.Time
+	// ours reports whether a condition type of a kind is ours, and
+	// whether views are kept for the kind.
+	ours     func(kind, condType string) bool
+	viewKind func(kind string) bool
 	// planned holds the objects whose status the running reconcile has
 	// written: a later status request of the same reconcile is the next
 	// step of one write plan (a removal, then the apply), not a new write.
@@ -212,9 +224,53 @@ func (p *replica) typedList(list client.ObjectList, items []*unstructured.Unstru
 
 func (p *replica) note(u *unstructured.Unstructured) {
 	k := keyOf(u)
-	if v := rv(u.GetResourceVersion()); v > p.seen[k] {
+	v := rv(u.GetResourceVersion())
+	if v > p.seen[k] {
 		p.seen[k] = v
 	}
+	if p.views != nil && p.viewKind(k.Kind) {
+		p.look(k, u, v)
+	}
+}
+
+// view is the newest version of one object an incarnation read, with
+// our conditions on it and since when it has read them.
+type view struct {
+	rv    int64
+	ours  []metav1.Condition
+	since time.Time
+	// wrote is the resourceVersion this incarnation's last successful
+	// status write of the object produced.
+	wrote int64
+}
+
+// look records a read of version v of u: a newer version replaces the
+// view, and a change of our conditions restarts its time.
+func (p *replica) look(k objKey, u *unstructured.Unstructured, v int64) {
+	w := p.views[k]
+	if w == nil {
+		w = &view{}
+		p.views[k] = w
+	}
+	if v <= w.rv {
+		return
+	}
+	ours := ourConditions(u, p.ours)
+	if w.rv == 0 || !conditions.EqualSets(ours, w.ours) {
+		w.since = p.clock()
+	}
+	w.rv, w.ours = v, ours
+}
+
+// ourConditions is u's status conditions of our types, in order.
+func ourConditions(u *unstructured.Unstructured, ours func(kind, condType string) bool) []metav1.Condition {
+	var out []metav1.Condition
+	for _, c := range conditionsOf(u) {
+		if ours(u.GetKind(), c.Type) {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 func into(u *unstructured.Unstructured, obj client.Object) error {

@@ -167,6 +167,15 @@ func (r *run) start(p *replica, at int) error {
 	clear(p.errors)
 	clear(p.seen)
 	clear(p.writer)
+	p.views = nil
+	if r.sys.timed() {
+		p.views = map[objKey]*view{}
+		p.clock = func() time.Time { return r.now }
+		p.ours = r.sys.ours
+		p.viewKind = func(kind string) bool {
+			return slices.ContainsFunc(r.sys.statusKinds(), func(k schema.GroupVersionKind) bool { return k.Kind == kind })
+		}
+	}
 	p.fail, p.crashIn = nil, 0
 	env := Env{
 		Replica: p.id, Incarnation: p.incarnation, StartedAt: p.startedAt,
@@ -236,6 +245,8 @@ func (r *run) do(e event) error {
 		r.now = r.now.Add(e.D)
 	case opEdit, opDelete, opCreate, opForeign:
 		return r.userEdit(e)
+	case opFight:
+		return r.fightRound(e)
 	case opProbeStart:
 		r.probeStart(e)
 	case opProbeFinish:
@@ -419,6 +430,30 @@ func (r *run) probeFinish(late bool) {
 	}
 }
 
+// fightRound is one round of a fight over the contested Binding: time
+// passes, a rival writer edits one of our conditions, and the leader's
+// informer catches up with the store and hands it the Binding's request
+// at once, so the host meets every edit while the fight lasts.
+func (r *run) fightRound(e event) error {
+	if !r.sys.timed() {
+		return nil
+	}
+	r.now = r.now.Add(e.D)
+	n := len(r.log)
+	if err := r.userEdit(e); err != nil || len(r.log) == n {
+		return err
+	}
+	p := r.reps[r.lease]
+	if !p.running {
+		return nil
+	}
+	key := r.log[len(r.log)-1].key
+	for len(p.inbox) > 0 {
+		r.deliver(p)
+	}
+	return r.reconcile(p, key.NamespacedName)
+}
+
 // reconcileNext runs p's next due request, if p runs and has one.
 func (r *run) reconcileNext(p *replica) error {
 	if !p.running {
@@ -428,6 +463,11 @@ func (r *run) reconcileNext(p *replica) error {
 	if !ok {
 		return nil
 	}
+	return r.reconcile(p, name)
+}
+
+// reconcile takes name off p's queue and runs it.
+func (r *run) reconcile(p *replica, name types.NamespacedName) error {
 	delete(p.queue, name)
 	res, err, crashed := r.call(p, name)
 	if r.bad != nil {

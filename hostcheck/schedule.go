@@ -30,9 +30,14 @@ const (
 	ClockJumps
 	// LateProbes delivers probe results after the object changed.
 	LateProbes
+	// Fights has another writer edit one of our condition types of one
+	// Binding again and again (a second controller's apply or a person's
+	// kubectl edit), often enough to start a fight over its status. Only a
+	// system whose host follows the writer policy (Binding) draws it.
+	Fights
 
 	// AllFaults is every fault kind.
-	AllFaults = LateEvents | WriteErrors | Crashes | Failover | ClockJumps | LateProbes
+	AllFaults = LateEvents | WriteErrors | Crashes | Failover | ClockJumps | LateProbes | Fights
 )
 
 var faultNames = []struct {
@@ -41,6 +46,7 @@ var faultNames = []struct {
 }{
 	{LateEvents, "late-events"}, {WriteErrors, "write-errors"}, {Crashes, "crashes"},
 	{Failover, "failover"}, {ClockJumps, "clock-jumps"}, {LateProbes, "late-probes"},
+	{Fights, "fights"},
 }
 
 func (f Fault) String() string {
@@ -80,6 +86,7 @@ const (
 	opCrash                 // the replica crashes after some writes
 	opLease                 // the lease moves to the replica
 	opClock                 // the clock jumps
+	opFight                 // a round of a fight: time passes, a rival edits the contested Binding, the leader reconciles it
 )
 
 // failKind is how an injected write failure goes.
@@ -128,19 +135,32 @@ var weights = []weighted{
 	{opProbeStart, 3, 0}, {opProbeFinish, 4, 0},
 	{opDrop, 2, LateEvents}, {opDup, 2, LateEvents}, {opSwap, 2, LateEvents}, {opResync, 2, LateEvents},
 	{opFail, 4, WriteErrors}, {opCrash, 2, Crashes}, {opLease, 2, Failover}, {opClock, 2, ClockJumps},
+	{opFight, 12, Fights},
 }
 
 func drawSchedule(o Options, seed uint64) schedule {
 	r := rand.New(rand.NewPCG(seed, 0x686f7374636865))
+	faults := o.Faults
+	if !newSystem(o.System).timed() {
+		// The fight rules are the writer policy's: a host not held to
+		// it meets no fights.
+		faults &^= Fights
+	}
 	var ws []weighted
 	total := 0
 	for _, w := range weights {
-		if w.fault == 0 || o.Faults&w.fault != 0 {
+		if w.fault == 0 || faults&w.fault != 0 {
 			ws = append(ws, w)
 			total += w.w
 		}
 	}
 	s := schedule{Seed: seed, World: r.Uint64()}
+	// One Binding is fought over: every rival edit of the schedule hits
+	// it, so the edits pile up within the policy's fight window.
+	contested := 0
+	if faults&Fights != 0 {
+		contested = r.IntN(8)
+	}
 	for range o.Steps {
 		n := r.IntN(total)
 		var pick op
@@ -164,6 +184,9 @@ func drawSchedule(o Options, seed uint64) schedule {
 			e.Arg = r.IntN(int(nFailKinds))
 		case opCrash:
 			e.Arg = r.IntN(3) // crash after this many more writes
+		case opFight:
+			e.Target = contested
+			e.D = time.Duration(5+r.IntN(21)) * time.Second
 		case opProbeFinish:
 			if o.Faults&LateProbes == 0 {
 				e.Arg = 0 // no late results: the pass finishes for the current generation
@@ -217,6 +240,12 @@ func (e event) String() string {
 		return "the lease moves to " + r
 	case opClock:
 		return fmt.Sprintf("the clock jumps %v", e.D)
+	case opFight:
+		who := "a person edits one of our conditions with kubectl edit"
+		if e.Arg%2 == 1 {
+			who = "a rival controller applies its own value of one of our conditions"
+		}
+		return fmt.Sprintf("%v later, %s on contested Binding #%d; the leader catches up and reconciles it", e.D, who, e.Target)
 	}
 	return fmt.Sprintf("op %d", e.Op)
 }

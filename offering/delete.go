@@ -10,6 +10,7 @@ import (
 
 	finopsv1 "github.com/condengine/condengine/api/finops/v1alpha1"
 	"github.com/condengine/condengine/conditions"
+	"github.com/condengine/condengine/redact"
 )
 
 // dependents groups, once per snapshot, the ready objects that hold each
@@ -185,7 +186,7 @@ func dependentsMessage(lead, ns string, refs []finopsv1.Reference) string {
 		if k > 0 {
 			b.WriteString(", ")
 		}
-		b.WriteString(shown(r.String()))
+		b.WriteString(redact.Name(r.String())) // a dependent of the Offering's namespace, as written
 	}
 	if other := len(refs) - countIn(refs, ns); other > 0 {
 		if len(own) > 0 {

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	finopsv1 "github.com/condengine/condengine/api/finops/v1alpha1"
+	"github.com/condengine/condengine/redact"
 )
 
 // loops describes, for every Offering from which a loop is reachable,
@@ -117,7 +118,7 @@ func (l loops) loopMessage(offs []finopsv1.Offering, v int32) string {
 			return o.Namespace + "/" + o.Name // the Offering's own name
 		}
 		if o.Namespace == ns || prev >= 0 && offs[prev].Namespace == ns {
-			return shown(o.Namespace + "/" + o.Name)
+			return redact.Name(o.Namespace + "/" + o.Name) // a name the reader may see, as written
 		}
 		return hiddenOffering
 	}

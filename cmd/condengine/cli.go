@@ -129,6 +129,16 @@ func parseFlags(fs *flag.FlagSet, args []string) (pos []string, code int, ok boo
 	}
 }
 
+// parseArgless is parseFlags for a command that takes no positional
+// argument: a stray one is a usage error, with hint after its quote.
+func parseArgless(e env, fs *flag.FlagSet, args []string, hint string) (code int, ok bool) {
+	pos, code, ok := parseFlags(fs, args)
+	if ok && len(pos) > 0 {
+		return usageError(e, fs.Name(), "unexpected argument %q%s", pos[0], hint), false
+	}
+	return code, ok
+}
+
 // usageError prints a one-line complaint about the command line.
 func usageError(e env, cmd, format string, a ...any) int {
 	fmt.Fprintf(e.stderr, "condengine %s: %s\n", cmd, fmt.Sprintf(format, a...))

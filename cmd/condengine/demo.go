@@ -22,12 +22,8 @@ var demoParts = []struct{ file, title string }{
 
 func runDemo(e env, args []string) int {
 	fs := newFlags(e, "demo", "demo")
-	pos, code, ok := parseFlags(fs, args)
-	if !ok {
+	if code, ok := parseArgless(e, fs, args, ""); !ok {
 		return code
-	}
-	if len(pos) > 0 {
-		return usageError(e, "demo", "demo takes no arguments")
 	}
 	if err := demo(e.stdout); err != nil {
 		fmt.Fprintf(e.stderr, "condengine demo: %v\n", err)

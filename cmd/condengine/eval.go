@@ -25,12 +25,8 @@ func runEval(e env, args []string) int {
 	file := fs.String("f", "-", "a scenario file or a manifest stream (YAML or JSON, Lists expanded); - reads stdin")
 	format := fs.String("o", "table", "output format: table, yaml or json")
 	nowFlag := fs.String("now", "", "the evaluation instant for a manifest stream (RFC 3339); default: the current time. A scenario file has its own")
-	pos, code, ok := parseFlags(fs, args)
-	if !ok {
+	if code, ok := parseArgless(e, fs, args, "; name the input with -f"); !ok {
 		return code
-	}
-	if len(pos) > 0 {
-		return usageError(e, "eval", "unexpected argument %q; name the input with -f", pos[0])
 	}
 	if *format != "table" && *format != "yaml" && *format != "json" {
 		return usageError(e, "eval", "-o %q: want table, yaml or json", *format)

@@ -64,9 +64,17 @@ func BenchmarkEvalFloor(b *testing.B) {
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/Binding")
 			b.ReportMetric(float64((cpuNow()-cpu).Nanoseconds())/float64(b.N)/float64(n), "cpu-ns/Binding")
 		}
-		b.Run(strconv.Itoa(n)+"/yaml/decode", func(b *testing.B) {
-			inputs(b)
-			cpu = cpuNow()
+		// measure runs one sub-benchmark on the inputs of size n, with
+		// its time per Binding reported.
+		measure := func(name string, body func(b *testing.B)) {
+			b.Run(strconv.Itoa(n)+"/"+name, func(b *testing.B) {
+				inputs(b)
+				cpu = cpuNow()
+				body(b)
+				perBinding(b)
+			})
+		}
+		measure("yaml/decode", func(b *testing.B) {
 			b.SetBytes(int64(len(yamlStream)))
 			b.ReportAllocs()
 			for b.Loop() {
@@ -82,17 +90,11 @@ func BenchmarkEvalFloor(b *testing.B) {
 					b.Fatalf("%d documents, want at least %d", k, n)
 				}
 			}
-			perBinding(b)
 		})
-		b.Run(strconv.Itoa(n)+"/yaml/eval", func(b *testing.B) {
-			inputs(b)
-			cpu = cpuNow()
+		measure("yaml/eval", func(b *testing.B) {
 			benchEvalOnce(b, yamlStream, now)
-			perBinding(b)
 		})
-		b.Run(strconv.Itoa(n)+"/json/decode", func(b *testing.B) {
-			inputs(b)
-			cpu = cpuNow()
+		measure("json/decode", func(b *testing.B) {
 			b.SetBytes(int64(len(jsonList)))
 			b.ReportAllocs()
 			for b.Loop() {
@@ -104,13 +106,9 @@ func BenchmarkEvalFloor(b *testing.B) {
 					b.Fatalf("%d items, want at least %d", len(list.Items), n)
 				}
 			}
-			perBinding(b)
 		})
-		b.Run(strconv.Itoa(n)+"/json/eval", func(b *testing.B) {
-			inputs(b)
-			cpu = cpuNow()
+		measure("json/eval", func(b *testing.B) {
 			benchEvalOnce(b, jsonList, now)
-			perBinding(b)
 		})
 	}
 }

@@ -3,7 +3,6 @@ package main
 import (
 	"os"
 	"os/exec"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -19,11 +18,7 @@ func TestConform_CatchesPlantedBugs(t *testing.T) {
 	if os.Getenv("CONDENGINE_MUTANTS") == "" {
 		t.Skip("set CONDENGINE_MUTANTS=1 to run the planted bugs (about 45 seconds)")
 	}
-	bin := filepath.Join(t.TempDir(), "mutants")
-	build := exec.Command("go", "build", "-o", bin, "../../conformance/testdata/mutants")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("building the mutants: %v\n%s", err, out)
-	}
+	bin := goBuild(t, "../../conformance/testdata/mutants", "mutants")
 	list, err := exec.Command(bin).Output()
 	if err != nil {
 		t.Fatal(err)

@@ -51,10 +51,7 @@ func TestEval_LargeStream_PeakMemoryUnderTwiceTheInput(t *testing.T) {
 	info, _ := f.Stat()
 	f.Close()
 
-	bin := filepath.Join(dir, "condengine")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := goBuild(t, ".", "condengine")
 	for _, run := range []struct{ format, from string }{{"yaml", "file"}, {"table", "file"}, {"yaml", "pipe"}} {
 		format := run.format
 		cmd := exec.Command(bin, "eval", "-f", input, "-o", format, "-now", fixedNow)

@@ -22,12 +22,8 @@ import (
 func runReference(e env, args []string) int {
 	fs := newFlags(e, "reference", "reference --system binding|finops")
 	system := fs.String("system", "", "the system of the requests: binding or finops")
-	pos, code, ok := parseFlags(fs, args)
-	if !ok {
+	if code, ok := parseArgless(e, fs, args, ""); !ok {
 		return code
-	}
-	if len(pos) > 0 {
-		return usageError(e, "reference", "unexpected argument %q", pos[0])
 	}
 	if conformance.StatusKinds(*system) == nil {
 		return usageError(e, "reference", "--system must be %s or %s", scenario.SystemBinding, scenario.SystemFinOps)

@@ -15,11 +15,7 @@ func TestBinary_ExitCodesAndOutput(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the command")
 	}
-	bin := filepath.Join(t.TempDir(), "condengine")
-	build := exec.Command("go", "build", "-o", bin, ".")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := goBuild(t, ".", "condengine")
 	for _, tc := range []struct {
 		name   string
 		args   []string
@@ -55,4 +51,15 @@ func TestBinary_ExitCodesAndOutput(t *testing.T) {
 			}
 		})
 	}
+}
+
+// goBuild builds the main package pkg into a temporary directory as name
+// and returns the binary's path.
+func goBuild(t *testing.T, pkg, name string) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), name)
+	if out, err := exec.Command("go", "build", "-o", bin, pkg).CombinedOutput(); err != nil {
+		t.Fatalf("go build %s: %v\n%s", pkg, err, out)
+	}
+	return bin
 }

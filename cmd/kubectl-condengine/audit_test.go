@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -21,42 +23,26 @@ import (
 
 var auditNow = time.Date(2026, 11, 30, 10, 0, 0, 0, time.UTC)
 
-const cluster = `
-apiVersion: agentkourier.dev/v1alpha1
-kind: ChatConnection
-metadata: {namespace: team-a, name: slack, uid: u-slack, generation: 1, creationTimestamp: "2026-11-30T08:00:00Z"}
-spec: {platform: slack, tokenSecretRef: {name: slack-bot-token, key: token}}
----
-apiVersion: agentkourier.dev/v1alpha1
-kind: AgentBackend
-metadata: {namespace: team-a, name: echo, uid: u-echo, generation: 1, creationTimestamp: "2026-11-30T08:00:00Z"}
-spec: {url: "https://echo.example"}
----
-apiVersion: agentkourier.dev/v1alpha1
-kind: Binding
-metadata: {namespace: team-a, name: first, uid: u-first, generation: 1, creationTimestamp: "2026-11-30T09:00:00Z"}
-spec: {agent: {backendRef: {name: echo}}, chat: {connectionRef: {name: slack}, channel: C1}}
-status:
-  conditions:
-    - {type: Accepted, status: "True", reason: OK, message: "", observedGeneration: 1, lastTransitionTime: "2026-11-30T09:00:05Z"}
-    - {type: BackendReachable, status: "True", reason: OK, message: "", observedGeneration: 1, lastTransitionTime: "2026-11-30T09:00:05Z"}
-    - {type: ChannelJoined, status: "True", reason: OK, message: "", observedGeneration: 1, lastTransitionTime: "2026-11-30T09:00:05Z"}
-    - {type: Ready, status: "True", reason: OK, message: "", observedGeneration: 1, lastTransitionTime: "2026-11-30T09:00:05Z"}
----
-apiVersion: agentkourier.dev/v1alpha1
-kind: Binding
-metadata: {namespace: team-a, name: late, uid: u-late, generation: 1, creationTimestamp: "2026-11-30T09:59:00Z"}
-spec: {agent: {backendRef: {name: echo}}, chat: {connectionRef: {name: slack}, channel: C1}}
-status:
-  conditions:
-    - {type: Accepted, status: "True", reason: ChannelFree, message: "", observedGeneration: 1, lastTransitionTime: "2026-11-30T09:59:05Z"}
-    - {type: Ready, status: "False", reason: "Accepted:ChannelConflict", message: "x", observedGeneration: 1, lastTransitionTime: "2026-11-30T09:59:05Z"}
-`
+// world reads the named files of testdata (each a YAML stream) as one
+// stream.
+func world(t *testing.T, files ...string) string {
+	t.Helper()
+	docs := make([]string, 0, len(files))
+	for _, f := range files {
+		b, err := os.ReadFile(filepath.Join("testdata", f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		docs = append(docs, strings.TrimSpace(string(b)))
+	}
+	return strings.Join(docs, "\n---\n")
+}
 
-func objects(t *testing.T, docs string) []runtime.Object {
+// objects are the objects of the named testdata files.
+func objects(t *testing.T, files ...string) []runtime.Object {
 	t.Helper()
 	var out []runtime.Object
-	for _, doc := range strings.Split(docs, "\n---\n") {
+	for _, doc := range strings.Split(world(t, files...), "\n---\n") {
 		var m map[string]any
 		if err := yaml.Unmarshal([]byte(doc), &m); err != nil {
 			t.Fatal(err)
@@ -92,7 +78,7 @@ func runAudit(t *testing.T, newReader newReaderFunc, args ...string) (int, strin
 }
 
 func TestAudit_WrongReasonIsDrift_Exit1(t *testing.T) {
-	client, newReader := fakeCluster(objects(t, cluster)...)
+	client, newReader := fakeCluster(objects(t, "cluster.yaml")...)
 	code, out, errs := runAudit(t, newReader, "-A")
 	if code != exitDrift {
 		t.Fatalf("code %d, stderr %q\n%s", code, errs, out)
@@ -122,7 +108,7 @@ func TestAudit_WrongReasonIsDrift_Exit1(t *testing.T) {
 
 // Writing what audit says is due ends the drift.
 func TestAudit_AfterTheDueStatusIsWritten_Exit0(t *testing.T) {
-	_, newReader := fakeCluster(objects(t, cluster)...)
+	_, newReader := fakeCluster(objects(t, "cluster.yaml")...)
 	code, out, _ := runAudit(t, newReader, "-A", "-o", "json")
 	if code != exitDrift {
 		t.Fatalf("code %d\n%s", code, out)
@@ -131,7 +117,7 @@ func TestAudit_AfterTheDueStatusIsWritten_Exit0(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &r); err != nil {
 		t.Fatal(err)
 	}
-	objs := objects(t, cluster)
+	objs := objects(t, "cluster.yaml")
 	late := objs[3].(*unstructured.Unstructured)
 	var conds []any
 	for _, o := range r.Objects {
@@ -157,7 +143,7 @@ func TestAudit_AfterTheDueStatusIsWritten_Exit0(t *testing.T) {
 }
 
 func TestAudit_Namespace(t *testing.T) {
-	_, newReader := fakeCluster(objects(t, cluster)...)
+	_, newReader := fakeCluster(objects(t, "cluster.yaml")...)
 	code, out, _ := runAudit(t, newReader, "-n", "team-b")
 	if code != exitOK || out != "0 objects audited, 0 drifted\n" {
 		t.Fatalf("code %d\n%s", code, out)
@@ -169,11 +155,7 @@ func TestAudit_Namespace(t *testing.T) {
 }
 
 func TestAudit_FinOpsDrift_YAML(t *testing.T) {
-	book := `apiVersion: finops.stakater.com/v1alpha1
-kind: PriceBook
-metadata: {namespace: finops, name: std, uid: u-std, generation: 1, creationTimestamp: "2026-11-30T08:00:00Z"}
-spec: {rates: {cpuHour: "0.031"}}`
-	_, newReader := fakeCluster(objects(t, book)...)
+	_, newReader := fakeCluster(objects(t, "pricebook.yaml")...)
 	code, out, errs := runAudit(t, newReader, "-A", "-o", "yaml")
 	if code != exitDrift {
 		t.Fatalf("code %d, stderr %q\n%s", code, errs, out)
@@ -239,14 +221,7 @@ func hasAll(s string, parts []string) bool {
 // With -n the other namespaces are still read: a Binding naming another
 // namespace's objects is judged as the broker judges it.
 func TestAudit_NamespaceStillResolvesOtherNamespaces(t *testing.T) {
-	other := cluster + `
----
-apiVersion: agentkourier.dev/v1alpha1
-kind: Binding
-metadata: {namespace: team-b, name: remote, uid: u-remote, generation: 1, creationTimestamp: "2026-11-30T09:30:00Z"}
-spec: {agent: {backendRef: {namespace: team-a, name: echo}}, chat: {connectionRef: {namespace: team-a, name: slack}, channel: C9}}
-`
-	_, newReader := fakeCluster(objects(t, other)...)
+	_, newReader := fakeCluster(objects(t, "cluster.yaml", "remote-binding.yaml")...)
 	code, outAll, _ := runAudit(t, newReader, "-A", "-o", "json")
 	if code != exitDrift {
 		t.Fatalf("code %d", code)
@@ -276,23 +251,6 @@ spec: {agent: {backendRef: {namespace: team-a, name: echo}}, chat: {connectionRe
 	}
 }
 
-// A Subscription in team-a whose target is a ConfigMap in team-b.
-const targetElsewhere = `apiVersion: finops.stakater.com/v1alpha1
-kind: Offering
-metadata: {namespace: team-a, name: base, uid: o-base, generation: 1}
-spec: {pricing: {subscriptionFee: {priceMicros: 40000000, period: 1h, tickAlignment: ActivatedAt}}}
-status: {ready: "True"}
----
-apiVersion: finops.stakater.com/v1alpha1
-kind: Subscription
-metadata: {namespace: team-a, name: acme, uid: u-acme, generation: 1}
-spec: {offeringRef: {name: base}, lifecycle: {targetRef: {apiVersion: v1, kind: ConfigMap, namespace: team-b, name: cfg}}}
-status: {ready: "True", activatedAt: "2026-11-30T09:00:00Z", compatibilityRoot: u-acme}`
-
-const targetConfigMap = `apiVersion: v1
-kind: ConfigMap
-metadata: {namespace: team-b, name: cfg, uid: u-cfg}`
-
 // forbidOutside makes the fake API server refuse lists across
 // namespaces and gets outside namespace ns, as RBAC bound to one
 // namespace does.
@@ -314,7 +272,7 @@ func forbidOutside(client *dynamicfake.FakeDynamicClient, ns string) {
 // With only one namespace's rights, a target elsewhere that may not be
 // read reads as missing, as the note says, instead of failing the run.
 func TestAudit_NamespaceOnly_ForbiddenTargetReadsAsMissing(t *testing.T) {
-	client, newReader := fakeCluster(objects(t, targetElsewhere+"\n---\n"+targetConfigMap)...)
+	client, newReader := fakeCluster(objects(t, "target-elsewhere.yaml", "target-configmap.yaml")...)
 	forbidOutside(client, "team-a")
 	code, out, errs := runAudit(t, newReader, "-n", "team-a", "-o", "json")
 	if code == exitError {
@@ -334,14 +292,14 @@ func TestAudit_NamespaceOnly_ForbiddenTargetReadsAsMissing(t *testing.T) {
 	}
 
 	// The same cluster without the ConfigMap, read with every right.
-	_, newReader = fakeCluster(objects(t, targetElsewhere)...)
+	_, newReader = fakeCluster(objects(t, "target-elsewhere.yaml")...)
 	wantCode, want, _ := runAudit(t, newReader, "-n", "team-a", "-o", "json")
 	if code != wantCode || out != want {
 		t.Errorf("code %d, want %d (the target missing); report:\n%s\nwant:\n%s", code, wantCode, out, want)
 	}
 	// And with it: the target's existence shows in the report, so the
 	// comparison above tells missing from present.
-	_, newReader = fakeCluster(objects(t, targetElsewhere+"\n---\n"+targetConfigMap)...)
+	_, newReader = fakeCluster(objects(t, "target-elsewhere.yaml", "target-configmap.yaml")...)
 	if _, present, _ := runAudit(t, newReader, "-n", "team-a", "-o", "json"); present == want {
 		t.Errorf("the report is the same whether the target exists or not:\n%s", present)
 	}
@@ -350,7 +308,7 @@ func TestAudit_NamespaceOnly_ForbiddenTargetReadsAsMissing(t *testing.T) {
 // Reading every namespace, a target the user may not get is an error:
 // audit cannot tell whether it exists.
 func TestAudit_AllNamespaces_ForbiddenTargetIsAnError(t *testing.T) {
-	client, newReader := fakeCluster(objects(t, targetElsewhere+"\n---\n"+targetConfigMap)...)
+	client, newReader := fakeCluster(objects(t, "target-elsewhere.yaml", "target-configmap.yaml")...)
 	client.PrependReactor("get", "configmaps", func(a k8stesting.Action) (bool, runtime.Object, error) {
 		return true, nil, apierrors.NewForbidden(a.GetResource().GroupResource(), "cfg", errors.New("no"))
 	})
@@ -363,7 +321,7 @@ func TestAudit_AllNamespaces_ForbiddenTargetIsAnError(t *testing.T) {
 // A resource not served is noted once, though the read is retried in
 // the namespace after a list across namespaces was forbidden.
 func TestAudit_RetriedReadNotesOnce(t *testing.T) {
-	client, newReader := fakeCluster(objects(t, cluster)...)
+	client, newReader := fakeCluster(objects(t, "cluster.yaml")...)
 	client.PrependReactor("list", "*", func(a k8stesting.Action) (bool, runtime.Object, error) {
 		switch r := a.GetResource(); {
 		case r.Resource == "agentbackends":
@@ -408,34 +366,7 @@ func TestAudit_EmptyClusterListsNoObjects(t *testing.T) {
 // (every broker answers for it); two Bindings sharing a UID, which no
 // broker answers for, are left out.
 func TestAudit_EachBindingAsItsBrokerAnswers(t *testing.T) {
-	docs := cluster + `
----
-apiVersion: agentkourier.dev/v1alpha1
-kind: ChatConnection
-metadata: {namespace: team-a, name: teams, uid: u-teams, generation: 1, creationTimestamp: "2026-11-30T08:00:00Z"}
-spec: {platform: slack, broker: other, tokenSecretRef: {name: slack-bot-token, key: token}}
----
-apiVersion: agentkourier.dev/v1alpha1
-kind: Binding
-metadata: {namespace: team-a, name: viaother, uid: u-viaother, generation: 1, creationTimestamp: "2026-11-30T09:30:00Z"}
-spec: {agent: {backendRef: {name: echo}}, chat: {connectionRef: {name: teams}, channel: C1}}
----
-apiVersion: agentkourier.dev/v1alpha1
-kind: Binding
-metadata: {namespace: team-a, name: orphan, uid: u-orphan, generation: 1, creationTimestamp: "2026-11-30T09:30:00Z"}
-spec: {agent: {backendRef: {name: echo}}, chat: {connectionRef: {name: gone}, channel: C2}}
----
-apiVersion: agentkourier.dev/v1alpha1
-kind: Binding
-metadata: {namespace: team-a, name: twin-1, uid: u-twin, generation: 1, creationTimestamp: "2026-11-30T09:30:00Z"}
-spec: {agent: {backendRef: {name: echo}}, chat: {connectionRef: {name: slack}, channel: C3}}
----
-apiVersion: agentkourier.dev/v1alpha1
-kind: Binding
-metadata: {namespace: team-a, name: twin-2, uid: u-twin, generation: 1, creationTimestamp: "2026-11-30T09:30:00Z"}
-spec: {agent: {backendRef: {name: echo}}, chat: {connectionRef: {name: slack}, channel: C4}}
-`
-	_, newReader := fakeCluster(objects(t, docs)...)
+	_, newReader := fakeCluster(objects(t, "cluster.yaml", "other-brokers.yaml")...)
 	code, out, errs := runAudit(t, newReader, "-A", "-o", "json")
 	if code != exitDrift {
 		t.Fatalf("code %d, stderr %q\n%s", code, errs, out)

@@ -20,23 +20,12 @@ const (
 // bigCluster is the audit tests' cluster with the ChatConnection at
 // generation 2^53+1 and the Binding first at 2^63-1, and an Offering and
 // a Subscription at those values.
-var bigCluster = strings.NewReplacer(
-	"name: slack, uid: u-slack, generation: 1", "name: slack, uid: u-slack, generation: "+above53,
-	"name: first, uid: u-first, generation: 1", "name: first, uid: u-first, generation: "+int64Max,
-).Replace(strings.TrimSpace(cluster)) + `
----
-apiVersion: finops.stakater.com/v1alpha1
-kind: Offering
-metadata: {namespace: shop, name: big, uid: o-big, generation: ` + above53 + `, creationTimestamp: "2026-10-01T05:00:00Z"}
-spec:
-  pricing:
-    subscriptionFee: {priceMicros: ` + above53 + `, period: "1", tickAlignment: MonthBoundary}
----
-apiVersion: finops.stakater.com/v1alpha1
-kind: Subscription
-metadata: {namespace: team-a, name: max, uid: u-max, generation: ` + int64Max + `, creationTimestamp: "2026-10-01T05:00:00Z"}
-spec:
-  offeringRef: {name: big, namespace: shop}`
+func bigCluster(t *testing.T) string {
+	return strings.NewReplacer(
+		"name: slack, uid: u-slack, generation: 1", "name: slack, uid: u-slack, generation: "+above53,
+		"name: first, uid: u-first, generation: 1", "name: first, uid: u-first, generation: "+int64Max,
+	).Replace(world(t, "cluster.yaml", "exact-finops.yaml"))
+}
 
 // exactObjects reads docs as the API server's JSON does reach a dynamic
 // client: integers as int64, never through a float64.
@@ -77,11 +66,8 @@ func TestExplain_PrintsExactIntegers(t *testing.T) {
 		"SubscriptionJSON": {[]string{"subscription", "max", "-n", "team-a", "-o", "json"}, []string{int64Max, above53}},
 	} {
 		t.Run(name, func(t *testing.T) {
-			_, newReader := fakeCluster(exactObjects(t, bigCluster)...)
-			code, out, errs := runExplain(t, newReader, tc.args...)
-			if code != exitOK {
-				t.Fatalf("code %d, stderr %q\n%s", code, errs, out)
-			}
+			_, newReader := fakeCluster(exactObjects(t, bigCluster(t))...)
+			out, _ := explained(t, newReader, tc.args...)
 			notExact(t, out)
 			for _, w := range tc.wants {
 				if !strings.Contains(out, w) {
@@ -95,7 +81,7 @@ func TestExplain_PrintsExactIntegers(t *testing.T) {
 func TestAudit_PrintsExactIntegers(t *testing.T) {
 	for _, format := range []string{"table", "yaml", "json"} {
 		t.Run(format, func(t *testing.T) {
-			_, newReader := fakeCluster(exactObjects(t, bigCluster)...)
+			_, newReader := fakeCluster(exactObjects(t, bigCluster(t))...)
 			_, out, errs := runAudit(t, newReader, "-A", "-o", format)
 			notExact(t, out+errs)
 			if !strings.Contains(out, above53) && !strings.Contains(out, int64Max) {

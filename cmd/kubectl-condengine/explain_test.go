@@ -19,44 +19,23 @@ func runExplain(t *testing.T, newReader newReaderFunc, args ...string) (int, str
 	return code, out.String(), errb.String()
 }
 
-// The holder lives in another namespace: the evidence names it all the
-// same, with both creation times.
-const conflictAcrossNamespaces = `
-apiVersion: agentkourier.dev/v1alpha1
-kind: ChatConnection
-metadata: {namespace: team-a, name: slack, uid: u-slack, generation: 1, creationTimestamp: "2026-11-30T08:00:00Z"}
-spec: {platform: slack, tokenSecretRef: {name: slack-bot-token, key: token}, allowedNamespaces: [team-b]}
----
-apiVersion: agentkourier.dev/v1alpha1
-kind: AgentBackend
-metadata: {namespace: team-a, name: echo, uid: u-echo, generation: 1, creationTimestamp: "2026-11-30T08:00:00Z"}
-spec: {url: "https://echo.example"}
----
-apiVersion: agentkourier.dev/v1alpha1
-kind: AgentBackend
-metadata: {namespace: team-b, name: helper, uid: u-helper, generation: 1, creationTimestamp: "2026-11-30T08:00:00Z"}
-spec: {url: "https://helper.example"}
----
-apiVersion: agentkourier.dev/v1alpha1
-kind: Binding
-metadata: {namespace: team-b, name: support, uid: u-support, generation: 1, creationTimestamp: "2026-11-30T08:30:00Z"}
-spec: {agent: {backendRef: {name: helper}}, chat: {connectionRef: {namespace: team-a, name: slack}, channel: C7}}
----
-apiVersion: agentkourier.dev/v1alpha1
-kind: Binding
-metadata: {namespace: team-a, name: second, uid: u-second, generation: 1, creationTimestamp: "2026-11-30T09:45:00Z"}
-spec: {agent: {backendRef: {name: echo}}, chat: {connectionRef: {name: slack}, channel: C7}}
-`
+// explained runs explain and fails t unless it exits 0; it returns
+// stdout and stderr.
+func explained(t *testing.T, newReader newReaderFunc, args ...string) (string, string) {
+	t.Helper()
+	code, out, errs := runExplain(t, newReader, args...)
+	if code != exitOK {
+		t.Fatalf("code %d, stderr %q\n%s", code, errs, out)
+	}
+	return out, errs
+}
 
 // A Binding refused by a channel conflict: the rule, the holder (in
 // another namespace) and both creation times; Ready derived from
 // Accepted.
 func TestExplain_ChannelConflictNamesRuleHolderAndBothCreationTimes(t *testing.T) {
-	client, newReader := fakeCluster(objects(t, conflictAcrossNamespaces)...)
-	code, out, errs := runExplain(t, newReader, "binding", "second", "-n", "team-a")
-	if code != exitOK {
-		t.Fatalf("code %d, stderr %q\n%s", code, errs, out)
-	}
+	client, newReader := fakeCluster(objects(t, "conflict-across-namespaces.yaml")...)
+	out, errs := explained(t, newReader, "binding", "second", "-n", "team-a")
 	want := `Binding team-a/second
   Accepted=False ChannelConflict (observedGeneration 1)
     ← rule binding/accepted/channel-conflict: an older Binding (by creationTimestamp, then namespace, name and UID) holds the same channel on the same ChatConnection
@@ -91,11 +70,8 @@ func TestExplain_ChannelConflictNamesRuleHolderAndBothCreationTimes(t *testing.T
 // written, says which input is missing, and names no rule; Accepted,
 // which needs no probe, is explained by its rule.
 func TestExplain_ProbeConditionSaysItCannotBeJudgedLive(t *testing.T) {
-	_, newReader := fakeCluster(objects(t, cluster)...)
-	code, out, errs := runExplain(t, newReader, "Binding", "first", "--namespace", "team-a")
-	if code != exitOK {
-		t.Fatalf("code %d, stderr %q\n%s", code, errs, out)
-	}
+	_, newReader := fakeCluster(objects(t, "cluster.yaml")...)
+	out, errs := explained(t, newReader, "Binding", "first", "--namespace", "team-a")
 	containsAll(t, out,
 		"  Accepted=True OK (observedGeneration 1)\n    ← rule binding/accepted/ok: ",
 		"  BackendReachable=True OK (observedGeneration 1)\n    ← missing input: the prober's card fetch results, which a cluster does not hold; not judged, shown as written\n",
@@ -109,10 +85,7 @@ func TestExplain_ProbeConditionSaysItCannotBeJudgedLive(t *testing.T) {
 		t.Errorf("stderr %q: the judged conditions are as due", errs)
 	}
 
-	code, out, _ = runExplain(t, newReader, "bindings/first", "-n", "team-a", "-o", "json")
-	if code != exitOK {
-		t.Fatalf("json: code %d", code)
-	}
+	out, _ = explained(t, newReader, "bindings/first", "-n", "team-a", "-o", "json")
 	var got []explain.Object
 	if err := json.Unmarshal([]byte(out), &got); err != nil {
 		t.Fatal(err)
@@ -131,11 +104,8 @@ func TestExplain_ProbeConditionSaysItCannotBeJudgedLive(t *testing.T) {
 // An accepted Binding with nothing written yet still lists its probe
 // conditions, as absent, with the input that is missing.
 func TestExplain_UnwrittenProbeConditionsAreListedAsAbsent(t *testing.T) {
-	_, newReader := fakeCluster(objects(t, conflictAcrossNamespaces)...)
-	code, out, errs := runExplain(t, newReader, "binding", "support", "-n", "team-b")
-	if code != exitOK {
-		t.Fatalf("code %d, stderr %q\n%s", code, errs, out)
-	}
+	_, newReader := fakeCluster(objects(t, "conflict-across-namespaces.yaml")...)
+	out, _ := explained(t, newReader, "binding", "support", "-n", "team-b")
 	containsAll(t, out,
 		"  Accepted=True OK (observedGeneration 1)\n    ← rule binding/accepted/ok: ",
 		"  BackendReachable (absent)\n    ← missing input: the prober's card fetch results, ",
@@ -147,27 +117,8 @@ func TestExplain_UnwrittenProbeConditionsAreListedAsAbsent(t *testing.T) {
 // A Subscription's CostsResolved is judged as if no collection run wrote
 // now: the kept rule, and the run named as the missing input.
 func TestExplain_CostsResolvedNamesTheCollectionRun(t *testing.T) {
-	docs := `apiVersion: finops.stakater.com/v1alpha1
-kind: Offering
-metadata: {namespace: shop, name: base, uid: o-base, generation: 1}
-spec: {pricing: {subscriptionFee: {priceMicros: 40000000, period: 1h, tickAlignment: ActivatedAt}}}
-status: {ready: "True"}
----
-apiVersion: finops.stakater.com/v1alpha1
-kind: Subscription
-metadata: {namespace: team-a, name: acme, uid: u-acme, generation: 1}
-spec: {offeringRef: {name: base, namespace: shop}}
-status:
-  ready: "True"
-  activatedAt: "2026-11-30T09:00:00Z"
-  compatibilityRoot: u-acme
-  conditions:
-    - {type: CostsResolved, status: "True", reason: FromDB, observedGeneration: 1, lastTransitionTime: "2026-11-30T09:00:00Z", message: ""}`
-	_, newReader := fakeCluster(objects(t, docs)...)
-	code, out, errs := runExplain(t, newReader, "subscription", "acme", "-n", "team-a")
-	if code != exitOK {
-		t.Fatalf("code %d, stderr %q\n%s", code, errs, out)
-	}
+	_, newReader := fakeCluster(objects(t, "costs-kept.yaml")...)
+	out, _ := explained(t, newReader, "subscription", "acme", "-n", "team-a")
 	want := "  CostsResolved=True FromDB (observedGeneration 1)\n" +
 		"    ← missing input: the charge collection run, which a cluster does not show; judged as if none ran now, so the collector's last CostsResolved is kept\n" +
 		"    ← rule subscription/costs-resolved/kept: "
@@ -180,7 +131,7 @@ status:
 }
 
 func TestExplain_Errors_Exit2(t *testing.T) {
-	_, newReader := fakeCluster(objects(t, cluster)...)
+	_, newReader := fakeCluster(objects(t, "cluster.yaml")...)
 	for name, tc := range map[string]struct {
 		args []string
 		want string
@@ -205,7 +156,7 @@ func TestExplain_Errors_Exit2(t *testing.T) {
 // Each drift row of audit's table is followed by the decision behind the
 // due condition; the JSON and YAML carry it as why.
 func TestAudit_DriftCarriesTheDueDecision(t *testing.T) {
-	_, newReader := fakeCluster(objects(t, cluster)...)
+	_, newReader := fakeCluster(objects(t, "cluster.yaml")...)
 	code, out, _ := runAudit(t, newReader, "-A")
 	if code != exitDrift {
 		t.Fatalf("code %d\n%s", code, out)

@@ -10,7 +10,7 @@ import (
 // Every spelling a kubectl user types names the same object, the same
 // spellings condengine explain takes.
 func TestExplain_KindsAndNamesAsKubectl(t *testing.T) {
-	_, newReader := fakeCluster(objects(t, conflictAcrossNamespaces)...)
+	_, newReader := fakeCluster(objects(t, "conflict-across-namespaces.yaml")...)
 	_, want, _ := runExplain(t, newReader, "binding", "second", "-n", "team-a")
 	if !strings.HasPrefix(want, "Binding team-a/second\n") {
 		t.Fatalf("reference output:\n%s", want)

@@ -3,7 +3,9 @@
 // pin down, and an assertion that prints a -want +got diff. For the
 // engine's outcomes it has CheckOutcomes (the rules every kind's list
 // obeys) and CheckOutcome (one outcome's shared fields against a table
-// test's expectation).
+// test's expectation). For a kind's rule table it has CheckRuleTable
+// (every part of every rule and reason is declared) and CheckForgetting
+// (forgetting any part of a new reason fails that check).
 package conditionstest
 
 import (

@@ -29,6 +29,18 @@ func (e *env) seed() {
 	e.Kubectl(seed.BindingYAML("team-a", "late", "echo", "", "C1"), "apply", "-f", "-")
 }
 
+// seededAndWritten seeds the cluster, starts the example host, probes
+// every Binding and runs the host's first pass at the instant it returns.
+func (e *env) seededAndWritten() (*bindinghost.Host, time.Time) {
+	e.T.Helper()
+	e.seed()
+	h := e.host()
+	e.probeAll(h)
+	t0 := time.Now()
+	e.run(h, t0)
+	return h, t0
+}
+
 // TestBindingHost_SeedTable: the example host, run against the real server,
 // makes `kubectl get akbinding -A` print the seed's table, with empty READY
 // and REASON before its first write and the status owned by agent-kourier.
@@ -69,11 +81,7 @@ func TestBindingHost_SeedTable(t *testing.T) {
 // minutes is reported as a fight.
 func TestBindingHost_ForeignEditPutBackOnce_RepeatedEditsAreAFight(t *testing.T) {
 	e := newEnv(t)
-	e.seed()
-	h := e.host()
-	e.probeAll(h)
-	t0 := time.Now()
-	e.run(h, t0)
+	h, t0 := e.seededAndWritten()
 	chat := key("team-a", "team-a-chat")
 
 	at := t0
@@ -108,11 +116,7 @@ func TestBindingHost_ForeignEditPutBackOnce_RepeatedEditsAreAFight(t *testing.T)
 // on that old True, and returns once Ready describes generation 2.
 func TestBindingHost_KubectlWaitWaitsForTheNewGeneration(t *testing.T) {
 	e := newEnv(t)
-	e.seed()
-	h := e.host()
-	e.probeAll(h)
-	t0 := time.Now()
-	e.run(h, t0)
+	h, t0 := e.seededAndWritten()
 	e.Kubectl("", "wait", "--for=condition=Ready", "--timeout=10s", "akbinding/team-a-chat", "-n", "team-a")
 
 	e.Kubectl(`{"spec":{"chat":{"channel":"C3"}}}`, "patch", "akbinding", "team-a-chat", "-n", "team-a", "--type=merge", "--patch-file=/dev/stdin")
@@ -152,11 +156,7 @@ func TestBindingHost_KubectlWaitWaitsForTheNewGeneration(t *testing.T) {
 // nothing (its probes were for the old UID), never the old status.
 func TestBindingHost_RecreatedBindingNeverShowsTheOldStatus(t *testing.T) {
 	e := newEnv(t)
-	e.seed()
-	h := e.host()
-	e.probeAll(h)
-	t0 := time.Now()
-	e.run(h, t0)
+	h, t0 := e.seededAndWritten()
 	require.Equal(t, "True OK", readyOf(e.bindings()["team-a/team-a-chat"]))
 
 	e.Kubectl("", "delete", "akbinding", "team-a-chat", "-n", "team-a", "--wait=true")

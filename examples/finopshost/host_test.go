@@ -3,6 +3,8 @@ package finopshost
 import (
 	"context"
 	"errors"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -24,48 +26,28 @@ import (
 
 var t0 = time.Date(2026, 11, 30, 10, 0, 0, 0, time.UTC)
 
-const family = `
-apiVersion: finops.stakater.com/v1alpha1
-kind: PriceBook
-metadata: {namespace: finops-operator-system, name: legacy, uid: u-legacy, generation: 1, creationTimestamp: "2026-10-01T00:00:00Z"}
-spec: {currency: USD, valuationMode: currency, rates: {cpuHour: "0.034"}}
----
-apiVersion: finops.stakater.com/v1alpha1
-kind: PriceBook
-metadata: {namespace: finops-operator-system, name: standard, uid: u-standard, generation: 1, creationTimestamp: "2026-09-01T00:00:00Z",
-           annotations: {finops.stakater.com/active: "true"}}
-spec: {currency: USD, valuationMode: currency, rates: {cpuHour: "0.031"}}
----
-apiVersion: finops.stakater.com/v1alpha1
-kind: Offering
-metadata: {namespace: shop, name: platform-base, uid: u-offering, generation: 1, creationTimestamp: "2026-11-01T00:00:00Z"}
-spec:
-  pricing:
-    subscriptionFee: {priceMicros: 40000000, period: "1h", tickAlignment: ActivatedAt}
-    resourcePricing: [{name: cpuHour, margins: {factorMilli: 1200}}]
----
-apiVersion: finops.stakater.com/v1alpha1
-kind: Subscription
-metadata: {namespace: acme, name: platform, uid: u-parent, generation: 1, creationTimestamp: "2026-11-02T00:00:00Z"}
-spec:
-  offeringRef: {name: platform-base, namespace: shop}
----
-apiVersion: finops.stakater.com/v1alpha1
-kind: Subscription
-metadata: {namespace: acme, name: analytics, uid: u-child, generation: 1, creationTimestamp: "2026-11-10T00:00:00Z"}
-spec:
-  offeringRef: {name: platform-base, namespace: shop}
-  parent: {subscriptionRef: {name: platform, namespace: acme}}
-`
-
-func newClient(t *testing.T) client.WithWatch {
+// family reads the objects of testdata/family.yaml, in its order.
+func family(t *testing.T) []*unstructured.Unstructured {
 	t.Helper()
-	var objs []client.Object
-	for _, d := range strings.Split(family, "\n---\n") {
+	b, err := os.ReadFile(filepath.Join("testdata", "family.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var objs []*unstructured.Unstructured
+	for _, d := range strings.Split(string(b), "\n---\n") {
 		u := &unstructured.Unstructured{}
 		if err := yaml.Unmarshal([]byte(d), &u.Object); err != nil {
 			t.Fatal(err)
 		}
+		objs = append(objs, u)
+	}
+	return objs
+}
+
+func newClient(t *testing.T) client.WithWatch {
+	t.Helper()
+	var objs []client.Object
+	for _, u := range family(t) {
 		objs = append(objs, u)
 	}
 	return ctrlplan.NewFakeClientBuilder().WithObjects(objs...).Build()
@@ -206,21 +188,12 @@ func (s *steps) client(t *testing.T, objs ...client.Object) client.WithWatch {
 	}).Build()
 }
 
-func familyObject(t *testing.T, i int) *unstructured.Unstructured {
-	t.Helper()
-	u := &unstructured.Unstructured{}
-	if err := yaml.Unmarshal([]byte(strings.Split(family, "\n---\n")[i]), &u.Object); err != nil {
-		t.Fatal(err)
-	}
-	return u
-}
-
 // TestRunOnce_StatusBeforeTheFinalizer: an Offering without dependents is
 // deleted; the host writes its status (Deleting=True) and only then
 // releases its finalizer, which lets the object go.
 func TestRunOnce_StatusBeforeTheFinalizer(t *testing.T) {
 	var s steps
-	c := s.client(t, familyObject(t, 2))
+	c := s.client(t, family(t)[2])
 	h, err := New(c, "finops-operator-system")
 	if err != nil {
 		t.Fatal(err)
@@ -257,11 +230,11 @@ func TestRunOnce_StatusBeforeTheFinalizer(t *testing.T) {
 // the wait handed to controller-runtime is not 0, which would mean
 // "never again".
 func TestRunOnce_ATransientFailureIsRequeued(t *testing.T) {
-	sub := familyObject(t, 3)
+	sub := family(t)[3]
 	if err := unstructured.SetNestedMap(sub.Object, map[string]any{"targetRef": map[string]any{"apiVersion": "v1", "kind": "ConfigMap", "namespace": "acme", "name": "target"}}, "spec", "lifecycle"); err != nil {
 		t.Fatal(err)
 	}
-	c := ctrlplan.NewFakeClientBuilder().WithObjects(familyObject(t, 1), familyObject(t, 2), sub).WithInterceptorFuncs(interceptor.Funcs{
+	c := ctrlplan.NewFakeClientBuilder().WithObjects(family(t)[1], family(t)[2], sub).WithInterceptorFuncs(interceptor.Funcs{
 		Get: func(ctx context.Context, c client.WithWatch, key client.ObjectKey, obj client.Object, opts ...client.GetOption) error {
 			if key.Name == "target" {
 				return apierrors.NewInternalError(errors.New("etcd leader changed"))
@@ -292,7 +265,7 @@ func TestRunOnce_ATransientFailureIsRequeued(t *testing.T) {
 // records one Event per condition it sets; a pass that writes nothing
 // records none.
 func TestRunOnce_EventsOfATransition(t *testing.T) {
-	c := ctrlplan.NewFakeClientBuilder().WithObjects(familyObject(t, 1)).Build()
+	c := ctrlplan.NewFakeClientBuilder().WithObjects(family(t)[1]).Build()
 	events := record.NewFakeRecorder(20)
 	h, err := New(c, "finops-operator-system")
 	if err != nil {

@@ -4,9 +4,9 @@
 package v1alpha1
 
 import (
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"github.com/condengine/condengine/api/internal/register"
 )
 
 // Group, version and kinds of the Agent Kourier API. Every other package
@@ -29,20 +29,13 @@ var (
 	GroupVersion = schema.GroupVersion{Group: GroupName, Version: Version}
 
 	// SchemeBuilder registers the kinds of this group and version.
-	SchemeBuilder = runtime.NewSchemeBuilder(addKnownTypes)
+	SchemeBuilder = register.Builder(GroupVersion,
+		&Binding{}, &BindingList{},
+		&AgentBackend{}, &AgentBackendList{},
+		&ChatConnection{}, &ChatConnectionList{},
+	)
 
 	// AddToScheme adds every kind of this package, with its List, to a
 	// scheme, together with the meta/v1 types a client needs beside them.
 	AddToScheme = SchemeBuilder.AddToScheme
 )
-
-// addKnownTypes is the one registration SchemeBuilder runs.
-func addKnownTypes(s *runtime.Scheme) error {
-	s.AddKnownTypes(GroupVersion,
-		&Binding{}, &BindingList{},
-		&AgentBackend{}, &AgentBackendList{},
-		&ChatConnection{}, &ChatConnectionList{},
-	)
-	metav1.AddToGroupVersion(s, GroupVersion)
-	return nil
-}

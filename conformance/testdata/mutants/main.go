@@ -25,6 +25,7 @@ import (
 	"unicode/utf8"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	"github.com/condengine/condengine/conformance"
 	"github.com/condengine/condengine/scenario"
@@ -288,15 +289,10 @@ func editObjects(f *scenario.File, fn func(map[string]any)) {
 	}
 }
 
+// dig is the value at path in a decoded object, nil where the path
+// ends early or crosses a value that is not an object.
 func dig(m map[string]any, path ...string) any {
-	var v any = m
-	for _, p := range path {
-		mm, ok := v.(map[string]any)
-		if !ok {
-			return nil
-		}
-		v = mm[p]
-	}
+	v, _, _ := unstructured.NestedFieldNoCopy(m, path...)
 	return v
 }
 

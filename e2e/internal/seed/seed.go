@@ -5,37 +5,16 @@
 // C1 after both.
 package seed
 
-import "strings"
+import (
+	_ "embed"
+	"strings"
+)
 
 // Objects are the namespaces, the ChatConnection and the AgentBackends
 // the seed's Bindings refer to, as a user applies them (no status).
-const Objects = `
-apiVersion: v1
-kind: Namespace
-metadata: {name: team-a}
----
-apiVersion: v1
-kind: Namespace
-metadata: {name: team-b}
----
-apiVersion: agentkourier.dev/v1alpha1
-kind: ChatConnection
-metadata: {namespace: team-a, name: slack}
-spec:
-  platform: slack
-  tokenSecretRef: {name: slack-bot-token, key: token}
-  allowedNamespaces: [team-b]
----
-apiVersion: agentkourier.dev/v1alpha1
-kind: AgentBackend
-metadata: {namespace: team-a, name: echo}
-spec: {url: "https://echo.team-a.svc.cluster.local:8443"}
----
-apiVersion: agentkourier.dev/v1alpha1
-kind: AgentBackend
-metadata: {namespace: team-b, name: helpdesk}
-spec: {url: "https://helpdesk.team-b.svc.cluster.local"}
-`
+//
+//go:embed objects.yaml
+var Objects string
 
 // BindingYAML is the manifest of a Binding on the ChatConnection "slack"
 // (in connNS, or the Binding's own namespace when connNS is empty).
@@ -56,30 +35,12 @@ var Rows = [][]string{
 	{"team-b", "support", "True", "OK", "C1"},
 }
 
+//go:embed finops-family.yaml
+var finopsFamily string
+
 // FinOpsFamily is one Offering with a parent Subscription and a child
 // whose parent-loss policy is policy, all in namespace ns (which the
 // caller creates).
 func FinOpsFamily(ns, policy string) string {
-	return strings.NewReplacer("NS", ns, "POLICY", policy).Replace(`
-apiVersion: finops.stakater.com/v1alpha1
-kind: Offering
-metadata: {namespace: NS, name: platform}
-spec:
-  pricing:
-    subscriptionFee: {priceMicros: 40000000, period: "1", tickAlignment: MonthBoundary}
----
-apiVersion: finops.stakater.com/v1alpha1
-kind: Subscription
-metadata: {namespace: NS, name: acme-platform-base}
-spec:
-  offeringRef: {namespace: NS, name: platform}
----
-apiVersion: finops.stakater.com/v1alpha1
-kind: Subscription
-metadata: {namespace: NS, name: acme-platform-addon}
-spec:
-  offeringRef: {namespace: NS, name: platform}
-  parent: {subscriptionRef: {namespace: NS, name: acme-platform-base}}
-  lifecycle: {onParentDeactivate: POLICY}
-`)
+	return strings.NewReplacer("NS", ns, "POLICY", policy).Replace(finopsFamily)
 }
