@@ -6,8 +6,10 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	yaml "go.yaml.in/yaml/v3"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
 // A YAML document is decoded straight by parsing it into nodes and
@@ -64,19 +66,29 @@ func fillNode(n *yaml.Node, v reflect.Value) bool {
 	if n.Kind == yaml.ScalarNode && n.Style == 0 && n.ShortTag() == "!!null" {
 		return true // null leaves a fresh value as it is
 	}
-	if v.CanAddr() {
-		p := v.Addr().Type()
-		if p.Implements(jsonUnmarshaler) {
-			s, ok := yamlString(n)
-			if !ok {
-				return false
-			}
-			js, err := json.Marshal(s)
-			return err == nil && v.Addr().Interface().(json.Unmarshaler).UnmarshalJSON(js) == nil
-		}
-		if p.Implements(textUnmarshaler) {
+	switch decoderOf(v.Type()) {
+	case ownTime:
+		// metav1.Time's UnmarshalJSON, for a string: an RFC 3339 time,
+		// in the local zone.
+		s, ok := yamlString(n)
+		if !ok {
 			return false
 		}
+		t, err := time.Parse(time.RFC3339, s)
+		if err != nil {
+			return false
+		}
+		v.Set(reflect.ValueOf(metav1.NewTime(t.Local())))
+		return true
+	case ownJSON:
+		s, ok := yamlString(n)
+		if !ok || !v.CanAddr() {
+			return false
+		}
+		js, err := json.Marshal(s)
+		return err == nil && v.Addr().Interface().(json.Unmarshaler).UnmarshalJSON(js) == nil
+	case ownText:
+		return false
 	}
 	switch v.Kind() {
 	case reflect.Struct:
@@ -237,8 +249,9 @@ func numberLike(s string) bool {
 	return err == nil || strings.ContainsAny(p, "eE")
 }
 
-// distinctKeys reports whether every key of mapping n is a string given
-// once.
+// distinctKeys reports whether the keys of mapping n differ from each
+// other in more than case: a key given twice is the full reading's to
+// report, and so is one repeated in another case.
 func distinctKeys(n *yaml.Node) bool {
 	if len(n.Content) <= 2 {
 		return true
@@ -246,7 +259,7 @@ func distinctKeys(n *yaml.Node) bool {
 	if len(n.Content) <= 2*manyKeys {
 		for i := 0; i < len(n.Content); i += 2 {
 			for j := i + 2; j < len(n.Content); j += 2 {
-				if n.Content[i].Value == n.Content[j].Value {
+				if strings.EqualFold(n.Content[i].Value, n.Content[j].Value) {
 					return false
 				}
 			}
@@ -255,10 +268,11 @@ func distinctKeys(n *yaml.Node) bool {
 	}
 	seen := make(map[string]bool, len(n.Content)/2)
 	for i := 0; i < len(n.Content); i += 2 {
-		if seen[n.Content[i].Value] {
+		k := strings.ToLower(n.Content[i].Value)
+		if seen[k] {
 			return false
 		}
-		seen[n.Content[i].Value] = true
+		seen[k] = true
 	}
 	return true
 }
@@ -276,6 +290,35 @@ func fieldByIndex(v reflect.Value, index []int) reflect.Value {
 		v = v.Field(x)
 	}
 	return v
+}
+
+// How a type is decoded from JSON: by encoding/json's rules for its
+// kind, or by a decoder of its own.
+const (
+	byKind = iota
+	ownTime
+	ownJSON
+	ownText
+)
+
+var decoderCache sync.Map // reflect.Type → int
+
+// decoderOf says how encoding/json decodes a value of type t.
+func decoderOf(t reflect.Type) int {
+	if d, ok := decoderCache.Load(t); ok {
+		return d.(int)
+	}
+	d := byKind
+	switch p := reflect.PointerTo(t); {
+	case t == timeType:
+		d = ownTime
+	case p.Implements(jsonUnmarshaler):
+		d = ownJSON
+	case p.Implements(textUnmarshaler):
+		d = ownText
+	}
+	decoderCache.Store(t, d)
+	return d
 }
 
 var fieldCache sync.Map // reflect.Type → map[string][]int
