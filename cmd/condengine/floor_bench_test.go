@@ -126,11 +126,7 @@ func benchEvalOnce(b *testing.B, input []byte, now time.Time) {
 	b.SetBytes(int64(len(input)))
 	b.ReportAllocs()
 	for b.Loop() {
-		w, err := evaluateInput("bench", bytes.NewReader(input), now)
-		if err != nil {
-			b.Fatal(err)
-		}
-		if err := render(io.Discard, "yaml", w); err != nil {
+		if err := evalTo(io.Discard, "yaml", "bench", bytes.NewReader(input), now, func([]string) {}); err != nil {
 			b.Fatal(err)
 		}
 	}
