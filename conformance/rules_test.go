@@ -10,12 +10,12 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/condengine/condengine/conditions"
+	"github.com/condengine/condengine/conditions/conditionstest"
 	"github.com/condengine/condengine/conformance"
 )
 
 func TestRules_TableIsWellFormed(t *testing.T) {
-	for _, p := range conditions.CheckRules(conformance.Rules(), conformance.Vocabularies()) {
+	for _, p := range conditionstest.CheckRules(conformance.Rules(), conformance.Vocabularies()) {
 		t.Error(p)
 	}
 }
@@ -27,7 +27,7 @@ func TestRules_EveryReasonHasARule(t *testing.T) {
 	for _, v := range conformance.Vocabularies() {
 		for _, typ := range v.Types() {
 			for _, r := range typ.Reasons {
-				if len(conditions.RulesFor(rules, v.Kind(), typ.Name, r.Status, r.Reason)) == 0 {
+				if len(conformance.RulesFor(v.Kind(), typ.Name, r.Status, r.Reason)) == 0 {
 					t.Errorf("%s %s=%s %s: no rule writes it", v.Kind(), typ.Name, r.Status, r.Reason)
 				}
 			}
