@@ -1,7 +1,6 @@
 package conditions
 
 import (
-	"strings"
 	"testing"
 	"time"
 
