@@ -217,11 +217,11 @@ func capCause(s string) string { return redact.Clip(s, MaxCauseBytes) }
 // recordAccepted records what Accepted's verdict read: the spec's
 // problems, the references, the holder of the channel, and the served
 // generation when a refused edit leaves an older one running.
-func recordAccepted(rec *conditions.Recorder, self conditions.ObjectRef, b *bstate, o *akv1.Binding, holder *akv1.Binding, r ruleIndex, servingOlder bool, servedGen int64) {
-	rec.Read(TypeAccepted, self)
-	defer rec.Decided(TypeAccepted, "", conditions.Verdict{Rule: &rules[r]})
+func recordAccepted(rec *recording, self conditions.ObjectRef, b *bstate, o *akv1.Binding, holder *akv1.Binding, r ruleIndex, servingOlder bool, servedGen int64) {
+	rec.read(TypeAccepted, self)
+	defer rec.decided(TypeAccepted, "", conditions.Verdict{Rule: &rules[r]})
 	for _, prob := range b.spec.problems {
-		rec.Read(TypeAccepted, self, conditions.F("problem", prob))
+		rec.read(TypeAccepted, self, fact("problem", prob))
 	}
 	if b.spec.backendOK {
 		recordRef(rec, self, akv1.KindAgentBackend, "spec.agent.backendRef", backendKey(o), b.backendDenied, b.backend)
@@ -231,16 +231,16 @@ func recordAccepted(rec *conditions.Recorder, self conditions.ObjectRef, b *bsta
 	}
 	if holder != nil {
 		ck := connKey(o)
-		rec.Read(TypeAccepted, self, conditions.F("spec.chat.channel", o.Spec.Chat.Channel),
-			conditions.FTime("metadata.creationTimestamp", o.CreationTimestamp.Time))
-		rec.Read(TypeAccepted, ref(akv1.KindBinding, &holder.ObjectMeta), conditions.F("holds", "channel "+o.Spec.Chat.Channel+" on ChatConnection "+ck.ns+"/"+ck.name),
-			conditions.FTime("metadata.creationTimestamp", holder.CreationTimestamp.Time))
+		rec.read(TypeAccepted, self, fact("spec.chat.channel", o.Spec.Chat.Channel),
+			timeFact("metadata.creationTimestamp", o.CreationTimestamp.Time))
+		rec.read(TypeAccepted, ref(akv1.KindBinding, &holder.ObjectMeta), fact("holds", "channel "+o.Spec.Chat.Channel+" on ChatConnection "+ck.ns+"/"+ck.name),
+			timeFact("metadata.creationTimestamp", holder.CreationTimestamp.Time))
 	}
 	if r == ruleAcceptedOK {
-		rec.Read(TypeAccepted, self, conditions.F("spec.chat.channel", o.Spec.Chat.Channel))
+		rec.read(TypeAccepted, self, fact("spec.chat.channel", o.Spec.Chat.Channel))
 	} else if servingOlder {
 		// A refused edit: the broker goes on serving the last good one.
-		rec.Read(TypeAccepted, self, conditions.FInt("memory.servedGeneration", servedGen))
+		rec.read(TypeAccepted, self, intFact("memory.servedGeneration", servedGen))
 	}
 }
 
@@ -249,22 +249,22 @@ func recordAccepted(rec *conditions.Recorder, self conditions.ObjectRef, b *bsta
 func recordRef[O, S any, P interface {
 	*O
 	metav1.Object
-}](rec *conditions.Recorder, self conditions.ObjectRef, kind, path string, key objKey, denied bool, x *refInfo[O, S]) {
+}](rec *recording, self conditions.ObjectRef, kind, path string, key objKey, denied bool, x *refInfo[O, S]) {
 	if x == nil {
-		rec.Read(TypeAccepted, self, conditions.F(path, key.ns+"/"+key.name+" (not found)"))
+		rec.read(TypeAccepted, self, fact(path, key.ns+"/"+key.name+" (not found)"))
 		return
 	}
-	rec.Read(TypeAccepted, self, conditions.F(path, key.ns+"/"+key.name))
+	rec.read(TypeAccepted, self, fact(path, key.ns+"/"+key.name))
 	facts := []conditions.Fact{}
 	if denied {
-		facts = append(facts, conditions.F("spec.allowedNamespaces", "["+strings.Join(x.allowed, ", ")+"]"))
+		facts = append(facts, fact("spec.allowedNamespaces", "["+strings.Join(x.allowed, ", ")+"]"))
 	}
 	for _, prob := range x.problems {
-		facts = append(facts, conditions.F("problem", prob))
+		facts = append(facts, fact("problem", prob))
 	}
 	if x.problems != nil && x.runningGen > 0 {
-		facts = append(facts, conditions.FInt("memory.servedGeneration", x.runningGen))
+		facts = append(facts, intFact("memory.servedGeneration", x.runningGen))
 	}
 	m := P(x.obj)
-	rec.Read(TypeAccepted, conditions.ObjectRef{Kind: kind, Namespace: m.GetNamespace(), Name: m.GetName(), UID: m.GetUID(), Generation: m.GetGeneration()}, facts...)
+	rec.read(TypeAccepted, conditions.ObjectRef{Kind: kind, Namespace: m.GetNamespace(), Name: m.GetName(), UID: m.GetUID(), Generation: m.GetGeneration()}, facts...)
 }

@@ -49,7 +49,7 @@ func (e *evaluator) decide(i int) (d decided, owned bool) {
 	}
 	rec := e.rec
 	var self conditions.ObjectRef
-	if rec.On() {
+	if rec.on() {
 		self = ref(akv1.KindBinding, &o.ObjectMeta)
 	}
 	fs, causes := collectFindings(o, b, holder)
@@ -65,7 +65,7 @@ func (e *evaluator) decide(i int) (d decided, owned bool) {
 	}
 	var vs [4]conditions.Verdict
 	vs[0] = rules[ar].Verdict(0, msg, o.Generation)
-	if rec.On() {
+	if rec.on() {
 		recordAccepted(rec, self, b, o, holder, ar, servedSpec != nil && servedGen < o.Generation, servedGen)
 	}
 	n := 1
@@ -81,17 +81,18 @@ func (e *evaluator) decide(i int) (d decided, owned bool) {
 			cv, cgen = classifyChannel(ch.Channel), ch.Generation
 		}
 		var bcause, ccause *Cause
-		vs[1], bcause = probeVerdict(o, TypeBackendReachable, servedGen, bv, bgen)
-		vs[2], ccause = probeVerdict(o, TypeChannelJoined, servedGen, cv, cgen)
+		var bkept, ckept *metav1.Condition
+		vs[1], bcause, bkept = probeVerdict(o, TypeBackendReachable, servedGen, bv, bgen)
+		vs[2], ccause, ckept = probeVerdict(o, TypeChannelJoined, servedGen, cv, cgen)
 		if bcause != nil {
 			causes = append(causes, *bcause)
 		}
 		if ccause != nil {
 			causes = append(causes, *ccause)
 		}
-		if rec.On() {
-			recordProbe(rec, self, b, o, TypeBackendReachable, servedGen, be, bv, vs[1])
-			recordProbe(rec, self, b, o, TypeChannelJoined, servedGen, ch, cv, vs[2])
+		if rec.on() {
+			recordProbe(rec, self, b, o, TypeBackendReachable, servedGen, be, bv, vs[1], bkept)
+			recordProbe(rec, self, b, o, TypeChannelJoined, servedGen, ch, cv, vs[2], ckept)
 		}
 		n = 3
 	} else {
@@ -99,7 +100,7 @@ func (e *evaluator) decide(i int) (d decided, owned bool) {
 	}
 	var from string
 	vs[n], from = readyVerdict(s, o, vs[:n])
-	if rec.On() {
+	if rec.on() {
 		recordReady(rec, self, vs[:n], vs[n], from)
 	}
 	n++
@@ -132,9 +133,6 @@ func (e *evaluator) decide(i int) (d decided, owned bool) {
 	}
 	br.Owned = Vocabulary.Owned(br.Conditions)
 	br.Status = akv1.BindingStatus{Conditions: br.Conditions}
-	if rec.On() {
-		br.Provenance = provenance(rec, b, o, self, &br)
-	}
 	switch {
 	case b.staleMemory:
 		// The snapshot lags the memory: keep the memory as it is.
@@ -148,24 +146,6 @@ func (e *evaluator) decide(i int) (d decided, owned bool) {
 	}
 	d.outcome = br
 	return d, true
-}
-
-// provenance lines up what rec recorded with the conditions br carries.
-// A lagging snapshot (the memory serves a newer generation) keeps every
-// condition, by the stale-memory rule.
-func provenance(rec *conditions.Recorder, b *bstate, o *akv1.Binding, self conditions.ObjectRef, br *Outcome) []conditions.Provenance {
-	decided := rec.Provenance()
-	out := Vocabulary.Attach(br.Conditions, br.Skip == conditions.SkipStale, self, decided)
-	if b.staleMemory {
-		for i := range out {
-			if Vocabulary.Has(out[i].Type) {
-				out[i] = conditions.Provenance{Type: out[i].Type, Rule: rules[ruleStaleMemory].ID}
-				out[i].Add(self, conditions.FInt("metadata.generation", o.Generation),
-					conditions.FInt("memory.servedGeneration", b.old.Generation))
-			}
-		}
-	}
-	return out
 }
 
 func ref(kind string, m *metav1.ObjectMeta) conditions.ObjectRef {

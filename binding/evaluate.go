@@ -56,7 +56,7 @@ type evaluator struct {
 	probes  *probeIndex
 	// rec records each decision's rule and evidence (Explain); nil in
 	// Evaluate.
-	rec *conditions.Recorder
+	rec *recording
 	// sc holds the evaluation's buffers (EvaluateInto keeps them).
 	sc *scratch
 }
@@ -79,7 +79,7 @@ func evaluateIn(s *Snapshot, explain bool, each func(int, Outcome), sc *scratch)
 	sc.e = evaluator{s: s, ix: &sc.ix, st: sc.st, holders: sc.holders, sc: sc}
 	e := &sc.e
 	if explain {
-		e.rec = &conditions.Recorder{}
+		e.rec = &recording{}
 	}
 	e.resolve()
 	e.claimChannels()

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -195,47 +196,62 @@ var probeRules = []conditions.Rule{
 // chosen result. With none it is Pending at the served generation, unless
 // the object already carries a good condition of that generation: a fresh
 // leader must not write Pending over what the last one found.
-func probeVerdict(o *akv1.Binding, typ string, servedGen int64, v verdict, gen int64) (conditions.Verdict, *Cause) {
+func probeVerdict(o *akv1.Binding, typ string, servedGen int64, v verdict, gen int64) (conditions.Verdict, *Cause, *metav1.Condition) {
 	probe, pend, kept := ruleBackendProbe, ruleBackendPending, ruleBackendKept
 	if typ == TypeChannelJoined {
 		probe, pend, kept = ruleChannelProbe, ruleChannelPending, ruleChannelKept
 	}
 	if v.reason == ReasonPending {
-		if c, ok := keepGood(o, typ, servedGen); ok {
+		if c := keepGood(o, typ, servedGen); c != nil {
 			// The result is kept, in our own words: a message someone
 			// else wrote there is not carried on.
 			return conditions.Verdict{Rule: &rules[kept], Status: c.Status, Reason: c.Reason,
-				Message: probeMessage(typ, c.Reason), Generation: c.ObservedGeneration}, nil
+				Message: probeMessage(typ, c.Reason), Generation: c.ObservedGeneration}, nil, c
 		}
-		return rules[pend].Verdict(0, "", gen), nil
+		return rules[pend].Verdict(0, "", gen), nil, nil
 	}
 	out := conditions.Verdict{Rule: &rules[probe], Status: v.status, Reason: string(v.reason),
 		Message: probeMessage(typ, string(v.reason)), Generation: gen}
 	if v.cause == "" {
-		return out, nil
+		return out, nil, nil
 	}
-	return out, &Cause{Type: typ, Reason: string(v.reason), Detail: capCause(v.cause)}
+	return out, &Cause{Type: typ, Reason: string(v.reason), Detail: capCause(v.cause)}, nil
 }
 
 // keepGood finds a condition of typ on the object that Pending must not
-// replace: a reason of the vocabulary other than Pending, about the
-// served generation, and made for this object (not carried over from an
-// earlier object of the same name, whose transitions predate this one).
-func keepGood(o *akv1.Binding, typ string, servedGen int64) (*metav1.Condition, bool) {
+// replace, nil when there is none: a reason one of typ's rules writes,
+// other than Pending, about the served generation, and made for this
+// object (not carried over from an earlier object of the same name, whose
+// transitions predate this one).
+func keepGood(o *akv1.Binding, typ string, servedGen int64) *metav1.Condition {
 	for i := range o.Status.Conditions {
 		c := &o.Status.Conditions[i]
 		if c.Type != typ {
 			continue
 		}
-		if c.Reason == string(ReasonPending) || c.ObservedGeneration != servedGen || c.LastTransitionTime.Before(&o.CreationTimestamp) {
-			return nil, false
+		if c.Reason == string(ReasonPending) || c.ObservedGeneration != servedGen || c.LastTransitionTime.Before(&o.CreationTimestamp) ||
+			!written(typ, c.Status, c.Reason) {
+			return nil
 		}
-		if _, ok := Vocabulary.Lookup(typ, c.Status, c.Reason); !ok {
-			return nil, false
-		}
-		return c, true
+		return c
 	}
-	return nil, false
+	return nil
+}
+
+// written reports whether one of the rules deciding typ writes (status,
+// reason): the pairs the vocabulary lists, read from the table itself.
+func written(typ string, status metav1.ConditionStatus, reason string) bool {
+	for i := range rules {
+		if !slices.Contains(rules[i].Types, typ) {
+			continue
+		}
+		for _, w := range rules[i].Writes {
+			if w.Status == status && w.Reason == reason {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // verdict is a classified probe: the condition's status and reason, and
@@ -421,35 +437,35 @@ var probeMessages = func() map[[2]string]string {
 // recordProbe records what the verdict v of BackendReachable or
 // ChannelJoined read: the referenced object, the served generation, and
 // the result picked (r, classified as cv), the Pending found, or the
-// condition kept.
-func recordProbe(rec *conditions.Recorder, self conditions.ObjectRef, b *bstate, o *akv1.Binding, typ string, servedGen int64, r *ProbeResult, cv verdict, v conditions.Verdict) {
-	rec.Read(typ, self)
+// condition kept (cur, as keepGood found it).
+func recordProbe(rec *recording, self conditions.ObjectRef, b *bstate, o *akv1.Binding, typ string, servedGen int64, r *ProbeResult, cv verdict, v conditions.Verdict, cur *metav1.Condition) {
+	rec.read(typ, self)
 	what := "probe.backend"
 	if typ == TypeChannelJoined {
 		what = "probe.channel"
 		if b.conn != nil {
-			rec.Read(typ, ref(akv1.KindChatConnection, &b.conn.obj.ObjectMeta), conditions.F("spec.platform", b.conn.obj.Spec.Platform))
+			rec.read(typ, ref(akv1.KindChatConnection, &b.conn.obj.ObjectMeta), fact("spec.platform", b.conn.obj.Spec.Platform))
 		}
 	} else if b.backend != nil {
-		rec.Read(typ, ref(akv1.KindAgentBackend, &b.backend.obj.ObjectMeta), conditions.F("spec.url", b.backend.obj.Spec.URL))
+		rec.read(typ, ref(akv1.KindAgentBackend, &b.backend.obj.ObjectMeta), fact("spec.url", b.backend.obj.Spec.URL))
 	}
-	rec.Read(typ, self, conditions.FInt("servedGeneration", servedGen))
+	rec.read(typ, self, intFact("servedGeneration", servedGen))
 	switch v.Rule {
 	case &rules[ruleBackendProbe], &rules[ruleChannelProbe]:
 		res := cv.cause
 		if res == "" {
 			res = string(cv.status) + " " + string(cv.reason)
 		}
-		rec.Read(typ, self, conditions.FInt(what+".generation", r.Generation), conditions.F(what+".result", res))
+		rec.read(typ, self, intFact(what+".generation", r.Generation), fact(what+".result", res))
 	case &rules[ruleBackendPending], &rules[ruleChannelPending]:
-		rec.Read(typ, self, conditions.F(what, "no finished result for a generation up to the served one"))
+		rec.read(typ, self, fact(what, "no finished result for a generation up to the served one"))
 	default:
-		if cur := conditions.Find(o.Status.Conditions, typ); cur != nil {
-			rec.Read(typ, self, conditions.F("status.conditions["+typ+"].reason", cur.Reason),
-				conditions.FInt("status.conditions["+typ+"].observedGeneration", cur.ObservedGeneration),
-				conditions.FTime("status.conditions["+typ+"].lastTransitionTime", cur.LastTransitionTime.Time),
-				conditions.FTime("metadata.creationTimestamp", o.CreationTimestamp.Time))
+		if cur != nil {
+			rec.read(typ, self, fact("status.conditions["+typ+"].reason", cur.Reason),
+				intFact("status.conditions["+typ+"].observedGeneration", cur.ObservedGeneration),
+				timeFact("status.conditions["+typ+"].lastTransitionTime", cur.LastTransitionTime.Time),
+				timeFact("metadata.creationTimestamp", o.CreationTimestamp.Time))
 		}
 	}
-	rec.Decided(typ, "", v)
+	rec.decided(typ, "", v)
 }

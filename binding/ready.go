@@ -91,18 +91,18 @@ func readyVerdict(s *Snapshot, o *akv1.Binding, prior []conditions.Verdict) (con
 // recordReady records what Ready's verdict v read: the condition it was
 // derived from, the broker's word that its prober has not listed the
 // Binding yet, or every condition before it.
-func recordReady(rec *conditions.Recorder, self conditions.ObjectRef, prior []conditions.Verdict, v conditions.Verdict, from string) {
-	rec.Read(TypeReady, self)
+func recordReady(rec *recording, self conditions.ObjectRef, prior []conditions.Verdict, v conditions.Verdict, from string) {
+	rec.read(TypeReady, self)
 	switch {
 	case from != "":
-		rec.Read(TypeReady, self, conditions.F("status.conditions["+from+"]", v.Reason[len(from)+1:]))
+		rec.read(TypeReady, self, fact("status.conditions["+from+"]", v.Reason[len(from)+1:]))
 	case v.Rule == &rules[ruleReadyProberNotListed]:
-		rec.Read(TypeReady, conditions.ObjectRef{}, conditions.F("broker.proberListed", "false"))
+		rec.read(TypeReady, conditions.ObjectRef{}, fact("broker.proberListed", "false"))
 	default:
 		for k, x := range prior {
 			typ := [...]string{TypeAccepted, TypeBackendReachable, TypeChannelJoined}[k]
-			rec.Read(TypeReady, self, conditions.F("status.conditions["+typ+"]", string(x.Status)+" "+x.Reason))
+			rec.read(TypeReady, self, fact("status.conditions["+typ+"]", string(x.Status)+" "+x.Reason))
 		}
 	}
-	rec.Decided(TypeReady, from, v)
+	rec.decided(TypeReady, from, v)
 }

@@ -124,6 +124,9 @@ func (e *evaluator) result(each func(int, Outcome)) Result {
 				continue
 			}
 			if d, owned := e.decide(int(i)); owned {
+				if e.rec != nil {
+					e.explain(int(i), &d.outcome)
+				}
 				if d.remember {
 					mem = append(mem, bindingMemory(&s.Bindings[i], d.served.Generation, d.served.Binding))
 				}
@@ -176,6 +179,9 @@ func (e *evaluator) collect(order []int32, mem []Served) ([]Outcome, []Served) {
 		d, owned := e.decide(i)
 		if !owned {
 			continue
+		}
+		if e.rec != nil {
+			e.explain(i, &d.outcome)
 		}
 		r := rank[i]
 		out[r], kept[r] = d.outcome, true

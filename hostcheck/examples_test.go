@@ -12,7 +12,6 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	"github.com/condengine/condengine/binding/policy"
-	"github.com/condengine/condengine/conditions"
 	"github.com/condengine/condengine/examples/bindinghost"
 	"github.com/condengine/condengine/examples/finopshost"
 	"github.com/condengine/condengine/hostcheck"
@@ -62,17 +61,19 @@ func TestBindingHostUnderFaults(t *testing.T) {
 
 // finopsRunner runs examples/finopshost as a reconciler: each request is
 // one pass, made only while the replica holds the lease (the host asks
-// its manager for leader election).
+// its manager for leader election), and a request comes back only when
+// an object of its name asked for a retry, at the host's backoff.
 type finopsRunner struct {
 	h   *finopshost.Host
 	env hostcheck.Env
 }
 
-func (f *finopsRunner) Reconcile(ctx context.Context, _ reconcile.Request) (reconcile.Result, error) {
+func (f *finopsRunner) Reconcile(ctx context.Context, req reconcile.Request) (reconcile.Result, error) {
 	if !f.env.Leader() {
 		return reconcile.Result{}, nil
 	}
-	rep, err := f.h.RunOnce(ctx, f.env.Now())
+	now := f.env.Now()
+	rep, err := f.h.RunOnce(ctx, now)
 	if err != nil {
 		return reconcile.Result{}, err
 	}
@@ -83,10 +84,7 @@ func (f *finopsRunner) Reconcile(ctx context.Context, _ reconcile.Request) (reco
 	if failed != nil {
 		return reconcile.Result{}, failed
 	}
-	if rep.Retry {
-		return reconcile.Result{RequeueAfter: conditions.RetryDelay}, nil
-	}
-	return reconcile.Result{}, nil
+	return reconcile.Result{RequeueAfter: rep.RequeueAfterOf(req.NamespacedName, now)}, nil
 }
 
 func TestFinOpsHostUnderFaults(t *testing.T) {
@@ -96,11 +94,5 @@ func TestFinOpsHostUnderFaults(t *testing.T) {
 			return nil, err
 		}
 		return &finopsRunner{h: h, env: env}, nil
-	}, hostcheck.Options{System: hostcheck.FinOps, Schedules: finopsHostSchedules})
+	}, hostcheck.Options{System: hostcheck.FinOps})
 }
-
-// finopsHostSchedules is a quarter of the default: every request is a
-// whole pass over the world through unstructured lists, and a held
-// Offering is retried every second, so a schedule of this host costs
-// about four of the reference host's (see docs/hostcheck.md).
-const finopsHostSchedules = 15

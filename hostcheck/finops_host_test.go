@@ -37,18 +37,45 @@ func init() {
 // finopsHost is a small FinOps host: every request evaluates the world
 // from its cache and, for the objects of the request's name, writes the
 // status the engine asks for; the Offering finalizer changes only in a
-// later pass, once no status write is due. It writes only as the leader.
-// With a bug set, it makes that one mistake.
+// later pass, once no status write is due. It writes only as the leader,
+// and comes back to an object that asks for a retry at a wait that
+// doubles while it keeps asking. With a bug set, it makes that one
+// mistake.
 type finopsHost struct {
 	c   client.Client
 	env hostcheck.Env
 	bug bug
+	// retries holds each retrying object's count in a row and when it is
+	// due again, by UID.
+	retries map[types.UID]retryWait
+}
+
+type retryWait struct {
+	n  int
+	at time.Time
 }
 
 func newFinOpsHost(b bug) hostcheck.NewHost {
 	return func(c client.Client, env hostcheck.Env) (reconcile.Reconciler, error) {
-		return &finopsHost{c: c, env: env, bug: b}, nil
+		return &finopsHost{c: c, env: env, bug: b, retries: map[types.UID]retryWait{}}, nil
 	}
+}
+
+// retryAt is when an object that asks for a retry is due again: the
+// engine's RetryAt the first time in a row, then, each time a pass at or
+// after that instant finds it still asking, twice the last wait (at most
+// five minutes).
+func (h *finopsHost) retryAt(o *conditions.Outcome, now time.Time) time.Time {
+	w := h.retries[o.UID]
+	if w.n == 0 || !now.Before(w.at) {
+		w.n++
+		w.at = now.Add(min(conditions.RetryDelay<<min(w.n-1, 9), 5*time.Minute))
+		if o.RetryAt.After(w.at) {
+			w.at = o.RetryAt
+		}
+		h.retries[o.UID] = w
+	}
+	return w.at
 }
 
 func (h *finopsHost) Reconcile(ctx context.Context, req reconcile.Request) (reconcile.Result, error) {
@@ -82,8 +109,12 @@ func (h *finopsHost) Reconcile(ctx context.Context, req reconcile.Request) (reco
 	var next time.Time
 	mine := func(o *conditions.Outcome) bool { return o.Namespace == req.Namespace && o.Name == req.Name }
 	due := func(o *conditions.Outcome) {
-		if o.Retry && (next.IsZero() || o.RetryAt.Before(next)) {
-			next = o.RetryAt
+		if !o.Retry {
+			delete(h.retries, o.UID)
+			return
+		}
+		if at := h.retryAt(o, now); next.IsZero() || at.Before(next) {
+			next = at
 		}
 	}
 	for _, o := range res.PriceBooks.Books {

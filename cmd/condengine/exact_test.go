@@ -4,18 +4,13 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-)
 
-// Integers above 2^53 lose their last digits through a float64, and
-// 2^63-1 turns negative; every output of every command prints the exact
-// decimal the object holds.
-const (
-	above53  = "9007199254740993"    // 2^53+1
-	int64Max = "9223372036854775807" // 2^63-1
+	"github.com/condengine/condengine/internal/exacttest"
 )
 
 // bigStream holds a Binding, an Offering and a Subscription whose
-// generations and price are at those two values.
+// generations and price are at exacttest's two values, which a float64
+// cannot carry: every output of every command prints them exactly.
 const bigStream = `apiVersion: agentkourier.dev/v1alpha1
 kind: ChatConnection
 metadata: {namespace: team-a, name: slack, uid: u-conn, generation: 1, creationTimestamp: "2026-11-30T08:00:00Z"}
@@ -23,52 +18,42 @@ spec: {platform: slack, tokenSecretRef: {key: token, name: slack-bot-token}}
 ---
 apiVersion: agentkourier.dev/v1alpha1
 kind: AgentBackend
-metadata: {namespace: team-a, name: echo, uid: u-echo, generation: ` + above53 + `, creationTimestamp: "2026-11-30T08:00:00Z"}
+metadata: {namespace: team-a, name: echo, uid: u-echo, generation: ` + exacttest.Above53 + `, creationTimestamp: "2026-11-30T08:00:00Z"}
 spec: {url: "http://echo.team-a.svc"}
 ---
 apiVersion: agentkourier.dev/v1alpha1
 kind: Binding
-metadata: {namespace: team-a, name: chat, uid: u-chat, generation: ` + int64Max + `, creationTimestamp: "2026-11-30T09:00:00Z"}
+metadata: {namespace: team-a, name: chat, uid: u-chat, generation: ` + exacttest.Int64Max + `, creationTimestamp: "2026-11-30T09:00:00Z"}
 spec:
   agent: {backendRef: {name: echo}}
   chat: {connectionRef: {name: slack}, channel: C1}
 ---
 apiVersion: finops.stakater.com/v1alpha1
 kind: Offering
-metadata: {namespace: shop, name: big, uid: o-big, generation: ` + above53 + `, creationTimestamp: "2026-10-01T05:00:00Z"}
+metadata: {namespace: shop, name: big, uid: o-big, generation: ` + exacttest.Above53 + `, creationTimestamp: "2026-10-01T05:00:00Z"}
 spec:
   pricing:
-    subscriptionFee: {priceMicros: ` + above53 + `, period: "1", tickAlignment: MonthBoundary}
+    subscriptionFee: {priceMicros: ` + exacttest.Above53 + `, period: "1", tickAlignment: MonthBoundary}
 ---
 apiVersion: finops.stakater.com/v1alpha1
 kind: Subscription
-metadata: {namespace: team-a, name: max, uid: u-max, generation: ` + int64Max + `, creationTimestamp: "2026-10-01T05:00:00Z"}
+metadata: {namespace: team-a, name: max, uid: u-max, generation: ` + exacttest.Int64Max + `, creationTimestamp: "2026-10-01T05:00:00Z"}
 spec:
   offeringRef: {name: big, namespace: shop}
 `
 
-// notExact fails t when out holds what a float64 makes of the two values.
-func notExact(t *testing.T, out string) {
-	t.Helper()
-	for _, bad := range []string{"9007199254740992", "-9223372036854775808", "9223372036854775808", "e+18", "e+15"} {
-		if strings.Contains(out, bad) {
-			t.Errorf("output holds %s, a float64's rounding:\n%s", bad, out)
-		}
-	}
-}
-
 func TestEval_PrintsExactIntegers(t *testing.T) {
 	for format, wants := range map[string][]string{
-		"json":  {`"generation": ` + int64Max, `"generation": ` + above53, `"priceMicros": ` + above53, `"observedGeneration": ` + int64Max},
-		"yaml":  {"generation: " + int64Max, "generation: " + above53, "priceMicros: " + above53, "observedGeneration: " + int64Max},
-		"table": {above53, int64Max},
+		"json":  {`"generation": ` + exacttest.Int64Max, `"generation": ` + exacttest.Above53, `"priceMicros": ` + exacttest.Above53, `"observedGeneration": ` + exacttest.Int64Max},
+		"yaml":  {"generation: " + exacttest.Int64Max, "generation: " + exacttest.Above53, "priceMicros: " + exacttest.Above53, "observedGeneration: " + exacttest.Int64Max},
+		"table": {exacttest.Above53, exacttest.Int64Max},
 	} {
 		t.Run(format, func(t *testing.T) {
 			code, out, errs := run(t, bigStream, "eval", "-o", format, "-now", fixedNow)
 			if code != exitOK {
 				t.Fatalf("code %d, stderr %q", code, errs)
 			}
-			notExact(t, out)
+			exacttest.NotRounded(t, out)
 			containsAll(t, out, wants...)
 		})
 	}
@@ -76,15 +61,15 @@ func TestEval_PrintsExactIntegers(t *testing.T) {
 
 func TestExplain_PrintsExactIntegers(t *testing.T) {
 	for format, wants := range map[string][]string{
-		"json": {`"generation": ` + int64Max, `"generation": ` + above53, `"observedGeneration": ` + int64Max},
-		"tree": {"generation " + int64Max, "generation " + above53, "observedGeneration " + int64Max},
+		"json": {`"generation": ` + exacttest.Int64Max, `"generation": ` + exacttest.Above53, `"observedGeneration": ` + exacttest.Int64Max},
+		"tree": {"generation " + exacttest.Int64Max, "generation " + exacttest.Above53, "observedGeneration " + exacttest.Int64Max},
 	} {
 		t.Run(format, func(t *testing.T) {
 			code, out, errs := run(t, bigStream, "explain", "-f", "-", "-o", format, "-now", fixedNow)
 			if code != exitOK {
 				t.Fatalf("code %d, stderr %q", code, errs)
 			}
-			notExact(t, out)
+			exacttest.NotRounded(t, out)
 			containsAll(t, out, wants...)
 		})
 	}
@@ -95,8 +80,8 @@ func TestExplain_PrintsExactIntegers(t *testing.T) {
 func TestCheck_PrintsExactIntegers(t *testing.T) {
 	path := bigScenario(t)
 	for format, wants := range map[string][]string{
-		"text": {"want 9007199254740992, got " + above53},
-		"json": {`"want": 9007199254740992`, `"got": ` + above53},
+		"text": {"want 9007199254740992, got " + exacttest.Above53},
+		"json": {`"want": 9007199254740992`, `"got": ` + exacttest.Above53},
 	} {
 		t.Run(format, func(t *testing.T) {
 			_, out, errs := run(t, "", "check", "-o", format, path)
@@ -111,12 +96,12 @@ func TestCheck_PrintsExactIntegers(t *testing.T) {
 // conform reports an implementation that answers one off from the exact
 // value with both values exact.
 func TestConform_PrintsExactIntegers(t *testing.T) {
-	impl := asCommand(t, "reference --system finops") + " | sed -u s/" + above53 + "/9007199254740992/g"
+	impl := asCommand(t, "reference --system finops") + " | sed -u s/" + exacttest.Above53 + "/9007199254740992/g"
 	code, out, errs := run(t, "", "conform", "--replay", bigScenario(t), "--exec", impl)
 	if code == exitOK {
 		t.Fatalf("an answer one off agreed:\n%s%s", out, errs)
 	}
-	containsAll(t, out+errs, above53, "9007199254740992")
+	containsAll(t, out+errs, exacttest.Above53, "9007199254740992")
 	if strings.Contains(out+errs, "-9223372036854775808") || strings.Contains(out+errs, "e+15") {
 		t.Errorf("a float64's rounding in:\n%s%s", out, errs)
 	}
@@ -149,14 +134,14 @@ func bigScenario(t *testing.T) string {
 // reference answers a request line with the exact integers it was sent.
 func TestReference_PrintsExactIntegers(t *testing.T) {
 	req := `{"name":"n","system":"finops","now":"2026-11-30T10:00:00Z","objects":[` +
-		`{"apiVersion":"finops.stakater.com/v1alpha1","kind":"Offering","metadata":{"namespace":"shop","name":"big","uid":"o-big","generation":` + above53 +
-		`},"spec":{"pricing":{"subscriptionFee":{"priceMicros":` + above53 + `,"period":"1","tickAlignment":"MonthBoundary"}}}},` +
-		`{"apiVersion":"finops.stakater.com/v1alpha1","kind":"Subscription","metadata":{"namespace":"team-a","name":"max","uid":"u-max","generation":` + int64Max +
+		`{"apiVersion":"finops.stakater.com/v1alpha1","kind":"Offering","metadata":{"namespace":"shop","name":"big","uid":"o-big","generation":` + exacttest.Above53 +
+		`},"spec":{"pricing":{"subscriptionFee":{"priceMicros":` + exacttest.Above53 + `,"period":"1","tickAlignment":"MonthBoundary"}}}},` +
+		`{"apiVersion":"finops.stakater.com/v1alpha1","kind":"Subscription","metadata":{"namespace":"team-a","name":"max","uid":"u-max","generation":` + exacttest.Int64Max +
 		`},"spec":{"offeringRef":{"name":"big","namespace":"shop"}}}]}` + "\n"
 	code, out, errs := run(t, req, "reference", "--system", "finops")
 	if code != exitOK {
 		t.Fatalf("code %d, stderr %q", code, errs)
 	}
-	notExact(t, out)
-	containsAll(t, out, `"observedGeneration":`+above53, `"priceMicros":`+above53, `"observedGeneration":`+int64Max)
+	exacttest.NotRounded(t, out)
+	containsAll(t, out, `"observedGeneration":`+exacttest.Above53, `"priceMicros":`+exacttest.Above53, `"observedGeneration":`+exacttest.Int64Max)
 }

@@ -7,14 +7,8 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"sigs.k8s.io/yaml"
-)
 
-// Integers above 2^53 lose their last digits through a float64, and
-// 2^63-1 turns negative: the plugin prints the exact decimals the
-// cluster holds.
-const (
-	above53  = "9007199254740993"    // 2^53+1
-	int64Max = "9223372036854775807" // 2^63-1
+	"github.com/condengine/condengine/internal/exacttest"
 )
 
 // bigCluster is the audit tests' cluster with the ChatConnection at
@@ -22,8 +16,8 @@ const (
 // a Subscription at those values.
 func bigCluster(t *testing.T) string {
 	return strings.NewReplacer(
-		"name: slack, uid: u-slack, generation: 1", "name: slack, uid: u-slack, generation: "+above53,
-		"name: first, uid: u-first, generation: 1", "name: first, uid: u-first, generation: "+int64Max,
+		"name: slack, uid: u-slack, generation: 1", "name: slack, uid: u-slack, generation: "+exacttest.Above53,
+		"name: first, uid: u-first, generation: 1", "name: first, uid: u-first, generation: "+exacttest.Int64Max,
 	).Replace(world(t, "cluster.yaml", "exact-finops.yaml"))
 }
 
@@ -46,29 +40,20 @@ func exactObjects(t *testing.T, docs string) []runtime.Object {
 	return out
 }
 
-func notExact(t *testing.T, out string) {
-	t.Helper()
-	for _, bad := range []string{"9007199254740992", "-9223372036854775808", "9223372036854775808", "e+18", "e+15"} {
-		if strings.Contains(out, bad) {
-			t.Errorf("output holds %s, a float64's rounding:\n%s", bad, out)
-		}
-	}
-}
-
 func TestExplain_PrintsExactIntegers(t *testing.T) {
 	for name, tc := range map[string]struct {
 		args  []string
 		wants []string
 	}{
-		"BindingTree":      {[]string{"binding", "first", "-n", "team-a"}, []string{"generation " + int64Max, "generation " + above53}},
-		"BindingJSON":      {[]string{"binding", "first", "-n", "team-a", "-o", "json"}, []string{int64Max, above53}},
-		"SubscriptionTree": {[]string{"subscription", "max", "-n", "team-a"}, []string{"generation " + int64Max, "generation " + above53}},
-		"SubscriptionJSON": {[]string{"subscription", "max", "-n", "team-a", "-o", "json"}, []string{int64Max, above53}},
+		"BindingTree":      {[]string{"binding", "first", "-n", "team-a"}, []string{"generation " + exacttest.Int64Max, "generation " + exacttest.Above53}},
+		"BindingJSON":      {[]string{"binding", "first", "-n", "team-a", "-o", "json"}, []string{exacttest.Int64Max, exacttest.Above53}},
+		"SubscriptionTree": {[]string{"subscription", "max", "-n", "team-a"}, []string{"generation " + exacttest.Int64Max, "generation " + exacttest.Above53}},
+		"SubscriptionJSON": {[]string{"subscription", "max", "-n", "team-a", "-o", "json"}, []string{exacttest.Int64Max, exacttest.Above53}},
 	} {
 		t.Run(name, func(t *testing.T) {
 			_, newReader := fakeCluster(exactObjects(t, bigCluster(t))...)
 			out, _ := explained(t, newReader, tc.args...)
-			notExact(t, out)
+			exacttest.NotRounded(t, out)
 			for _, w := range tc.wants {
 				if !strings.Contains(out, w) {
 					t.Errorf("output lacks %q:\n%s", w, out)
@@ -83,8 +68,8 @@ func TestAudit_PrintsExactIntegers(t *testing.T) {
 		t.Run(format, func(t *testing.T) {
 			_, newReader := fakeCluster(exactObjects(t, bigCluster(t))...)
 			_, out, errs := runAudit(t, newReader, "-A", "-o", format)
-			notExact(t, out+errs)
-			if !strings.Contains(out, above53) && !strings.Contains(out, int64Max) {
+			exacttest.NotRounded(t, out+errs)
+			if !strings.Contains(out, exacttest.Above53) && !strings.Contains(out, exacttest.Int64Max) {
 				t.Errorf("no generation printed exactly:\n%s", out)
 			}
 		})

@@ -17,8 +17,21 @@
 // travels one level of a Subscription family per pass, and passes repeat
 // until nothing changes (Report.Changed).
 //
+// A reconciler that runs one pass per request returns
+// Report.RequeueAfterOf for the request's name: only the objects that
+// asked for a retry come back, first at the engine's RetryAt, then at a
+// doubling wait while they keep asking (Host.MaxRetryDelay caps it).
+//
 // # Decisions
 //
+//   - The kinds are listed as typed objects when the client's scheme
+//     registers them (a cache then converts each object once, when it
+//     arrives), and through unstructured lists otherwise.
+//   - An object that asks for a retry pass after pass backs off: the
+//     engine's RetryAt is the first wait, and each pass at or after the
+//     due instant that finds it still asking doubles the wait. A held
+//     deletion or an Offering that is not ready would otherwise bring a
+//     pass every second for as long as it lasts.
 //   - A status is applied with the kind's own condition types only, and
 //     not at all when it differs from the object's only by where the API
 //     server keeps another controller's conditions.

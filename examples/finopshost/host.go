@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"sync"
 	"time"
 
@@ -40,8 +41,21 @@ type Host struct {
 	namespace string
 	// Interval is the time between passes under Start; default 10 s.
 	Interval time.Duration
-	mu       sync.Mutex
-	recorder record.EventRecorder
+	// MaxRetryDelay caps the backoff of an object that asks for a retry
+	// pass after pass; default 5 minutes.
+	MaxRetryDelay time.Duration
+	mu            sync.Mutex
+	recorder      record.EventRecorder
+	// retries is the backoff of each object whose last outcome asked for
+	// a retry, by UID.
+	retries map[types.UID]retry
+}
+
+// retry is one object's backoff: the retries it asked for in a row, and
+// when it is due again.
+type retry struct {
+	n  int
+	at time.Time
 }
 
 // New returns a host writing through c; operatorNamespace is where the
@@ -53,7 +67,8 @@ func New(c client.Client, operatorNamespace string) (*Host, error) {
 	if operatorNamespace == "" {
 		return nil, errors.New("finopshost: the operator namespace is required")
 	}
-	return &Host{client: c, namespace: operatorNamespace, Interval: 10 * time.Second}, nil
+	return &Host{client: c, namespace: operatorNamespace, Interval: 10 * time.Second, MaxRetryDelay: 5 * time.Minute,
+		retries: map[types.UID]retry{}}, nil
 }
 
 // WithEventRecorder sets the recorder that receives one Event per
@@ -95,10 +110,18 @@ type Report struct {
 	// first failed request: the next pass reads the object again and
 	// plans again.
 	Errors map[string]error
-	// Retry reports a transient outcome (a failed read): pass again, not
-	// before RetryAt, the earliest instant an outcome asked for.
+	// Retry reports an outcome that asks for another pass (a failed read,
+	// a deletion held, an Offering not ready): pass again, not before
+	// RetryAt, the earliest instant of Retries.
 	Retry   bool
 	RetryAt time.Time
+	// Retries holds, for each object that asked for a retry, the instant
+	// it is due again, by namespace and name (the key of a reconcile
+	// request; objects of two kinds with one name share the earlier).
+	// It is the engine's RetryAt for the first retry in a row of an
+	// object, and doubles from conditions.RetryDelay with each pass that
+	// finds the object still asking, up to the host's MaxRetryDelay.
+	Retries map[types.NamespacedName]time.Time
 }
 
 // RequeueAfter is the wait before the next pass that Retry asks for, for
@@ -106,6 +129,15 @@ type Report struct {
 // one is (controller-runtime reads 0 as "no requeue").
 func (r Report) RequeueAfter(now time.Time) time.Duration {
 	return (&conditions.Outcome{Retry: r.Retry, RetryAt: r.RetryAt}).RequeueAfter(now)
+}
+
+// RequeueAfterOf is the wait before the next reconcile of one request
+// name: 0 when no object of that name asked for a retry, and never 0
+// when one did. A reconciler that runs a whole pass per request returns
+// it, so that only the objects that asked come back.
+func (r Report) RequeueAfterOf(name types.NamespacedName, now time.Time) time.Duration {
+	at, ok := r.Retries[name]
+	return (&conditions.Outcome{Retry: ok, RetryAt: at}).RequeueAfter(now)
 }
 
 // Changed reports whether the pass wrote anything; a family has settled
@@ -116,13 +148,13 @@ func (r Report) Changed() bool { return len(r.Written)+len(r.Finalizers) > 0 }
 func (h *Host) snapshot(ctx context.Context, now time.Time) (finops.Snapshot, error) {
 	s := finops.Snapshot{Now: now}
 	var err error
-	if s.PriceBooks, err = typedlist.List[finopsv1.PriceBook](ctx, h.client, PriceBookGVK); err != nil {
+	if s.PriceBooks, err = listKind(ctx, h.client, PriceBookGVK, func(l *finopsv1.PriceBookList) []finopsv1.PriceBook { return l.Items }); err != nil {
 		return s, err
 	}
-	if s.Offerings, err = typedlist.List[finopsv1.Offering](ctx, h.client, OfferingGVK); err != nil {
+	if s.Offerings, err = listKind(ctx, h.client, OfferingGVK, func(l *finopsv1.OfferingList) []finopsv1.Offering { return l.Items }); err != nil {
 		return s, err
 	}
-	if s.Subscriptions, err = typedlist.List[finopsv1.Subscription](ctx, h.client, SubscriptionGVK); err != nil {
+	if s.Subscriptions, err = listKind(ctx, h.client, SubscriptionGVK, func(l *finopsv1.SubscriptionList) []finopsv1.Subscription { return l.Items }); err != nil {
 		return s, err
 	}
 	for i := range s.Subscriptions {
@@ -156,6 +188,24 @@ func (h *Host) snapshot(ctx context.Context, now time.Time) (finops.Snapshot, er
 		return s, err
 	}
 	return s, nil
+}
+
+// listKind reads every object of one kind: as typed objects when the
+// client's scheme knows the kind (a cache of typed objects converts each
+// one once, when it arrives), otherwise through unstructured lists
+// converted on every read.
+func listKind[T, L any, PL interface {
+	*L
+	client.ObjectList
+}](ctx context.Context, c client.Client, gvk schema.GroupVersionKind, items func(*L) []T) ([]T, error) {
+	if sc := c.Scheme(); sc == nil || !sc.Recognizes(gvk) {
+		return typedlist.List[T](ctx, c, gvk)
+	}
+	var l L
+	if err := c.List(ctx, PL(&l)); err != nil {
+		return nil, fmt.Errorf("list %s: %w", gvk.Kind, err)
+	}
+	return items(&l), nil
 }
 
 // RunOnce reconciles every object once at now and writes what changed.
@@ -204,7 +254,53 @@ func (h *Host) RunOnce(ctx context.Context, now time.Time) (Report, error) {
 			h.carry(ctx, x, &o.Outcome, o.Status, &rep, fail)
 		}
 	}
+	h.backoff(now, r, &rep)
 	return rep, nil
+}
+
+// backoff fills the report's retries: an object asking for a retry for
+// the first time in a row is due at the engine's RetryAt; one a pass at
+// or after its due instant finds still asking waits twice as long as
+// the last time (a pass before it, started by an event, leaves it
+// waiting); one that no longer asks forgets its backoff.
+func (h *Host) backoff(now time.Time, r finops.Result, rep *Report) {
+	asked := map[types.UID]bool{}
+	note := func(o *conditions.Outcome) {
+		if !o.Retry {
+			return
+		}
+		asked[o.UID] = true
+		b := h.retries[o.UID]
+		if b.n == 0 || !now.Before(b.at) {
+			b.n++
+			wait := min(conditions.RetryDelay<<min(b.n-1, 20), max(h.MaxRetryDelay, conditions.RetryDelay))
+			b.at = now.Add(wait)
+			if b.n == 1 && o.RetryAt.After(b.at) {
+				b.at = o.RetryAt
+			}
+			h.retries[o.UID] = b
+		}
+		name := types.NamespacedName{Namespace: o.Namespace, Name: o.Name}
+		if at, ok := rep.Retries[name]; !ok || b.at.Before(at) {
+			if rep.Retries == nil {
+				rep.Retries = map[types.NamespacedName]time.Time{}
+			}
+			rep.Retries[name] = b.at
+		}
+		if !rep.Retry || b.at.Before(rep.RetryAt) {
+			rep.Retry, rep.RetryAt = true, b.at
+		}
+	}
+	for i := range r.PriceBooks.Books {
+		note(&r.PriceBooks.Books[i].Outcome)
+	}
+	for i := range r.Offerings.Offerings {
+		note(&r.Offerings.Offerings[i].Outcome)
+	}
+	for i := range r.Subscriptions.Subscriptions {
+		note(&r.Subscriptions.Subscriptions[i].Outcome)
+	}
+	maps.DeleteFunc(h.retries, func(uid types.UID, _ retry) bool { return !asked[uid] })
 }
 
 // byUID indexes listed objects by UID.
@@ -232,14 +328,10 @@ type object interface {
 // types (o.Owned), then the finalizer change, in that order, each request
 // guarded by a resourceVersion, so that nothing computed for a deleted
 // object lands on one created again under the same name, and a finalizer
-// is never released before the status that explains it is stored. It
-// notes the retry the outcome asks for, and after a plan carried out
-// whole, records one Event per condition transition.
+// is never released before the status that explains it is stored. After
+// a plan carried out whole, it records one Event per condition
+// transition.
 func (h *Host) carry(ctx context.Context, obj object, o *conditions.Outcome, status any, rep *Report, fail func(string, error)) {
-	if o.Retry && (rep.RetryAt.IsZero() || o.RetryAt.Before(rep.RetryAt)) {
-		rep.RetryAt = o.RetryAt
-	}
-	rep.Retry = rep.Retry || o.Retry
 	what := o.Kind + " " + obj.GetNamespace() + "/" + obj.GetName()
 	plan, err := writeplan.For(obj, o, status, writeplan.Options{FieldManager: FieldManager})
 	if err != nil {

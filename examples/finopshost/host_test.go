@@ -225,24 +225,32 @@ func TestRunOnce_StatusBeforeTheFinalizer(t *testing.T) {
 	}
 }
 
-// TestRunOnce_ATransientFailureIsRequeued: a Subscription whose target
-// cannot be read (a server error, not NotFound) asks for a retry, and
-// the wait handed to controller-runtime is not 0, which would mean
-// "never again".
-func TestRunOnce_ATransientFailureIsRequeued(t *testing.T) {
+// failingTarget is a cluster with the active book, the Offering and a
+// Subscription whose target (ConfigMap acme/target, absent) cannot be
+// read while *failing: a server error, not NotFound.
+func failingTarget(t *testing.T, failing *bool) client.WithWatch {
+	t.Helper()
 	sub := family(t)[3]
 	if err := unstructured.SetNestedMap(sub.Object, map[string]any{"targetRef": map[string]any{"apiVersion": "v1", "kind": "ConfigMap", "namespace": "acme", "name": "target"}}, "spec", "lifecycle"); err != nil {
 		t.Fatal(err)
 	}
-	c := ctrlplan.NewFakeClientBuilder().WithObjects(family(t)[1], family(t)[2], sub).WithInterceptorFuncs(interceptor.Funcs{
+	return ctrlplan.NewFakeClientBuilder().WithObjects(family(t)[1], family(t)[2], sub).WithInterceptorFuncs(interceptor.Funcs{
 		Get: func(ctx context.Context, c client.WithWatch, key client.ObjectKey, obj client.Object, opts ...client.GetOption) error {
-			if key.Name == "target" {
+			if key.Name == "target" && *failing {
 				return apierrors.NewInternalError(errors.New("etcd leader changed"))
 			}
 			return c.Get(ctx, key, obj, opts...)
 		},
 	}).Build()
-	h, err := New(c, "finops-operator-system")
+}
+
+// TestRunOnce_ATransientFailureIsRequeued: a Subscription whose target
+// cannot be read (a server error, not NotFound) asks for a retry, and
+// the wait handed to controller-runtime is not 0, which would mean
+// "never again".
+func TestRunOnce_ATransientFailureIsRequeued(t *testing.T) {
+	failing := true
+	h, err := New(failingTarget(t, &failing), "finops-operator-system")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -285,5 +293,101 @@ func TestRunOnce_EventsOfATransition(t *testing.T) {
 		if !strings.HasPrefix(got[i], want[i]) {
 			t.Errorf("event %d: %q, want %q…", i, got[i], want[i])
 		}
+	}
+}
+
+// TestRunOnce_RetriesBackOff: a Subscription whose target read keeps
+// failing is due again at the engine's RetryAt first, then at twice the
+// last wait each time a pass at its due instant finds it still failing;
+// a pass before that instant (an event's) leaves it waiting, and once
+// the read succeeds the backoff is forgotten.
+func TestRunOnce_RetriesBackOff(t *testing.T) {
+	failing := false
+	h, err := New(failingTarget(t, &failing), "finops-operator-system")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The family settles first (its target missing); then its read fails.
+	settle(t, h, t0.Add(-time.Minute))
+	failing = true
+	name := types.NamespacedName{Namespace: "acme", Name: "platform"}
+	for _, step := range []struct {
+		at   time.Duration // the pass's instant after t0
+		want time.Duration // its wait, 0 for none
+	}{
+		{0, time.Second},
+		{500 * time.Millisecond, time.Second}, // an event's pass: still due at t0+1s, and no wait is under RetryDelay
+		{time.Second, 2 * time.Second},
+		{3 * time.Second, 4 * time.Second},
+		{7 * time.Second, 8 * time.Second},
+	} {
+		now := t0.Add(step.at)
+		rep, err := h.RunOnce(context.Background(), now)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := rep.RequeueAfterOf(name, now); got != step.want {
+			t.Errorf("pass at +%v: wait %v, want %v", step.at, got, step.want)
+		}
+		if !rep.Retry || rep.RetryAt.After(now.Add(step.want)) {
+			t.Errorf("pass at +%v: Retry %v at %v, not before %v", step.at, rep.Retry, rep.RetryAt, now.Add(step.want))
+		}
+		if got := rep.RequeueAfterOf(types.NamespacedName{Namespace: "shop", Name: "platform-base"}, now); got != 0 {
+			t.Errorf("pass at +%v: the ready Offering waits %v for a retry", step.at, got)
+		}
+	}
+	failing = false
+	now := t0.Add(20 * time.Second)
+	rep, err := h.RunOnce(context.Background(), now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := rep.RequeueAfterOf(name, now); got != 0 {
+		t.Errorf("after the read succeeded: wait %v", got)
+	}
+	failing = true
+	now = now.Add(time.Second)
+	if rep, err = h.RunOnce(context.Background(), now); err != nil {
+		t.Fatal(err)
+	}
+	if got := rep.RequeueAfterOf(name, now); got != time.Second {
+		t.Errorf("a new failure waits %v, want the first wait again", got)
+	}
+}
+
+// withoutOurScheme is a client whose scheme lacks the FinOps kinds, as
+// a manager's client without them registered.
+type withoutOurScheme struct{ client.WithWatch }
+
+func (withoutOurScheme) Scheme() *runtime.Scheme { return runtime.NewScheme() }
+
+// TestRunOnce_SameStatusesWithOrWithoutOurKindsInTheScheme: the host
+// reads typed lists when the client knows the kinds and unstructured
+// ones when it does not; both settle the family to the same statuses.
+func TestRunOnce_SameStatusesWithOrWithoutOurKindsInTheScheme(t *testing.T) {
+	statuses := func(c client.Client) []string {
+		h, err := New(c, "finops-operator-system")
+		if err != nil {
+			t.Fatal(err)
+		}
+		settle(t, h, t0)
+		var out []string
+		for _, k := range []struct {
+			gvk      schema.GroupVersionKind
+			ns, name string
+		}{
+			{PriceBookGVK, "finops-operator-system", "standard"}, {PriceBookGVK, "finops-operator-system", "legacy"},
+			{OfferingGVK, "shop", "platform-base"}, {SubscriptionGVK, "acme", "platform"}, {SubscriptionGVK, "acme", "analytics"},
+		} {
+			out = append(out, k.name+": "+conds(get(t, c, k.gvk, k.ns, k.name)))
+		}
+		return out
+	}
+	typed, plain := statuses(newClient(t)), statuses(withoutOurScheme{newClient(t)})
+	if !slices.Equal(typed, plain) {
+		t.Errorf("typed lists %q, unstructured ones %q", typed, plain)
+	}
+	if len(typed) != 5 || !strings.Contains(typed[0], "Active=True") {
+		t.Errorf("the family did not settle: %q", typed)
 	}
 }
