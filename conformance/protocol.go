@@ -9,6 +9,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/condengine/condengine/manifest"
 	"github.com/condengine/condengine/scenario"
 )
 
@@ -135,6 +136,9 @@ func decodeReply(line []byte) (Answer, error) {
 	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
 		return Answer{}, errors.New("more than one JSON value on the line")
 	}
+	if err := manifest.RepeatedField(line, &raw); err != nil {
+		return Answer{}, err
+	}
 	var a Answer
 	if raw.ID != nil {
 		id, err := raw.ID.Int64()
@@ -185,6 +189,9 @@ func decodeObject(r json.RawMessage) (Object, error) {
 	dec.DisallowUnknownFields()
 	var o Object
 	if err := dec.Decode(&o); err != nil {
+		return Object{}, err
+	}
+	if err := manifest.RepeatedField(r, &o); err != nil {
 		return Object{}, err
 	}
 	var shape struct {

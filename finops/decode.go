@@ -96,17 +96,30 @@ func DecodeDocument(s *Snapshot, d *manifest.Document) error {
 		var cm struct {
 			Data map[string]string `json:"data"`
 		}
+		if err := d.RepeatedField(&cm); err != nil {
+			return err
+		}
 		if err := json.Unmarshal(d.JSON, &cm); err != nil {
 			return d.Fail(manifest.FieldError(err))
 		}
 		if doc, ok := cm.Data[PricingKey]; ok {
-			if err := json.Unmarshal([]byte(doc), &s.PricingDocument); err != nil {
-				return d.FailAt("data", fmt.Errorf("data[%q]: %w", PricingKey, manifest.FieldError(err)))
+			if err := decodePricing([]byte(doc), &s.PricingDocument); err != nil {
+				return d.FailAt("data", fmt.Errorf("data[%q]: %w", PricingKey, err))
 			}
 		}
 	}
 	s.Objects = append(s.Objects, id)
 	return nil
+}
+
+// decodePricing reads the pricing document doc into into, refusing a
+// key given twice as a manifest's is. Its keys are entries of a map,
+// so CPU and cpu are two keys.
+func decodePricing(doc []byte, into *map[string]string) error {
+	if err := json.Unmarshal(doc, into); err != nil {
+		return manifest.FieldError(err)
+	}
+	return manifest.DuplicateKey(doc)
 }
 
 // decodeInto decodes d strictly and appends it to list.

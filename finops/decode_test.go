@@ -45,6 +45,26 @@ data:
 	assert.Equal(t, map[string]string{"CPU": "0.031", "provider": "custom"}, s.PricingDocument)
 }
 
+// The pricing document's keys are read as a manifest's are: a key given
+// twice is refused, while keys that differ only in case are two keys
+// of its map. So are the ConfigMap's own fields.
+func TestDecode_PricingDocumentKeys(t *testing.T) {
+	cm := func(data string) string {
+		return "apiVersion: v1\nkind: ConfigMap\nmetadata: {namespace: opencost, name: finops-operator-custom-pricing-configs}\n" + data
+	}
+	_, err := finops.Decode([]byte(cm("data:\n  default.json: '{\"CPU\":\"0.031\",\"CPU\":\"9\"}'\n")))
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), `data["default.json"]: CPU: given twice on line 1`)
+
+	_, err = finops.Decode([]byte(cm("data:\n  default.json: '{}'\nData:\n  default.json: '{\"CPU\":\"9\"}'\n")))
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), `line 6: data: given on line 4 as "data" and again on line 6 as "Data"`)
+
+	s, err := finops.Decode([]byte(cm("data:\n  default.json: '{\"CPU\":\"0.031\",\"cpu\":\"9\"}'\n")))
+	require.NoError(t, err)
+	assert.Equal(t, map[string]string{"CPU": "0.031", "cpu": "9"}, s.PricingDocument)
+}
+
 func TestDecode_ErrorsNameDocumentAndField(t *testing.T) {
 	for _, tc := range []struct {
 		name, in, want string

@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // A key given twice in one mapping is refused rather than read the way
@@ -19,7 +20,7 @@ import (
 // readers of this package refuse such a document; DuplicateKey is for
 // JSON that reaches a program another way, such as a line of a protocol.
 func DuplicateKey(js []byte) error {
-	if fe := jsonDuplicate(js, 1); fe != nil {
+	if fe, _ := jsonDuplicate(js, 1); fe != nil {
 		return fe
 	}
 	return nil
@@ -47,27 +48,48 @@ type keyFrame struct {
 	wantKey bool
 	keys    [][]byte
 	offs    []int
-	index   map[string]int // the keys once there are many
+	index   map[string]int      // the keys once there are many
+	folded  map[uint64]struct{} // their foldHash, once there are many
 }
 
 // manyKeys is the number of keys past which an object's keys are looked
 // up in a map rather than compared one by one.
 const manyKeys = 16
 
+// keyScan is what one pass over a JSON text found: the offsets of the
+// opening quotes of the earlier and the later copy of the first key an
+// object holds twice (dup), and whether some object holds two keys that
+// differ only as encoding/json ignores (folded): "kind" and "Kind". Two
+// such keys name one field of a struct, but two entries of a map
+// (labels App and app), so only the type a document is read into can
+// tell a repeat from two keys; folded says when to ask it.
+type keyScan struct {
+	first, second int
+	dup, folded   bool
+}
+
 // duplicateJSON finds, in js (valid JSON), the first key that an object
 // holds twice. It returns the offsets of the opening quotes of the
 // earlier and the later key; ok is false when every object's keys are
 // distinct. Keys are compared as the decoder reads them, escapes decoded.
-// It walks js once and allocates only for objects with many keys.
 func duplicateJSON(js []byte) (first, second int, ok bool) {
+	s := scanKeys(js)
+	return s.first, s.second, s.dup
+}
+
+// scanKeys walks js (valid JSON) once, stopping at the first key an
+// object holds twice, and allocates only for objects with many keys.
+func scanKeys(js []byte) keyScan {
 	var stack []keyFrame
 	depth := 0
+	folded := false
 	push := func(object bool) {
 		if depth == len(stack) {
 			stack = append(stack, keyFrame{})
 		}
 		f := &stack[depth]
-		f.object, f.wantKey, f.keys, f.offs, f.index = object, object, f.keys[:0], f.offs[:0], nil
+		f.object, f.wantKey = object, object
+		f.keys, f.offs, f.index, f.folded = f.keys[:0], f.offs[:0], nil, nil
 		depth++
 	}
 	for i := 0; i < len(js); {
@@ -88,42 +110,122 @@ func duplicateJSON(js []byte) (first, second int, ok bool) {
 			if depth > 0 && stack[depth-1].wantKey {
 				f := &stack[depth-1]
 				f.wantKey = false
-				if at, dup := f.add(keyText(js[i:end]), i); dup {
-					return at, i, true
+				at, dup, fold := f.add(keyText(js[i:end]), i, !folded)
+				if dup {
+					return keyScan{first: at, second: i, dup: true, folded: folded}
 				}
+				folded = folded || fold
 			}
 			i = end
 		default:
 			i++
 		}
 	}
-	return -1, -1, false
+	return keyScan{first: -1, second: -1, folded: folded}
 }
 
 // add records key, found at offset off; when the object already holds
-// it, it returns the offset of the earlier one and true.
-func (f *keyFrame) add(key []byte, off int) (int, bool) {
+// it, it returns the offset of the earlier one and true. With fold set,
+// it also reports whether the object holds a key that differs from key
+// only in case, as encoding/json folds names.
+func (f *keyFrame) add(key []byte, off int, fold bool) (at int, dup, folded bool) {
 	if f.index != nil {
 		if at, dup := f.index[string(key)]; dup {
-			return at, true
+			return at, true, false
 		}
 		f.index[string(key)] = off
-		return 0, false
+		if fold {
+			h := foldHash(key)
+			_, folded = f.folded[h]
+			f.folded[h] = struct{}{}
+		}
+		return 0, false, folded
 	}
 	for j, k := range f.keys {
 		if bytes.Equal(k, key) {
-			return f.offs[j], true
+			return f.offs[j], true, false
+		}
+	}
+	if fold && len(key) > 0 {
+		c := upperASCII(key[0])
+		for _, k := range f.keys {
+			// Most keys differ in an ASCII first letter; only the rest
+			// are compared whole.
+			if len(k) > 0 && (k[0] < utf8.RuneSelf && c < utf8.RuneSelf && upperASCII(k[0]) != c) {
+				continue
+			}
+			if foldEqual(k, key) {
+				folded = true
+				break
+			}
 		}
 	}
 	f.keys = append(f.keys, key)
 	f.offs = append(f.offs, off)
 	if len(f.keys) > manyKeys {
 		f.index = make(map[string]int, 2*manyKeys)
+		f.folded = make(map[uint64]struct{}, 2*manyKeys)
 		for j, k := range f.keys {
 			f.index[string(k)] = f.offs[j]
+			f.folded[foldHash(k)] = struct{}{}
 		}
 	}
-	return 0, false
+	return 0, false, folded
+}
+
+// upperASCII is c upper-cased when it is an ASCII lower-case letter.
+func upperASCII(c byte) byte {
+	if 'a' <= c && c <= 'z' {
+		return c - ('a' - 'A')
+	}
+	return c
+}
+
+// foldEqual reports whether a and b fold alike (see foldRune). Keys
+// of one object mostly differ in their first bytes, so the answer is
+// quick.
+func foldEqual(a, b []byte) bool {
+	for len(a) > 0 && len(b) > 0 {
+		ra, na := rune(a[0]), 1
+		if ra >= utf8.RuneSelf {
+			ra, na = utf8.DecodeRune(a)
+		}
+		rb, nb := rune(b[0]), 1
+		if rb >= utf8.RuneSelf {
+			rb, nb = utf8.DecodeRune(b)
+		}
+		if ra != rb && foldRune(ra) != foldRune(rb) {
+			return false
+		}
+		a, b = a[na:], b[nb:]
+	}
+	return len(a) == 0 && len(b) == 0
+}
+
+// foldHash is an FNV-1a hash of key folded as encoding/json folds a
+// name before matching it to a field (see foldRune), without
+// allocating. Keys that fold alike hash alike; a collision only costs a
+// closer look.
+func foldHash(key []byte) uint64 {
+	const prime = 1099511628211
+	h := uint64(14695981039346656037)
+	var rb [utf8.UTFMax]byte
+	for i := 0; i < len(key); {
+		if c := key[i]; c < utf8.RuneSelf {
+			if 'a' <= c && c <= 'z' {
+				c -= 'a' - 'A'
+			}
+			h = (h ^ uint64(c)) * prime
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRune(key[i:])
+		i += n
+		for _, c := range rb[:utf8.EncodeRune(rb[:], foldRune(r))] {
+			h = (h ^ uint64(c)) * prime
+		}
+	}
+	return h
 }
 
 // keyText is a quoted JSON key as the decoder reads it: the bytes between
@@ -141,18 +243,20 @@ func keyText(quoted []byte) []byte {
 
 // jsonDuplicate is the error for a key given twice in the JSON document
 // t, whose first line is line first of the input; nil when there is none.
-func jsonDuplicate(t []byte, first int) *fieldError {
-	a, b, dup := duplicateJSON(t)
-	if !dup {
-		return nil
+// folded is keyScan's: whether two keys of an object differ only in case.
+func jsonDuplicate(t []byte, first int) (fe *fieldError, folded bool) {
+	s := scanKeys(t)
+	if !s.dup {
+		return nil, s.folded
 	}
+	a, b := s.first, s.second
 	line := func(off int) int { return first + bytes.Count(t[:off], []byte("\n")) }
 	col := func(off int) int { return off - bytes.LastIndexByte(t[:off], '\n') }
 	path := pathAt(t, b)
 	if path == "" {
 		path, _ = strconv.Unquote(string(t[b:skipString(t, b)]))
 	}
-	return duplicateError(path, line(a), line(b), col(a), col(b))
+	return duplicateError(path, line(a), line(b), col(a), col(b)), s.folded
 }
 
 // yamlDupKey is how the YAML decoder, reading strictly, reports a key

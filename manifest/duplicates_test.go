@@ -102,6 +102,63 @@ func TestProperty_DuplicateJSONFindsExactlyTheRepeatedKeys(t *testing.T) {
 	})
 }
 
+// The scan's folded flag is set exactly when, before any key given
+// twice, some object holds two keys that encoding/json would match to
+// one field: the same name once case is folded, spelled differently.
+func TestProperty_ScanFindsKeysThatDifferOnlyInCase(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		var b bytes.Buffer
+		if genValue(t, &b, 0) {
+			return // the scan stops at the first key given twice
+		}
+		js := b.Bytes()
+		want := false
+		for _, keys := range objectKeys(js) {
+			for i := range keys {
+				for j := range i {
+					want = want || (keys[i] != keys[j] && foldName(keys[i]) == foldName(keys[j]))
+				}
+			}
+		}
+		require.Equal(t, want, scanKeys(js).folded, "%s", js)
+	})
+}
+
+// objectKeys lists the keys of each object of js, decoded.
+func objectKeys(js []byte) [][]string {
+	var out [][]string
+	var stack []int // for each open value, its index in out, or -1 for a list
+	wantKey := false
+	dec := json.NewDecoder(bytes.NewReader(js))
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			return out
+		}
+		top := -1
+		if len(stack) > 0 {
+			top = stack[len(stack)-1]
+		}
+		if k, ok := tok.(string); ok && top >= 0 && wantKey {
+			out[top] = append(out[top], k)
+			wantKey = false
+			continue
+		}
+		switch tok {
+		case json.Delim('{'):
+			out = append(out, nil)
+			stack = append(stack, len(out)-1)
+			wantKey = true
+			continue
+		case json.Delim('['):
+			stack = append(stack, -1)
+		case json.Delim('}'), json.Delim(']'):
+			stack = stack[:len(stack)-1]
+		}
+		wantKey = len(stack) > 0 && stack[len(stack)-1] >= 0
+	}
+}
+
 // genValue writes a random JSON value to b and reports whether one of its
 // objects holds a key twice.
 func genValue(t *rapid.T, b *bytes.Buffer, depth int) bool {
@@ -134,7 +191,7 @@ func genValue(t *rapid.T, b *bytes.Buffer, depth int) bool {
 		if i > 0 {
 			b.WriteString(",\n")
 		}
-		k := rapid.SampledFrom([]string{"a", "b", "kind", "k" + strconv.Itoa(i), "\u00e9"}).Draw(t, "key")
+		k := rapid.SampledFrom([]string{"a", "b", "kind", "k" + strconv.Itoa(i), "\u00e9", "A", "Kind", "\u212aind", "\u00c9"}).Draw(t, "key")
 		dup = dup || seen[k]
 		seen[k] = true
 		q := strconv.Quote(k)

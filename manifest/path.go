@@ -180,9 +180,14 @@ func joinPath(segs []seg) string {
 // that type t has no field for, or "". Keys match fields as
 // encoding/json matches them: exactly, else ignoring case.
 func unknownField(js []byte, t reflect.Type) string {
-	dec := json.NewDecoder(bytes.NewReader(js))
-	dec.UseNumber()
-	return findUnknown(dec, t, "")
+	found := ""
+	walkTyped(js, t, func(path, key, name string, _ map[string]string) bool {
+		if name == "" {
+			found = joinKey(path, key)
+		}
+		return found != ""
+	})
+	return found
 }
 
 var (
@@ -190,10 +195,23 @@ var (
 	textUnmarshaler = reflect.TypeFor[encoding.TextUnmarshaler]()
 )
 
-func findUnknown(dec *json.Decoder, t reflect.Type, path string) string {
+// walkTyped walks js beside type t, the type encoding/json would read
+// it into, and calls key for each key of each mapping t reads into a
+// struct: the mapping's path, the key as written, the JSON name of the
+// field it sets ("" when none does) and the fields the mapping's
+// earlier keys set (name to key). The walk ends when key returns true.
+// Maps, interfaces and types that decode themselves are passed over:
+// their keys are not fields.
+func walkTyped(js []byte, t reflect.Type, key func(path, key, name string, set map[string]string) bool) {
+	dec := json.NewDecoder(bytes.NewReader(js))
+	dec.UseNumber()
+	walkValue(dec, t, "", key)
+}
+
+func walkValue(dec *json.Decoder, t reflect.Type, path string, visit func(path, key, name string, set map[string]string) bool) bool {
 	tok, err := dec.Token()
 	if err != nil {
-		return ""
+		return true
 	}
 	for t != nil && t.Kind() == reflect.Pointer {
 		t = t.Elem()
@@ -204,21 +222,24 @@ func findUnknown(dec *json.Decoder, t reflect.Type, path string) string {
 		if open {
 			skip(dec)
 		}
-		return ""
+		return false
 	}
 	switch {
 	case tok == json.Delim('{') && t.Kind() == reflect.Struct:
 		fields := jsonFields(t)
+		set := map[string]string{}
 		for dec.More() {
 			k, _ := dec.Token()
 			key, _ := k.(string)
-			p := joinKey(path, key)
-			ft, ok := lookupField(fields, key)
-			if !ok {
-				return p
+			name, _ := fieldNamed(fields, key)
+			if visit(path, key, name, set) {
+				return true
 			}
-			if u := findUnknown(dec, ft, p); u != "" {
-				return u
+			if name != "" {
+				set[name] = key
+			}
+			if walkValue(dec, fields[name], joinKey(path, key), visit) {
+				return true
 			}
 		}
 		_, _ = dec.Token()
@@ -226,22 +247,22 @@ func findUnknown(dec *json.Decoder, t reflect.Type, path string) string {
 		for dec.More() {
 			k, _ := dec.Token()
 			key, _ := k.(string)
-			if u := findUnknown(dec, t.Elem(), path+"."+key); u != "" {
-				return u
+			if walkValue(dec, t.Elem(), joinKey(path, key), visit) {
+				return true
 			}
 		}
 		_, _ = dec.Token()
 	case tok == json.Delim('[') && (t.Kind() == reflect.Slice || t.Kind() == reflect.Array):
 		for i := 0; dec.More(); i++ {
-			if u := findUnknown(dec, t.Elem(), path+"["+strconv.Itoa(i)+"]"); u != "" {
-				return u
+			if walkValue(dec, t.Elem(), path+"["+strconv.Itoa(i)+"]", visit) {
+				return true
 			}
 		}
 		_, _ = dec.Token()
 	case open:
 		skip(dec)
 	}
-	return ""
+	return false
 }
 
 // joinKey is the path of key inside the value at path.
@@ -253,17 +274,10 @@ func joinKey(path, key string) string {
 }
 
 // lookupField is the type of the field named key, matched as
-// encoding/json matches it: exactly, else ignoring case.
+// encoding/json matches it (see fieldNamed).
 func lookupField(fields map[string]reflect.Type, key string) (reflect.Type, bool) {
-	if ft, ok := fields[key]; ok {
-		return ft, true
-	}
-	for name, ft := range fields {
-		if strings.EqualFold(name, key) {
-			return ft, true
-		}
-	}
-	return nil, false
+	name, ok := fieldNamed(fields, key)
+	return fields[name], ok
 }
 
 // skip reads the rest of an object or list whose opening token was read.

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"io"
+	"reflect"
 	"strconv"
 
 	"github.com/condengine/condengine/redact"
@@ -42,6 +43,27 @@ type Document struct {
 	// at is where a List item's text starts in source; the zero value is
 	// the top of source.
 	at itemPlace
+	// keys says whether some mapping of JSON holds two keys that differ
+	// only in case, which the type it is read into may take as one field
+	// given twice (see repeatedField); unscanned until a reader scans it.
+	keys keyState
+}
+
+// keyState is what a scan of a document's keys found.
+type keyState uint8
+
+const (
+	keysUnscanned keyState = iota
+	keysDistinct           // no two keys of a mapping differ only in case
+	keysFolded             // some two do
+)
+
+// keyStateOf is the keyState of a scan's folded result.
+func keyStateOf(f bool) keyState {
+	if f {
+		return keysFolded
+	}
+	return keysDistinct
 }
 
 // Reader yields the documents of a YAML or JSON stream one at a time, as
@@ -80,8 +102,17 @@ func NewReader(r io.Reader) *Reader {
 // Next returns the next non-empty document, or io.EOF at the end. Any
 // other error is a *DocumentError; after one, Next returns it again.
 func (r *Reader) Next() (*Document, error) {
+	d, _, err := r.next(nil)
+	return d, err
+}
+
+// next is Next; when typed is set, it is offered each document that
+// reads as a JSON object (valid, no key given twice) before the
+// document is converted, as its trimmed text, and a document it takes
+// is returned as it is, with true.
+func (r *Reader) next(typed func(d *Document, t []byte) bool) (*Document, bool, error) {
 	if r.err != nil {
-		return nil, r.err
+		return nil, false, r.err
 	}
 	if r.br == nil {
 		r.Limits = r.Limits.withDefaults()
@@ -93,29 +124,32 @@ func (r *Reader) Next() (*Document, error) {
 		text, start, err := r.section()
 		if err != nil {
 			r.err = err
-			return nil, err
+			return nil, false, err
 		}
 		if text == nil {
 			r.err = io.EOF
-			return nil, io.EOF
+			return nil, false, io.EOF
 		}
 		d := &Document{File: r.File, Index: r.n, Line: start, source: text, sourceLine: start}
 		if r.Sized != nil {
 			r.Sized(len(text))
 		}
-		js, line, err := toJSON(text, start)
+		if typed != nil && typed(d, bytes.TrimSpace(text)) {
+			return d, true, nil
+		}
+		js, folded, line, err := toJSON(text, start)
 		if err != nil {
 			if line > 0 {
 				d.Line = start + line - 1
 			}
 			r.err = d.Fail(err)
-			return nil, r.err
+			return nil, false, r.err
 		}
 		if js == nil {
 			continue
 		}
-		d.JSON = js
-		return d, nil
+		d.JSON, d.keys = js, keyStateOf(folded)
+		return d, false, nil
 	}
 }
 
@@ -231,7 +265,7 @@ func (d *Document) Expand(fn func(*Document) error) error {
 	for i, raw := range items {
 		item := d.path + "items[" + strconv.Itoa(i) + "]"
 		it := &Document{File: d.File, Index: d.Index, Item: item, Line: d.Line, JSON: raw,
-			source: d.source, sourceLine: d.sourceLine, path: item + ".", at: places[i]}
+			source: d.source, sourceLine: d.sourceLine, path: item + ".", at: places[i], keys: d.keys}
 		if lines[i] > 0 {
 			it.Line = lines[i]
 		}
@@ -251,9 +285,26 @@ func (d *Document) Identify() (*Header, error) {
 	if err != nil {
 		return nil, err
 	}
+	shape := headerType
+	if h.IsList() {
+		shape = listType
+	}
+	if fe := d.repeatedField(shape); fe != nil {
+		return nil, fe
+	}
 	d.Header = &h
 	return d.Header, nil
 }
+
+// headerType and listType are what Identify and Expand read of a
+// document, checked for a field set twice (see repeatedField).
+var (
+	headerType = reflect.TypeFor[Header]()
+	listType   = reflect.TypeFor[struct {
+		Header
+		Items json.RawMessage `json:"items"`
+	}]()
+)
 
 // Split reads a whole stream into its non-empty JSON documents, within
 // the default Limits. Lists are not expanded.
@@ -295,13 +346,7 @@ func (s *Identities) Add(d *Document) error {
 		return nil
 	}
 	h := d.Header
-	f := fnv.New128a()
-	for _, part := range []string{h.Group(), h.Kind, h.Metadata.Namespace, h.Metadata.Name} {
-		_, _ = io.WriteString(f, part)
-		_, _ = f.Write([]byte{0})
-	}
-	var k [16]byte
-	f.Sum(k[:0])
+	k := identityKey(h)
 	if s.m == nil {
 		s.m = map[[16]byte]place{}
 	}
@@ -314,6 +359,18 @@ func (s *Identities) Add(d *Document) error {
 	}
 	s.m[k] = place{index: int32(d.Index), line: int32(d.Line)}
 	return nil
+}
+
+// identityKey is the hash Identities keeps for the object h names.
+func identityKey(h *Header) [16]byte {
+	f := fnv.New128a()
+	for _, part := range []string{h.Group(), h.Kind, h.Metadata.Namespace, h.Metadata.Name} {
+		_, _ = io.WriteString(f, part)
+		_, _ = f.Write([]byte{0})
+	}
+	var k [16]byte
+	f.Sum(k[:0])
+	return k
 }
 
 // Each reads r to its end and hands do every document, the items of a
@@ -353,11 +410,13 @@ func EachJSON(raws []json.RawMessage, do func(*Document) error) error {
 			continue
 		}
 		d := &Document{Index: i + 1, JSON: raw}
-		if fe := jsonDuplicate(bytes.TrimSpace(raw), 1); fe != nil {
+		fe, folded := jsonDuplicate(bytes.TrimSpace(raw), 1)
+		if fe != nil {
 			fe.line = 0 // the document's own lines, not the input's
 			errs = append(errs, d.Fail(fe))
 			continue
 		}
+		d.keys = keyStateOf(folded)
 		if err := d.ExpandNew(&seen, do); err != nil {
 			errs = append(errs, err)
 		}

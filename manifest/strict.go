@@ -33,9 +33,13 @@ func (e *fieldError) Error() string {
 // Unmarshal decodes d into v as strictly as `kubectl apply
 // --validate=strict`: a field v has no place for is an error naming the
 // field's full path (spec.agent.backendRf), as is a value of the wrong
-// type; both carry the line of the input the field is on. The error is
-// a *DocumentError.
+// type, and so are two keys that set one field because encoding/json
+// ignores their difference in case (kind and Kind); each carries the
+// line of the input the field is on. The error is a *DocumentError.
 func (d *Document) Unmarshal(v any) error {
+	if err := d.RepeatedField(v); err != nil {
+		return err
+	}
 	dec := json.NewDecoder(bytes.NewReader(d.JSON))
 	dec.DisallowUnknownFields()
 	err := dec.Decode(v)
@@ -156,11 +160,12 @@ func goKind(t reflect.Type) string {
 // comes with its line inside the document when it is known. Text that
 // is not UTF-8 is refused rather than replaced, and so is a key given
 // twice in one mapping (at is the line of the input text starts on, for
-// naming both lines).
-func toJSON(text []byte, at int) (json.RawMessage, int, error) {
+// naming both lines). folded says that some mapping holds two keys that
+// differ only in case (see keyScan).
+func toJSON(text []byte, at int) (js json.RawMessage, folded bool, line int, err error) {
 	t := bytes.TrimSpace(text)
 	if len(t) == 0 || commentOnly(t) {
-		return nil, 0, nil
+		return nil, false, 0, nil
 	}
 	lead := bytes.Count(text[:bytes.Index(text, t[:1])], []byte("\n"))
 	if !utf8.Valid(t) {
@@ -169,10 +174,10 @@ func toJSON(text []byte, at int) (json.RawMessage, int, error) {
 		problem := "not valid UTF-8 (byte 0x" + strconv.FormatUint(uint64(t[off]), 16) + "); save the file as UTF-8"
 		if looksJSON(t) {
 			if p := pathAt(t, off); p != "" {
-				return nil, line, &fieldError{path: p, problem: problem}
+				return nil, false, line, &fieldError{path: p, problem: problem}
 			}
 		}
-		return nil, line, errors.New(problem)
+		return nil, false, line, errors.New(problem)
 	}
 	if looksJSON(t) {
 		if !json.Valid(t) {
@@ -181,23 +186,24 @@ func toJSON(text []byte, at int) (json.RawMessage, int, error) {
 			var se *json.SyntaxError
 			if errors.As(err, &se) {
 				off := min(int(se.Offset), len(t))
-				return nil, lead + 1 + bytes.Count(t[:off], []byte("\n")), fmt.Errorf("not valid JSON: %v", se)
+				return nil, false, lead + 1 + bytes.Count(t[:off], []byte("\n")), fmt.Errorf("not valid JSON: %v", se)
 			}
-			return nil, 0, fmt.Errorf("not valid JSON: %v", err)
+			return nil, false, 0, fmt.Errorf("not valid JSON: %v", err)
 		}
 		if bytes.Equal(t, []byte("null")) {
-			return nil, 0, nil
+			return nil, false, 0, nil
 		}
-		if fe := jsonDuplicate(t, at+lead); fe != nil {
-			return nil, fe.line - at + 1, fe
+		fe, folded := jsonDuplicate(t, at+lead)
+		if fe != nil {
+			return nil, false, fe.line - at + 1, fe
 		}
-		return bytes.Clone(t), 0, nil
+		return bytes.Clone(t), folded, 0, nil
 	}
-	js, err := yamlToJSON(text, true)
+	js, err = yamlToJSON(text, true)
 	if err != nil {
 		msg := yamlMessage(err)
 		if fe, ok := yamlDuplicate(msg, text, at); ok {
-			return nil, fe.line - at + 1, fe
+			return nil, false, fe.line - at + 1, fe
 		}
 		if yamlDupKey.MatchString(msg) {
 			// A key that overrides what a merge key (<<) brought in.
@@ -206,18 +212,17 @@ func toJSON(text []byte, at int) (json.RawMessage, int, error) {
 	}
 	if err != nil {
 		msg := yamlMessage(err)
-		line := 0
 		if m := yamlLine.FindStringSubmatch(msg); m != nil {
 			line, _ = strconv.Atoi(m[1])
 			msg = m[2]
 		}
-		return nil, line, errors.New("not valid YAML: " + msg)
+		return nil, false, line, errors.New("not valid YAML: " + msg)
 	}
 	js = bytes.TrimSpace(js)
 	if len(js) == 0 || bytes.Equal(js, []byte("null")) {
-		return nil, 0, nil
+		return nil, false, 0, nil
 	}
-	return js, 0, nil
+	return js, scanKeys(js).folded, 0, nil
 }
 
 // yamlMessage is a YAML decoder's error without the prefixes that say

@@ -96,6 +96,9 @@ func fake(behaviour, system string) int {
 		case "key-twice":
 			fmt.Printf(`{"id":%d,"objects":[],"objects":[]}`+"\n", *id)
 			continue
+		case "key-case":
+			fmt.Printf(`{"id":%d,"objects":[{"kind":"Binding","namespace":"a","name":"b","conditions":[{"type":"Ready","Type":"Accepted","status":"True","reason":"OK","message":"","lastTransitionTime":"2026-11-30T10:00:00Z"}]}]}`+"\n", *id)
+			continue
 		case "unknown-key":
 			fmt.Println(`{"objects":[],"verdict":"ok"}`)
 			continue
@@ -210,6 +213,7 @@ func TestConform_ProtocolErrorsNameTheRequest(t *testing.T) {
 		{"two-values", "", "request 1: malformed answer: not an answer: more than one JSON value on the line"},
 		{"unknown-key", "", `request 1: malformed answer: not an answer: json: unknown field "verdict"`},
 		{"key-twice", "", "request 1: malformed answer: objects: given twice on line 1 (columns "},
+		{"key-case", "", `request 1: malformed answer: not an answer: objects[0]: conditions[0].type: given twice, as "type" and as "Type"`},
 		{"silent", "--timeout=300ms --start-timeout=0s", "FAIL request 1 (seed 0): the implementation stopped answering: request 1: no answer within 300ms"},
 		{"crash", "", "FAIL request 3 (seed 2): the implementation stopped answering: request 3: the command ended its output without answering (it exited with status 3); its stderr ends with: panic: boom"},
 	} {
@@ -321,6 +325,7 @@ func TestReference_RefusesABadRequest(t *testing.T) {
 		"expect":       {`{"name":"x","system":"binding","now":"2026-11-30T10:00:00Z","expect":[{"kind":"Binding","name":"a"}]}` + "\n", "request 1: a request carries no expect"},
 		"second line":  {`{"name":"x","system":"binding","now":"2026-11-30T10:00:00Z"}` + "\nnope\n", "request 2: "},
 		"key twice":    {`{"name":"x","system":"binding","now":"2026-11-30T10:00:00Z","system":"finops"}` + "\n", "request 1: scenario: document 1, line 1: system: given twice on line 1 (columns 13 and 61)"},
+		"key case":     {`{"name":"x","system":"binding","now":"2026-11-30T10:00:00Z","System":"finops"}` + "\n", `request 1: document 1, line 1: system: given twice on line 1, as "system" and as "System"`},
 	} {
 		t.Run(name, func(t *testing.T) {
 			code, _, errs := run(t, tc.stdin, "reference", "--system", "binding")

@@ -37,6 +37,47 @@ func TestCommands_RefuseAKeyGivenTwice(t *testing.T) {
 	}
 }
 
+// Two keys that differ only in case set one field (encoding/json
+// ignores case when it matches a key to a field), so they are a key
+// given twice as well, named by field, spelling and line, for every
+// command that reads manifests, scenarios or answers. Keys of labels
+// are the author's: App and app are two labels.
+func TestCommands_RefuseAFieldGivenTwiceInAnotherCase(t *testing.T) {
+	dir := t.TempDir()
+	binding := filepath.Join(dir, "binding.json")
+	writeFile(t, binding, "{\"apiVersion\": \"agentkourier.dev/v1alpha1\",\n \"kind\": \"Binding\",\n \"metadata\": {\"namespace\": \"a\", \"name\": \"b\"},\n \"Kind\": \"AgentBackend\"}\n")
+	nested := filepath.Join(dir, "nested.yaml")
+	writeFile(t, nested, "apiVersion: agentkourier.dev/v1alpha1\nkind: Binding\nmetadata:\n  namespace: a\n  name: b\nspec:\n  agent:\n    backendRef: {name: x}\n  chat:\n    connectionRef: {name: c}\n    channel: C1\n  Agent:\n    backendRef: {name: y}\n")
+	scen := filepath.Join(dir, "scenario.yaml")
+	writeFile(t, scen, "name: a\nsystem: binding\nnow: \"2026-11-30T10:00:00Z\"\nSystem: finops\nexpect: []\n")
+	const why = "; field names are matched without regard to case, so both keys set "
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"eval", "-f", binding, "-now", fixedNow}, binding + `: document 1, line 4: kind: given on line 2 as "kind" and again on line 4 as "Kind"` + why + "kind"},
+		{[]string{"explain", "-f", binding, "-now", fixedNow}, binding + `: document 1, line 4: kind: given on line 2 as "kind" and again on line 4 as "Kind"`},
+		{[]string{"eval", "-f", nested, "-now", fixedNow}, nested + `: document 1 (Binding a/b), line 12: spec.agent: given on line 7 as "agent" and again on line 12 as "Agent"` + why + "agent"},
+		{[]string{"eval", "-f", scen}, scen + `: document 1, line 4: system: given on line 2 as "system" and again on line 4 as "System"`},
+		{[]string{"check", scen}, scen + `: document 1, line 4: system: given on line 2 as "system" and again on line 4 as "System"`},
+		{[]string{"conform", "--replay", scen, "--exec", "true"}, scen + `: document 1, line 4: system: given on line 2 as "system" and again on line 4 as "System"`},
+	} {
+		t.Run(strings.Join(tc.args[:2], " "), func(t *testing.T) {
+			code, stdout, stderr := run(t, "", tc.args...)
+			if code == exitOK {
+				t.Fatalf("exit %d; want a failure\n%s", code, stdout)
+			}
+			containsAll(t, stdout+stderr, tc.want)
+		})
+	}
+
+	labels := filepath.Join(dir, "labels.yaml")
+	writeFile(t, labels, "apiVersion: agentkourier.dev/v1alpha1\nkind: AgentBackend\nmetadata:\n  namespace: a\n  name: b\n  labels: {App: one, app: two}\nspec: {url: \"https://echo.a.svc:8443\"}\n")
+	if code, stdout, stderr := run(t, "", "eval", "-f", labels, "-now", fixedNow); code != exitOK {
+		t.Fatalf("labels App and app: exit %d\n%s%s", code, stdout, stderr)
+	}
+}
+
 // A List whose items are null or missing is refused as an empty input
 // is, by eval and explain alike.
 func TestCommands_RefuseAListWithoutItems(t *testing.T) {
