@@ -141,7 +141,7 @@ func resolveBinding(s *Snapshot, ix *index, i int, b *bstate) {
 		b.backend != nil && !b.backendDenied && (b.backend.problems == nil || b.backend.running != nil) &&
 		b.conn != nil && !b.connDenied && (b.conn.problems == nil || b.conn.running != nil)
 	b.hasCur = b.spec.connOK && b.spec.channelOK
-	m := ix.memory[o.UID]
+	m := ix.memoryAt(i)
 	if m == nil || m.Kind != akv1.KindBinding || m.Binding == nil {
 		return
 	}

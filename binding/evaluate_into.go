@@ -65,6 +65,19 @@ type scratch struct {
 	uids  map[types.UID]int
 	names map[nameKey]int
 	ok    []bool
+	// What the last pass's identity checks read and found (buildIndex):
+	// primed is set once they ran on the identities in idKeys, of lists
+	// of lens; idErrors are the objects they left out.
+	primed   bool
+	lens     [3]int
+	idKeys   []idKey
+	idErrors []ObjectError
+	// The memory's UIDs by position in the last pass, the positions of
+	// its entries by UID, and whether every entry was usable and of a
+	// UID of its own (memClean).
+	memUIDs  []types.UID
+	memIndex map[types.UID]int32
+	memClean bool
 
 	st      []bstate
 	holders map[claimKey]int32

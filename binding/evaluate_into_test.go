@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"k8s.io/apimachinery/pkg/types"
 	"pgregory.net/rapid"
 
 	"github.com/condengine/condengine/binding"
@@ -45,7 +46,88 @@ func nextSnapshot(t *rapid.T, s binding.Snapshot, buf *binding.ResultBuffer) bin
 	if rapid.Bool().Draw(t, "flip leader") {
 		next.Broker.Leader = !next.Broker.Leader
 	}
+	if rapid.Bool().Draw(t, "edit in place") {
+		next = editKeepingPositions(t, next)
+	}
 	return next
+}
+
+// editKeepingPositions changes what one position of each list holds
+// (identity, generation, spec, memory entry, probe) and leaves every
+// other position as it was: the edits an evaluation that keeps its
+// indexes between passes must notice. The Bindings are edited in their
+// own array or in a copy, as a host may do either.
+func editKeepingPositions(t *rapid.T, s binding.Snapshot) binding.Snapshot {
+	var uids []types.UID
+	for _, o := range s.Bindings {
+		uids = append(uids, o.UID)
+	}
+	for _, o := range s.Backends {
+		uids = append(uids, o.UID)
+	}
+	uids = append(uids, "u-new", "")
+	if len(s.Bindings) > 0 && rapid.Bool().Draw(t, "edit binding") {
+		if rapid.Bool().Draw(t, "copy bindings") {
+			s.Bindings = slices.Clone(s.Bindings)
+		}
+		b := &s.Bindings[rapid.IntRange(0, len(s.Bindings)-1).Draw(t, "binding")]
+		switch rapid.IntRange(0, 5).Draw(t, "binding edit") {
+		case 0:
+			b.Spec.Chat.Channel = rapid.SampledFrom([]string{"C1", "C2", ""}).Draw(t, "channel")
+		case 1:
+			b.Spec.Agent.BackendRef.Name = rapid.SampledFrom([]string{"echo", "hub", "ghost"}).Draw(t, "backend")
+		case 2:
+			b.Generation = rapid.SampledFrom([]int64{-1, b.Generation + 1}).Draw(t, "generation")
+		case 3:
+			b.Name = rapid.SampledFrom([]string{s.Bindings[0].Name, "renamed"}).Draw(t, "name")
+		case 4:
+			b.UID = rapid.SampledFrom(uids).Draw(t, "uid")
+		case 5:
+			b.Namespace = rapid.SampledFrom(bindingtest.Namespaces()).Draw(t, "namespace")
+		}
+	}
+	if len(s.Backends) > 0 && rapid.Bool().Draw(t, "edit backend") {
+		s.Backends = slices.Clone(s.Backends)
+		b := &s.Backends[rapid.IntRange(0, len(s.Backends)-1).Draw(t, "backend index")]
+		switch rapid.IntRange(0, 3).Draw(t, "backend edit") {
+		case 0:
+			b.Name = rapid.SampledFrom([]string{"echo", "hub", "ghost"}).Draw(t, "backend name")
+		case 1:
+			b.UID = rapid.SampledFrom(uids).Draw(t, "backend uid")
+		case 2:
+			b.Generation = rapid.SampledFrom([]int64{-1, b.Generation + 1}).Draw(t, "backend generation")
+		case 3:
+			b.Spec.URL = rapid.SampledFrom([]string{"https://a.example", "ftp://bad"}).Draw(t, "url")
+		}
+	}
+	if len(s.Served.Objects) > 0 && rapid.Bool().Draw(t, "edit memory") {
+		s.Served.Objects = slices.Clone(s.Served.Objects)
+		m := &s.Served.Objects[rapid.IntRange(0, len(s.Served.Objects)-1).Draw(t, "entry")]
+		switch rapid.IntRange(0, 3).Draw(t, "memory edit") {
+		case 0:
+			m.Generation += rapid.Int64Range(-1, 1).Draw(t, "memory generation")
+		case 1:
+			m.UID = rapid.SampledFrom(uids).Draw(t, "memory uid")
+		case 2:
+			if m.Binding != nil {
+				spec := *m.Binding
+				spec.Chat.Channel = rapid.SampledFrom([]string{"C1", "C2", ""}).Draw(t, "memory channel")
+				m.Binding = &spec
+			}
+		case 3:
+			m.Binding, m.Backend, m.Connection = nil, nil, nil
+		}
+	}
+	if len(s.Probes) > 0 && rapid.Bool().Draw(t, "edit probe") {
+		s.Probes = slices.Clone(s.Probes)
+		p := &s.Probes[rapid.IntRange(0, len(s.Probes)-1).Draw(t, "probe")]
+		if rapid.Bool().Draw(t, "probe uid") {
+			p.UID = rapid.SampledFrom(uids).Draw(t, "probe to")
+		} else {
+			p.Generation = rapid.Int64Range(0, 3).Draw(t, "probe generation")
+		}
+	}
+	return s
 }
 
 // TestProperty_EvaluateIntoEqualsEvaluate evaluates a sequence of

@@ -3,6 +3,7 @@ package binding
 import (
 	"cmp"
 	"errors"
+	"hash/maphash"
 	"slices"
 	"time"
 
@@ -41,29 +42,72 @@ type Incremental struct {
 	now    time.Time
 	broker Broker
 
-	bindings    map[types.UID]*akv1.Binding
+	// ids numbers every UID the evaluator holds something for (a
+	// Binding, a memory entry, probe results, or a mark of the current
+	// result), and recs holds what it holds by that number, so the
+	// indexes below keep a 4-byte number per Binding instead of a UID
+	// string. The numbers of UIDs let go are reused (free).
+	ids       map[types.UID]int32
+	recs      []rec
+	free      []int32
+	bare      map[int32]types.UID
+	nBindings int
+
+	// memory holds the memory entries that are not their Binding's own
+	// spec and generation (see rec), by number; probeLists the probe
+	// results that are not one result named as its Binding is.
+	memory     map[int32]*Served
+	probeLists map[int32][]ProbeResult
+
 	backends    map[types.UID]*akv1.AgentBackend
 	connections map[types.UID]*akv1.ChatConnection
-	memory      map[types.UID]*Served
-	probes      map[types.UID][]ProbeResult
 
 	deps   dependents
 	checks identityChecks
-
-	// Of the current result the evaluator keeps only what a step needs
-	// to report a change: the UIDs that have an outcome (for Step.Gone),
-	// those whose outcome has a write due (what SetNow re-evaluates, kept
-	// by setResult and dropResult so SetNow never scans every outcome),
-	// and those with a next-memory entry (for Step.Forgotten). The
-	// outcomes and entries themselves are handed out in Steps; Result
-	// evaluates them again.
-	outcomes   uidSet
-	due        uidSet
-	remembered uidSet
+	// due holds the numbers of the Bindings whose outcome has a write due
+	// (what SetNow re-evaluates), so SetNow never scans every outcome.
+	due idSet
 	// full is the last full evaluation's result, kept while the snapshot
 	// has objects that cannot take part (Errors is then not empty).
 	full *Result
 }
+
+// rec is what the evaluator holds for one UID. A settled Binding's
+// memory entry is its own spec at its own generation: such an entry is
+// held as a mark (ownMemory) instead of a copy, and rebuilt from the
+// Binding when it is read. Likewise one probe result named as its
+// Binding is named is held as the three fields that tell it apart.
+//
+// A rec does not keep its UID: a Binding has its own, and the numbers
+// without a Binding keep theirs in Incremental.bare.
+type rec struct {
+	binding *akv1.Binding
+	// probe is the one probe result of a Binding when marks has oneProbe.
+	probe heldProbe
+	marks uint8
+}
+
+// heldProbe is a probe result without the UID, namespace and name it
+// shares with its Binding.
+type heldProbe struct {
+	gen     int64
+	backend *BackendObservation
+	channel *ChannelObservation
+}
+
+// The marks of a rec.
+const (
+	// ownMemory: the memory entry is the Binding's spec and generation.
+	ownMemory uint8 = 1 << iota
+	// oneProbe: the probe results are the one held in rec.probe.
+	oneProbe
+	// hasOutcome: the current result has an outcome for the UID (so a
+	// step can report it Gone).
+	hasOutcome
+	// remembered: the current result's next memory has an entry for the
+	// UID (so a step can report it Forgotten).
+	remembered
+)
 
 // Step is what one change did: the outcomes it re-evaluated and how the
 // next memory moved.
@@ -93,22 +137,33 @@ var ErrUnkeyable = errors.New("binding: the snapshot cannot be kept by UID")
 // NewIncremental builds the evaluator from a snapshot and returns it with
 // the full result of that snapshot.
 func NewIncremental(s Snapshot) (*Incremental, Result, error) {
+	seed := maphash.MakeSeed()
+	// Most UIDs are a Binding's; the memory also has the backends' and
+	// connections'.
+	uids := len(s.Bindings) + len(s.Backends) + len(s.Connections)
 	e := &Incremental{
 		now: s.Now, broker: s.Broker,
-		bindings:    make(map[types.UID]*akv1.Binding, len(s.Bindings)),
+		ids:         make(map[types.UID]int32, uids),
+		recs:        make([]rec, 0, uids),
+		bare:        map[int32]types.UID{},
+		memory:      map[int32]*Served{},
+		probeLists:  map[int32][]ProbeResult{},
 		backends:    make(map[types.UID]*akv1.AgentBackend, len(s.Backends)),
 		connections: make(map[types.UID]*akv1.ChatConnection, len(s.Connections)),
-		memory:      make(map[types.UID]*Served, len(s.Served.Objects)),
-		probes:      make(map[types.UID][]ProbeResult),
-		deps:        newDependents(),
-		checks:      newIdentityChecks(),
+		deps:        newDependents(seed),
+		checks:      newIdentityChecks(seed),
+		due:         idSet{},
 	}
 	for i := range s.Bindings {
 		o := s.Bindings[i]
-		if o.UID == "" || e.bindings[o.UID] != nil {
+		if o.UID == "" {
 			return nil, Result{}, ErrUnkeyable
 		}
-		e.bindings[o.UID] = &o
+		id := e.idFor(o.UID)
+		if e.recs[id].binding != nil {
+			return nil, Result{}, ErrUnkeyable
+		}
+		e.putBinding(id, &o)
 	}
 	for i := range s.Backends {
 		o := s.Backends[i]
@@ -124,28 +179,35 @@ func NewIncremental(s Snapshot) (*Incremental, Result, error) {
 		}
 		e.connections[o.UID] = &o
 	}
+	// What tighten would hold as marks is held so from the start: a map
+	// keeps its size after its entries are deleted.
 	for _, m := range s.Served.Objects {
-		if _, dup := e.memory[m.UID]; dup {
+		id := e.idFor(m.UID)
+		if e.hasMemory(id) {
 			return nil, Result{}, ErrUnkeyable
 		}
-		e.memory[m.UID] = &m
+		if o := e.recs[id].binding; o != nil && isOwn(&m, o) {
+			e.recs[id].marks |= ownMemory
+		} else {
+			e.memory[id] = &m
+		}
 		e.checks.memory(m, +1)
 	}
-	for _, p := range s.Probes {
-		e.probes[p.UID] = append(e.probes[p.UID], p)
-	}
+	e.holdProbes(s.Probes)
 	// The kinds are counted one after the other, so an object's UID is
 	// shared with the objects of the kinds counted before its own.
-	for uid, o := range e.bindings {
-		e.checks.object(akv1.KindBinding, o.Namespace, o.Name, uid, o.Generation, 0, +1)
-		e.deps.addBinding(o, e.memoryOf(uid))
+	for id := range e.recs {
+		if o := e.recs[id].binding; o != nil {
+			e.checks.object(akv1.KindBinding, o.Namespace, o.Name, o.UID, o.Generation, 0, +1)
+			e.addDeps(int32(id))
+		}
 	}
 	for uid, o := range e.backends {
-		e.checks.object(akv1.KindAgentBackend, o.Namespace, o.Name, uid, o.Generation, b2i(e.bindings[uid] != nil), +1)
+		e.checks.object(akv1.KindAgentBackend, o.Namespace, o.Name, uid, o.Generation, b2i(e.bindingOf(uid) != nil), +1)
 		e.deps.backendNames[objKey{o.Namespace, o.Name}] = uid
 	}
 	for uid, o := range e.connections {
-		e.checks.object(akv1.KindChatConnection, o.Namespace, o.Name, uid, o.Generation, b2i(e.bindings[uid] != nil)+b2i(e.backends[uid] != nil), +1)
+		e.checks.object(akv1.KindChatConnection, o.Namespace, o.Name, uid, o.Generation, b2i(e.bindingOf(uid) != nil)+b2i(e.backends[uid] != nil), +1)
 		e.deps.connNames[objKey{o.Namespace, o.Name}] = uid
 	}
 	r := evaluate(&s, false, nil)
@@ -157,20 +219,30 @@ func NewIncremental(s Snapshot) (*Incremental, Result, error) {
 // sorted by UID.
 func (e *Incremental) Snapshot() Snapshot {
 	s := Snapshot{Now: e.now, Broker: e.broker}
-	for _, uid := range sortedKeys(e.bindings) {
-		s.Bindings = append(s.Bindings, *e.bindings[uid])
+	order := e.sortedIDs()
+	// The Bindings' array is made once, so a memory entry that is its
+	// Binding's own spec can point at the copy in it.
+	s.Bindings = make([]akv1.Binding, 0, e.nBindings)
+	for _, id := range order {
+		r := &e.recs[id]
+		if r.binding != nil {
+			s.Bindings = append(s.Bindings, *r.binding)
+		}
+		if r.marks&ownMemory != 0 {
+			s.Served.Objects = append(s.Served.Objects, ownEntry(&s.Bindings[len(s.Bindings)-1]))
+		} else if m := e.memory[id]; m != nil {
+			s.Served.Objects = append(s.Served.Objects, *m)
+		}
+		s.Probes = e.appendProbes(s.Probes, id)
+	}
+	if len(s.Bindings) == 0 {
+		s.Bindings = nil
 	}
 	for _, uid := range sortedKeys(e.backends) {
 		s.Backends = append(s.Backends, *e.backends[uid])
 	}
 	for _, uid := range sortedKeys(e.connections) {
 		s.Connections = append(s.Connections, *e.connections[uid])
-	}
-	for _, uid := range sortedKeys(e.memory) {
-		s.Served.Objects = append(s.Served.Objects, *e.memory[uid])
-	}
-	for _, uid := range sortedKeys(e.probes) {
-		s.Probes = append(s.Probes, e.probes[uid]...)
 	}
 	return s
 }
@@ -222,13 +294,20 @@ func sortedKeys[V any](m map[types.UID]V) []types.UID {
 	return out
 }
 
+// sortedIDs returns the numbers in use, ordered by their UIDs.
+func (e *Incremental) sortedIDs() []int32 {
+	out := make([]int32, 0, len(e.ids))
+	for _, id := range e.ids {
+		out = append(out, id)
+	}
+	slices.SortFunc(out, func(a, b int32) int { return cmp.Compare(e.uidOf(a), e.uidOf(b)) })
+	return out
+}
+
 // holders is how many objects of the kinds other than kind have the UID
 // uid (each kind holds one object per UID at most).
 func (e *Incremental) holders(kind string, uid types.UID) int {
-	return b2i(kind != akv1.KindBinding && e.bindings[uid] != nil) +
+	return b2i(kind != akv1.KindBinding && e.bindingOf(uid) != nil) +
 		b2i(kind != akv1.KindAgentBackend && e.backends[uid] != nil) +
 		b2i(kind != akv1.KindChatConnection && e.connections[uid] != nil)
 }
-
-// memoryOf returns the memory entry of a UID, or nil.
-func (e *Incremental) memoryOf(uid types.UID) *Served { return e.memory[uid] }

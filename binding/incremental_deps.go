@@ -1,12 +1,15 @@
 package binding
 
 import (
+	"hash/maphash"
+
 	"k8s.io/apimachinery/pkg/types"
 
 	akv1 "github.com/condengine/condengine/api/agentkourier/v1alpha1"
 )
 
-type uidSet = map[types.UID]struct{}
+// idSet is a set of the numbers the evaluator gives UIDs.
+type idSet = map[int32]struct{}
 
 // bindingDeps is what one Binding's outcome reads besides itself: the
 // backend and connections it names (now and in its memory) and the
@@ -30,24 +33,29 @@ func depsOf(o *akv1.Binding, m *Served) bindingDeps {
 	return d
 }
 
-// depsNow is what the Binding of uid reads as the evaluator holds it
-// now (its object and memory entry); ok is false without the Binding.
-// It is worked out again on each use instead of kept per Binding: the
-// dependents change only with the Binding or its memory entry, and both
-// are dropped from the indexes (removeBinding) before either changes.
-func (e *Incremental) depsNow(uid types.UID) (bindingDeps, bool) {
-	o := e.bindings[uid]
-	if o == nil {
+// depsNow is what the Binding of a number reads as the evaluator holds
+// it now (its object and memory entry); ok is false without the
+// Binding. It is worked out again on each use instead of kept per
+// Binding: the dependents change only with the Binding or its memory
+// entry, and both are dropped from the indexes (dropDeps) before either
+// changes. An entry that is the Binding's own names what the Binding
+// names, so it adds nothing.
+func (e *Incremental) depsNow(id int32) (bindingDeps, bool) {
+	r := &e.recs[id]
+	if r.binding == nil {
 		return bindingDeps{}, false
 	}
-	return depsOf(o, e.memory[uid]), true
+	if r.marks&ownMemory != 0 {
+		return depsOf(r.binding, nil), true
+	}
+	return depsOf(r.binding, e.memory[id]), true
 }
 
 // dependents indexes the Bindings by what they read, so a change finds
 // the Bindings it can move without a walk of the snapshot.
 type dependents struct {
-	byBackend map[objKey]uidSet
-	byConn    map[objKey]uidSet
+	byBackend map[objKey]idSet
+	byConn    map[objKey]idSet
 	byChan    chanClaims
 	// The backends and connections by namespaced name; exact while no
 	// name is shared (else the evaluator runs full passes and rebuilds
@@ -56,151 +64,191 @@ type dependents struct {
 	connNames    map[objKey]types.UID
 }
 
-func newDependents() dependents {
+func newDependents(seed maphash.Seed) dependents {
 	return dependents{
-		byBackend:    map[objKey]uidSet{},
-		byConn:       map[objKey]uidSet{},
-		byChan:       chanClaims{one: map[chanKey]types.UID{}, many: map[chanKey]uidSet{}},
+		byBackend:    map[objKey]idSet{},
+		byConn:       map[objKey]idSet{},
+		byChan:       chanClaims{seed: seed, one: map[uint64]int32{}, many: map[uint64]idSet{}},
 		backendNames: map[objKey]types.UID{},
 		connNames:    map[objKey]types.UID{},
 	}
 }
 
-// chanClaims holds the Bindings that claim each channel. Most channels
-// have one claimant, kept in one; a set, in many, is made only for a
-// channel claimed twice or more (a set per channel was a third of what
-// an Incremental held per Binding).
+// chanClaims holds the Bindings that claim each channel, by a hash of
+// the channel's key: a 48-byte key per Binding was the largest entry an
+// Incremental held. Two channels may share a hash, so a lookup keeps
+// only the claimants whose own claims name the channel (claimants).
+// Most hashes have one claimant, kept in one; a set, in many, is made
+// only for a hash claimed twice or more.
 type chanClaims struct {
-	one  map[chanKey]types.UID
-	many map[chanKey]uidSet
+	seed maphash.Seed
+	one  map[uint64]int32
+	many map[uint64]idSet
 }
 
-func (c *chanClaims) add(k chanKey, uid types.UID) {
-	if s := c.many[k]; s != nil {
-		s[uid] = struct{}{}
+func (c *chanClaims) hash(k chanKey) uint64 { return hashKey(c.seed, k.connNS, k.connName, k.channel) }
+
+// hashKey hashes three strings as one key.
+func hashKey(seed maphash.Seed, a, b, c string) uint64 {
+	var h maphash.Hash
+	h.SetSeed(seed)
+	h.WriteString(a)
+	h.WriteByte(0)
+	h.WriteString(b)
+	h.WriteByte(0)
+	h.WriteString(c)
+	return h.Sum64()
+}
+
+func (c *chanClaims) add(k chanKey, id int32) {
+	h := c.hash(k)
+	if s := c.many[h]; s != nil {
+		s[id] = struct{}{}
 		return
 	}
-	first, ok := c.one[k]
+	first, ok := c.one[h]
 	switch {
 	case !ok:
-		c.one[k] = uid
-	case first != uid:
-		delete(c.one, k)
-		c.many[k] = uidSet{first: {}, uid: {}}
+		c.one[h] = id
+	case first != id:
+		delete(c.one, h)
+		c.many[h] = idSet{first: {}, id: {}}
 	}
 }
 
-func (c *chanClaims) remove(k chanKey, uid types.UID) {
-	if s := c.many[k]; s != nil {
-		delete(s, uid)
+func (c *chanClaims) remove(k chanKey, id int32) {
+	h := c.hash(k)
+	if s := c.many[h]; s != nil {
+		delete(s, id)
 		if len(s) == 1 {
-			delete(c.many, k)
+			delete(c.many, h)
 			for last := range s {
-				c.one[k] = last
+				c.one[h] = last
 			}
 		}
 		return
 	}
-	if c.one[k] == uid {
-		delete(c.one, k)
+	if first, ok := c.one[h]; ok && first == id {
+		delete(c.one, h)
 	}
 }
 
-// addTo adds every claimant of k to into.
-func (c *chanClaims) addTo(k chanKey, into uidSet) {
-	if uid, ok := c.one[k]; ok {
-		into[uid] = struct{}{}
+// claimants adds every Binding that claims k to into.
+func (e *Incremental) claimants(k chanKey, into idSet) {
+	c := &e.deps.byChan
+	h := c.hash(k)
+	if id, ok := c.one[h]; ok {
+		e.addIfClaims(id, k, into)
 		return
 	}
-	for uid := range c.many[k] {
-		into[uid] = struct{}{}
+	for id := range c.many[h] {
+		e.addIfClaims(id, k, into)
 	}
 }
 
-func addTo[K comparable](m map[K]uidSet, k K, uid types.UID) {
+func (e *Incremental) addIfClaims(id int32, k chanKey, into idSet) {
+	d, _ := e.depsNow(id)
+	for i := range d.n {
+		if d.chans[i] == k {
+			into[id] = struct{}{}
+			return
+		}
+	}
+}
+
+func addTo[K comparable](m map[K]idSet, k K, id int32) {
 	s := m[k]
 	if s == nil {
-		s = uidSet{}
+		s = idSet{}
 		m[k] = s
 	}
-	s[uid] = struct{}{}
+	s[id] = struct{}{}
 }
 
-func removeFrom[K comparable](m map[K]uidSet, k K, uid types.UID) {
+func removeFrom[K comparable](m map[K]idSet, k K, id int32) {
 	if s := m[k]; s != nil {
-		delete(s, uid)
+		delete(s, id)
 		if len(s) == 0 {
 			delete(m, k)
 		}
 	}
 }
 
-// addBinding indexes what o reads, with its memory entry m.
-func (d *dependents) addBinding(o *akv1.Binding, m *Served) { d.index(o, m, true) }
+// addDeps indexes what the Binding of a number reads, as it is held
+// now; dropDeps drops it, before the Binding or its memory entry
+// changes. Both do nothing without the Binding.
+func (e *Incremental) addDeps(id int32)  { e.index(id, true) }
+func (e *Incremental) dropDeps(id int32) { e.index(id, false) }
 
-// removeBinding drops what o read, with its memory entry m: the two
-// addBinding was given.
-func (d *dependents) removeBinding(o *akv1.Binding, m *Served) { d.index(o, m, false) }
-
-// index adds (or, with add false, removes) o's UID under every object o
-// reads, with its memory entry m.
-func (d *dependents) index(o *akv1.Binding, m *Served, add bool) {
-	bd := depsOf(o, m)
+// index adds (or, with add false, removes) a Binding's number under
+// every object it reads.
+func (e *Incremental) index(id int32, add bool) {
+	bd, ok := e.depsNow(id)
+	if !ok {
+		return
+	}
+	d := &e.deps
 	edit, editChan := removeFrom[objKey], d.byChan.remove
 	if add {
 		edit, editChan = addTo[objKey], d.byChan.add
 	}
-	edit(d.byBackend, bd.backend, o.UID)
+	edit(d.byBackend, bd.backend, id)
 	for i := range bd.n {
-		edit(d.byConn, bd.conns[i], o.UID)
-		editChan(bd.chans[i], o.UID)
+		edit(d.byConn, bd.conns[i], id)
+		editChan(bd.chans[i], id)
 	}
 }
 
 // around adds a Binding and every Binding that competes with it for a
 // channel, now or in memory.
-func (e *Incremental) around(uid types.UID, into uidSet) {
-	into[uid] = struct{}{}
-	bd, ok := e.depsNow(uid)
+func (e *Incremental) around(id int32, into idSet) {
+	into[id] = struct{}{}
+	bd, ok := e.depsNow(id)
 	if !ok {
 		return
 	}
 	for i := range bd.n {
-		e.deps.byChan.addTo(bd.chans[i], into)
+		e.claimants(bd.chans[i], into)
 	}
-}
-
-// dropDeps drops the Binding of uid from the dependents, as it is held
-// now; it does nothing without the Binding.
-func (e *Incremental) dropDeps(uid types.UID) {
-	o := e.bindings[uid]
-	if o == nil {
-		return
-	}
-	e.deps.removeBinding(o, e.memory[uid])
 }
 
 // identityChecks counts what keeps objects out of an evaluation, so the
 // evaluator knows in constant time whether the snapshot has any. A UID's
 // uses are not counted in a map of their own: the evaluator's maps by
-// kind tell how many objects have it (holders).
+// kind tell how many objects have it (holders). Names are counted by a
+// hash of kind, namespace and name: two names that share a hash count
+// as shared, which only costs full evaluations (always right) until one
+// of them goes.
 type identityChecks struct {
-	names  map[nameKey]int
+	seed maphash.Seed
+	// once holds the hashes counted once, many the counts above one.
+	once   map[uint64]struct{}
+	many   map[uint64]int32
 	shared int // UIDs and names used more than once
 	bad    int // objects and memory entries that are unusable on their own
 }
 
-func newIdentityChecks() identityChecks {
-	return identityChecks{names: map[nameKey]int{}}
+func newIdentityChecks(seed maphash.Seed) identityChecks {
+	return identityChecks{seed: seed, once: map[uint64]struct{}{}, many: map[uint64]int32{}}
 }
 
-func countIn[K comparable](m map[K]int, k K, d int) int {
-	before := m[k]
+// countName adds d to the count of a hash and returns how the number of
+// hashes counted more than once moved.
+func (c *identityChecks) countName(h uint64, d int) int {
+	before := 0
+	if n, ok := c.many[h]; ok {
+		before = int(n)
+	} else if _, ok := c.once[h]; ok {
+		before = 1
+	}
 	after := before + d
-	if after == 0 {
-		delete(m, k)
-	} else {
-		m[k] = after
+	delete(c.once, h)
+	delete(c.many, h)
+	switch {
+	case after == 1:
+		c.once[h] = struct{}{}
+	case after > 1:
+		c.many[h] = int32(after)
 	}
 	return b2i(after > 1) - b2i(before > 1)
 }
@@ -222,7 +270,7 @@ func (c *identityChecks) object(kind, ns, name string, uid types.UID, gen int64,
 	if uid != "" && others == 1 {
 		c.shared += d
 	}
-	c.shared += countIn(c.names, nameKey{kind: kind, ns: ns, name: name}, d)
+	c.shared += c.countName(hashKey(c.seed, kind, ns, name), d)
 }
 
 func (c *identityChecks) memory(m Served, d int) {

@@ -9,16 +9,16 @@ import (
 // step re-evaluates the affected Bindings, with the context their
 // outcome reads, and refreshes the memory entries of the backends and
 // connections in others.
-func (e *Incremental) step(affected uidSet, others []types.UID) Step {
+func (e *Incremental) step(affected idSet, others []types.UID) Step {
 	if e.full != nil || !e.checks.clean() {
 		return e.fullStep()
 	}
 	// Context: every competitor on an affected Binding's channels, so each
 	// channel's holder is decided among all its claimants.
-	context := uidSet{}
-	for uid := range affected {
-		if e.bindings[uid] != nil {
-			e.around(uid, context)
+	context := idSet{}
+	for id := range affected {
+		if e.recs[id].binding != nil {
+			e.around(id, context)
 		}
 	}
 	sub := Snapshot{Now: e.now, Broker: e.broker}
@@ -37,22 +37,24 @@ func (e *Incremental) step(affected uidSet, others []types.UID) Step {
 			e.addServed(&sub, uid)
 		}
 	}
-	for uid := range context {
-		o := e.bindings[uid]
-		if o == nil {
+	for id := range context {
+		r := &e.recs[id]
+		if r.binding == nil {
 			continue
 		}
-		sub.Bindings = append(sub.Bindings, *o)
-		e.addServed(&sub, uid)
-		d, _ := e.depsNow(uid)
+		sub.Bindings = append(sub.Bindings, *r.binding)
+		if m := e.memoryOf(id); m != nil {
+			sub.Served.Objects = append(sub.Served.Objects, *m)
+		}
+		d, _ := e.depsNow(id)
 		b, ok := e.deps.backendNames[d.backend]
 		addBackend(b, ok)
 		for i := range d.n {
 			c, ok := e.deps.connNames[d.conns[i]]
 			addConn(c, ok)
 		}
-		if _, ok := affected[uid]; ok {
-			sub.Probes = append(sub.Probes, e.probes[uid]...)
+		if _, ok := affected[id]; ok {
+			sub.Probes = e.appendProbes(sub.Probes, id)
 		}
 	}
 	for _, uid := range others {
@@ -64,42 +66,40 @@ func (e *Incremental) step(affected uidSet, others []types.UID) Step {
 	var st Step
 	got := make(map[types.UID]int, len(affected))
 	for i := range r.Bindings {
-		if _, ok := affected[r.Bindings[i].UID]; ok {
-			got[r.Bindings[i].UID] = i
-		}
+		got[r.Bindings[i].UID] = i
 	}
-	for uid := range affected {
-		if i, ok := got[uid]; ok {
-			e.setResult(&r.Bindings[i])
+	for id := range affected {
+		if i, ok := got[e.uidOf(id)]; ok {
+			e.setResult(id, &r.Bindings[i])
 			st.Bindings = append(st.Bindings, r.Bindings[i])
-		} else if _, had := e.outcomes[uid]; had {
-			e.dropResult(uid)
-			st.Gone = append(st.Gone, uid)
+		} else if e.recs[id].marks&hasOutcome != 0 {
+			e.dropResult(id)
+			st.Gone = append(st.Gone, e.uidOf(id))
 		}
 	}
-	refreshed := uidSet{}
-	for uid := range affected {
-		refreshed[uid] = struct{}{}
+	refreshed := make(idSet, len(affected)+len(others))
+	for id := range affected {
+		refreshed[id] = struct{}{}
 	}
 	for _, uid := range others {
-		refreshed[uid] = struct{}{}
+		refreshed[e.idFor(uid)] = struct{}{}
 	}
-	kept := uidSet{}
+	kept := idSet{}
 	for _, m := range r.Memory.Objects {
-		if _, ok := refreshed[m.UID]; ok {
-			e.remembered[m.UID] = struct{}{}
-			kept[m.UID] = struct{}{}
-			st.Remembered = append(st.Remembered, m)
+		if id, ok := e.idOf(m.UID); ok {
+			if _, ok := refreshed[id]; ok {
+				e.recs[id].marks |= remembered
+				kept[id] = struct{}{}
+				st.Remembered = append(st.Remembered, m)
+			}
 		}
 	}
-	for uid := range refreshed {
-		if _, ok := kept[uid]; ok {
-			continue
+	for id := range refreshed {
+		if _, ok := kept[id]; !ok && e.recs[id].marks&remembered != 0 {
+			e.recs[id].marks &^= remembered
+			st.Forgotten = append(st.Forgotten, e.uidOf(id))
 		}
-		if _, had := e.remembered[uid]; had {
-			delete(e.remembered, uid)
-			st.Forgotten = append(st.Forgotten, uid)
-		}
+		e.release(id)
 	}
 	slices.SortFunc(st.Bindings, compareResults)
 	slices.SortFunc(st.Remembered, CompareServed)
@@ -108,10 +108,13 @@ func (e *Incremental) step(affected uidSet, others []types.UID) Step {
 	return st
 }
 
-// addServed puts a UID's memory entry in a partial snapshot.
+// addServed puts a backend's or connection's memory entry in a partial
+// snapshot.
 func (e *Incremental) addServed(s *Snapshot, uid types.UID) {
-	if m := e.memory[uid]; m != nil {
-		s.Served.Objects = append(s.Served.Objects, *m)
+	if id, ok := e.idOf(uid); ok {
+		if m := e.memoryOf(id); m != nil {
+			s.Served.Objects = append(s.Served.Objects, *m)
+		}
 	}
 }
 
@@ -119,11 +122,16 @@ func (e *Incremental) addServed(s *Snapshot, uid types.UID) {
 func (e *Incremental) fullStep() Step {
 	s := e.Snapshot()
 	r := evaluate(&s, false, nil)
-	before := e.outcomes
+	var before []types.UID
+	for id := range e.recs {
+		if e.recs[id].marks&hasOutcome != 0 {
+			before = append(before, e.uidOf(int32(id)))
+		}
+	}
 	e.adopt(r)
 	st := Step{Full: true, Bindings: r.Bindings, Remembered: r.Memory.Objects}
-	for uid := range before {
-		if _, ok := e.outcomes[uid]; !ok {
+	for _, uid := range before {
+		if id, ok := e.idOf(uid); !ok || e.recs[id].marks&hasOutcome == 0 {
 			st.Gone = append(st.Gone, uid)
 		}
 	}
@@ -138,14 +146,18 @@ func (e *Incremental) adopt(r Result) {
 	if len(r.Errors) > 0 {
 		e.full = &r
 	}
-	e.outcomes = make(uidSet, len(r.Bindings))
-	e.due = uidSet{}
-	for i := range r.Bindings {
-		e.setResult(&r.Bindings[i])
+	for id := range e.recs {
+		e.recs[id].marks &^= hasOutcome | remembered
 	}
-	e.remembered = make(uidSet, len(r.Memory.Objects))
+	clear(e.due)
+	for i := range r.Bindings {
+		e.setResult(e.idFor(r.Bindings[i].UID), &r.Bindings[i])
+	}
 	for _, m := range r.Memory.Objects {
-		e.remembered[m.UID] = struct{}{}
+		e.recs[e.idFor(m.UID)].marks |= remembered
+	}
+	for id := range e.recs {
+		e.release(int32(id))
 	}
 	clear(e.deps.backendNames)
 	for uid, o := range e.backends {
@@ -157,18 +169,18 @@ func (e *Incremental) adopt(r Result) {
 	}
 }
 
-// setResult records that o is its Binding's current outcome.
-func (e *Incremental) setResult(o *Outcome) {
-	e.outcomes[o.UID] = struct{}{}
+// setResult records that o is the current outcome of a number.
+func (e *Incremental) setResult(id int32, o *Outcome) {
+	e.recs[id].marks |= hasOutcome
 	if o.Due() {
-		e.due[o.UID] = struct{}{}
+		e.due[id] = struct{}{}
 	} else {
-		delete(e.due, o.UID)
+		delete(e.due, id)
 	}
 }
 
-// dropResult forgets the outcome of uid.
-func (e *Incremental) dropResult(uid types.UID) {
-	delete(e.outcomes, uid)
-	delete(e.due, uid)
+// dropResult forgets the outcome of a number.
+func (e *Incremental) dropResult(id int32) {
+	e.recs[id].marks &^= hasOutcome
+	delete(e.due, id)
 }

@@ -11,30 +11,41 @@ import (
 
 // SetBinding adds a Binding, or replaces the Binding of its UID.
 func (e *Incremental) SetBinding(o akv1.Binding) Step {
-	affected := uidSet{}
-	e.around(o.UID, affected)
-	e.dropBinding(o.UID)
-	e.bindings[o.UID] = &o
+	id := e.idFor(o.UID)
+	affected := idSet{}
+	e.around(id, affected)
+	e.dropBinding(id, &o)
+	e.putBinding(id, &o)
+	e.tighten(id)
 	e.checks.object(akv1.KindBinding, o.Namespace, o.Name, o.UID, o.Generation, e.holders(akv1.KindBinding, o.UID), +1)
-	e.deps.addBinding(&o, e.memoryOf(o.UID))
-	e.around(o.UID, affected)
+	e.addDeps(id)
+	e.around(id, affected)
 	return e.step(affected, nil)
 }
 
 // DeleteBinding removes the Binding of a UID.
 func (e *Incremental) DeleteBinding(uid types.UID) Step {
-	affected := uidSet{}
-	e.around(uid, affected)
-	e.dropBinding(uid)
+	id, ok := e.idOf(uid)
+	if !ok {
+		return e.step(idSet{}, nil)
+	}
+	affected := idSet{}
+	e.around(id, affected)
+	e.dropBinding(id, nil)
 	return e.step(affected, nil)
 }
 
-func (e *Incremental) dropBinding(uid types.UID) {
-	if old := e.bindings[uid]; old != nil {
-		e.checks.object(akv1.KindBinding, old.Namespace, old.Name, uid, old.Generation, e.holders(akv1.KindBinding, uid), -1)
-		e.dropDeps(uid)
-		delete(e.bindings, uid)
+// dropBinding takes the Binding of a number out, before it becomes next
+// (nil when it goes).
+func (e *Incremental) dropBinding(id int32, next *akv1.Binding) {
+	old := e.recs[id].binding
+	if old == nil {
+		return
 	}
+	e.checks.object(akv1.KindBinding, old.Namespace, old.Name, old.UID, old.Generation, e.holders(akv1.KindBinding, old.UID), -1)
+	e.dropDeps(id)
+	e.loosen(id, next)
+	e.putBinding(id, nil)
 }
 
 // SetBackend adds an AgentBackend, or replaces the one of its UID.
@@ -57,7 +68,7 @@ type refKind[P metav1.Object] struct {
 	kind  string
 	objs  map[types.UID]P
 	names map[objKey]types.UID
-	by    map[objKey]uidSet
+	by    map[objKey]idSet
 }
 
 func (e *Incremental) backendRefs() refKind[*akv1.AgentBackend] {
@@ -72,7 +83,7 @@ func (e *Incremental) connRefs() refKind[*akv1.ChatConnection] {
 // the old and the new namespaced name are re-evaluated.
 func (r refKind[P]) set(e *Incremental, o P) Step {
 	uid := o.GetUID()
-	affected := uidSet{}
+	affected := idSet{}
 	r.drop(e, uid, affected)
 	r.objs[uid] = o
 	e.checks.object(r.kind, o.GetNamespace(), o.GetName(), uid, o.GetGeneration(), e.holders(r.kind, uid), +1)
@@ -84,7 +95,7 @@ func (r refKind[P]) set(e *Incremental, o P) Step {
 
 // delete removes the object of a UID.
 func (r refKind[P]) delete(e *Incremental, uid types.UID) Step {
-	affected := uidSet{}
+	affected := idSet{}
 	r.drop(e, uid, affected)
 	return e.step(affected, []types.UID{uid})
 }
@@ -92,7 +103,7 @@ func (r refKind[P]) delete(e *Incremental, uid types.UID) Step {
 // drop forgets the object of a UID, if any, adding the Bindings that
 // named it to affected. Its namespaced name is freed only if the UID
 // still held it.
-func (r refKind[P]) drop(e *Incremental, uid types.UID, affected uidSet) {
+func (r refKind[P]) drop(e *Incremental, uid types.UID, affected idSet) {
 	old, ok := r.objs[uid]
 	if !ok {
 		return
@@ -108,9 +119,9 @@ func (r refKind[P]) drop(e *Incremental, uid types.UID, affected uidSet) {
 
 // referrers adds the Bindings that name an object, with their
 // competitors: whether they pass decides who holds their channels.
-func (e *Incremental) referrers(names uidSet, into uidSet) {
-	for uid := range names {
-		e.around(uid, into)
+func (e *Incremental) referrers(names idSet, into idSet) {
+	for id := range names {
+		e.around(id, into)
 	}
 }
 
@@ -124,24 +135,24 @@ func (e *Incremental) SetServed(m Served) Step { return e.changeServed(m.UID, &m
 func (e *Incremental) DeleteServed(uid types.UID) Step { return e.changeServed(uid, nil) }
 
 func (e *Incremental) changeServed(uid types.UID, m *Served) Step {
-	affected := uidSet{}
+	id := e.idFor(uid)
+	affected := idSet{}
 	var others []types.UID
-	o := e.bindings[uid]
-	if o != nil {
-		e.around(uid, affected)
-		e.dropDeps(uid)
+	hasBinding := e.recs[id].binding != nil
+	if hasBinding {
+		e.around(id, affected)
+		e.dropDeps(id)
 	}
-	if old := e.memory[uid]; old != nil {
+	if old := e.memoryOf(id); old != nil {
 		e.checks.memory(*old, -1)
-		delete(e.memory, uid)
 	}
 	if m != nil {
-		e.memory[uid] = m
 		e.checks.memory(*m, +1)
 	}
-	if o != nil {
-		e.deps.addBinding(o, m)
-		e.around(uid, affected)
+	e.setMemory(id, m)
+	if hasBinding {
+		e.addDeps(id)
+		e.around(id, affected)
 	}
 	if b := e.backends[uid]; b != nil {
 		e.referrers(e.deps.byBackend[objKey{b.Namespace, b.Name}], affected)
@@ -151,7 +162,9 @@ func (e *Incremental) changeServed(uid types.UID, m *Served) Step {
 		e.referrers(e.deps.byConn[objKey{c.Namespace, c.Name}], affected)
 		others = append(others, uid)
 	}
-	return e.step(affected, others)
+	st := e.step(affected, others)
+	e.release(id)
+	return st
 }
 
 // SetProbes replaces the finished probe results of one Binding UID;
@@ -163,16 +176,15 @@ func (e *Incremental) SetProbes(uid types.UID, results []ProbeResult) Step {
 			kept = append(kept, r)
 		}
 	}
-	if len(kept) == 0 {
-		delete(e.probes, uid)
-	} else {
-		e.probes[uid] = kept
+	id := e.idFor(uid)
+	e.setProbes(id, kept)
+	affected := idSet{}
+	if e.recs[id].binding != nil {
+		affected[id] = struct{}{}
 	}
-	affected := uidSet{}
-	if e.bindings[uid] != nil {
-		affected[uid] = struct{}{}
-	}
-	return e.step(affected, nil)
+	st := e.step(affected, nil)
+	e.release(id)
+	return st
 }
 
 // SetNow moves the evaluation's instant. Only a condition that changes
@@ -181,9 +193,9 @@ func (e *Incremental) SetProbes(uid types.UID, results []ProbeResult) Step {
 // the same at any size.
 func (e *Incremental) SetNow(now time.Time) Step {
 	e.now = now
-	affected := make(uidSet, len(e.due))
-	for uid := range e.due {
-		affected[uid] = struct{}{}
+	affected := make(idSet, len(e.due))
+	for id := range e.due {
+		affected[id] = struct{}{}
 	}
 	return e.step(affected, nil)
 }

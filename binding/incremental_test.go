@@ -1,6 +1,7 @@
 package binding_test
 
 import (
+	"encoding/json"
 	"errors"
 	"slices"
 	"strconv"
@@ -47,11 +48,78 @@ func (h *hostView) apply(st binding.Step) {
 	}
 }
 
+// toldWorld is what the machine told the evaluator, kept by UID: the
+// snapshot the evaluator must describe.
+type toldWorld struct {
+	now         time.Time
+	broker      binding.Broker
+	bindings    map[types.UID]akv1.Binding
+	backends    map[types.UID]akv1.AgentBackend
+	connections map[types.UID]akv1.ChatConnection
+	memory      map[types.UID]binding.Served
+	probes      map[types.UID][]binding.ProbeResult
+}
+
+func newToldWorld(s binding.Snapshot) *toldWorld {
+	w := &toldWorld{now: s.Now, broker: s.Broker, bindings: map[types.UID]akv1.Binding{},
+		backends: map[types.UID]akv1.AgentBackend{}, connections: map[types.UID]akv1.ChatConnection{},
+		memory: map[types.UID]binding.Served{}, probes: map[types.UID][]binding.ProbeResult{}}
+	for _, o := range s.Bindings {
+		w.bindings[o.UID] = o
+	}
+	for _, o := range s.Backends {
+		w.backends[o.UID] = o
+	}
+	for _, o := range s.Connections {
+		w.connections[o.UID] = o
+	}
+	for _, m := range s.Served.Objects {
+		w.memory[m.UID] = m
+	}
+	for _, p := range s.Probes {
+		w.probes[p.UID] = append(w.probes[p.UID], p)
+	}
+	return w
+}
+
+func inUIDOrder[V any](m map[types.UID]V, each func(V)) {
+	keys := make([]types.UID, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		each(m[k])
+	}
+}
+
+// snapshot is the world as Incremental.Snapshot lists it: sorted by UID,
+// each UID's probe results in the order given.
+func (w *toldWorld) snapshot() binding.Snapshot {
+	s := binding.Snapshot{Now: w.now, Broker: w.broker}
+	inUIDOrder(w.bindings, func(o akv1.Binding) { s.Bindings = append(s.Bindings, o) })
+	inUIDOrder(w.backends, func(o akv1.AgentBackend) { s.Backends = append(s.Backends, o) })
+	inUIDOrder(w.connections, func(o akv1.ChatConnection) { s.Connections = append(s.Connections, o) })
+	inUIDOrder(w.memory, func(m binding.Served) { s.Served.Objects = append(s.Served.Objects, m) })
+	inUIDOrder(w.probes, func(ps []binding.ProbeResult) { s.Probes = append(s.Probes, ps...) })
+	return s
+}
+
+func snapshotJSON(t *rapid.T, s binding.Snapshot) string {
+	b, err := json.Marshal(s)
+	if err != nil {
+		t.Fatalf("marshal: %v", err)
+	}
+	return string(b)
+}
+
 // incrementalMachine drives an Incremental through random changes and
 // compares it, after each, with a full evaluation of the same snapshot.
 type incrementalMachine struct {
 	e    *binding.Incremental
 	host hostView
+	// w is what the machine told e; e.Snapshot must describe it.
+	w    *toldWorld
 	next int
 	// last is the latest Step; clean reports that the snapshot before it
 	// had no ObjectError, and broker that it changed the broker.
@@ -68,7 +136,22 @@ func (m *incrementalMachine) init(t *rapid.T) {
 	if got, want := resultJSON(t, r), resultJSON(t, mustEvaluate(s)); got != want {
 		t.Fatalf("first result differs from Evaluate:\nwant %s\ngot  %s", want, got)
 	}
-	m.e, m.host, m.clean = e, newHostView(r), len(r.Errors) == 0
+	m.e, m.host, m.clean, m.w = e, newHostView(r), len(r.Errors) == 0, newToldWorld(s)
+}
+
+func (m *incrementalMachine) setBinding(o akv1.Binding) {
+	m.w.bindings[o.UID] = o
+	m.do(m.e.SetBinding(o))
+}
+
+func (m *incrementalMachine) setBackend(o akv1.AgentBackend) {
+	m.w.backends[o.UID] = o
+	m.do(m.e.SetBackend(o))
+}
+
+func (m *incrementalMachine) setConnection(o akv1.ChatConnection) {
+	m.w.connections[o.UID] = o
+	m.do(m.e.SetConnection(o))
 }
 
 func (m *incrementalMachine) do(st binding.Step) {
@@ -103,7 +186,7 @@ func (m *incrementalMachine) actions() map[string]func(*rapid.T) {
 				b.Namespace = rapid.SampledFrom(bindingtest.Namespaces()).Draw(t, "ns")
 			}
 			b.Generation++
-			m.do(m.e.SetBinding(b))
+			m.setBinding(b)
 		},
 		"writeStatus": func(t *rapid.T) {
 			r := m.e.Result()
@@ -114,7 +197,7 @@ func (m *incrementalMachine) actions() map[string]func(*rapid.T) {
 			for _, b := range m.e.Snapshot().Bindings {
 				if b.UID == br.UID {
 					b.Status.Conditions = slices.Clone(br.Conditions)
-					m.do(m.e.SetBinding(b))
+					m.setBinding(b)
 				}
 			}
 		},
@@ -130,13 +213,14 @@ func (m *incrementalMachine) actions() map[string]func(*rapid.T) {
 					b.Namespace, b.Name = o.Namespace, o.Name
 				}
 			}
-			m.do(m.e.SetBinding(b))
+			m.setBinding(b)
 		},
 		"deleteBinding": func(t *rapid.T) {
 			b, ok := pick(t, "binding", m.e.Snapshot().Bindings)
 			if !ok {
 				t.Skip("no Binding")
 			}
+			delete(m.w.bindings, b.UID)
 			m.do(m.e.DeleteBinding(b.UID))
 		},
 		"editBackend": func(t *rapid.T) {
@@ -150,13 +234,14 @@ func (m *incrementalMachine) actions() map[string]func(*rapid.T) {
 			case 1:
 				b.Spec.AllowedNamespaces = rapid.SliceOfN(rapid.SampledFrom([]string{"team-a", "team-b", "*"}), 0, 2).Draw(t, "allowed")
 			case 2:
+				delete(m.w.backends, b.UID)
 				m.do(m.e.DeleteBackend(b.UID))
 				return
 			case 3:
 				b.Name = rapid.SampledFrom([]string{"echo", "hub", "ghost"}).Draw(t, "name")
 			}
 			b.Generation++
-			m.do(m.e.SetBackend(b))
+			m.setBackend(b)
 		},
 		"editConnection": func(t *rapid.T) {
 			c, ok := pick(t, "connection", m.e.Snapshot().Connections)
@@ -169,6 +254,7 @@ func (m *incrementalMachine) actions() map[string]func(*rapid.T) {
 			case 1:
 				c.Spec.Platform = rapid.SampledFrom([]string{akv1.PlatformSlack, "teams"}).Draw(t, "platform")
 			case 2:
+				delete(m.w.connections, c.UID)
 				m.do(m.e.DeleteConnection(c.UID))
 				return
 			case 4:
@@ -177,7 +263,7 @@ func (m *incrementalMachine) actions() map[string]func(*rapid.T) {
 				c.Spec.AllowedNamespaces = rapid.SliceOfN(rapid.SampledFrom([]string{"team-a", "shared", "*"}), 0, 2).Draw(t, "allowed")
 			}
 			c.Generation++
-			m.do(m.e.SetConnection(c))
+			m.setConnection(c)
 		},
 		"addObject": func(t *rapid.T) {
 			ns := rapid.SampledFrom(bindingtest.Namespaces()).Draw(t, "ns")
@@ -186,22 +272,24 @@ func (m *incrementalMachine) actions() map[string]func(*rapid.T) {
 			if rapid.Bool().Draw(t, "backend") {
 				b := bindingtest.NewBackend(ns, rapid.SampledFrom([]string{"echo", "hub", "ghost"}).Draw(t, "name"), "*")
 				b.UID = uid
-				m.do(m.e.SetBackend(b))
+				m.setBackend(b)
 				return
 			}
 			c := bindingtest.NewConnection(ns, rapid.SampledFrom([]string{"slack", "hub", "none"}).Draw(t, "name"), "*")
 			c.UID = uid
-			m.do(m.e.SetConnection(c))
+			m.setConnection(c)
 		},
 		"keepMemory": func(t *rapid.T) {
 			// The host passes the memory on, as it passes Result.Memory
 			// to the next full evaluation.
 			r := m.e.Result()
 			if e, ok := pick(t, "entry", r.Memory.Objects); ok && rapid.Bool().Draw(t, "set") {
+				m.w.memory[e.UID] = e
 				m.do(m.e.SetServed(e))
 				return
 			}
 			if e, ok := pick(t, "old", m.e.Snapshot().Served.Objects); ok {
+				delete(m.w.memory, e.UID)
 				m.do(m.e.DeleteServed(e.UID))
 			}
 		},
@@ -212,8 +300,19 @@ func (m *incrementalMachine) actions() map[string]func(*rapid.T) {
 			}
 			var rs []binding.ProbeResult
 			for range rapid.IntRange(0, 2).Draw(t, "n") {
-				rs = append(rs, bindingtest.Probe(b, rapid.Int64Range(1, b.Generation+1).Draw(t, "gen"),
-					bindingtest.BackendObservationGen().Draw(t, "backend"), bindingtest.ChannelObservationGen().Draw(t, "channel")))
+				r := bindingtest.Probe(b, rapid.Int64Range(1, b.Generation+1).Draw(t, "gen"),
+					bindingtest.BackendObservationGen().Draw(t, "backend"), bindingtest.ChannelObservationGen().Draw(t, "channel"))
+				if rapid.IntRange(0, 3).Draw(t, "logName") == 0 {
+					// Namespace and name are for the log: a result may
+					// name its Binding otherwise and still count.
+					r.Name += "-old"
+				}
+				rs = append(rs, r)
+			}
+			if len(rs) == 0 {
+				delete(m.w.probes, b.UID)
+			} else {
+				m.w.probes[b.UID] = rs
 			}
 			m.do(m.e.SetProbes(b.UID, rs))
 		},
@@ -225,7 +324,8 @@ func (m *incrementalMachine) actions() map[string]func(*rapid.T) {
 					due[o.UID] = true
 				}
 			}
-			st := m.e.SetNow(s.Now.Add(time.Duration(rapid.IntRange(1, 600).Draw(t, "seconds")) * time.Second))
+			m.w.now = s.Now.Add(time.Duration(rapid.IntRange(1, 600).Draw(t, "seconds")) * time.Second)
+			st := m.e.SetNow(m.w.now)
 			if !st.Full {
 				// Moving the clock re-evaluates exactly the outcomes with a
 				// write due, no others.
@@ -249,6 +349,7 @@ func (m *incrementalMachine) actions() map[string]func(*rapid.T) {
 			b := m.e.Snapshot().Broker
 			b.Leader = rapid.Bool().Draw(t, "leader")
 			b.ProberListed = rapid.Bool().Draw(t, "listed")
+			m.w.broker = b
 			m.do(m.e.SetBroker(b))
 			m.broker = true
 		},
@@ -259,6 +360,9 @@ func (m *incrementalMachine) actions() map[string]func(*rapid.T) {
 // check compares the evaluator's result, and what a host learnt from the
 // Steps alone, with a full evaluation of the same snapshot.
 func (m *incrementalMachine) check(t *rapid.T) {
+	if got, w := snapshotJSON(t, m.e.Snapshot()), snapshotJSON(t, m.w.snapshot()); got != w {
+		t.Fatalf("the evaluator describes another snapshot than it was told of:\nwant %s\ngot  %s", w, got)
+	}
 	want := mustEvaluate(m.e.Snapshot())
 	// Between two snapshots without an ObjectError, only a change of the
 	// broker may take a full evaluation.

@@ -48,11 +48,25 @@ type index struct {
 	// snapshot; obj is nil for an object left out.
 	backendList []backendInfo
 	connList    []connInfo
-	memory      map[types.UID]*Served
+	// served is the memory the snapshot reads, and memPos the position
+	// in it of each object's entry, by the object's position across the
+	// three lists (Bindings, AgentBackends, ChatConnections); -1 for
+	// none.
+	served []Served
+	memPos []int32
 	// bindingOK marks, by position, the Bindings that take part; the
 	// others have an identity problem in errors.
 	bindingOK []bool
 	errors    []ObjectError
+}
+
+// memoryAt returns the memory entry of the object at position i across
+// the three lists, or nil.
+func (ix *index) memoryAt(i int) *Served {
+	if p := ix.memPos[i]; p >= 0 {
+		return &ix.served[p]
+	}
+	return nil
 }
 
 // identityProblem says what keeps an object out of the evaluation
@@ -80,65 +94,41 @@ type identity struct {
 // buildIndex groups the snapshot into sc.ix, reusing sc's buffers.
 // Objects that share a UID, or a kind and namespaced name, are all left
 // out: which one is real cannot be told without depending on list order.
+//
+// What depends only on the objects' identities (which are left out, the
+// lookups by namespaced name, where each object's memory entry lies) is
+// kept from the last pass when every position of the lists holds the
+// same identity as then (sameIdentities, sameMemory): a host that
+// evaluates one snapshot over and over pays a comparison per object
+// instead of a map insert per object and index.
 func buildIndex(s *Snapshot, sc *scratch) {
 	ix := &sc.ix
+	sameIDs := sc.sameIdentities(s)
+	sameMem := sc.sameMemory(s) && sameIDs
 	*ix = index{
-		backends:    reuseMap(ix.backends, len(s.Backends)),
-		connections: reuseMap(ix.connections, len(s.Connections)),
+		backends:    ix.backends,
+		connections: ix.connections,
 		backendList: ix.backendList,
 		connList:    ix.connList,
-		memory:      ix.memory,
+		served:      s.Served.Objects,
+		memPos:      ix.memPos,
 		errors:      sc.errors[:0],
 	}
-	n := len(s.Bindings) + len(s.Backends) + len(s.Connections)
-	uids := reuseMap(sc.uids, n)
-	names := reuseMap(sc.names, n)
-	sc.uids, sc.names = uids, names
-	// Each object's identity is read where it lies, by its position
-	// across the three lists, rather than copied into a list of its own.
-	id := func(i int) identity {
-		if i < len(s.Bindings) {
-			o := &s.Bindings[i]
-			return identity{akv1.KindBinding, o.Namespace, o.Name, o.UID, o.Generation}
-		}
-		if i -= len(s.Bindings); i < len(s.Backends) {
-			o := &s.Backends[i]
-			return identity{akv1.KindAgentBackend, o.Namespace, o.Name, o.UID, o.Generation}
-		}
-		o := &s.Connections[i-len(s.Backends)]
-		return identity{akv1.KindChatConnection, o.Namespace, o.Name, o.UID, o.Generation}
+	if !sameIDs {
+		ix.backends = reuseMap(ix.backends, len(s.Backends))
+		ix.connections = reuseMap(ix.connections, len(s.Connections))
+		checkIdentities(s, sc)
 	}
-	for i := range n {
-		id := id(i)
-		if id.uid != "" {
-			uids[id.uid]++
-		}
-		names[nameKey{id.kind, id.ns, id.name}]++
+	ok := sc.ok
+	ix.errors = append(ix.errors, sc.idErrors...)
+	if !sameMem {
+		buildMemory(s, sc)
 	}
-	ok := reuse(sc.ok, n)
-	sc.ok = ok
-	for i := range n {
-		id := id(i)
-		p := identityProblem(id.ns, id.name, id.uid, id.gen)
-		switch {
-		case p != "":
-		case uids[id.uid] > 1:
-			p = "metadata.uid is shared with another object"
-		case names[nameKey{id.kind, id.ns, id.name}] > 1:
-			p = "another " + id.kind + " has the same namespace and name"
-		}
-		if p != "" {
-			ix.errors = append(ix.errors, ObjectError{Kind: id.kind, Namespace: id.ns, Name: id.name, UID: id.uid, Problem: p})
-			continue
-		}
-		ok[i] = true
-	}
-
-	ix.memory = buildMemory(s, ix, ix.memory)
 
 	ix.bindingOK = ok[:len(s.Bindings)]
 	// One slice per kind holds the infos, so indexing costs two
-	// allocations, not one per object.
+	// allocations, not one per object. The lists keep their arrays, so
+	// the lookups by name, when kept, still point at them.
 	backends := reuse(ix.backendList, len(s.Backends))
 	conns := reuse(ix.connList, len(s.Connections))
 	ix.backendList, ix.connList = backends, conns
@@ -152,14 +142,16 @@ func buildIndex(s *Snapshot, sc *scratch) {
 		*info = backendInfo{obj: o, problems: checkBackend(&o.Spec)}
 		if info.problems == nil {
 			info.running, info.runningGen = &o.Spec, o.Generation
-		} else if m := ix.memory[o.UID]; m != nil && m.Kind == akv1.KindAgentBackend && m.Backend != nil && m.Generation <= o.Generation {
+		} else if m := ix.memoryAt(off + i); m != nil && m.Kind == akv1.KindAgentBackend && m.Backend != nil && m.Generation <= o.Generation {
 			info.running, info.runningGen = m.Backend, m.Generation
 		}
 		info.allowed = o.Spec.AllowedNamespaces
 		if info.running != nil {
 			info.allowed = info.running.AllowedNamespaces
 		}
-		ix.backends[objKey{o.Namespace, o.Name}] = info
+		if !sameIDs {
+			ix.backends[objKey{o.Namespace, o.Name}] = info
+		}
 	}
 	off += len(s.Backends)
 	for i := range s.Connections {
@@ -171,39 +163,150 @@ func buildIndex(s *Snapshot, sc *scratch) {
 		*info = connInfo{obj: o, problems: checkConnection(&o.Spec)}
 		if info.problems == nil {
 			info.running, info.runningGen = &o.Spec, o.Generation
-		} else if m := ix.memory[o.UID]; m != nil && m.Kind == akv1.KindChatConnection && m.Connection != nil && m.Generation <= o.Generation {
+		} else if m := ix.memoryAt(off + i); m != nil && m.Kind == akv1.KindChatConnection && m.Connection != nil && m.Generation <= o.Generation {
 			info.running, info.runningGen = m.Connection, m.Generation
 		}
 		info.allowed = o.Spec.AllowedNamespaces
 		if info.running != nil {
 			info.allowed = info.running.AllowedNamespaces
 		}
-		ix.connections[objKey{o.Namespace, o.Name}] = info
+		if !sameIDs {
+			ix.connections[objKey{o.Namespace, o.Name}] = info
+		}
 	}
 	sc.errors = ix.errors
 }
 
-// buildMemory indexes the memory by UID. When entries for one UID
-// disagree, the highest generation wins; a tie between different entries
-// drops the UID, since no order-free choice exists.
-func buildMemory(s *Snapshot, ix *index, m map[types.UID]*Served) map[types.UID]*Served {
-	m = reuseMap(m, len(s.Served.Objects))
+// idKey is what the identity checks read of one object.
+type idKey struct {
+	ns, name string
+	uid      types.UID
+	negative bool // a negative generation
+}
+
+// identityAt reads the identity of the object at position i across the
+// three lists, where it lies, rather than from a copy.
+func identityAt(s *Snapshot, i int) identity {
+	if i < len(s.Bindings) {
+		o := &s.Bindings[i]
+		return identity{akv1.KindBinding, o.Namespace, o.Name, o.UID, o.Generation}
+	}
+	if i -= len(s.Bindings); i < len(s.Backends) {
+		o := &s.Backends[i]
+		return identity{akv1.KindAgentBackend, o.Namespace, o.Name, o.UID, o.Generation}
+	}
+	o := &s.Connections[i-len(s.Backends)]
+	return identity{akv1.KindChatConnection, o.Namespace, o.Name, o.UID, o.Generation}
+}
+
+// sameIdentities reports that every position of the three lists holds
+// the identity it held in the last pass, and records the current ones.
+func (sc *scratch) sameIdentities(s *Snapshot) bool {
+	n := len(s.Bindings) + len(s.Backends) + len(s.Connections)
+	lens := [3]int{len(s.Bindings), len(s.Backends), len(s.Connections)}
+	same := sc.primed && sc.lens == lens
+	sc.primed, sc.lens = false, lens // until checkIdentities has run
+	if !same {
+		sc.idKeys = reuse(sc.idKeys, n)
+	}
+	for i := range n {
+		id := identityAt(s, i)
+		k := idKey{id.ns, id.name, id.uid, id.gen < 0}
+		if same && sc.idKeys[i] != k {
+			same = false
+		}
+		sc.idKeys[i] = k
+	}
+	sc.primed = same
+	return same
+}
+
+// checkIdentities decides which objects take part (sc.ok) and why the
+// others do not (sc.idErrors).
+func checkIdentities(s *Snapshot, sc *scratch) {
+	n := len(s.Bindings) + len(s.Backends) + len(s.Connections)
+	uids := reuseMap(sc.uids, n)
+	names := reuseMap(sc.names, n)
+	sc.uids, sc.names = uids, names
+	for i := range n {
+		id := identityAt(s, i)
+		if id.uid != "" {
+			uids[id.uid]++
+		}
+		names[nameKey{id.kind, id.ns, id.name}]++
+	}
+	ok := reuse(sc.ok, n)
+	sc.ok = ok
+	sc.idErrors = sc.idErrors[:0]
+	for i := range n {
+		id := identityAt(s, i)
+		p := identityProblem(id.ns, id.name, id.uid, id.gen)
+		switch {
+		case p != "":
+		case uids[id.uid] > 1:
+			p = "metadata.uid is shared with another object"
+		case names[nameKey{id.kind, id.ns, id.name}] > 1:
+			p = "another " + id.kind + " has the same namespace and name"
+		}
+		if p != "" {
+			sc.idErrors = append(sc.idErrors, ObjectError{Kind: id.kind, Namespace: id.ns, Name: id.name, UID: id.uid, Problem: p})
+			continue
+		}
+		ok[i] = true
+	}
+	sc.primed = true
+}
+
+// sameMemory reports that the memory holds, at every position, an entry
+// of the UID it held in the last pass, that every entry is usable, and
+// that the last pass found no UID twice: where each object's entry lies
+// is then what it was. It records the current UIDs.
+func (sc *scratch) sameMemory(s *Snapshot) bool {
+	objs := s.Served.Objects
+	same := sc.memClean && len(sc.memUIDs) == len(objs)
+	if !same {
+		sc.memUIDs = reuse(sc.memUIDs, len(objs))
+	}
+	for i := range objs {
+		e := &objs[i]
+		if same && (sc.memUIDs[i] != e.UID || e.UID == "" || !e.hasSpec()) {
+			same = false
+		}
+		sc.memUIDs[i] = e.UID
+	}
+	return same
+}
+
+// buildMemory finds each object's memory entry (ix.memPos). When
+// entries for one UID disagree, the highest generation wins; a tie
+// between different entries drops the UID, since no order-free choice
+// exists.
+func buildMemory(s *Snapshot, sc *scratch) {
+	ix := &sc.ix
+	objs := s.Served.Objects
+	m := reuseMap(sc.memIndex, len(objs))
+	sc.memIndex = m
+	clean := true
 	var dropped map[types.UID]bool
-	for i := range s.Served.Objects {
-		e := &s.Served.Objects[i]
+	for i := range objs {
+		e := &objs[i]
 		if e.UID == "" || !e.hasSpec() {
 			ix.errors = append(ix.errors, ObjectError{Kind: e.Kind, Namespace: e.Namespace, Name: e.Name, UID: e.UID,
 				Problem: "memory entry lacks a uid or the spec of its kind"})
+			clean = false
 			continue
 		}
-		old := m[e.UID]
+		p, seen := m[e.UID]
+		if seen {
+			clean = false
+		}
 		switch {
-		case old == nil || e.Generation > old.Generation:
-			m[e.UID] = e
+		case !seen || e.Generation > objs[p].Generation:
+			m[e.UID] = int32(i)
 			if dropped != nil {
 				delete(dropped, e.UID)
 			}
-		case e.Generation == old.Generation && !sameServed(e, old):
+		case e.Generation == objs[p].Generation && !sameServed(e, &objs[p]):
 			if dropped == nil {
 				dropped = map[types.UID]bool{}
 			}
@@ -211,12 +314,24 @@ func buildMemory(s *Snapshot, ix *index, m map[types.UID]*Served) map[types.UID]
 		}
 	}
 	for uid := range dropped {
-		e := m[uid]
+		e := &objs[m[uid]]
 		ix.errors = append(ix.errors, ObjectError{Kind: e.Kind, Namespace: e.Namespace, Name: e.Name, UID: uid,
 			Problem: "memory holds different entries for one uid and generation"})
 		delete(m, uid)
 	}
-	return m
+	sc.memClean = clean
+	n := len(s.Bindings) + len(s.Backends) + len(s.Connections)
+	pos := reuse(ix.memPos, n)
+	ix.memPos = pos
+	for i := range n {
+		pos[i] = -1
+		if !sc.ok[i] {
+			continue
+		}
+		if p, ok := m[identityAt(s, i).uid]; ok {
+			pos[i] = p
+		}
+	}
 }
 
 func (e *Served) hasSpec() bool {

@@ -18,17 +18,49 @@ type probeIndex struct {
 	used  []bool            // by position in Snapshot.Probes
 	why   []string          // why an unused result was ignored, when known
 	out   []IgnoredProbe    // the array ignored lists into
+	// uids are the UIDs of the results by position when the groups were
+	// made, and multi the groups of more than one result, as start and
+	// end in order: while the results keep their UIDs at every position,
+	// the groups stay, and only the groups of more than one are ordered
+	// again (their content may have changed).
+	uids  []types.UID
+	multi [][2]int32
 }
 
-// indexProbes builds the index into p, reusing its buffers.
+// indexProbes builds the index into p, reusing its buffers, and keeps
+// the last pass's groups when every position holds a result of the
+// same UID as then.
 func indexProbes(s *Snapshot, p *probeIndex) {
+	same := p.start != nil && len(p.uids) == len(s.Probes)
+	uids := p.uids
+	if !same {
+		uids = reuse(uids, len(s.Probes))
+	}
+	for i := range s.Probes {
+		if same && uids[i] != s.Probes[i].UID {
+			same = false
+		}
+		uids[i] = s.Probes[i].UID
+	}
 	*p = probeIndex{
-		order: reuse(p.order, len(s.Probes)),
-		start: reuseMap(p.start, len(s.Probes)),
+		order: p.order,
+		start: p.start,
 		used:  reuse(p.used, len(s.Probes)),
 		why:   reuse(p.why, len(s.Probes)),
 		out:   p.out,
+		uids:  uids,
+		multi: p.multi,
 	}
+	if same {
+		for _, g := range p.multi {
+			group := p.order[g[0]:g[1]]
+			slices.SortFunc(group, func(a, b int) int { return compareProbes(&s.Probes[a], &s.Probes[b]) })
+		}
+		return
+	}
+	p.order = reuse(p.order, len(s.Probes))
+	p.start = reuseMap(p.start, len(s.Probes))
+	p.multi = p.multi[:0]
 	// Count each UID's results, turn the counts into group offsets, then
 	// place each result in its group.
 	for i := range s.Probes {
@@ -61,6 +93,7 @@ func indexProbes(s *Snapshot, p *probeIndex) {
 		if end-k > 1 {
 			group := p.order[k:end]
 			slices.SortFunc(group, func(a, b int) int { return compareProbes(&s.Probes[a], &s.Probes[b]) })
+			p.multi = append(p.multi, [2]int32{int32(k), int32(end)})
 		}
 		k = end
 	}

@@ -53,6 +53,12 @@ func (bindingSystem) manager() string { return bindingManager }
 
 func (bindingSystem) timed() bool { return true }
 
+func (bindingSystem) silentKinds() []schema.GroupVersionKind { return nil }
+
+func (bindingSystem) readError(string) error { return nil }
+
+func (bindingSystem) calm() string { return "" }
+
 func (bindingSystem) ours(kind, t string) bool {
 	return kind == akv1.KindBinding && binding.Vocabulary.Has(t)
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
+	"strings"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -44,9 +46,15 @@ func (r *run) client(p *replica) client.Client {
 	scheme := r.sys.scheme()
 	return interceptor.NewClient(r.store, interceptor.Funcs{
 		Get: func(_ context.Context, _ client.WithWatch, key client.ObjectKey, obj client.Object, _ ...client.GetOption) error {
+			if err := r.readFault(scheme, obj, ""); err != nil {
+				return err
+			}
 			return p.read(scheme, key, obj)
 		},
 		List: func(_ context.Context, _ client.WithWatch, list client.ObjectList, opts ...client.ListOption) error {
+			if err := r.readFault(scheme, list, "List"); err != nil {
+				return err
+			}
 			return p.list(scheme, list, opts...)
 		},
 		Create: func(ctx context.Context, c client.WithWatch, obj client.Object, opts ...client.CreateOption) error {
@@ -86,6 +94,17 @@ func (r *run) client(p *replica) client.Client {
 			return fmt.Errorf("hostcheck: subresource create is not supported")
 		},
 	})
+}
+
+// readFault is the error a read of obj's kind fails with now, if the
+// world's reads of that kind fail; suffix is trimmed from the kind (a
+// list's).
+func (r *run) readFault(scheme *runtime.Scheme, obj runtime.Object, suffix string) error {
+	gvk, err := apiutil.GVKForObject(obj, scheme)
+	if err != nil {
+		return nil // the read itself reports it
+	}
+	return r.sys.readError(strings.TrimSuffix(gvk.Kind, suffix))
 }
 
 func objectWrite(scheme *runtime.Scheme, verb string, status bool, obj client.Object, guard int64, do func() error) write {
@@ -146,6 +165,9 @@ func (r *run) judge(p *replica, w write) error {
 		return err
 	}
 	r.trace = append(r.trace, fmt.Sprintf("     replica %d: %s", p.id, w))
+	if w.status && slices.Contains(r.sys.silentKinds(), w.gvk) {
+		r.violateIn(RuleOthersUntouched, w, fmt.Sprintf("wrote the status of a %s, which the engine never decides: no condition type is ours there", w.gvk.Kind), "no write")
+	}
 	if r.lease != p.id {
 		r.violateIn(RuleLeaderOnly, w, fmt.Sprintf("replica %d wrote while replica %d holds the lease", p.id, r.lease), "")
 	}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -48,22 +49,63 @@ var (
 	priceBookGVK    = finopsv1.GroupVersion.WithKind(finopsv1.KindPriceBook)
 	offeringGVK     = finopsv1.GroupVersion.WithKind(finopsv1.KindOffering)
 	subscriptionGVK = finopsv1.GroupVersion.WithKind(finopsv1.KindSubscription)
+	costJobGVK      = finopsv1.GroupVersion.WithKind(finopsv1.KindCostJob)
+	providerGVK     = finopsv1.GroupVersion.WithKind(finopsv1.KindFinOpsProvider)
 	configMapGVK    = corev1.SchemeGroupVersion.WithKind("ConfigMap")
 )
 
 // finopsSystem is the FinOps operator: PriceBooks, Offerings and
-// Subscriptions, and the ConfigMaps that Subscriptions name as targets
-// (and the pricing document lives in). CostJobs and FinOpsProviders get
-// no conditions and are left out; so are failing reads and charge
-// collection runs, which a store cannot show.
-type finopsSystem struct{}
+// Subscriptions, the ConfigMaps that Subscriptions name as targets (and
+// the pricing document lives in), and CostJobs and FinOpsProviders,
+// whose status the host never writes. Reads of PriceBooks or Offerings
+// fail for a while when the world says so (unreadable, by kind). Charge
+// collection runs are left out: no host under the harness is handed one.
+type finopsSystem struct {
+	unreadable map[string]bool
+}
 
 func (finopsSystem) kinds() []schema.GroupVersionKind {
-	return []schema.GroupVersionKind{configMapGVK, priceBookGVK, offeringGVK, subscriptionGVK}
+	return []schema.GroupVersionKind{configMapGVK, priceBookGVK, offeringGVK, subscriptionGVK, costJobGVK, providerGVK}
 }
 
 func (finopsSystem) statusKinds() []schema.GroupVersionKind {
 	return []schema.GroupVersionKind{priceBookGVK, offeringGVK, subscriptionGVK}
+}
+
+// silentKinds: a CostJob's status is its runs' record, a FinOpsProvider's
+// is declared and never written.
+func (finopsSystem) silentKinds() []schema.GroupVersionKind {
+	return []schema.GroupVersionKind{costJobGVK, providerGVK}
+}
+
+// The kinds whose reads the world can make fail: the snapshot's
+// failing-read inputs a host meets as errors of its List or Get.
+var readKinds = []string{finopsv1.KindPriceBook, finopsv1.KindOffering}
+
+func (s finopsSystem) readError(kind string) error {
+	if !s.unreadable[kind] {
+		return nil
+	}
+	return apierrors.NewServiceUnavailable("reading " + kind + "s failed: the server is unavailable")
+}
+
+func (s finopsSystem) calm() string {
+	if len(s.unreadable) == 0 {
+		return ""
+	}
+	clear(s.unreadable)
+	return "reads of every kind work again"
+}
+
+// toggleRead makes reads of one kind start failing, or stop.
+func (s finopsSystem) toggleRead(target int) error {
+	kind := readKinds[target%len(readKinds)]
+	if s.unreadable[kind] {
+		delete(s.unreadable, kind)
+		return note("reads of " + kind + "s work again")
+	}
+	s.unreadable[kind] = true
+	return note("reads of " + kind + "s fail from now on (the server is unavailable)")
 }
 
 func (finopsSystem) scheme() *runtime.Scheme {
@@ -104,7 +146,12 @@ func (finopsSystem) finalizer(kind string) string {
 // targets. Conditions of our types are left out of the stored statuses,
 // as no writer of ours has touched the objects yet.
 func (finopsSystem) world(seed uint64) ([]client.Object, error) {
-	s := rapid.Custom(func(t *rapid.T) finops.Snapshot { return finopstest.World(t, 2) }).Example(int(seed % (1 << 31)))
+	s := rapid.Custom(func(t *rapid.T) finops.Snapshot {
+		s := finopstest.World(t, 2)
+		s.CostJobs = finopstest.CostJobs(2).Draw(t, "costjobs")
+		s.Providers = finopstest.Providers(2).Draw(t, "providers")
+		return s
+	}).Example(int(seed % (1 << 31)))
 	// A smaller world keeps the default budget fast: a host evaluates
 	// the whole world on every pass.
 	s.PriceBooks = s.PriceBooks[:min(len(s.PriceBooks), maxBooks)]
@@ -133,6 +180,12 @@ func (finopsSystem) world(seed uint64) ([]client.Object, error) {
 		x.Status.Conditions = withoutOurs(finopsv1.KindSubscription, x.Status.Conditions)
 		out = append(out, x)
 	}
+	for i := range s.CostJobs {
+		out = append(out, &s.CostJobs[i])
+	}
+	for i := range s.Providers {
+		out = append(out, &s.Providers[i])
+	}
 	for _, o := range out {
 		gvk, err := finopsGVK(o)
 		if err != nil {
@@ -155,6 +208,10 @@ func finopsGVK(o client.Object) (schema.GroupVersionKind, error) {
 		return offeringGVK, nil
 	case *finopsv1.Subscription:
 		return subscriptionGVK, nil
+	case *finopsv1.CostJob:
+		return costJobGVK, nil
+	case *finopsv1.FinOpsProvider:
+		return providerGVK, nil
 	case *corev1.ConfigMap:
 		return configMapGVK, nil
 	}
@@ -240,16 +297,52 @@ func applyStatus(ctx context.Context, c client.Client, gvk schema.GroupVersionKi
 
 // The variants a FinOps edit draws from.
 var (
-	editRates  = []string{"0.031", "0.05", "not-a-rate", ""}
-	editPrices = []int64{1_000_000, 2_500_000, 0, 7_000_000}
+	editRates     = []string{"0.031", "0.05", "not-a-rate", ""}
+	editPrices    = []int64{1_000_000, 2_500_000, 0, 7_000_000}
+	editIntervals = []string{"1h", "24h", "45m", "never"}
 )
+
+// recordRun is a ResourceCostCollection run recording itself on a
+// CostJob, as the run does: its record first in the execution history,
+// and the last-execution fields, under the run's own field manager.
+func recordRun(ctx context.Context, w client.Client, u *unstructured.Unstructured, variant int, now time.Time) error {
+	x := u.DeepCopy()
+	status, result := "Success", map[string]any{"executionTime": now.UTC().Format(time.RFC3339), "status": "Success", "duration": "42s"}
+	if variant%2 == 1 {
+		status, result["status"], result["error"] = "Failed", "Failed", "opencost fetch timed out"
+	}
+	history, _, _ := unstructured.NestedSlice(x.Object, "status", "executionHistory")
+	history = append([]any{result}, history...)[:min(len(history)+1, 5)]
+	if err := unstructured.SetNestedSlice(x.Object, history, "status", "executionHistory"); err != nil {
+		return err
+	}
+	if err := unstructured.SetNestedField(x.Object, result["executionTime"], "status", "lastExecutionTime"); err != nil {
+		return err
+	}
+	if err := unstructured.SetNestedField(x.Object, status, "status", "lastExecutionStatus"); err != nil {
+		return err
+	}
+	if status == "Success" {
+		if err := unstructured.SetNestedField(x.Object, result["executionTime"], "status", "lastSuccessfulExecutionTime"); err != nil {
+			return err
+		}
+	}
+	return w.Status().Update(ctx, x, client.FieldOwner("finops-costjob-run"))
+}
 
 // edit: a creation makes a root Subscription, a child Subscription or an
 // Offering; a deletion removes any object (a parent, a target, an
 // Offering others need; the finalizers hold what they guard); a spec
 // edit changes a book's rate, an Offering's fee or requirements, a
-// Subscription's target or policy, and bumps the generation.
-func (finopsSystem) edit(ctx context.Context, w client.Client, e event, n int, now time.Time) error {
+// Subscription's target or policy, a CostJob's interval or a provider's
+// block, and bumps the generation. One spec edit in eight (variant 7)
+// instead makes reads of books or of Offerings start failing, or stop.
+// Other writers' changes are conditions of their own on our kinds, and
+// a run's record on a CostJob.
+func (s finopsSystem) edit(ctx context.Context, w client.Client, e event, n int, now time.Time) error {
+	if e.Op == opEdit && e.Arg == 7 {
+		return s.toggleRead(e.Target)
+	}
 	objs, err := listAll(ctx, w, finopsSystem{}.kinds())
 	if err != nil {
 		return err
@@ -266,7 +359,7 @@ func (finopsSystem) edit(ctx context.Context, w client.Client, e event, n int, n
 	case opForeign:
 		var ss []*unstructured.Unstructured
 		for _, o := range objs {
-			if o.GetKind() != "ConfigMap" {
+			if o.GetKind() != "ConfigMap" && o.GetKind() != finopsv1.KindFinOpsProvider {
 				ss = append(ss, o)
 			}
 		}
@@ -274,6 +367,9 @@ func (finopsSystem) edit(ctx context.Context, w client.Client, e event, n int, n
 			return nil
 		}
 		u := ss[e.Target%len(ss)]
+		if u.GetKind() == finopsv1.KindCostJob {
+			return recordRun(ctx, w, u, e.Arg, now)
+		}
 		return foreignWrite(ctx, w, u, e.Arg, now, func(t string) bool { return finopsSystem{}.ours(u.GetKind(), t) })
 	}
 	if len(objs) == 0 {
@@ -305,6 +401,11 @@ func (finopsSystem) edit(ctx context.Context, w client.Client, e event, n int, n
 			lc["onParentDeactivate"] = finopsv1.PolicyOrphan
 		}
 		err = unstructured.SetNestedMap(u.Object, lc, "spec", "lifecycle")
+	case finopsv1.KindCostJob:
+		err = unstructured.SetNestedField(u.Object, editIntervals[e.Arg%len(editIntervals)], "spec", "interval")
+	case finopsv1.KindFinOpsProvider:
+		block := []string{"awsoptions", "gcpoptions", "azureoptions", "onpremoptions"}[e.Arg%4]
+		err = unstructured.SetNestedMap(u.Object, map[string]any{block: map[string]any{"pricingModelSource": "Pricebook"}}, "spec")
 	default:
 		// A target's content: it has no generation.
 		err = unstructured.SetNestedField(u.Object, strconv.Itoa(e.Arg), "data", "v")
@@ -377,6 +478,10 @@ func finopsSnapshot(objs []*unstructured.Unstructured, now time.Time) (finops.Sn
 			s.Offerings, err = appendTyped(s.Offerings, o)
 		case finopsv1.KindSubscription:
 			s.Subscriptions, err = appendTyped(s.Subscriptions, o)
+		case finopsv1.KindCostJob:
+			s.CostJobs, err = appendTyped(s.CostJobs, o)
+		case finopsv1.KindFinOpsProvider:
+			s.Providers, err = appendTyped(s.Providers, o)
 		case "ConfigMap":
 			s.Objects = append(s.Objects, finops.ObjectRef{APIVersion: "v1", Kind: "ConfigMap", Namespace: o.GetNamespace(), Name: o.GetName()})
 			if o.GetNamespace() == FinOpsNamespace && o.GetName() == finops.PricingConfigMap {

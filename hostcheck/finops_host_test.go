@@ -8,6 +8,7 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -21,16 +22,21 @@ import (
 	"github.com/condengine/condengine/hostcheck"
 )
 
-// The FinOps planted bugs, numbered after the Binding ones.
+// The FinOps planted bugs, numbered after the Binding ones;
+// finopsWriteAsStandby stays the last.
 const (
 	finalizerFirst bug = retryDropped + 1 + iota
 	finopsNoGuard
+	providerStatus
+	costJobStatus
 	finopsWriteAsStandby
 )
 
 func init() {
 	bugNames[finalizerFirst] = "the finalizer removed before the status write (FinOps)"
 	bugNames[finopsNoGuard] = "a write without the resourceVersion guard (FinOps)"
+	bugNames[providerStatus] = "a Ready condition written on a FinOpsProvider (FinOps)"
+	bugNames[costJobStatus] = "a CostJob's run record overwritten (FinOps)"
 	bugNames[finopsWriteAsStandby] = "writing while not the leader (FinOps)"
 }
 
@@ -87,12 +93,24 @@ func (h *finopsHost) Reconcile(ctx context.Context, req reconcile.Request) (reco
 	var ol finopsv1.OfferingList
 	var sl finopsv1.SubscriptionList
 	var cl corev1.ConfigMapList
-	for _, l := range []client.ObjectList{&bl, &ol, &sl, &cl} {
+	for _, l := range []client.ObjectList{&sl, &cl} {
 		if err := h.c.List(ctx, l); err != nil {
 			return reconcile.Result{}, err
 		}
 	}
-	snap := finops.Snapshot{Now: now, PriceBooks: bl.Items, Offerings: ol.Items, Subscriptions: sl.Items}
+	snap := finops.Snapshot{Now: now, Subscriptions: sl.Items}
+	// A failed list of books or Offerings is a failed read for the
+	// engine, and each Subscription's Offering with it.
+	if err := h.c.List(ctx, &bl); err != nil {
+		snap.Failures = append(snap.Failures, finops.Failure{Kind: finopsv1.KindPriceBook})
+	}
+	if err := h.c.List(ctx, &ol); err != nil {
+		snap.Failures = append(snap.Failures, finops.Failure{Kind: finopsv1.KindOffering})
+		for _, x := range sl.Items {
+			snap.Failures = append(snap.Failures, finops.Failure{Kind: finopsv1.KindOffering, Namespace: x.Spec.OfferingRef.Namespace, Name: x.Spec.OfferingRef.Name})
+		}
+	}
+	snap.PriceBooks, snap.Offerings = bl.Items, ol.Items
 	for _, cm := range cl.Items {
 		snap.Objects = append(snap.Objects, finops.ObjectRef{APIVersion: "v1", Kind: "ConfigMap", Namespace: cm.Namespace, Name: cm.Name})
 		if cm.Namespace == hostcheck.FinOpsNamespace && cm.Name == finops.PricingConfigMap {
@@ -151,6 +169,9 @@ func (h *finopsHost) Reconcile(ctx context.Context, req reconcile.Request) (reco
 	}
 	if res.PriceBooks.DocumentChanged && res.PriceBooks.Document != nil {
 		failed = errors.Join(failed, h.pushDocument(ctx, res.PriceBooks.Document))
+	}
+	if h.bug == providerStatus || h.bug == costJobStatus {
+		failed = errors.Join(failed, h.silentWrite(ctx, req))
 	}
 	if failed != nil {
 		return reconcile.Result{}, failed
@@ -222,6 +243,31 @@ func (h *finopsHost) finalizer(ctx context.Context, meta metav1.Object, a condit
 		x.Finalizers = slices.DeleteFunc(x.Finalizers, func(f string) bool { return f == finopsv1.OfferingFinalizer })
 	}
 	return h.c.Patch(ctx, x, client.MergeFromWithOptions(o, client.MergeFromWithOptimisticLock{}))
+}
+
+// silentWrite is the providerStatus and costJobStatus bugs: the host
+// marks the FinOpsProvider of the request's name Ready, or folds a
+// Pending run into the CostJob of that name, though the engine decides
+// no status for either.
+func (h *finopsHost) silentWrite(ctx context.Context, req reconcile.Request) error {
+	if h.bug == providerStatus {
+		var p finopsv1.FinOpsProvider
+		if err := h.c.Get(ctx, req.NamespacedName, &p); err != nil {
+			return client.IgnoreNotFound(err)
+		}
+		meta.SetStatusCondition(&p.Status.Conditions, metav1.Condition{Type: "Ready", Status: metav1.ConditionTrue, Reason: "Configured",
+			ObservedGeneration: p.Generation, LastTransitionTime: metav1.NewTime(h.env.Now())})
+		return h.c.Status().Update(ctx, &p, client.FieldOwner("finops-operator"))
+	}
+	var j finopsv1.CostJob
+	if err := h.c.Get(ctx, req.NamespacedName, &j); err != nil {
+		return client.IgnoreNotFound(err)
+	}
+	if j.Status.LastExecutionStatus == finopsv1.Pending {
+		return nil
+	}
+	j.Status.LastExecutionStatus = finopsv1.Pending
+	return h.c.Status().Update(ctx, &j, client.FieldOwner("finops-operator"))
 }
 
 // pushDocument applies the OpenCost pricing document to its ConfigMap.

@@ -30,6 +30,9 @@ func (r *run) settle() error {
 	} else {
 		r.trace = append(r.trace, "---- faults and edits stop")
 	}
+	if c := r.sys.calm(); c != "" {
+		r.trace = append(r.trace, "     "+c)
+	}
 	if err := r.finishProbes(); err != nil {
 		return err
 	}

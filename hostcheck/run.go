@@ -340,6 +340,10 @@ func (r *run) userEdit(e event) error {
 		return err
 	}
 	if err := r.sys.edit(r.ctx, r.store, e, r.created, r.now); err != nil {
+		if n, ok := err.(note); ok {
+			r.trace = append(r.trace, "     "+string(n))
+			return nil
+		}
 		r.trace = append(r.trace, "     (the edit was refused: "+err.Error()+")")
 		return nil
 	}

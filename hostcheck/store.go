@@ -21,7 +21,7 @@ import (
 // returned, and server-side apply typed by the CRDs' schemas.
 func newStore(sys system, objs []client.Object) (client.WithWatch, error) {
 	var status []client.Object
-	for _, gvk := range sys.statusKinds() {
+	for _, gvk := range append(sys.statusKinds(), sys.silentKinds()...) {
 		u := &unstructured.Unstructured{}
 		u.SetGroupVersionKind(gvk)
 		status = append(status, u)

@@ -61,8 +61,17 @@ type system interface {
 	timed() bool
 	// ours reports whether a condition type of kind is in our vocabulary.
 	ours(kind, condType string) bool
+	// silentKinds are stored kinds with a status subresource whose status
+	// the engine never decides: the host must not write it.
+	silentKinds() []schema.GroupVersionKind
 	// finalizer is the finalizer the host manages on kind, "" for none.
 	finalizer(kind string) string
+	// readError is the error reads of kind fail with now (the world's
+	// failing reads), nil when they work.
+	readError(kind string) error
+	// calm ends the world's failing reads when faults and edits stop, and
+	// says what it ended ("" for nothing).
+	calm() string
 	// world returns the initial objects drawn from seed.
 	world(seed uint64) ([]client.Object, error)
 	// prepare writes, before the host starts, what earlier writers left
@@ -86,7 +95,13 @@ type system interface {
 func newSystem(s System) system {
 	switch s {
 	case FinOps:
-		return finopsSystem{}
+		return finopsSystem{unreadable: map[string]bool{}}
 	}
 	return &bindingSystem{}
 }
+
+// note is what an edit that changes no object did (reads that start or
+// stop failing): the run writes it in the trace instead of a refusal.
+type note string
+
+func (n note) Error() string { return string(n) }

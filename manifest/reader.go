@@ -102,8 +102,17 @@ func NewReader(r io.Reader) *Reader {
 // Next returns the next non-empty document, or io.EOF at the end. Any
 // other error is a *DocumentError; after one, Next returns it again.
 func (r *Reader) Next() (*Document, error) {
+	d, _, err := r.next(nil)
+	return d, err
+}
+
+// next is Next; when typed is set, it is offered each document that
+// reads as a JSON object (valid, no key given twice) before the
+// document is converted, as its trimmed text, and a document it takes
+// is returned as it is, with true.
+func (r *Reader) next(typed func(d *Document, t []byte) bool) (*Document, bool, error) {
 	if r.err != nil {
-		return nil, r.err
+		return nil, false, r.err
 	}
 	if r.br == nil {
 		r.Limits = r.Limits.withDefaults()
@@ -115,15 +124,18 @@ func (r *Reader) Next() (*Document, error) {
 		text, start, err := r.section()
 		if err != nil {
 			r.err = err
-			return nil, err
+			return nil, false, err
 		}
 		if text == nil {
 			r.err = io.EOF
-			return nil, io.EOF
+			return nil, false, io.EOF
 		}
 		d := &Document{File: r.File, Index: r.n, Line: start, source: text, sourceLine: start}
 		if r.Sized != nil {
 			r.Sized(len(text))
+		}
+		if typed != nil && typed(d, bytes.TrimSpace(text)) {
+			return d, true, nil
 		}
 		js, folded, line, err := toJSON(text, start)
 		if err != nil {
@@ -131,13 +143,13 @@ func (r *Reader) Next() (*Document, error) {
 				d.Line = start + line - 1
 			}
 			r.err = d.Fail(err)
-			return nil, r.err
+			return nil, false, r.err
 		}
 		if js == nil {
 			continue
 		}
 		d.JSON, d.keys = js, keyStateOf(folded)
-		return d, nil
+		return d, false, nil
 	}
 }
 
@@ -334,13 +346,7 @@ func (s *Identities) Add(d *Document) error {
 		return nil
 	}
 	h := d.Header
-	f := fnv.New128a()
-	for _, part := range []string{h.Group(), h.Kind, h.Metadata.Namespace, h.Metadata.Name} {
-		_, _ = io.WriteString(f, part)
-		_, _ = f.Write([]byte{0})
-	}
-	var k [16]byte
-	f.Sum(k[:0])
+	k := identityKey(h)
 	if s.m == nil {
 		s.m = map[[16]byte]place{}
 	}
@@ -353,6 +359,18 @@ func (s *Identities) Add(d *Document) error {
 	}
 	s.m[k] = place{index: int32(d.Index), line: int32(d.Line)}
 	return nil
+}
+
+// identityKey is the hash Identities keeps for the object h names.
+func identityKey(h *Header) [16]byte {
+	f := fnv.New128a()
+	for _, part := range []string{h.Group(), h.Kind, h.Metadata.Namespace, h.Metadata.Name} {
+		_, _ = io.WriteString(f, part)
+		_, _ = f.Write([]byte{0})
+	}
+	var k [16]byte
+	f.Sum(k[:0])
+	return k
 }
 
 // Each reads r to its end and hands do every document, the items of a

@@ -105,14 +105,27 @@ type evaluated struct {
 // every object in it.
 func evaluateInput(name string, r io.Reader, now time.Time) (*world, error) {
 	s := newStream(name, r)
+	s.straight = true
+	return evaluateFrom(s, now)
+}
+
+// evaluateFrom is evaluateInput of the stream s.
+func evaluateFrom(s *stream, now time.Time) (*world, error) {
+	name := s.name
+	s.ak = newAKObjects()
 	first, err := s.rawDocument()
-	if errors.Is(err, io.EOF) {
+	if errors.Is(err, io.EOF) && s.ak.kept == 0 {
 		return nil, &manifest.DocumentError{File: name, Err: errors.New("no documents")}
+	}
+	if errors.Is(err, io.EOF) {
+		return evaluateStream(s, now)
 	}
 	if err != nil {
 		return nil, err
 	}
-	if looksLikeScenario(first.JSON) {
+	// A scenario is a file of its own; its first document has no kind,
+	// so it is never decoded straight.
+	if s.ak.kept == 0 && looksLikeScenario(first.JSON) {
 		f, err := scenario.FromDocument(s.r, first)
 		if err != nil {
 			return nil, err
@@ -158,21 +171,25 @@ func evaluateScenario(f *scenario.File) (*world, error) {
 // one system it runs (binding.DecodeStream or finops.DecodeStream, which
 // read through manifest.Each). Each document is still decoded by the
 // library's own binding.DecodeDocument and finops.DecodeDocument, so a
-// document reads the same in `eval` as in a host; and stream.next
+// document reads the same in `eval` as in a host, except that a JSON
+// document of Agent Kourier objects only (one object, or a List such as
+// `kubectl get -o json` prints) is decoded straight into them when it
+// can be (manifest.Reader.NextTyped), which gives the same objects, and
+// otherwise takes the full reading and its errors; and stream.next
 // expands Lists and refuses duplicates with manifest's ExpandNew, as
 // manifest.Each does, pulling one document at a time so that a
 // scenario's first document can be looked at before anything is
 // decoded, and stopping at the first error.
 func evaluateStream(s *stream, now time.Time) (*world, error) {
-	var objs binding.Objects
-	var chunks bindingChunks
-	in := newInterner()
+	if s.ak == nil {
+		s.ak = newAKObjects()
+	}
+	objs, chunks, in := &s.ak.objs, &s.ak.chunks, s.ak.in
 	finops := &scenario.File{Path: s.name, Name: s.name, System: scenario.SystemFinOps}
 	finops.Now.Time = now
 	var foreign []json.RawMessage
 	var foreignAt []*manifest.DocumentError // where each foreign manifest came from
 	var wheres []*manifest.DocumentError    // where each FinOps manifest came from
-	var one binding.Objects
 	skipped := 0
 	for {
 		d, err := s.next()
@@ -185,16 +202,11 @@ func evaluateStream(s *stream, now time.Time) (*world, error) {
 		}
 		switch d.Header.Group() {
 		case akv1.GroupName:
-			one.Bindings, one.Backends, one.Connections = one.Bindings[:0], nil, nil
-			if err := binding.DecodeDocument(&one, d); err != nil {
+			s.ak.reset()
+			if err := binding.DecodeDocument(&s.ak.one, d); err != nil {
 				return nil, err
 			}
-			for i := range one.Bindings {
-				in.binding(&one.Bindings[i])
-				chunks.add(&one.Bindings[i])
-			}
-			objs.Backends = append(objs.Backends, one.Backends...)
-			objs.Connections = append(objs.Connections, one.Connections...)
+			s.ak.keep()
 		case finopsv1.GroupName:
 			if err := checkFinOps(d); err != nil {
 				return nil, err

@@ -20,6 +20,13 @@ type stream struct {
 	pending []*manifest.Document
 	first   *manifest.Document
 	seen    manifest.Identities
+	// ak gathers the Agent Kourier objects; with straight set, it takes
+	// the documents that decode straight into them
+	// (manifest.Reader.NextTyped), which rawDocument then passes over.
+	ak       *akObjects
+	straight bool
+	// decoded counts the documents decoded straight.
+	decoded int
 }
 
 // newStream reads the manifests of r, named name in errors. When r is
@@ -36,7 +43,19 @@ func newStream(name string, r io.Reader) *stream {
 // rawDocument returns the next non-empty document as written, Lists not
 // expanded, or io.EOF.
 func (s *stream) rawDocument() (*manifest.Document, error) {
-	return s.r.Next()
+	if !s.straight || s.ak == nil {
+		return s.r.Next()
+	}
+	for {
+		s.ak.reset()
+		d, typed, err := s.r.NextTyped(&s.seen, s.ak.slot)
+		if err != nil || !typed {
+			s.ak.reset()
+			return d, err
+		}
+		s.ak.keep()
+		s.decoded++
+	}
 }
 
 // next returns the next manifest, or io.EOF. Every other error is a

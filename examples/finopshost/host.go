@@ -148,17 +148,26 @@ func (r Report) Changed() bool { return len(r.Written)+len(r.Finalizers) > 0 }
 func (h *Host) snapshot(ctx context.Context, now time.Time) (finops.Snapshot, error) {
 	s := finops.Snapshot{Now: now}
 	var err error
+	// A book or Offering list that fails is a failed read the engine
+	// weighs: the kind's own objects are left out of the pass, and every
+	// Subscription's Offering counts as unread (it then waits, and never
+	// reads its Offering as gone).
 	if s.PriceBooks, err = listKind(ctx, h.client, PriceBookGVK, func(l *finopsv1.PriceBookList) []finopsv1.PriceBook { return l.Items }); err != nil {
-		return s, err
+		s.Failures = append(s.Failures, finops.Failure{Kind: PriceBookGVK.Kind})
 	}
-	if s.Offerings, err = listKind(ctx, h.client, OfferingGVK, func(l *finopsv1.OfferingList) []finopsv1.Offering { return l.Items }); err != nil {
-		return s, err
+	s.Offerings, err = listKind(ctx, h.client, OfferingGVK, func(l *finopsv1.OfferingList) []finopsv1.Offering { return l.Items })
+	offeringsFailed := err != nil
+	if offeringsFailed {
+		s.Failures = append(s.Failures, finops.Failure{Kind: OfferingGVK.Kind})
 	}
 	if s.Subscriptions, err = listKind(ctx, h.client, SubscriptionGVK, func(l *finopsv1.SubscriptionList) []finopsv1.Subscription { return l.Items }); err != nil {
 		return s, err
 	}
 	for i := range s.Subscriptions {
 		x := &s.Subscriptions[i]
+		if ref := x.Spec.OfferingRef; offeringsFailed {
+			s.Failures = append(s.Failures, finops.Failure{Kind: OfferingGVK.Kind, Namespace: ref.Namespace, Name: ref.Name})
+		}
 		if x.Spec.Lifecycle == nil || x.Spec.Lifecycle.TargetRef == nil {
 			continue
 		}

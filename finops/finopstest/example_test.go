@@ -19,3 +19,17 @@ func ExampleSnapshotGen() {
 	fmt.Println(len(a.Subscriptions) == len(b.Subscriptions), len(r.Subscriptions.Subscriptions) == len(a.Subscriptions))
 	// Output: true true
 }
+
+// CostJobs and FinOpsProviders get no status from an evaluation: one
+// schedule per CostJob, one plan per provider.
+func ExampleCostJobs() {
+	s := finopstest.SnapshotGen().Example(1)
+	s.CostJobs = finopstest.CostJobs(3).Example(2)
+	s.Providers = finopstest.Providers(2).Example(2)
+	r, err := finops.Evaluate(s)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(len(r.CostJobs) == len(s.CostJobs), len(r.Providers) == len(s.Providers))
+	// Output: true true
+}

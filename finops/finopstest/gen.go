@@ -1,6 +1,11 @@
 package finopstest
 
 import (
+	"strconv"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
 	"pgregory.net/rapid"
 
 	finopsv1 "github.com/condengine/condengine/api/finops/v1alpha1"
@@ -64,4 +69,83 @@ func disturb(t *rapid.T, s finops.Snapshot) finops.Snapshot {
 		s.Failures = append(s.Failures, finops.Failure{APIVersion: f.APIVersion, Kind: f.Kind, Namespace: f.Namespace, Name: f.Name})
 	}
 	return s
+}
+
+// The intervals a drawn CostJob names: known ones, other spellings of
+// them, and ones the operator runs daily instead (unknown, not parsing,
+// zero).
+var costJobIntervals = []string{"", "1h", "60m", "24h", "168h", "90m", "not-a-duration", "0s"}
+
+// CostJobs draws up to n CostJobs in the namespaces the worlds use: both
+// job types (and the default), good and bad intervals, and on some the
+// execution history their runs recorded, newest first. CostJobs carry
+// no conditions and the reconciler writes none of their status.
+func CostJobs(n int) *rapid.Generator[[]finopsv1.CostJob] {
+	return rapid.Custom(func(t *rapid.T) []finopsv1.CostJob {
+		now := st.GenNow()
+		count := rapid.IntRange(0, n).Draw(t, "costjobs")
+		out := make([]finopsv1.CostJob, 0, count)
+		for i := range count {
+			j := finopsv1.CostJob{}
+			j.Namespace = rapid.SampledFrom([]string{"finops-system", "team-a"}).Draw(t, "costjob-ns")
+			j.Name = "job-" + strconv.Itoa(i)
+			j.UID = types.UID("cj-" + strconv.Itoa(i))
+			j.Generation = 1
+			j.CreationTimestamp = metav1.NewTime(now.Add(-48 * time.Hour))
+			j.Spec.Type = rapid.SampledFrom([]finopsv1.JobType{"", finopsv1.ResourceCostCollection, finopsv1.SubscriptionChargeCollection}).Draw(t, "costjob-type")
+			j.Spec.Interval = rapid.SampledFrom(costJobIntervals).Draw(t, "costjob-interval")
+			for k := range rapid.IntRange(0, 3).Draw(t, "costjob-runs") {
+				r := finopsv1.ExecutionRecord{ExecutionTime: metav1.NewTime(now.Add(-time.Duration(k+1) * time.Hour)), Status: finopsv1.Success, Duration: "42s"}
+				if rapid.Bool().Draw(t, "costjob-failed") {
+					r.Status, r.Error = finopsv1.Failed, "opencost fetch timed out"
+				}
+				j.Status.ExecutionHistory = append(j.Status.ExecutionHistory, r)
+			}
+			if h := j.Status.ExecutionHistory; len(h) > 0 {
+				j.Status.LastExecutionTime, j.Status.LastExecutionStatus = &h[0].ExecutionTime, h[0].Status
+				for k := range h {
+					if h[k].Status == finopsv1.Success {
+						j.Status.LastSuccessfulExecutionTime = &h[k].ExecutionTime
+						break
+					}
+				}
+			}
+			out = append(out, j)
+		}
+		return out
+	})
+}
+
+// Providers draws up to n FinOpsProviders, each with one provider block
+// (cloud ones with or without the pricebook pricing source). Their
+// status is declared and never written.
+func Providers(n int) *rapid.Generator[[]finopsv1.FinOpsProvider] {
+	return rapid.Custom(func(t *rapid.T) []finopsv1.FinOpsProvider {
+		now := st.GenNow()
+		count := rapid.IntRange(0, n).Draw(t, "providers")
+		out := make([]finopsv1.FinOpsProvider, 0, count)
+		for i := range count {
+			p := finopsv1.FinOpsProvider{}
+			p.Namespace, p.Name = "finops-system", "provider-"+strconv.Itoa(i)
+			p.UID = types.UID("fp-" + strconv.Itoa(i))
+			p.Generation = 1
+			p.CreationTimestamp = metav1.NewTime(now.Add(-48 * time.Hour))
+			cloud := &finopsv1.CloudOptions{CloudIntegrationSecret: "cloud-integration"}
+			if rapid.Bool().Draw(t, "provider-pricebook") {
+				cloud.PricingModelSource = finopsv1.PricingModelPricebook
+			}
+			switch rapid.IntRange(0, 3).Draw(t, "provider-kind") {
+			case 0:
+				p.Spec.AWSOptions = cloud
+			case 1:
+				p.Spec.GCPOptions = cloud
+			case 2:
+				p.Spec.AzureOptions = cloud
+			default:
+				p.Spec.OnPremOptions = &finopsv1.OnPremOptions{}
+			}
+			out = append(out, p)
+		}
+		return out
+	})
 }
