@@ -231,6 +231,9 @@ func foldHash(key []byte) uint64 {
 // keyText is a quoted JSON key as the decoder reads it: the bytes between
 // the quotes, escapes decoded when there are any.
 func keyText(quoted []byte) []byte {
+	if len(quoted) < 2 || quoted[len(quoted)-1] != '"' {
+		return quoted // cut off before its closing quote: the decoder refuses it
+	}
 	if bytes.IndexByte(quoted, '\\') < 0 {
 		return quoted[1 : len(quoted)-1]
 	}
