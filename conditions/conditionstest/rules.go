@@ -277,20 +277,25 @@ func PackageSources(t testing.TB) map[string]string {
 }
 
 // Throwaway is a whole new reason for a kind, to be forgotten one part at
-// a time by CheckForgetting: its rule, where it goes in the table, and
-// the source that declares and returns it.
+// a time by CheckForgetting: its rule and where it goes in the table.
+// CheckForgetting adds to File the source a kind writes for it: the
+// Reason constant ReasonThrowaway, commented with the conditions it goes
+// with, the rule's index ruleThrowaway and a function returning the rule.
 type Throwaway struct {
 	// Rule is the new rule; it writes one reason, "Throwaway", not True.
 	Rule conditions.Rule
 	// At is where Rule goes in the table.
 	At int
-	// File is the package file the source below is added to.
+	// File is the package file the source is added to.
 	File string
-	// Decl declares the Reason constant, with a comment saying which
-	// condition it goes with, and the rule's index.
-	Decl string
-	// Returns is a function that returns the rule.
-	Returns string
+}
+
+// source is the declarations of x's reason and rule index, and the
+// function that returns the rule.
+func (x Throwaway) source() (decl, returns string) {
+	decl = fmt.Sprintf("const (\n\t// ReasonThrowaway goes with %s, %s.\n\tReasonThrowaway Reason = %q\n)\n\nconst ruleThrowaway = %d",
+		strings.Join(x.Rule.Types, " and "), x.Rule.Writes[0].Status, x.Rule.Writes[0].Reason, x.At)
+	return decl, "func throwaway() conditions.Verdict { return rules[ruleThrowaway].Verdict(0, \"\", 0) }"
 }
 
 // Spoil forgets one part of a new reason: it changes the table (and may
@@ -305,12 +310,13 @@ type Spoil func(table []conditions.Rule, srcs map[string]string) []conditions.Ru
 func CheckForgetting(t *testing.T, k RuleTable, x Throwaway, more map[string]Spoil) {
 	t.Helper()
 	k = withSources(t, k)
+	decl, returns := x.source()
 	whole := func() RuleTable {
 		c := k
 		c.Rules = slices.Insert(slices.Clone(k.Rules), x.At, x.Rule)
 		c.Rules[x.At].Writes = slices.Clone(x.Rule.Writes)
 		c.Sources = maps.Clone(k.Sources)
-		c.Sources[x.File] += "\n\n" + x.Decl + "\n\n" + x.Returns + "\n"
+		c.Sources[x.File] += "\n\n" + decl + "\n\n" + returns + "\n"
 		return c
 	}
 	if p := RuleProblems(whole()); len(p) > 0 {
@@ -352,11 +358,11 @@ func CheckForgetting(t *testing.T, k RuleTable, x Throwaway, more map[string]Spo
 			return r
 		},
 		"no code returns the rule": func(r []conditions.Rule, srcs map[string]string) []conditions.Rule {
-			srcs[x.File] = strings.Replace(srcs[x.File], x.Returns, "", 1)
+			srcs[x.File] = strings.Replace(srcs[x.File], returns, "", 1)
 			return r
 		},
 		"no comment on the reason": func(r []conditions.Rule, srcs map[string]string) []conditions.Rule {
-			srcs[x.File] = strings.Replace(srcs[x.File], x.Decl, uncommented(x.Decl), 1)
+			srcs[x.File] = strings.Replace(srcs[x.File], decl, uncommented(decl), 1)
 			return r
 		},
 		"a rule table not joined into rules": func(r []conditions.Rule, srcs map[string]string) []conditions.Rule {
