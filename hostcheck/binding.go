@@ -371,11 +371,11 @@ func (s *bindingSystem) track(ctx context.Context, store client.Reader, now time
 // gives another answer, the answer depends on which states a host saw,
 // and the Binding is not judged (loose).
 func (s *bindingSystem) expect(objs []*unstructured.Unstructured, probes []binding.ProbeResult, now, startedAt time.Time) (map[objKey]expected, error) {
-	fresh, err := bindingFixpoint(objs, probes, now, startedAt, binding.ServedMemory{})
+	fresh, _, err := bindingFixpoint(objs, probes, now, startedAt, binding.ServedMemory{})
 	if err != nil {
 		return nil, err
 	}
-	hist, err := bindingFixpoint(objs, probes, now, startedAt, s.hist)
+	hist, _, err := bindingFixpoint(objs, probes, now, startedAt, s.hist)
 	if err != nil {
 		return nil, err
 	}
@@ -412,21 +412,25 @@ func bindingSnapshot(objs []*unstructured.Unstructured, probes []binding.ProbeRe
 	return s, nil
 }
 
-func bindingFixpoint(objs []*unstructured.Unstructured, probes []binding.ProbeResult, now, startedAt time.Time, served binding.ServedMemory) (map[objKey]expected, error) {
+// bindingFixpoint is the engine's answer for every Binding once a fresh
+// broker has settled the stored world, and the evaluations it took.
+func bindingFixpoint(objs []*unstructured.Unstructured, probes []binding.ProbeResult, now, startedAt time.Time, served binding.ServedMemory) (map[objKey]expected, int, error) {
 	s, err := bindingSnapshot(objs, probes, now, startedAt)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	s.Served = served
 	// A host's memory of served generations is rebuilt from the world:
 	// evaluate until it stops changing, writing each answer back, as a
 	// fresh host's passes do.
 	var res binding.Result
+	rounds := 0
 	for range 5 {
 		var err error
 		if res, err = binding.Evaluate(s); err != nil {
-			return nil, err
+			return nil, rounds, err
 		}
+		rounds++
 		binding.ApplyInPlace(s.Bindings, res)
 		if slices.EqualFunc(res.Memory.Objects, s.Served.Objects, func(a, b binding.Served) bool {
 			return binding.CompareServed(a, b) == 0 && a.Generation == b.Generation
@@ -439,7 +443,7 @@ func bindingFixpoint(objs []*unstructured.Unstructured, probes []binding.ProbeRe
 	for _, o := range res.Bindings {
 		out[objKey{Kind: akv1.KindBinding, NamespacedName: types.NamespacedName{Namespace: o.Namespace, Name: o.Name}}] = expected{owned: o.Owned, pass: o.Owned, ok: true}
 	}
-	return out, nil
+	return out, rounds, nil
 }
 
 func appendTyped[T any](list []T, u *unstructured.Unstructured) ([]T, error) {

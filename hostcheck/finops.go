@@ -497,16 +497,12 @@ func finopsSnapshot(objs []*unstructured.Unstructured, now time.Time) (finops.Sn
 	return s, nil
 }
 
-// settleRounds bounds the evaluations a fresh host needs from the stored
-// world to the engine's fixpoint.
-const settleRounds = 20
-
 // expect answers, for each object with a status, two things: what one
 // pass over the stored world writes and whether it releases the
 // finalizer (the FinalizerLast rule judges a release by these), and what
 // the store holds once a host has settled it, evaluating and writing
-// until nothing changes (the Settles rule). An object whose world does
-// not settle within settleRounds is not judged.
+// until nothing changes (the Settles rule). An object whose world the
+// engine itself does not settle within engineRoundsCap is not judged.
 func (finopsSystem) expect(objs []*unstructured.Unstructured, _ []binding.ProbeResult, now, _ time.Time) (map[objKey]expected, error) {
 	snap, err := finopsSnapshot(objs, now)
 	if err != nil {
@@ -516,7 +512,7 @@ func (finopsSystem) expect(objs []*unstructured.Unstructured, _ []binding.ProbeR
 	if err != nil {
 		return nil, err
 	}
-	settled, _, err := finops.Settle(snap, settleRounds)
+	settled, _, err := finops.Settle(snap, engineRoundsCap(len(objs)))
 	judged := err == nil
 	if err != nil && !errors.Is(err, finops.ErrNotSettled) {
 		return nil, err

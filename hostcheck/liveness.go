@@ -1,6 +1,7 @@
 package hostcheck
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"time"
@@ -8,6 +9,9 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/condengine/condengine/binding"
+	"github.com/condengine/condengine/finops"
 )
 
 // settle is the liveness phase: the faults and edits stop, the prober
@@ -36,6 +40,12 @@ func (r *run) settle() error {
 	if err := r.finishProbes(); err != nil {
 		return err
 	}
+	b, err := r.settleBudget()
+	if err != nil {
+		return err
+	}
+	r.budget = b
+	r.trace = append(r.trace, fmt.Sprintf("     the engine settles the stored world in %d evaluation(s): the host gets %d reconciles and %v", b.rounds, b.passes, b.time))
 	if r.lost {
 		r.trace = append(r.trace, fmt.Sprintf("     replica %d relists, as an event was lost", leader.id))
 		r.resync(leader)
@@ -65,7 +75,7 @@ func (r *run) settle() error {
 			return nil
 		}
 		if d := diffOurs(r.sys, u.GetKind(), conditionsOf(u), e.owned); d != "" {
-			r.violate(RuleSettles, "", fmt.Sprintf("%s: %s after the settling budget (%d reconciles, %v)", keyOf(u), d, settlePasses, settleTime), formatConditions(e.owned))
+			r.violate(RuleSettles, "", fmt.Sprintf("%s: %s after the settling budget (%d reconciles, %v)", keyOf(u), d, r.budget.passes, r.budget.time), formatConditions(e.owned))
 			return nil
 		}
 	}
@@ -102,8 +112,8 @@ func (r *run) finishProbes() error {
 // drain delivers p's events and runs its due requests, moving the clock
 // to the next one due, within the settling budget.
 func (r *run) drain(p *replica) error {
-	deadline := r.now.Add(settleTime)
-	for range settlePasses {
+	deadline := r.now.Add(r.budget.time)
+	for range r.budget.passes {
 		for len(p.inbox) > 0 {
 			r.deliver(p)
 		}
@@ -144,4 +154,84 @@ func (r *run) answerMoved(k objKey, stored *unstructured.Unstructured) bool {
 		}
 	}
 	return !slices.EqualFunc(got, e.owned, sameCondition)
+}
+
+// budget is what a host gets to settle once faults and edits stop.
+type budget struct {
+	// rounds is how many evaluations the engine itself needs from the
+	// stored world to its fixpoint.
+	rounds int
+	// passes bounds the reconciles, time the virtual time.
+	passes int
+	time   time.Duration
+}
+
+// engineRoundsCap bounds the evaluations the harness lets the engine take
+// to settle a world of n objects: twice the objects and two, far above
+// what the drawn worlds need (a few evaluations). A world the engine does
+// not settle within it has no fixpoint to judge a host against.
+func engineRoundsCap(n int) int { return 2*n + 2 }
+
+// settleBudget bounds the settling by the engine: it runs the engine's
+// own settle on the stored world (the final one: edits have stopped) and
+// gives the host, for each evaluation the engine needs and one more, a
+// reconcile of every object's request twice (one retry after a conflict
+// with its own lagging view) and the longest the host may hold a write
+// (roundWait); and as much again as margin.
+func (r *run) settleBudget() (budget, error) {
+	objs, err := listAll(r.ctx, r.store, r.sys.kinds())
+	if err != nil {
+		return budget{}, err
+	}
+	rounds, err := r.engineRounds(objs)
+	if err != nil {
+		return budget{}, fmt.Errorf("hostcheck: the engine refused the final world: %w", err)
+	}
+	k := 2 * (rounds + 1)
+	return budget{
+		rounds: rounds,
+		passes: k * (2*len(objs) + minPassesPerRound),
+		time:   time.Duration(k) * r.roundWait(),
+	}, nil
+}
+
+// minPassesPerRound gives a world of few objects room for requeues
+// (a probe result, a held write's retry).
+const minPassesPerRound = 10
+
+// roundWait is the longest a correct host may hold one round of writes.
+// A host under the writer policy waits at most the backoff cap (a failing
+// write, a put-back in a fight) after one gap, and its prober lists
+// StartupList after a restart. A host with no writer policy waits on
+// controller-runtime's per-request backoff, which passes a minute after
+// fourteen failures in a row.
+func (r *run) roundWait() time.Duration {
+	if r.sys.timed() {
+		l := r.o.Limits
+		return l.WriteGap + l.BackoffCap + l.StartupList
+	}
+	return time.Minute
+}
+
+// engineRounds is how many evaluations the engine needs from the stored
+// objects to its fixpoint: the evaluations a fresh host must at least
+// make. A world the engine does not settle within engineRoundsCap counts
+// as the cap.
+func (r *run) engineRounds(objs []*unstructured.Unstructured) (int, error) {
+	switch r.sys.(type) {
+	case *bindingSystem:
+		_, n, err := bindingFixpoint(objs, r.probeList(), r.now, r.reps[r.lease].startedAt, binding.ServedMemory{})
+		return n, err
+	case finopsSystem:
+		snap, err := finopsSnapshot(objs, r.now)
+		if err != nil {
+			return 0, err
+		}
+		_, n, err := finops.Settle(snap, engineRoundsCap(len(objs)))
+		if errors.Is(err, finops.ErrNotSettled) {
+			err = nil
+		}
+		return n, err
+	}
+	return 1, nil
 }

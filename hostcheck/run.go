@@ -22,13 +22,6 @@ import (
 // t0 is the virtual clock's start.
 var t0 = time.Date(2026, 11, 30, 10, 0, 0, 0, time.UTC)
 
-// The liveness budget: after the faults stop, the host gets this many
-// reconciles, and this much virtual time, to settle.
-const (
-	settlePasses = 2000
-	settleTime   = time.Hour
-)
-
 // run is one execution of one schedule.
 type run struct {
 	ctx     context.Context
@@ -57,6 +50,8 @@ type run struct {
 	quiet bool
 	// lost: an event was lost, so settling starts with a relist.
 	lost bool
+	// budget is what the host gets to settle, set when the schedule ends.
+	budget budget
 }
 
 type probeStart struct {

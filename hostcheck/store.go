@@ -8,10 +8,13 @@ import (
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/managedfields"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/client/apiutil"
 	"sigs.k8s.io/controller-runtime/pkg/client/fake"
+	"sigs.k8s.io/controller-runtime/pkg/client/interceptor"
 
 	"github.com/condengine/condengine/config/crd"
 )
@@ -30,13 +33,46 @@ func newStore(sys system, objs []client.Object) (client.WithWatch, error) {
 	if err != nil {
 		return nil, err
 	}
-	return fake.NewClientBuilder().
+	c := fake.NewClientBuilder().
 		WithScheme(sys.scheme()).
 		WithObjects(objs...).
 		WithStatusSubresource(status...).
 		WithReturnManagedFields().
 		WithTypeConverters(tc, managedfields.NewDeducedTypeConverter()).
-		Build(), nil
+		Build()
+	return interceptor.NewClient(c, interceptor.Funcs{Delete: deleteMarking(sys.scheme())}), nil
+}
+
+// deleteMarking is the API server's delete of an object that finalizers
+// hold: the first delete sets its deletionTimestamp and, as the server
+// does for every object with a generation (markAsDeleting in
+// k8s.io/apiserver's registry store), bumps metadata.generation in the
+// same write. The fake client sets the timestamp only; the bump follows
+// it here before anyone can read the object in between.
+func deleteMarking(scheme *runtime.Scheme) func(context.Context, client.WithWatch, client.Object, ...client.DeleteOption) error {
+	return func(ctx context.Context, c client.WithWatch, obj client.Object, opts ...client.DeleteOption) error {
+		gvk, err := apiutil.GVKForObject(obj, scheme)
+		if err != nil {
+			return c.Delete(ctx, obj, opts...)
+		}
+		k := objKey{Kind: gvk.Kind, NamespacedName: client.ObjectKeyFromObject(obj)}
+		before, err := getStored(ctx, c, gvk, k)
+		if err != nil {
+			return err
+		}
+		if err := c.Delete(ctx, obj, opts...); err != nil {
+			return err
+		}
+		if before == nil || len(before.GetFinalizers()) == 0 || before.GetDeletionTimestamp() != nil || before.GetGeneration() == 0 {
+			return nil
+		}
+		after, err := getStored(ctx, c, gvk, k)
+		if err != nil || after == nil || after.GetDeletionTimestamp() == nil {
+			return err
+		}
+		after.SetGeneration(before.GetGeneration() + 1)
+		return c.Update(ctx, after)
+	}
 }
 
 // listAll reads every object of the kinds, sorted by kind, namespace and

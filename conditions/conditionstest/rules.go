@@ -19,18 +19,22 @@ import (
 )
 
 // RuleTable is one kind's rule declarations as RuleProblems reads them:
-// the table, how the kind builds its vocabulary from it, and the source
-// of the package that declares the rules and returns them.
+// the table, the kind's vocabulary, which the checks build again from the
+// table, and the source of the package that declares the rules and
+// returns them.
 type RuleTable struct {
-	// Prefix starts every rule ID of the kind, e.g. "offering/".
-	Prefix string
 	// Rules is the kind's table, in declaration order.
 	Rules []conditions.Rule
-	// Vocabulary builds the kind's vocabulary from a table, the way the
-	// kind builds its own.
-	Vocabulary func([]conditions.Rule) (*conditions.Vocabulary, error)
+	// Vocabulary is the kind's own: the checks keep its kind, API version
+	// and condition types, and read the reasons again from a table. A
+	// kind's rule IDs start with its kind in lower case and a slash.
+	Vocabulary *conditions.Vocabulary
+	// Arrange, when set, turns a table into the rules the kind's
+	// vocabulary is read from, as the kind does (one rule per type, say).
+	Arrange func([]conditions.Rule) []conditions.Rule
 	// Sources maps the package's file names to their Go source, tests
-	// left out (see PackageSources).
+	// left out; CheckRuleTable and CheckForgetting read them with
+	// PackageSources when it is nil.
 	Sources map[string]string
 	// TrueNeedsNoAction lets a True write go without an action, for a
 	// kind whose documentation leaves the reader nothing to do there.
@@ -40,9 +44,22 @@ type RuleTable struct {
 	More func([]conditions.Rule) []string
 }
 
+// vocabulary builds the kind's vocabulary from table, as the kind builds
+// its own from its rules.
+func (k RuleTable) vocabulary(table []conditions.Rule) (*conditions.Vocabulary, error) {
+	types := k.Vocabulary.Types()
+	for i := range types {
+		types[i].Reasons = nil
+	}
+	if k.Arrange != nil {
+		table = k.Arrange(table)
+	}
+	return conditions.NewVocabulary(k.Vocabulary.APIVersion(), k.Vocabulary.Kind(), types, conditions.FromRules(table))
+}
+
 // RuleProblems reports every part of a rule or reason that a kind's
 // declarations leave out or get wrong: a vocabulary that cannot be built
-// from the table or does not hold a rule's writes (conditions.CheckRules),
+// from the table or does not hold a rule's writes (CheckRules),
 // a rule left empty in the table, an ID outside the kind's prefix, a rule
 // that decides a type and writes nothing, a write without a meaning or an
 // action, a Reason constant that no rule writes, that is not named after
@@ -52,19 +69,20 @@ type RuleTable struct {
 // list is empty when the declarations are whole.
 func RuleProblems(k RuleTable) []string {
 	var probs []string
-	vocab, err := k.Vocabulary(k.Rules)
+	vocab, err := k.vocabulary(k.Rules)
 	if err != nil {
 		return []string{err.Error()}
 	}
-	probs = append(probs, conditions.CheckRules(k.Rules, []*conditions.Vocabulary{vocab})...)
+	prefix := strings.ToLower(vocab.Kind()) + "/"
+	probs = append(probs, CheckRules(k.Rules, []*conditions.Vocabulary{vocab})...)
 	written := map[string]bool{}
 	for i, r := range k.Rules {
 		switch {
 		case r.ID == "":
 			probs = append(probs, fmt.Sprintf("rule %d is declared but left out of the table", i))
 			continue
-		case !strings.HasPrefix(r.ID, k.Prefix):
-			probs = append(probs, fmt.Sprintf("rule %s: the kind's IDs start with %s", r.ID, k.Prefix))
+		case !strings.HasPrefix(r.ID, prefix):
+			probs = append(probs, fmt.Sprintf("rule %s: the kind's IDs start with %s", r.ID, prefix))
 		case r.Types != nil && len(r.Writes) == 0:
 			probs = append(probs, fmt.Sprintf("rule %s writes nothing", r.ID))
 		}
@@ -226,9 +244,17 @@ func isRuleTable(e ast.Expr) bool {
 // CheckRuleTable fails t with each of RuleProblems' findings.
 func CheckRuleTable(t testing.TB, k RuleTable) {
 	t.Helper()
-	for _, p := range RuleProblems(k) {
+	for _, p := range RuleProblems(withSources(t, k)) {
 		t.Error(p)
 	}
+}
+
+// withSources is k with the package's sources when it names none.
+func withSources(t testing.TB, k RuleTable) RuleTable {
+	if k.Sources == nil {
+		k.Sources = PackageSources(t)
+	}
+	return k
 }
 
 // PackageSources reads the Go files the package in the current directory
@@ -251,20 +277,25 @@ func PackageSources(t testing.TB) map[string]string {
 }
 
 // Throwaway is a whole new reason for a kind, to be forgotten one part at
-// a time by CheckForgetting: its rule, where it goes in the table, and
-// the source that declares and returns it.
+// a time by CheckForgetting: its rule and where it goes in the table.
+// CheckForgetting adds to File the source a kind writes for it: the
+// Reason constant ReasonThrowaway, commented with the conditions it goes
+// with, the rule's index ruleThrowaway and a function returning the rule.
 type Throwaway struct {
 	// Rule is the new rule; it writes one reason, "Throwaway", not True.
 	Rule conditions.Rule
 	// At is where Rule goes in the table.
 	At int
-	// File is the package file the source below is added to.
+	// File is the package file the source is added to.
 	File string
-	// Decl declares the Reason constant, with a comment saying which
-	// condition it goes with, and the rule's index.
-	Decl string
-	// Returns is a function that returns the rule.
-	Returns string
+}
+
+// source is the declarations of x's reason and rule index, and the
+// function that returns the rule.
+func (x Throwaway) source() (decl, returns string) {
+	decl = fmt.Sprintf("const (\n\t// ReasonThrowaway goes with %s, %s.\n\tReasonThrowaway Reason = %q\n)\n\nconst ruleThrowaway = %d",
+		strings.Join(x.Rule.Types, " and "), x.Rule.Writes[0].Status, x.Rule.Writes[0].Reason, x.At)
+	return decl, "func throwaway() conditions.Verdict { return rules[ruleThrowaway].Verdict(0, \"\", 0) }"
 }
 
 // Spoil forgets one part of a new reason: it changes the table (and may
@@ -278,12 +309,14 @@ type Spoil func(table []conditions.Rule, srcs map[string]string) []conditions.Ru
 // when a part of a new reason is forgotten.
 func CheckForgetting(t *testing.T, k RuleTable, x Throwaway, more map[string]Spoil) {
 	t.Helper()
+	k = withSources(t, k)
+	decl, returns := x.source()
 	whole := func() RuleTable {
 		c := k
 		c.Rules = slices.Insert(slices.Clone(k.Rules), x.At, x.Rule)
 		c.Rules[x.At].Writes = slices.Clone(x.Rule.Writes)
 		c.Sources = maps.Clone(k.Sources)
-		c.Sources[x.File] += "\n\n" + x.Decl + "\n\n" + x.Returns + "\n"
+		c.Sources[x.File] += "\n\n" + decl + "\n\n" + returns + "\n"
 		return c
 	}
 	if p := RuleProblems(whole()); len(p) > 0 {
@@ -325,11 +358,11 @@ func CheckForgetting(t *testing.T, k RuleTable, x Throwaway, more map[string]Spo
 			return r
 		},
 		"no code returns the rule": func(r []conditions.Rule, srcs map[string]string) []conditions.Rule {
-			srcs[x.File] = strings.Replace(srcs[x.File], x.Returns, "", 1)
+			srcs[x.File] = strings.Replace(srcs[x.File], returns, "", 1)
 			return r
 		},
 		"no comment on the reason": func(r []conditions.Rule, srcs map[string]string) []conditions.Rule {
-			srcs[x.File] = strings.Replace(srcs[x.File], x.Decl, uncommented(x.Decl), 1)
+			srcs[x.File] = strings.Replace(srcs[x.File], decl, uncommented(decl), 1)
 			return r
 		},
 		"a rule table not joined into rules": func(r []conditions.Rule, srcs map[string]string) []conditions.Rule {
@@ -377,4 +410,44 @@ func uncommented(src string) string {
 		}
 	}
 	return strings.Join(kept, "\n")
+}
+
+// CheckRules reports the problems of a rule table: an ID repeated or not
+// of the form kind/..., a sentence that is empty or not one line, a pair
+// the kind's vocabulary does not list. vocabs is looked up by kind. The
+// list is empty when the table is sound.
+func CheckRules(rules []conditions.Rule, vocabs []*conditions.Vocabulary) []string {
+	var probs []string
+	seen := map[string]bool{}
+	for _, r := range rules {
+		if seen[r.ID] {
+			probs = append(probs, fmt.Sprintf("rule %s is declared twice", r.ID))
+		}
+		seen[r.ID] = true
+		if r.ID == "" || r.ID != strings.ToLower(r.ID) || !strings.Contains(r.ID, "/") {
+			probs = append(probs, fmt.Sprintf("rule %q: an ID is kind/type/name in lower case", r.ID))
+		}
+		if r.Sentence == "" || strings.ContainsAny(r.Sentence, "\n\r") {
+			probs = append(probs, fmt.Sprintf("rule %s: the sentence must be one non-empty line", r.ID))
+		}
+		if r.Kind == "" {
+			continue
+		}
+		i := slices.IndexFunc(vocabs, func(v *conditions.Vocabulary) bool { return v.Kind() == r.Kind })
+		if i < 0 {
+			probs = append(probs, fmt.Sprintf("rule %s: no vocabulary for kind %s", r.ID, r.Kind))
+			continue
+		}
+		for _, t := range r.Types {
+			if !vocabs[i].Has(t) {
+				probs = append(probs, fmt.Sprintf("rule %s: %s has no condition type %s", r.ID, r.Kind, t))
+			}
+		}
+		for _, p := range r.Writes {
+			if !slices.ContainsFunc(r.Types, func(t string) bool { _, ok := vocabs[i].Lookup(t, p.Status, p.Reason); return ok }) {
+				probs = append(probs, fmt.Sprintf("rule %s: %s %s is not in the vocabulary of %v", r.ID, p.Status, p.Reason, r.Types))
+			}
+		}
+	}
+	return probs
 }
