@@ -77,10 +77,7 @@ func runEval(e env, args []string) int {
 // error in the evaluation leaves out empty.
 func evalTo(out io.Writer, format, name string, r io.Reader, now time.Time, notes func([]string)) error {
 	bw := bufio.NewWriterSize(out, 64<<10)
-	var list *listOut
-	if format == "yaml" || format == "json" {
-		list = &listOut{w: bw, json: format == "json"}
-	}
+	list := listFor(bw, format)
 	s := newStream(name, r)
 	s.straight = true
 	s.out = list
@@ -89,17 +86,7 @@ func evalTo(out io.Writer, format, name string, r io.Reader, now time.Time, note
 		return err
 	}
 	notes(w.notes)
-	if list != nil {
-		err = list.finish(w)
-	} else {
-		renderTables(bw, w)
-		fmt.Fprintln(bw)
-		renderConditions(bw, w)
-	}
-	if err != nil {
-		return err
-	}
-	return bw.Flush()
+	return renderRest(bw, list, w)
 }
 
 // stdinIsTerminal reports whether eval's input is a person at a

@@ -21,17 +21,29 @@ import (
 
 func render(out io.Writer, format string, w *world) error {
 	bw := bufio.NewWriterSize(out, 64<<10)
-	var err error
-	switch format {
-	case "yaml", "json":
-		err = (&listOut{w: bw, json: format == "json"}).finish(w)
-	default:
+	return renderRest(bw, listFor(bw, format), w)
+}
+
+// listFor is the List writer of the yaml and json formats, nil for the
+// table.
+func listFor(bw *bufio.Writer, format string) *listOut {
+	if format != "yaml" && format != "json" {
+		return nil
+	}
+	return &listOut{w: bw, json: format == "json"}
+}
+
+// renderRest writes what is left of w to bw, through list or, when list
+// is nil, as the tables, and flushes bw.
+func renderRest(bw *bufio.Writer, list *listOut, w *world) error {
+	if list != nil {
+		if err := list.finish(w); err != nil {
+			return err
+		}
+	} else {
 		renderTables(bw, w)
 		fmt.Fprintln(bw)
 		renderConditions(bw, w)
-	}
-	if err != nil {
-		return err
 	}
 	return bw.Flush()
 }
