@@ -84,7 +84,7 @@ func TestProperty_Idempotence(t *testing.T) {
 				t.Fatalf("%s/%s: a second evaluation wants a write:\n%s\nthen\n%s", b.Namespace, b.Name,
 					bindingtest.Describe(r1), bindingtest.Describe(r2))
 			}
-			if a.Skip != conditions.SkipStale && !conditions.EqualSets(a.Conditions, b.Conditions) {
+			if a.Skip != conditions.SkipStale && !conditions.Equal(a.Conditions, b.Conditions) {
 				t.Fatalf("%s/%s: conditions moved:\n%s\nthen\n%s", b.Namespace, b.Name, bindingtest.Describe(r1), bindingtest.Describe(r2))
 			}
 		}

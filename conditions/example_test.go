@@ -2,6 +2,7 @@ package conditions_test
 
 import (
 	"fmt"
+	"strconv"
 	"time"
 
 	"github.com/condengine/condengine/conditions"
@@ -95,7 +96,7 @@ func ExampleFromRules() {
 
 	decide := func(size, generation int64, rec *conditions.Recorder) conditions.Verdict {
 		if rec.On() {
-			rec.Read("Accepted", conditions.ObjectRef{Kind: "Widget", Name: "w"}, conditions.FInt("spec.size", size))
+			rec.Read("Accepted", conditions.ObjectRef{Kind: "Widget", Name: "w"}, conditions.F("spec.size", strconv.FormatInt(size, 10)))
 		}
 		if size <= 0 {
 			return rules[1].Verdict(0, "spec.size: must be positive", generation)

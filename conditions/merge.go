@@ -174,7 +174,7 @@ func (v *Vocabulary) merge(current, desired []metav1.Condition, generation int64
 		for next < len(v.types) && dPos[next] < 0 {
 			next++
 		}
-		if next == len(v.types) || !Equal(current[i], want(next)) {
+		if next == len(v.types) || !equal(current[i], want(next)) {
 			changed = true
 			break
 		}
@@ -206,9 +206,9 @@ func (v *Vocabulary) merge(current, desired []metav1.Condition, generation int64
 	return MergeResult{Conditions: out, Changed: changed, Ignored: ignored}
 }
 
-// Equal reports whether two conditions agree in every field a status
+// equal reports whether two conditions agree in every field a status
 // write carries. Times are compared as instants.
-func Equal(a, b metav1.Condition) bool {
+func equal(a, b metav1.Condition) bool {
 	return a.Type == b.Type &&
 		a.Status == b.Status &&
 		a.Reason == b.Reason &&
@@ -217,14 +217,16 @@ func Equal(a, b metav1.Condition) bool {
 		a.LastTransitionTime.Equal(&b.LastTransitionTime)
 }
 
-// EqualSets reports whether two condition lists are equal element by
-// element, in order.
-func EqualSets(a, b []metav1.Condition) bool {
+// Equal reports whether two condition lists are equal element by
+// element, in order, in every field a status write carries; times are
+// compared as instants. For two single conditions, compare a[i:i+1]
+// with b[j:j+1].
+func Equal(a, b []metav1.Condition) bool {
 	if len(a) != len(b) {
 		return false
 	}
 	for i := range a {
-		if !Equal(a[i], b[i]) {
+		if !equal(a[i], b[i]) {
 			return false
 		}
 	}

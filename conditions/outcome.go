@@ -88,44 +88,46 @@ func requeueAfter(retry bool, at, now time.Time) time.Duration {
 	return max(at.Sub(now), RetryDelay)
 }
 
-// Skip says why an outcome writes no status. The set is closed: None
-// (a write is due), then in the order they are tested, the first that
-// holds being reported, Stale, Unchanged, ConfigMapRoute, NotLeader and
-// Held; NeverWritten for a kind whose status this controller never
-// writes. Each constant's own doc says when it holds.
+// Skip says why an outcome writes no status. The set is closed; an
+// evaluator tests the values in this order and reports the first that
+// holds:
+//
+//	SkipNone            ""                a write is due (Write is true)
+//	SkipStale           "Stale"           a condition of ours describes a newer
+//	                                      generation than the snapshot holds
+//	SkipUnchanged       "Unchanged"       the object already holds the status
+//	SkipConfigMapRoute  "ConfigMapRoute"  the broker is configured from a
+//	                                      ConfigMap and writes no status
+//	SkipNotLeader       "NotLeader"       this replica does not hold the lease
+//	SkipHeld            "Held"            the writer's timing holds a due write
+//	SkipNeverWritten    "NeverWritten"    the kind's status is not written by
+//	                                      this controller at all
 type Skip string
 
-// The reasons not to write, in the order an evaluator tests them (the
-// first that holds is the one reported), each declared on its own so
-// that go doc lists every one with its meaning.
-
-// SkipNone: a write is due (Write is true).
-const SkipNone Skip = ""
-
-// SkipStale: a condition of ours on the object describes a newer
-// generation than the snapshot holds; the snapshot lags the API server
-// and nothing may be written until it catches up. Conditions is the
-// object's list as it stands.
-const SkipStale Skip = "Stale"
-
-// SkipUnchanged: the object already holds the computed status.
-const SkipUnchanged Skip = "Unchanged"
-
-// SkipConfigMapRoute: the broker reads its configuration from a ConfigMap
-// (Broker.ConfigSource) and writes no status at all.
-const SkipConfigMapRoute Skip = "ConfigMapRoute"
-
-// SkipNotLeader: this replica does not hold the lease; it computes and
-// never writes.
-const SkipNotLeader Skip = "NotLeader"
-
-// SkipHeld: the writer's timing (a write gap, a backoff after failed
-// writes, a fight over the status) holds a due write until RetryAt.
-const SkipHeld Skip = "Held"
-
-// SkipNeverWritten: the kind's status is not written by this controller
-// at all (a FinOpsProvider's, a CostJob's).
-const SkipNeverWritten Skip = "NeverWritten"
+// The reasons not to write, in the order of the table above.
+const (
+	// SkipNone: a write is due (Write is true).
+	SkipNone Skip = ""
+	// SkipStale: a condition of ours on the object describes a newer
+	// generation than the snapshot holds; the snapshot lags the API
+	// server and nothing may be written until it catches up. Conditions
+	// is the object's list as it stands.
+	SkipStale Skip = "Stale"
+	// SkipUnchanged: the object already holds the computed status.
+	SkipUnchanged Skip = "Unchanged"
+	// SkipConfigMapRoute: the broker reads its configuration from a
+	// ConfigMap (Broker.ConfigSource) and writes no status at all.
+	SkipConfigMapRoute Skip = "ConfigMapRoute"
+	// SkipNotLeader: this replica does not hold the lease; it computes
+	// and never writes.
+	SkipNotLeader Skip = "NotLeader"
+	// SkipHeld: the writer's timing (a write gap, a backoff after failed
+	// writes, a fight over the status) holds a due write until RetryAt.
+	SkipHeld Skip = "Held"
+	// SkipNeverWritten: the kind's status is not written by this
+	// controller at all (a FinOpsProvider's, a CostJob's).
+	SkipNeverWritten Skip = "NeverWritten"
+)
 
 // FinalizerAction is what an outcome does with the kind's finalizer.
 type FinalizerAction string

@@ -60,7 +60,7 @@ func TestProperty_MergeOutputIgnoresDesiredOrder(t *testing.T) {
 		gen, current, desired := drawMerge(t, v, true)
 		shuffled := rapid.Permutation(desired).Draw(t, "shuffled")
 		a, b := v.Merge(current, desired, gen, now), v.Merge(current, shuffled, gen, now)
-		if !EqualSets(a.Conditions, b.Conditions) || a.Changed != b.Changed {
+		if !Equal(a.Conditions, b.Conditions) || a.Changed != b.Changed {
 			t.Fatalf("desired order changed the result:\n%v\n%v", a.Conditions, b.Conditions)
 		}
 	})
@@ -126,7 +126,7 @@ func TestProperty_StaleIffOursDescribeANewerGeneration(t *testing.T) {
 		if r.Stale != stale {
 			t.Fatalf("stale=%v, want %v", r.Stale, stale)
 		}
-		if r.Stale && (r.Changed || !EqualSets(r.Conditions, current)) {
+		if r.Stale && (r.Changed || !Equal(r.Conditions, current)) {
 			t.Fatal("a stale merge must return current unchanged")
 		}
 	})
@@ -180,7 +180,7 @@ func TestProperty_SettledShortcutAgreesWithTheRules(t *testing.T) {
 			}
 		}
 		got, want := v.Merge(current, desired, gen, now), v.merge(current, desired, gen, now)
-		if !EqualSets(got.Conditions, want.Conditions) || got.Changed != want.Changed || got.Stale != want.Stale ||
+		if !Equal(got.Conditions, want.Conditions) || got.Changed != want.Changed || got.Stale != want.Stale ||
 			len(got.Ignored) != len(want.Ignored) {
 			t.Fatalf("shortcut and rules differ:\nshortcut %+v\nrules    %+v", got, want)
 		}

@@ -2,10 +2,8 @@ package conditions
 
 import (
 	"cmp"
-	"fmt"
 	"slices"
 	"strconv"
-	"strings"
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -101,9 +99,6 @@ func (p *Provenance) Add(obj ObjectRef, facts ...Fact) {
 // F builds a Fact.
 func F(field, value string) Fact { return Fact{Field: field, Value: value} }
 
-// FInt builds a Fact of an integer value.
-func FInt(field string, v int64) Fact { return Fact{Field: field, Value: strconv.FormatInt(v, 10)} }
-
 // FTime builds a Fact of a time, in RFC 3339 UTC; "unset" for the zero
 // time.
 func FTime(field string, t time.Time) Fact {
@@ -129,8 +124,8 @@ func (v *Vocabulary) Attach(conds []metav1.Condition, stale bool, self ObjectRef
 			p.Add(self, F("status.conditions["+c.Type+"].reason", c.Reason))
 		case stale:
 			p.Rule = ruleStaleSnapshot
-			p.Add(self, FInt("metadata.generation", self.Generation),
-				FInt("status.conditions["+c.Type+"].observedGeneration", c.ObservedGeneration))
+			p.Add(self, F("metadata.generation", strconv.FormatInt(self.Generation, 10)),
+				F("status.conditions["+c.Type+"].observedGeneration", strconv.FormatInt(c.ObservedGeneration, 10)))
 		default:
 			if i := slices.IndexFunc(decided, func(d Provenance) bool { return d.Type == c.Type }); i >= 0 {
 				p = decided[i]
@@ -152,58 +147,4 @@ func sortEvidence(p *Provenance) {
 		return cmp.Or(cmp.Compare(a.Object.Kind, b.Object.Kind), cmp.Compare(a.Object.Namespace, b.Object.Namespace),
 			cmp.Compare(a.Object.Name, b.Object.Name), cmp.Compare(a.Object.UID, b.Object.UID))
 	})
-}
-
-// CheckRules reports the problems of a rule table: an ID repeated or not
-// of the form kind/..., a sentence that is empty or not one line, a pair
-// the kind's vocabulary does not list. vocabs is looked up by kind.
-func CheckRules(rules []Rule, vocabs []*Vocabulary) []string {
-	var probs []string
-	seen := map[string]bool{}
-	for _, r := range rules {
-		if seen[r.ID] {
-			probs = append(probs, fmt.Sprintf("rule %s is declared twice", r.ID))
-		}
-		seen[r.ID] = true
-		if r.ID == "" || r.ID != strings.ToLower(r.ID) || !strings.Contains(r.ID, "/") {
-			probs = append(probs, fmt.Sprintf("rule %q: an ID is kind/type/name in lower case", r.ID))
-		}
-		if r.Sentence == "" || strings.ContainsAny(r.Sentence, "\n\r") {
-			probs = append(probs, fmt.Sprintf("rule %s: the sentence must be one non-empty line", r.ID))
-		}
-		if r.Kind == "" {
-			continue
-		}
-		i := slices.IndexFunc(vocabs, func(v *Vocabulary) bool { return v.Kind() == r.Kind })
-		if i < 0 {
-			probs = append(probs, fmt.Sprintf("rule %s: no vocabulary for kind %s", r.ID, r.Kind))
-			continue
-		}
-		for _, t := range r.Types {
-			if !vocabs[i].Has(t) {
-				probs = append(probs, fmt.Sprintf("rule %s: %s has no condition type %s", r.ID, r.Kind, t))
-			}
-		}
-		for _, p := range r.Writes {
-			if !slices.ContainsFunc(r.Types, func(t string) bool { _, ok := vocabs[i].Lookup(t, p.Status, p.Reason); return ok }) {
-				probs = append(probs, fmt.Sprintf("rule %s: %s %s is not in the vocabulary of %v", r.ID, p.Status, p.Reason, r.Types))
-			}
-		}
-	}
-	return probs
-}
-
-// RulesFor lists, in table order, the IDs of the rules that may write
-// (typ, status, reason).
-func RulesFor(rules []Rule, kind, typ string, status metav1.ConditionStatus, reason string) []string {
-	var out []string
-	for _, r := range rules {
-		if r.Kind != kind || !slices.Contains(r.Types, typ) {
-			continue
-		}
-		if slices.ContainsFunc(r.Writes, func(w Reason) bool { return w.Status == status && w.Reason == reason }) {
-			out = append(out, r.ID)
-		}
-	}
-	return out
 }

@@ -1,7 +1,6 @@
 package conditions
 
 import (
-	"strings"
 	"testing"
 	"time"
 
@@ -55,7 +54,7 @@ func TestProvenanceAdd_JoinsFactsOfOneObject(t *testing.T) {
 	var p Provenance
 	p.Add(widget, F("a", "1"))
 	p.Add(ObjectRef{Kind: "Other", Name: "o"})
-	p.Add(widget, FInt("b", 2))
+	p.Add(widget, F("b", "2"))
 	require.Len(t, p.Evidence, 2)
 	assert.Equal(t, []Fact{{"a", "1"}, {"b", "2"}}, p.Evidence[0].Facts)
 }
@@ -78,37 +77,4 @@ func TestFTime_UTCAndUnset(t *testing.T) {
 	at := time.Date(2026, 11, 30, 11, 0, 0, 0, time.FixedZone("x", 3600))
 	assert.Equal(t, "2026-11-30T10:00:00Z", FTime("t", at).Value)
 	assert.Equal(t, "unset", FTime("t", time.Time{}).Value)
-}
-
-func TestCheckRules_ReportsEachProblem(t *testing.T) {
-	v := testVocab(t)
-	rules := []Rule{
-		{ID: "widget/accepted/ok", Kind: "Widget", Types: []string{"Accepted"}, Sentence: "fine",
-			Writes: []Reason{{Status: metav1.ConditionTrue, Reason: "OK"}}},
-		{ID: "widget/accepted/ok", Kind: "Widget", Types: []string{"Accepted"}, Sentence: "again"},
-		{ID: "Widget/Bad", Kind: "Widget", Sentence: "upper case"},
-		{ID: "widget/ready/two-lines", Kind: "Widget", Types: []string{"Ready"}, Sentence: "one\ntwo"},
-		{ID: "widget/ready/wrong-pair", Kind: "Widget", Types: []string{"Ready"}, Sentence: "x",
-			Writes: []Reason{{Status: metav1.ConditionFalse, Reason: "Gone"}}},
-		{ID: "widget/nope/type", Kind: "Widget", Types: []string{"Nope"}, Sentence: "x"},
-		{ID: "gadget/x", Kind: "Gadget", Sentence: "no vocabulary"},
-	}
-	probs := CheckRules(rules, []*Vocabulary{v})
-	joined := strings.Join(probs, "\n")
-	for _, want := range []string{"declared twice", `"Widget/Bad"`, "two-lines: the sentence", "False Gone is not in the vocabulary",
-		"has no condition type Nope", "no vocabulary for kind Gadget"} {
-		assert.Contains(t, joined, want)
-	}
-	assert.Len(t, probs, 6)
-}
-
-func TestRulesFor_ListsRulesOfThePairInTableOrder(t *testing.T) {
-	rules := []Rule{
-		{ID: "w/synced/probe", Kind: "Widget", Types: []string{"Synced"}, Writes: []Reason{{Status: metav1.ConditionTrue, Reason: "OK"}}},
-		{ID: "w/all/kept", Kind: "Widget", Types: []string{"Accepted", "Synced"}, Writes: []Reason{{Status: metav1.ConditionTrue, Reason: "OK"}}},
-		{ID: "g/synced/probe", Kind: "Gadget", Types: []string{"Synced"}, Writes: []Reason{{Status: metav1.ConditionTrue, Reason: "OK"}}},
-	}
-	assert.Equal(t, []string{"w/synced/probe", "w/all/kept"}, RulesFor(rules, "Widget", "Synced", metav1.ConditionTrue, "OK"))
-	assert.Equal(t, []string{"w/all/kept"}, RulesFor(rules, "Widget", "Accepted", metav1.ConditionTrue, "OK"))
-	assert.Empty(t, RulesFor(rules, "Widget", "Synced", metav1.ConditionFalse, "OK"))
 }

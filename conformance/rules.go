@@ -1,6 +1,10 @@
 package conformance
 
 import (
+	"slices"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
 	"github.com/condengine/condengine/binding"
 	"github.com/condengine/condengine/conditions"
 	"github.com/condengine/condengine/offering"
@@ -19,5 +23,20 @@ func Rules() []conditions.Rule {
 	out = append(out, pricebook.Rules()...)
 	out = append(out, offering.Rules()...)
 	out = append(out, subscription.Rules()...)
+	return out
+}
+
+// RulesFor lists, in the order of Rules, the IDs of the rules that may
+// write (typ, status, reason) on an object of kind.
+func RulesFor(kind, typ string, status metav1.ConditionStatus, reason string) []string {
+	var out []string
+	for _, r := range Rules() {
+		if r.Kind != kind || !slices.Contains(r.Types, typ) {
+			continue
+		}
+		if slices.ContainsFunc(r.Writes, func(w conditions.Reason) bool { return w.Status == status && w.Reason == reason }) {
+			out = append(out, r.ID)
+		}
+	}
 	return out
 }

@@ -6,16 +6,20 @@ import (
 	"go/token"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
-	"github.com/condengine/condengine/conditions"
+	"github.com/stretchr/testify/assert"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/condengine/condengine/conditions/conditionstest"
 	"github.com/condengine/condengine/conformance"
 )
 
 func TestRules_TableIsWellFormed(t *testing.T) {
-	for _, p := range conditions.CheckRules(conformance.Rules(), conformance.Vocabularies()) {
+	for _, p := range conditionstest.CheckRules(conformance.Rules(), conformance.Vocabularies()) {
 		t.Error(p)
 	}
 }
@@ -23,12 +27,36 @@ func TestRules_TableIsWellFormed(t *testing.T) {
 // Every (type, status, reason) a kind may carry is written by at least
 // one rule, so every reason's row in docs/vocabulary names its rules.
 func TestRules_EveryReasonHasARule(t *testing.T) {
-	rules := conformance.Rules()
 	for _, v := range conformance.Vocabularies() {
 		for _, typ := range v.Types() {
 			for _, r := range typ.Reasons {
-				if len(conditions.RulesFor(rules, v.Kind(), typ.Name, r.Status, r.Reason)) == 0 {
+				if len(conformance.RulesFor(v.Kind(), typ.Name, r.Status, r.Reason)) == 0 {
 					t.Errorf("%s %s=%s %s: no rule writes it", v.Kind(), typ.Name, r.Status, r.Reason)
+				}
+			}
+		}
+	}
+}
+
+// RulesFor names the rules of the kind and type that write the pair, in
+// the order of Rules; another status or another kind names none.
+func TestRulesFor_ListsRulesOfThePairInTableOrder(t *testing.T) {
+	assert.Equal(t, []string{"subscription/costs-resolved/collection-run", "subscription/costs-resolved/kept"},
+		conformance.RulesFor("Subscription", "CostsResolved", metav1.ConditionTrue, "FromDB"))
+	assert.Empty(t, conformance.RulesFor("Subscription", "CostsResolved", metav1.ConditionFalse, "FromDB"))
+	assert.Empty(t, conformance.RulesFor("Offering", "CostsResolved", metav1.ConditionTrue, "FromDB"))
+	assert.Empty(t, conformance.RulesFor("Subscription", "Ready", metav1.ConditionTrue, "FromDB"))
+
+	pos := map[string]int{}
+	for i, r := range conformance.Rules() {
+		pos[r.ID] = i
+	}
+	for _, v := range conformance.Vocabularies() {
+		for _, typ := range v.Types() {
+			for _, r := range typ.Reasons {
+				got := conformance.RulesFor(v.Kind(), typ.Name, r.Status, r.Reason)
+				if !slices.IsSortedFunc(got, func(a, b string) int { return pos[a] - pos[b] }) {
+					t.Errorf("%s %s=%s %s: %v is not in table order", v.Kind(), typ.Name, r.Status, r.Reason, got)
 				}
 			}
 		}

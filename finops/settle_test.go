@@ -22,7 +22,9 @@ import (
 
 var now = time.Date(2026, 11, 30, 10, 0, 0, 0, time.UTC)
 
-func condEqual(a, b metav1.Condition) bool { return conditions.Equal(a, b) }
+func condEqual(a, b metav1.Condition) bool {
+	return conditions.Equal([]metav1.Condition{a}, []metav1.Condition{b})
+}
 
 func TestEvaluate_OneLevelPerEvaluation(t *testing.T) {
 	// The book is elected in the first evaluation; the metered Offering

@@ -88,9 +88,9 @@ func (r *run) checkTiming(p *replica, w write, before *unstructured.Unstructured
 	l := r.o.Limits
 	foreign := false
 	if vw := p.views[w.key]; vw != nil && w.guard == vw.rv && vw.rv > vw.wrote &&
-		len(m.Written) > 0 && !conditions.EqualSets(vw.ours, m.Written) {
+		len(m.Written) > 0 && !conditions.Equal(vw.ours, m.Written) {
 		foreign = true
-		if m.Foreign == nil || !conditions.EqualSets(vw.ours, m.Foreign) {
+		if m.Foreign == nil || !conditions.Equal(vw.ours, m.Foreign) {
 			at := vw.since
 			if r.now.Before(at) {
 				at = r.now // the clock went back since the read

@@ -256,7 +256,7 @@ func (p *replica) look(k objKey, u *unstructured.Unstructured, v int64) {
 		return
 	}
 	ours := ourConditions(u, p.ours)
-	if w.rv == 0 || !conditions.EqualSets(ours, w.ours) {
+	if w.rv == 0 || !conditions.Equal(ours, w.ours) {
 		w.since = p.clock()
 	}
 	w.rv, w.ours = v, ours

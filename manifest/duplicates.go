@@ -291,7 +291,7 @@ func yamlDuplicate(msg string, text []byte, first int) (*fieldError, bool) {
 	for i := min(valueLine, len(lines)) - 1; i >= 0; i-- {
 		if locs := re.FindAllStringSubmatchIndex(lines[i], -1); locs != nil {
 			if len(locs) > 1 { // a flow mapping: {kind: A, kind: B}
-				return duplicateError(key, first+i, first+i, locs[0][3]+1, locs[1][3]+1), true
+				return duplicateError(yamlPath(lines, i, locs[1][3], key), first+i, first+i, locs[0][3]+1, locs[1][3]+1), true
 			}
 			second, col = i, locs[0][3]
 			break
@@ -314,7 +314,7 @@ func yamlDuplicate(msg string, text []byte, first int) (*fieldError, bool) {
 		}
 		loc := re.FindStringSubmatchIndex(lines[i])
 		if loc != nil && loc[3] == col {
-			return duplicateError(key, first+i, first+second), true
+			return duplicateError(yamlPath(lines, second, col, key), first+i, first+second), true
 		}
 		if indent < col {
 			return nil, false

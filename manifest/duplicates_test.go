@@ -23,7 +23,7 @@ func TestReader_DuplicateKeyNamesBothLines(t *testing.T) {
 	}{
 		"yaml kind twice": {
 			"apiVersion: agentkourier.dev/v1alpha1\nkind: Binding\nkind: AgentBackend\nmetadata: {name: a}\n",
-			"kind: given on line 2 and again on line 3", 3},
+			"line 3: kind: given on line 2 and again on line 3", 3},
 		"json kind twice": {
 			"{\"apiVersion\": \"agentkourier.dev/v1alpha1\",\n \"kind\": \"Binding\",\n \"metadata\": {\"name\": \"a\"},\n \"kind\": \"AgentBackend\"}\n",
 			"kind: given on line 2 and again on line 4", 4},
@@ -38,22 +38,37 @@ func TestReader_DuplicateKeyNamesBothLines(t *testing.T) {
 			"items[1].metadata: given twice on line 3", 3},
 		"yaml nested": {
 			"kind: Binding\nmetadata:\n  name: a\nspec:\n  agent:\n    backendRef: a\n    # a comment\n    other:\n      x: 1\n    backendRef: b\n",
-			"backendRef: given on line 6 and again on line 10", 10},
+			"line 10: spec.agent.backendRef: given on line 6 and again on line 10", 10},
 		"yaml block value": {
 			"kind: Binding\nspec:\n  a: 1\nspec:\n  b: 2\n",
-			"spec: given on line 2 and again on line 4", 4},
+			"line 4: spec: given on line 2 and again on line 4", 4},
 		"yaml list item": {
 			"kind: List\nitems:\n- kind: A\n  metadata:\n    name: a\n- kind: B\n  kind: C\n",
-			"kind: given on line 6 and again on line 7", 7},
+			"line 7: items[1].kind: given on line 6 and again on line 7", 7},
 		"yaml flow mapping": {
 			"kind: Binding\nmetadata: {name: a, name: b}\n",
-			"name: given twice on line 2", 2},
+			"line 2: metadata.name: given twice on line 2 (columns 12 and 21)", 2},
 		"yaml flow document": {
 			"{kind: Binding, kind: AgentBackend}\n",
-			"kind: given twice on line 1", 1},
+			"line 1: kind: given twice on line 1 (columns 2 and 17)", 1},
 		"after other documents": {
 			"kind: A\n---\n# header\nkind: B\nmetadata: {}\nkind: C\n",
-			"kind: given on line 4 and again on line 6", 6},
+			"line 6: kind: given on line 4 and again on line 6", 6},
+		"yaml deep in lists": {
+			"kind: Binding\nspec:\n  channels:\n  - name: a\n  - name: b\n    port: 1\n  -   name: c\n      # a comment\n\n      name: d\n",
+			"line 10: spec.channels[2].name: given on line 7 and again on line 10", 10},
+		"yaml list of lists": {
+			"kind: A\nitems:\n- x: 1\n- - y: 1\n  - y: 2\n    z: 1\n    z: 2\n",
+			"line 7: items[1][1].z: given on line 6 and again on line 7", 7},
+		"yaml item mapping on its own line": {
+			"kind: A\nlist:\n  -\n    a: 1\n  -\n    a: 1\n    b: {c: 1, c: 2}\n",
+			"line 7: list[1].b.c: given twice on line 7", 7},
+		"yaml quoted keys": {
+			"kind: A\n\"my key\":\n  'it''s':\n    v: 1\n    v: 2\n",
+			"line 5: my key.it's.v: given on line 4 and again on line 5", 5},
+		"yaml flow item": {
+			"kind: A\nports:\n- {name: a}\n- {name: b, name: c}\n",
+			"line 4: ports[1].name: given twice on line 4", 4},
 	} {
 		t.Run(name, func(t *testing.T) {
 			_, err := Split([]byte(tc.in))

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	"pgregory.net/rapid"
 
@@ -71,7 +72,7 @@ func TestProperty_ExactlyOneActiveAndIdempotent(t *testing.T) {
 			}
 			before := conditions.Find(applied[i].Status.Conditions, pricebook.TypeActive)
 			after := conditions.Find(o.Status.Conditions, pricebook.TypeActive)
-			if (before == nil) != (after == nil) || before != nil && !conditions.Equal(*before, *after) {
+			if (before == nil) != (after == nil) || before != nil && !conditions.Equal([]metav1.Condition{*before}, []metav1.Condition{*after}) {
 				t.Fatalf("%s: Active moved without a transition", applied[i].Name)
 			}
 		}

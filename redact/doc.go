@@ -30,7 +30,13 @@
 //	           written %3A (db.internal.corp%3A5432);
 //	           ipv4-decimal: an address written as one decimal number
 //	           (167772167 for 10.0.0.7) before a port, after "//" or
-//	           '@', or after host, ip, addr, address, dial, tcp, ...
+//	           '@', or after host, ip, addr, address, dial, tcp, ...;
+//	           ipv4-hex-octal: a dotted address with a hex or long octal
+//	           part (0x0a.0.0.7, 0300.0250.0.01) anywhere, and one hex
+//	           or octal number (0x0a000007, 01200000007) where
+//	           ipv4-decimal would read a decimal one;
+//	           ipv6-percent-encoded: an IPv6 literal with its colons or
+//	           brackets written %3A, %5B, %5D (fe80%3A%3A1)
 //	[email]    email: local@domain.tld and local@localhost
 //	[secret]   auth-scheme: the token after "Bearer " (any case) and a
 //	           base64 credential after "Basic " (8 or more characters with

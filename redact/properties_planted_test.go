@@ -22,6 +22,7 @@ var plantedSecrets = []string{
 	"10.0.0.7", "2001:db8::7", "redis-master:6379", "api.example.com:443", "ops@corp.example.com",
 	"eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.sig", "0123456789abcdef0123456789abcdef",
 	"hf_abcdefghijklmnopqrstuvwxyzABCDEFGH", "sq0atp-0123456789abcdefghijkl", "db.internal.corp%3A5432",
+	"0x0a.0.0.7", "0300.0250.0.01", "fe80%3A%3A1", "%5B2001%3Adb8%3A%3A7%5D%3A8443",
 }
 
 // plantedText puts a secret in one of the shapes foreign text has, some

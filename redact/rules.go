@@ -24,6 +24,8 @@ var rules = [...]rule{
 	{"host-port", findHostPorts},
 	{"host-port-percent-encoded", findEncodedHostPorts},
 	{"ipv4-decimal", findDecimalIPv4},
+	{"ipv4-hex-octal", findIPv4HexOctal},
+	{"ipv6-percent-encoded", findEncodedIPv6},
 	{"auth-scheme", findAuthTokens},
 	{"key-value", findKeyValues},
 	{"password-phrase", findPasswordPhrases},

@@ -22,7 +22,7 @@ var ruleExamples = map[string]struct{ positive, negative []string }{
 		negative: []string{"image@sha256", "a @ b"},
 	},
 	"ipv4": {
-		positive: []string{"10.0.0.7", "192.168.1.20:8443", "node-10.0.0.7"},
+		positive: []string{"10.0.0.7", "192.168.1.20:8443", "node-10.0.0.7", "012.0.0.07"},
 		negative: []string{"release-1.2.3.4", "v1.2.3.4", "1.2.3", "v0.37.2"},
 	},
 	"ipv6": {
@@ -39,7 +39,18 @@ var ruleExamples = map[string]struct{ positive, negative []string }{
 	},
 	"ipv4-decimal": {
 		positive: []string{"host 167772167", "addr=167772167", "//167772167/x", "dial tcp 4294967295"},
-		negative: []string{"generation 167772167 is invalid", "priceMicros 300000000", "host 16777215", "host 4294967296", "host 167772167.5", "host 0167772167"},
+		negative: []string{"generation 167772167 is invalid", "priceMicros 300000000", "host 16777215", "host 4294967296", "host 167772167.5", "host 0967772167"},
+	},
+	"ipv4-hex-octal": {
+		positive: []string{"0x0a.0.0.7", "0300.0250.0.01", "0x7f.0x0.0x0.0x1:80", "host 0x0a000007", "dial tcp 0xC0A80001:8443",
+			"addr=01200000007", "//0x0a000007/x"},
+		negative: []string{"colour #0a0b0c", "colour 0x0a0b0c", "commit 3f2a9c1 and 0c1d2e3", "version 1.02.003", "exit code 0x80070005",
+			"0xdeadbeef", "host 0x00ffffff", "0x0a.0.0.300", "host 012345"},
+	},
+	"ipv6-percent-encoded": {
+		positive: []string{"fe80%3A%3A1", "%5B::1%5D", "%5Bfe80%3A%3A1%5D%3A8443", "2001%3adb8%3a%3a1", "q=%5B2001%3Adb8%3A%3A7%5D&x=1",
+			"%5B2001%3Adb8%3A%3A7%5D%3A8443: refused", "fe80%3A%3A1."},
+		negative: []string{"100%3A5", "10%3A00%3A00", "Foo%3A%3ABar", "%5Bx%5D", "%3A%3A", "line%3A12", "a%5B0%5D"},
 	},
 	"auth-scheme": {
 		positive: []string{"Bearer abc.def", "Basic dXNlcjpwYXNz"},

@@ -285,12 +285,18 @@ func (e *evaluator) gates(i int32, r *gateReads, gen int64, wasOrphan bool) gate
 			if req.Namespace != "" && req.Name != "" && e.covered(i, root, req) {
 				continue
 			}
-			// The requirement is the Offering's text, not the Subscription's.
+			// The requirement is the bound Offering's text, not the
+			// Subscription's, but it names the Offering the reader must
+			// subscribe a relative to: a name the reader may see, shown as
+			// written; an entry not shaped like a name is free text and
+			// redacted. Nothing else of the Offering, and no Subscription
+			// of the family, is quoted.
 			const format = "required offering %s not covered by an active subscription in the family"
+			name := redact.Name(req.Namespace + "/" + req.Name)
 			if active {
-				return v.end(ruleRequirementLost, gen, msg(format, redact.Message(req.Namespace+"/"+req.Name)))
+				return v.end(ruleRequirementLost, gen, msg(format, name))
 			}
-			return v.hold(ruleCompatibilityGate, 0, gen, format, redact.Message(req.Namespace+"/"+req.Name))
+			return v.hold(ruleCompatibilityGate, 0, gen, format, name)
 		}
 	}
 

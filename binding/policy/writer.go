@@ -201,7 +201,7 @@ func equalOurs(a, b []metav1.Condition) bool {
 		if i == len(a) || j == len(b) {
 			return i == len(a) && j == len(b)
 		}
-		if !conditions.Equal(a[i], b[j]) {
+		if !conditions.Equal(a[i:i+1], b[j:j+1]) {
 			return false
 		}
 		i++

@@ -295,7 +295,7 @@ func rulesMarkdown(w io.Writer, rules []conditions.Rule) {
 // ruleCell lists, for the vocabulary tables, the rules that may write a
 // (type, status, reason).
 func ruleCell(kind, typ string, r conditions.Reason) string {
-	ids := conditions.RulesFor(conformance.Rules(), kind, typ, r.Status, r.Reason)
+	ids := conformance.RulesFor(kind, typ, r.Status, r.Reason)
 	for i := range ids {
 		ids[i] = "`" + ids[i] + "`"
 	}

@@ -42,7 +42,7 @@ type RuleTable struct {
 
 // RuleProblems reports every part of a rule or reason that a kind's
 // declarations leave out or get wrong: a vocabulary that cannot be built
-// from the table or does not hold a rule's writes (conditions.CheckRules),
+// from the table or does not hold a rule's writes (CheckRules),
 // a rule left empty in the table, an ID outside the kind's prefix, a rule
 // that decides a type and writes nothing, a write without a meaning or an
 // action, a Reason constant that no rule writes, that is not named after
@@ -56,7 +56,7 @@ func RuleProblems(k RuleTable) []string {
 	if err != nil {
 		return []string{err.Error()}
 	}
-	probs = append(probs, conditions.CheckRules(k.Rules, []*conditions.Vocabulary{vocab})...)
+	probs = append(probs, CheckRules(k.Rules, []*conditions.Vocabulary{vocab})...)
 	written := map[string]bool{}
 	for i, r := range k.Rules {
 		switch {
@@ -377,4 +377,44 @@ func uncommented(src string) string {
 		}
 	}
 	return strings.Join(kept, "\n")
+}
+
+// CheckRules reports the problems of a rule table: an ID repeated or not
+// of the form kind/..., a sentence that is empty or not one line, a pair
+// the kind's vocabulary does not list. vocabs is looked up by kind. The
+// list is empty when the table is sound.
+func CheckRules(rules []conditions.Rule, vocabs []*conditions.Vocabulary) []string {
+	var probs []string
+	seen := map[string]bool{}
+	for _, r := range rules {
+		if seen[r.ID] {
+			probs = append(probs, fmt.Sprintf("rule %s is declared twice", r.ID))
+		}
+		seen[r.ID] = true
+		if r.ID == "" || r.ID != strings.ToLower(r.ID) || !strings.Contains(r.ID, "/") {
+			probs = append(probs, fmt.Sprintf("rule %q: an ID is kind/type/name in lower case", r.ID))
+		}
+		if r.Sentence == "" || strings.ContainsAny(r.Sentence, "\n\r") {
+			probs = append(probs, fmt.Sprintf("rule %s: the sentence must be one non-empty line", r.ID))
+		}
+		if r.Kind == "" {
+			continue
+		}
+		i := slices.IndexFunc(vocabs, func(v *conditions.Vocabulary) bool { return v.Kind() == r.Kind })
+		if i < 0 {
+			probs = append(probs, fmt.Sprintf("rule %s: no vocabulary for kind %s", r.ID, r.Kind))
+			continue
+		}
+		for _, t := range r.Types {
+			if !vocabs[i].Has(t) {
+				probs = append(probs, fmt.Sprintf("rule %s: %s has no condition type %s", r.ID, r.Kind, t))
+			}
+		}
+		for _, p := range r.Writes {
+			if !slices.ContainsFunc(r.Types, func(t string) bool { _, ok := vocabs[i].Lookup(t, p.Status, p.Reason); return ok }) {
+				probs = append(probs, fmt.Sprintf("rule %s: %s %s is not in the vocabulary of %v", r.ID, p.Status, p.Reason, r.Types))
+			}
+		}
+	}
+	return probs
 }

@@ -150,7 +150,7 @@ func TestSimulation_BindingMadeAgain_NoStatusThenPendingThenResults(t *testing.T
 			assert.Equal(t, int64(1), c.ObservedGeneration, "%s claims another object's generation", c.Type)
 			assert.False(t, c.LastTransitionTime.Time.Before(made.Truncate(time.Second)), "%s carries a time from before the object", c.Type)
 		}
-		assert.False(t, conditions.EqualSets(h.Conditions, oldStatus), "the old object's status came back")
+		assert.False(t, conditions.Equal(h.Conditions, oldStatus), "the old object's status came back")
 		ready := conditions.Find(h.Conditions, binding.TypeReady)
 		require.NotNil(t, ready)
 		seen = append(seen, string(ready.Status)+" "+ready.Reason)
@@ -202,7 +202,7 @@ func TestSimulation_Failover_NoPendingOverGood_WritesResumeWithinAGap(t *testing
 			bw := writesBy(s, "b", uid, crash)
 			if !backendDies {
 				assert.Empty(t, bw, "results that agree need no write")
-				assert.True(t, conditions.EqualSets(good, s.Binding("team-a", "chat").Status.Conditions))
+				assert.True(t, conditions.Equal(good, s.Binding("team-a", "chat").Status.Conditions))
 				return
 			}
 			require.NotEmpty(t, bw)
