@@ -19,18 +19,22 @@ import (
 )
 
 // RuleTable is one kind's rule declarations as RuleProblems reads them:
-// the table, how the kind builds its vocabulary from it, and the source
-// of the package that declares the rules and returns them.
+// the table, the kind's vocabulary, which the checks build again from the
+// table, and the source of the package that declares the rules and
+// returns them.
 type RuleTable struct {
-	// Prefix starts every rule ID of the kind, e.g. "offering/".
-	Prefix string
 	// Rules is the kind's table, in declaration order.
 	Rules []conditions.Rule
-	// Vocabulary builds the kind's vocabulary from a table, the way the
-	// kind builds its own.
-	Vocabulary func([]conditions.Rule) (*conditions.Vocabulary, error)
+	// Vocabulary is the kind's own: the checks keep its kind, API version
+	// and condition types, and read the reasons again from a table. A
+	// kind's rule IDs start with its kind in lower case and a slash.
+	Vocabulary *conditions.Vocabulary
+	// Arrange, when set, turns a table into the rules the kind's
+	// vocabulary is read from, as the kind does (one rule per type, say).
+	Arrange func([]conditions.Rule) []conditions.Rule
 	// Sources maps the package's file names to their Go source, tests
-	// left out (see PackageSources).
+	// left out; CheckRuleTable and CheckForgetting read them with
+	// PackageSources when it is nil.
 	Sources map[string]string
 	// TrueNeedsNoAction lets a True write go without an action, for a
 	// kind whose documentation leaves the reader nothing to do there.
@@ -38,6 +42,19 @@ type RuleTable struct {
 	// More reports the kind's own problems with a table (an order only
 	// that kind keeps, say); nil when it has none.
 	More func([]conditions.Rule) []string
+}
+
+// vocabulary builds the kind's vocabulary from table, as the kind builds
+// its own from its rules.
+func (k RuleTable) vocabulary(table []conditions.Rule) (*conditions.Vocabulary, error) {
+	types := k.Vocabulary.Types()
+	for i := range types {
+		types[i].Reasons = nil
+	}
+	if k.Arrange != nil {
+		table = k.Arrange(table)
+	}
+	return conditions.NewVocabulary(k.Vocabulary.APIVersion(), k.Vocabulary.Kind(), types, conditions.FromRules(table))
 }
 
 // RuleProblems reports every part of a rule or reason that a kind's
@@ -52,10 +69,11 @@ type RuleTable struct {
 // list is empty when the declarations are whole.
 func RuleProblems(k RuleTable) []string {
 	var probs []string
-	vocab, err := k.Vocabulary(k.Rules)
+	vocab, err := k.vocabulary(k.Rules)
 	if err != nil {
 		return []string{err.Error()}
 	}
+	prefix := strings.ToLower(vocab.Kind()) + "/"
 	probs = append(probs, CheckRules(k.Rules, []*conditions.Vocabulary{vocab})...)
 	written := map[string]bool{}
 	for i, r := range k.Rules {
@@ -63,8 +81,8 @@ func RuleProblems(k RuleTable) []string {
 		case r.ID == "":
 			probs = append(probs, fmt.Sprintf("rule %d is declared but left out of the table", i))
 			continue
-		case !strings.HasPrefix(r.ID, k.Prefix):
-			probs = append(probs, fmt.Sprintf("rule %s: the kind's IDs start with %s", r.ID, k.Prefix))
+		case !strings.HasPrefix(r.ID, prefix):
+			probs = append(probs, fmt.Sprintf("rule %s: the kind's IDs start with %s", r.ID, prefix))
 		case r.Types != nil && len(r.Writes) == 0:
 			probs = append(probs, fmt.Sprintf("rule %s writes nothing", r.ID))
 		}
@@ -226,9 +244,17 @@ func isRuleTable(e ast.Expr) bool {
 // CheckRuleTable fails t with each of RuleProblems' findings.
 func CheckRuleTable(t testing.TB, k RuleTable) {
 	t.Helper()
-	for _, p := range RuleProblems(k) {
+	for _, p := range RuleProblems(withSources(t, k)) {
 		t.Error(p)
 	}
+}
+
+// withSources is k with the package's sources when it names none.
+func withSources(t testing.TB, k RuleTable) RuleTable {
+	if k.Sources == nil {
+		k.Sources = PackageSources(t)
+	}
+	return k
 }
 
 // PackageSources reads the Go files the package in the current directory
@@ -251,20 +277,25 @@ func PackageSources(t testing.TB) map[string]string {
 }
 
 // Throwaway is a whole new reason for a kind, to be forgotten one part at
-// a time by CheckForgetting: its rule, where it goes in the table, and
-// the source that declares and returns it.
+// a time by CheckForgetting: its rule and where it goes in the table.
+// CheckForgetting adds to File the source a kind writes for it: the
+// Reason constant ReasonThrowaway, commented with the conditions it goes
+// with, the rule's index ruleThrowaway and a function returning the rule.
 type Throwaway struct {
 	// Rule is the new rule; it writes one reason, "Throwaway", not True.
 	Rule conditions.Rule
 	// At is where Rule goes in the table.
 	At int
-	// File is the package file the source below is added to.
+	// File is the package file the source is added to.
 	File string
-	// Decl declares the Reason constant, with a comment saying which
-	// condition it goes with, and the rule's index.
-	Decl string
-	// Returns is a function that returns the rule.
-	Returns string
+}
+
+// source is the declarations of x's reason and rule index, and the
+// function that returns the rule.
+func (x Throwaway) source() (decl, returns string) {
+	decl = fmt.Sprintf("const (\n\t// ReasonThrowaway goes with %s, %s.\n\tReasonThrowaway Reason = %q\n)\n\nconst ruleThrowaway = %d",
+		strings.Join(x.Rule.Types, " and "), x.Rule.Writes[0].Status, x.Rule.Writes[0].Reason, x.At)
+	return decl, "func throwaway() conditions.Verdict { return rules[ruleThrowaway].Verdict(0, \"\", 0) }"
 }
 
 // Spoil forgets one part of a new reason: it changes the table (and may
@@ -278,12 +309,14 @@ type Spoil func(table []conditions.Rule, srcs map[string]string) []conditions.Ru
 // when a part of a new reason is forgotten.
 func CheckForgetting(t *testing.T, k RuleTable, x Throwaway, more map[string]Spoil) {
 	t.Helper()
+	k = withSources(t, k)
+	decl, returns := x.source()
 	whole := func() RuleTable {
 		c := k
 		c.Rules = slices.Insert(slices.Clone(k.Rules), x.At, x.Rule)
 		c.Rules[x.At].Writes = slices.Clone(x.Rule.Writes)
 		c.Sources = maps.Clone(k.Sources)
-		c.Sources[x.File] += "\n\n" + x.Decl + "\n\n" + x.Returns + "\n"
+		c.Sources[x.File] += "\n\n" + decl + "\n\n" + returns + "\n"
 		return c
 	}
 	if p := RuleProblems(whole()); len(p) > 0 {
@@ -325,11 +358,11 @@ func CheckForgetting(t *testing.T, k RuleTable, x Throwaway, more map[string]Spo
 			return r
 		},
 		"no code returns the rule": func(r []conditions.Rule, srcs map[string]string) []conditions.Rule {
-			srcs[x.File] = strings.Replace(srcs[x.File], x.Returns, "", 1)
+			srcs[x.File] = strings.Replace(srcs[x.File], returns, "", 1)
 			return r
 		},
 		"no comment on the reason": func(r []conditions.Rule, srcs map[string]string) []conditions.Rule {
-			srcs[x.File] = strings.Replace(srcs[x.File], x.Decl, uncommented(x.Decl), 1)
+			srcs[x.File] = strings.Replace(srcs[x.File], decl, uncommented(decl), 1)
 			return r
 		},
 		"a rule table not joined into rules": func(r []conditions.Rule, srcs map[string]string) []conditions.Rule {

@@ -81,38 +81,28 @@ var costJobIntervals = []string{"", "1h", "60m", "24h", "168h", "90m", "not-a-du
 // execution history their runs recorded, newest first. CostJobs carry
 // no conditions and the reconciler writes none of their status.
 func CostJobs(n int) *rapid.Generator[[]finopsv1.CostJob] {
-	return rapid.Custom(func(t *rapid.T) []finopsv1.CostJob {
-		now := st.GenNow()
-		count := rapid.IntRange(0, n).Draw(t, "costjobs")
-		out := make([]finopsv1.CostJob, 0, count)
-		for i := range count {
-			j := finopsv1.CostJob{}
-			j.Namespace = rapid.SampledFrom([]string{"finops-system", "team-a"}).Draw(t, "costjob-ns")
-			j.Name = "job-" + strconv.Itoa(i)
-			j.UID = types.UID("cj-" + strconv.Itoa(i))
-			j.Generation = 1
-			j.CreationTimestamp = metav1.NewTime(now.Add(-48 * time.Hour))
-			j.Spec.Type = rapid.SampledFrom([]finopsv1.JobType{"", finopsv1.ResourceCostCollection, finopsv1.SubscriptionChargeCollection}).Draw(t, "costjob-type")
-			j.Spec.Interval = rapid.SampledFrom(costJobIntervals).Draw(t, "costjob-interval")
-			for k := range rapid.IntRange(0, 3).Draw(t, "costjob-runs") {
-				r := finopsv1.ExecutionRecord{ExecutionTime: metav1.NewTime(now.Add(-time.Duration(k+1) * time.Hour)), Status: finopsv1.Success, Duration: "42s"}
-				if rapid.Bool().Draw(t, "costjob-failed") {
-					r.Status, r.Error = finopsv1.Failed, "opencost fetch timed out"
-				}
-				j.Status.ExecutionHistory = append(j.Status.ExecutionHistory, r)
+	return upTo(n, "costjobs", "job", "cj", func(t *rapid.T, meta metav1.ObjectMeta, now time.Time) finopsv1.CostJob {
+		j := finopsv1.CostJob{ObjectMeta: meta}
+		j.Namespace = rapid.SampledFrom([]string{"finops-system", "team-a"}).Draw(t, "costjob-ns")
+		j.Spec.Type = rapid.SampledFrom([]finopsv1.JobType{"", finopsv1.ResourceCostCollection, finopsv1.SubscriptionChargeCollection}).Draw(t, "costjob-type")
+		j.Spec.Interval = rapid.SampledFrom(costJobIntervals).Draw(t, "costjob-interval")
+		for k := range rapid.IntRange(0, 3).Draw(t, "costjob-runs") {
+			r := finopsv1.ExecutionRecord{ExecutionTime: metav1.NewTime(now.Add(-time.Duration(k+1) * time.Hour)), Status: finopsv1.Success, Duration: "42s"}
+			if rapid.Bool().Draw(t, "costjob-failed") {
+				r.Status, r.Error = finopsv1.Failed, "opencost fetch timed out"
 			}
-			if h := j.Status.ExecutionHistory; len(h) > 0 {
-				j.Status.LastExecutionTime, j.Status.LastExecutionStatus = &h[0].ExecutionTime, h[0].Status
-				for k := range h {
-					if h[k].Status == finopsv1.Success {
-						j.Status.LastSuccessfulExecutionTime = &h[k].ExecutionTime
-						break
-					}
-				}
-			}
-			out = append(out, j)
+			j.Status.ExecutionHistory = append(j.Status.ExecutionHistory, r)
 		}
-		return out
+		if h := j.Status.ExecutionHistory; len(h) > 0 {
+			j.Status.LastExecutionTime, j.Status.LastExecutionStatus = &h[0].ExecutionTime, h[0].Status
+			for k := range h {
+				if h[k].Status == finopsv1.Success {
+					j.Status.LastSuccessfulExecutionTime = &h[k].ExecutionTime
+					break
+				}
+			}
+		}
+		return j
 	})
 }
 
@@ -120,31 +110,38 @@ func CostJobs(n int) *rapid.Generator[[]finopsv1.CostJob] {
 // (cloud ones with or without the pricebook pricing source). Their
 // status is declared and never written.
 func Providers(n int) *rapid.Generator[[]finopsv1.FinOpsProvider] {
-	return rapid.Custom(func(t *rapid.T) []finopsv1.FinOpsProvider {
+	return upTo(n, "providers", "provider", "fp", func(t *rapid.T, meta metav1.ObjectMeta, _ time.Time) finopsv1.FinOpsProvider {
+		p := finopsv1.FinOpsProvider{ObjectMeta: meta}
+		cloud := &finopsv1.CloudOptions{CloudIntegrationSecret: "cloud-integration"}
+		if rapid.Bool().Draw(t, "provider-pricebook") {
+			cloud.PricingModelSource = finopsv1.PricingModelPricebook
+		}
+		switch rapid.IntRange(0, 3).Draw(t, "provider-kind") {
+		case 0:
+			p.Spec.AWSOptions = cloud
+		case 1:
+			p.Spec.GCPOptions = cloud
+		case 2:
+			p.Spec.AzureOptions = cloud
+		default:
+			p.Spec.OnPremOptions = &finopsv1.OnPremOptions{}
+		}
+		return p
+	})
+}
+
+// upTo draws up to n objects (the count drawn as label), the i-th made by
+// one from its metadata: in finops-system, named name-i with uid uid-i,
+// generation 1, created two days before the drawn now.
+func upTo[T any](n int, label, name, uid string, one func(t *rapid.T, meta metav1.ObjectMeta, now time.Time) T) *rapid.Generator[[]T] {
+	return rapid.Custom(func(t *rapid.T) []T {
 		now := st.GenNow()
-		count := rapid.IntRange(0, n).Draw(t, "providers")
-		out := make([]finopsv1.FinOpsProvider, 0, count)
+		count := rapid.IntRange(0, n).Draw(t, label)
+		out := make([]T, 0, count)
 		for i := range count {
-			p := finopsv1.FinOpsProvider{}
-			p.Namespace, p.Name = "finops-system", "provider-"+strconv.Itoa(i)
-			p.UID = types.UID("fp-" + strconv.Itoa(i))
-			p.Generation = 1
-			p.CreationTimestamp = metav1.NewTime(now.Add(-48 * time.Hour))
-			cloud := &finopsv1.CloudOptions{CloudIntegrationSecret: "cloud-integration"}
-			if rapid.Bool().Draw(t, "provider-pricebook") {
-				cloud.PricingModelSource = finopsv1.PricingModelPricebook
-			}
-			switch rapid.IntRange(0, 3).Draw(t, "provider-kind") {
-			case 0:
-				p.Spec.AWSOptions = cloud
-			case 1:
-				p.Spec.GCPOptions = cloud
-			case 2:
-				p.Spec.AzureOptions = cloud
-			default:
-				p.Spec.OnPremOptions = &finopsv1.OnPremOptions{}
-			}
-			out = append(out, p)
+			meta := metav1.ObjectMeta{Namespace: "finops-system", Name: name + "-" + strconv.Itoa(i),
+				UID: types.UID(uid + "-" + strconv.Itoa(i)), Generation: 1, CreationTimestamp: metav1.NewTime(now.Add(-48 * time.Hour))}
+			out = append(out, one(t, meta, now))
 		}
 		return out
 	})
