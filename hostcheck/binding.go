@@ -57,7 +57,15 @@ func (bindingSystem) silentKinds() []schema.GroupVersionKind { return nil }
 
 func (bindingSystem) readError(string) error { return nil }
 
+func (bindingSystem) failing() bool { return false }
+
 func (bindingSystem) calm() string { return "" }
+
+// collect: the broker has no collector; its results from outside are
+// the prober's.
+func (bindingSystem) collect(context.Context, client.Reader, event, time.Time) ([]types.NamespacedName, error) {
+	return nil, nil
+}
 
 func (bindingSystem) ours(kind, t string) bool {
 	return kind == akv1.KindBinding && binding.Vocabulary.Has(t)

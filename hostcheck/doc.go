@@ -19,8 +19,8 @@
 //	go test -run TestMyHost -hostcheck.seed=17
 //
 // The host reads only through the client it is given (the replica's
-// cache) and asks Env for the time, the lease and probe results; the
-// harness owns all three.
+// cache) and asks Env for the time, the lease, probe results and the last
+// charge collection run; the harness owns them all.
 //
 // # Budget
 //
@@ -30,13 +30,20 @@
 // # Decisions
 //
 //   - After the schedule, faults and edits stop and the leader works its
-//     queue (relisting first only when an event was lost). The stored
-//     status must then equal the engine's answer for the final world.
-//     The broker's memory of served generations depends on which states a
-//     host happened to evaluate; where the answer with the memory of the
-//     store's whole history differs from the one a fresh broker builds,
-//     the Binding is not judged.
-//   - The writer timing rule checks the gap and the failure backoff of
-//     one incarnation's writes; the longer waits of a fight over the
-//     status are not checked.
+//     queue (relisting first only when an event was lost), within a
+//     budget bounded by the engine's own settle. Reads that still fail
+//     keep failing while it works what is due at once, then work again
+//     with no event: a host comes back after a failed read on its own.
+//     The stored status must then equal the engine's answer for the
+//     final world. The broker's memory of served generations depends on
+//     which states a host happened to evaluate; where the answer with the
+//     memory of the store's whole history differs from the one a fresh
+//     broker builds, the Binding is not judged.
+//   - The writer timing rule checks the gap, the failure backoff and,
+//     during a fight over the status, the spacing of put-backs, each
+//     against one incarnation's writes and the foreign edits it could
+//     have seen.
+//   - A FinOps host gets the last charge collection run from
+//     Env.Collection and hands it to every pass; a Subscription's
+//     finalizer goes only on a run that settled its charges.
 package hostcheck

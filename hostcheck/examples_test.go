@@ -73,6 +73,7 @@ func (f *finopsRunner) Reconcile(ctx context.Context, req reconcile.Request) (re
 		return reconcile.Result{}, nil
 	}
 	now := f.env.Now()
+	f.h.SetCollection(f.env.Collection())
 	rep, err := f.h.RunOnce(ctx, now)
 	if err != nil {
 		return reconcile.Result{}, err

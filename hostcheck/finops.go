@@ -58,10 +58,28 @@ var (
 // Subscriptions, the ConfigMaps that Subscriptions name as targets (and
 // the pricing document lives in), and CostJobs and FinOpsProviders,
 // whose status the host never writes. Reads of PriceBooks or Offerings
-// fail for a while when the world says so (unreadable, by kind). Charge
-// collection runs are left out: no host under the harness is handed one.
+// fail for a while when the world says so (unreadable, by kind). The
+// charge collector's last run (collector) is handed to the host through
+// Env.Collection and to every evaluation of the oracle.
 type finopsSystem struct {
 	unreadable map[string]bool
+	collector  *collector
+}
+
+// collector holds the last SubscriptionChargeCollection run; nil before
+// the first.
+type collector struct {
+	last *subscription.Collection
+}
+
+// lastRun is a copy of the last run, nil before the first.
+func (s finopsSystem) lastRun() *subscription.Collection {
+	if s.collector == nil || s.collector.last == nil {
+		return nil
+	}
+	c := *s.collector.last
+	c.Results = slices.Clone(c.Results)
+	return &c
 }
 
 func (finopsSystem) kinds() []schema.GroupVersionKind {
@@ -88,6 +106,8 @@ func (s finopsSystem) readError(kind string) error {
 	}
 	return apierrors.NewServiceUnavailable("reading " + kind + "s failed: the server is unavailable")
 }
+
+func (s finopsSystem) failing() bool { return len(s.unreadable) > 0 }
 
 func (s finopsSystem) calm() string {
 	if len(s.unreadable) == 0 {
@@ -135,8 +155,11 @@ func (finopsSystem) ours(kind, t string) bool {
 }
 
 func (finopsSystem) finalizer(kind string) string {
-	if kind == finopsv1.KindOffering {
+	switch kind {
+	case finopsv1.KindOffering:
 		return finopsv1.OfferingFinalizer
+	case finopsv1.KindSubscription:
+		return finopsv1.SubscriptionFinalizer
 	}
 	return ""
 }
@@ -144,18 +167,38 @@ func (finopsSystem) finalizer(kind string) string {
 // world draws a FinOps world with the library's generator: books,
 // Offerings with a requirement graph, Subscription families with their
 // targets. Conditions of our types are left out of the stored statuses,
-// as no writer of ours has touched the objects yet.
+// as no writer of ours has touched the objects yet. About one
+// Subscription in four was deleted before the start (see deletedBefore),
+// so that a collection run can release it.
 func (finopsSystem) world(seed uint64) ([]client.Object, error) {
-	s := rapid.Custom(func(t *rapid.T) finops.Snapshot {
+	type drawn struct {
+		s finops.Snapshot
+		// active is, per kept Subscription, how long it was active
+		// before it was deleted; 0: not deleted.
+		active []time.Duration
+	}
+	d := rapid.Custom(func(t *rapid.T) drawn {
 		s := finopstest.World(t, 2)
 		s.CostJobs = finopstest.CostJobs(2).Draw(t, "costjobs")
 		s.Providers = finopstest.Providers(2).Draw(t, "providers")
-		return s
+		active := make([]time.Duration, min(len(s.Subscriptions), maxSubscriptions))
+		for i := range active {
+			if rapid.IntRange(0, 3).Draw(t, "deletedBefore") == 0 {
+				active[i] = rapid.SampledFrom(activeSpans).Draw(t, "activeFor")
+			}
+		}
+		return drawn{s, active}
 	}).Example(int(seed % (1 << 31)))
+	s := d.s
 	// A smaller world keeps the default budget fast: a host evaluates
 	// the whole world on every pass.
 	s.PriceBooks = s.PriceBooks[:min(len(s.PriceBooks), maxBooks)]
 	s.Subscriptions = s.Subscriptions[:min(len(s.Subscriptions), maxSubscriptions)]
+	for i, span := range d.active {
+		if span > 0 {
+			deletedBefore(&s.Subscriptions[i], span)
+		}
+	}
 	var out []client.Object
 	for _, ref := range s.Objects {
 		if ref.APIVersion != "v1" || ref.Kind != "ConfigMap" {
@@ -194,6 +237,24 @@ func (finopsSystem) world(seed uint64) ([]client.Object, error) {
 		o.GetObjectKind().SetGroupVersionKind(gvk)
 	}
 	return dedupe(out), nil
+}
+
+// activeSpans are how long a Subscription deleted before the start had
+// been active: with the generator's fees (hourly, minPeriods up to 3)
+// the shorter ones leave minPeriods unmet, and its finalizer held.
+var activeSpans = []time.Duration{30 * time.Minute, 2 * time.Hour, 4 * time.Hour}
+
+// deletedBefore makes x a Subscription a user deleted 90 minutes before
+// the start, after it had been active for span: an earlier leader stamped
+// its activation and deactivation, and its finalizer waits for a
+// collection run that settles the hour it was deactivated in (any run
+// from the start on does, if minPeriods and its Offering allow).
+func deletedBefore(x *finopsv1.Subscription, span time.Duration) {
+	gone := metav1.NewTime(t0.Add(-90 * time.Minute))
+	on := metav1.NewTime(gone.Add(-span))
+	x.DeletionTimestamp = &gone
+	x.Finalizers = []string{finopsv1.SubscriptionFinalizer}
+	x.Status.ActivatedAt, x.Status.DeactivatedAt = &on, &gone
 }
 
 func withoutOurs(kind string, cs []metav1.Condition) []metav1.Condition {
@@ -503,16 +564,17 @@ func finopsSnapshot(objs []*unstructured.Unstructured, now time.Time) (finops.Sn
 // the store holds once a host has settled it, evaluating and writing
 // until nothing changes (the Settles rule). An object whose world the
 // engine itself does not settle within engineRoundsCap is not judged.
-func (finopsSystem) expect(objs []*unstructured.Unstructured, _ []binding.ProbeResult, now, _ time.Time) (map[objKey]expected, error) {
+func (s finopsSystem) expect(objs []*unstructured.Unstructured, _ []binding.ProbeResult, now, _ time.Time) (map[objKey]expected, error) {
 	snap, err := finopsSnapshot(objs, now)
 	if err != nil {
 		return nil, err
 	}
+	snap.Collection = s.lastRun()
 	pass, err := finops.Evaluate(snap)
 	if err != nil {
 		return nil, err
 	}
-	settled, _, err := finops.Settle(snap, engineRoundsCap(len(objs)))
+	settled, _, err := settleWithRun(snap, engineRoundsCap(len(objs)))
 	judged := err == nil
 	if err != nil && !errors.Is(err, finops.ErrNotSettled) {
 		return nil, err
@@ -547,14 +609,94 @@ func (finopsSystem) expect(objs []*unstructured.Unstructured, _ []binding.ProbeR
 	// An object the settled world no longer holds had its finalizer
 	// released on the way: once settled, it must be gone.
 	for k, e := range out {
-		if e.owned == nil && !e.ok && !e.release && k.Kind == finopsv1.KindOffering && e.pass != nil {
-			if !slices.ContainsFunc(final.Offerings.Offerings, func(o offering.Outcome) bool { return o.Namespace == k.Namespace && o.Name == k.Name }) {
-				e.owned, e.release, e.ok = e.pass, true, judged
-				out[k] = e
-			}
+		if e.owned != nil || e.ok || e.release || e.pass == nil {
+			continue
+		}
+		var held bool
+		switch k.Kind {
+		case finopsv1.KindOffering:
+			held = slices.ContainsFunc(final.Offerings.Offerings, func(o offering.Outcome) bool { return o.Namespace == k.Namespace && o.Name == k.Name })
+		case finopsv1.KindSubscription:
+			held = slices.ContainsFunc(final.Subscriptions.Subscriptions, func(o subscription.Outcome) bool { return o.Namespace == k.Namespace && o.Name == k.Name })
+		default:
+			continue
+		}
+		if !held {
+			e.owned, e.release, e.ok = e.pass, true, judged
+			out[k] = e
 		}
 	}
 	return out, nil
+}
+
+// settleWithRun is finops.Settle for a host that hands the last
+// collection run to every pass (Env.Collection): the run is part of
+// every round, where finops.Settle lets it happen in the first only.
+func settleWithRun(s finops.Snapshot, maxRounds int) (finops.Snapshot, int, error) {
+	run := s.Collection
+	for round := 0; ; round++ {
+		s.Collection = run
+		r, err := finops.Evaluate(s)
+		if err != nil {
+			return s, round, err
+		}
+		if !r.Changed() {
+			return s, round, nil
+		}
+		if round == maxRounds {
+			return s, round, fmt.Errorf("%w after %d rounds", finops.ErrNotSettled, maxRounds)
+		}
+		s = finops.Apply(s, r)
+	}
+}
+
+// The variants of a collection run: where its buckets came from, or an
+// error recorded against one Subscription.
+func collectionSources(e event) string {
+	switch e.Arg % 4 {
+	case 2:
+		return "the charge rows unreadable, every bucket from the fee calculator"
+	case 3:
+		return fmt.Sprintf("buckets from the charge rows, an error recorded against Subscription #%d", e.Target)
+	}
+	return "buckets from the charge rows"
+}
+
+// collect is a SubscriptionChargeCollection run at now, scheduled for
+// the hour now is in: it gives every activated Subscription three
+// buckets from the source e draws (or an error), becomes the last run,
+// and its end queues every object with a status. The run's own writes
+// (charge rows, its record on the CostJob) are outside what the harness
+// stores.
+func (s finopsSystem) collect(ctx context.Context, c client.Reader, e event, now time.Time) ([]types.NamespacedName, error) {
+	objs, err := listAll(ctx, c, s.kinds())
+	if err != nil {
+		return nil, err
+	}
+	run := &subscription.Collection{ScheduledHour: now.UTC().Truncate(time.Hour)}
+	src := subscription.SourceDB
+	if e.Arg%4 == 2 {
+		src = subscription.SourceCalculator
+	}
+	var names []types.NamespacedName
+	subs := ofKind(objs, finopsv1.KindSubscription)
+	for i, u := range subs {
+		if _, ok, _ := unstructured.NestedString(u.Object, "status", "activatedAt"); !ok {
+			continue
+		}
+		r := subscription.CollectionResult{Subscription: finopsv1.Reference{Namespace: u.GetNamespace(), Name: u.GetName()}, Buckets: 3, Source: src}
+		if e.Arg%4 == 3 && i == e.Target%len(subs) {
+			r.Buckets, r.Source = 0, subscription.SourceError
+		}
+		run.Results = append(run.Results, r)
+	}
+	for _, u := range objs {
+		if slices.Contains(s.statusKinds(), u.GroupVersionKind()) {
+			names = append(names, keyOf(u).NamespacedName)
+		}
+	}
+	s.collector.last = run
+	return names, nil
 }
 
 func (finopsSystem) probe(*unstructured.Unstructured, int64, int) (binding.ProbeResult, bool) {

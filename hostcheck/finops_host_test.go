@@ -29,6 +29,8 @@ const (
 	finopsNoGuard
 	providerStatus
 	costJobStatus
+	releaseOnDelete
+	finopsRetryDropped
 	finopsWriteAsStandby
 )
 
@@ -37,16 +39,18 @@ func init() {
 	bugNames[finopsNoGuard] = "a write without the resourceVersion guard (FinOps)"
 	bugNames[providerStatus] = "a Ready condition written on a FinOpsProvider (FinOps)"
 	bugNames[costJobStatus] = "a CostJob's run record overwritten (FinOps)"
+	bugNames[releaseOnDelete] = "a Subscription's finalizer released on deletion, before a collection run (FinOps)"
+	bugNames[finopsRetryDropped] = "a retry that is dropped after a failed read (FinOps)"
 	bugNames[finopsWriteAsStandby] = "writing while not the leader (FinOps)"
 }
 
 // finopsHost is a small FinOps host: every request evaluates the world
-// from its cache and, for the objects of the request's name, writes the
-// status the engine asks for; the Offering finalizer changes only in a
-// later pass, once no status write is due. It writes only as the leader,
-// and comes back to an object that asks for a retry at a wait that
-// doubles while it keeps asking. With a bug set, it makes that one
-// mistake.
+// from its cache, with the last collection run, and, for the objects of
+// the request's name, writes the status the engine asks for; a finalizer
+// changes only in a later pass, once no status write is due. It writes
+// only as the leader, and comes back to an object that asks for a retry
+// at a wait that doubles while it keeps asking. With a bug set, it makes
+// that one mistake.
 type finopsHost struct {
 	c   client.Client
 	env hostcheck.Env
@@ -57,8 +61,9 @@ type finopsHost struct {
 }
 
 type retryWait struct {
-	n  int
-	at time.Time
+	n    int
+	at   time.Time
+	wait time.Duration
 }
 
 func newFinOpsHost(b bug) hostcheck.NewHost {
@@ -70,17 +75,22 @@ func newFinOpsHost(b bug) hostcheck.NewHost {
 // retryAt is when an object that asks for a retry is due again: the
 // engine's RetryAt the first time in a row, then, each time a pass at or
 // after that instant finds it still asking, twice the last wait (at most
-// five minutes).
+// five minutes). After the clock went back, a due instant further away
+// than its wait is set again from now.
 func (h *finopsHost) retryAt(o *conditions.Outcome, now time.Time) time.Time {
 	w := h.retries[o.UID]
-	if w.n == 0 || !now.Before(w.at) {
+	switch {
+	case w.n == 0 || !now.Before(w.at):
 		w.n++
-		w.at = now.Add(min(conditions.RetryDelay<<min(w.n-1, 9), 5*time.Minute))
+		w.wait = min(conditions.RetryDelay<<min(w.n-1, 9), 5*time.Minute)
+		w.at = now.Add(w.wait)
 		if o.RetryAt.After(w.at) {
-			w.at = o.RetryAt
+			w.at, w.wait = o.RetryAt, o.RetryAt.Sub(now)
 		}
-		h.retries[o.UID] = w
+	case w.at.Sub(now) > w.wait:
+		w.at = now.Add(w.wait)
 	}
+	h.retries[o.UID] = w
 	return w.at
 }
 
@@ -98,7 +108,7 @@ func (h *finopsHost) Reconcile(ctx context.Context, req reconcile.Request) (reco
 			return reconcile.Result{}, err
 		}
 	}
-	snap := finops.Snapshot{Now: now, Subscriptions: sl.Items}
+	snap := finops.Snapshot{Now: now, Subscriptions: sl.Items, Collection: h.env.Collection()}
 	// A failed list of books or Offerings is a failed read for the
 	// engine, and each Subscription's Offering with it.
 	if err := h.c.List(ctx, &bl); err != nil {
@@ -160,12 +170,21 @@ func (h *finopsHost) Reconcile(ctx context.Context, req reconcile.Request) (reco
 		due(&o.Outcome)
 	}
 	for _, o := range res.Subscriptions.Subscriptions {
-		if mine(&o.Outcome) && o.Write {
-			failed = errors.Join(failed, h.writeStatus(ctx, finopsv1.KindSubscription, &o.Outcome, o.Status, metaOf(sl.Items, o.UID)))
+		if !mine(&o.Outcome) {
+			continue
 		}
-		if mine(&o.Outcome) {
-			due(&o.Outcome)
+		meta := metaOf(sl.Items, o.UID)
+		switch {
+		case h.bug == releaseOnDelete && meta != nil && meta.GetDeletionTimestamp() != nil && slices.Contains(meta.GetFinalizers(), finopsv1.SubscriptionFinalizer):
+			// The bug: a deleted Subscription is let go at once, its
+			// last hours never charged.
+			failed = errors.Join(failed, h.finalizer(ctx, meta, conditions.FinalizerRemove))
+		case o.Write:
+			failed = errors.Join(failed, h.writeStatus(ctx, finopsv1.KindSubscription, &o.Outcome, o.Status, meta))
+		case o.Finalizer != conditions.FinalizerKeep:
+			failed = errors.Join(failed, h.finalizer(ctx, meta, o.Finalizer))
 		}
+		due(&o.Outcome)
 	}
 	if res.PriceBooks.DocumentChanged && res.PriceBooks.Document != nil {
 		failed = errors.Join(failed, h.pushDocument(ctx, res.PriceBooks.Document))
@@ -176,7 +195,19 @@ func (h *finopsHost) Reconcile(ctx context.Context, req reconcile.Request) (reco
 	if failed != nil {
 		return reconcile.Result{}, failed
 	}
-	if next.IsZero() {
+	// A failed list leaves its kind out of the engine's answer, so no
+	// outcome asks for those objects: the host comes back on its own, at
+	// the same doubling wait (kept under the empty UID).
+	if listFailed := slices.ContainsFunc(snap.Failures, func(f finops.Failure) bool { return f.Name == "" }); listFailed {
+		if at := h.retryAt(&conditions.Outcome{Retry: true}, now); next.IsZero() || at.Before(next) {
+			next = at
+		}
+	} else {
+		delete(h.retries, "")
+	}
+	if next.IsZero() || (h.bug == finopsRetryDropped && len(snap.Failures) > 0) {
+		// The bug: a pass that met a failed read trusts the next event
+		// to bring it back.
 		return reconcile.Result{}, nil
 	}
 	return reconcile.Result{RequeueAfter: max(next.Sub(now), time.Millisecond)}, nil
@@ -226,23 +257,25 @@ func (h *finopsHost) writeStatus(ctx context.Context, kind string, o *conditions
 	return h.c.Status().Apply(ctx, client.ApplyConfigurationFromUnstructured(u), client.FieldOwner("finops-operator"), client.ForceOwnership)
 }
 
-// finalizer adds or removes the Offering finalizer with a merge patch
-// guarded by the resourceVersion read.
+// finalizer adds or removes the finalizer of an Offering or a
+// Subscription with a merge patch guarded by the resourceVersion read.
 func (h *finopsHost) finalizer(ctx context.Context, meta metav1.Object, a conditions.FinalizerAction) error {
-	if meta == nil {
+	var obj, read client.Object
+	var name string
+	switch o := meta.(type) {
+	case *finopsv1.Offering:
+		obj, read, name = o.DeepCopy(), o, finopsv1.OfferingFinalizer
+	case *finopsv1.Subscription:
+		obj, read, name = o.DeepCopy(), o, finopsv1.SubscriptionFinalizer
+	default:
 		return nil
 	}
-	o, ok := meta.(*finopsv1.Offering)
-	if !ok {
-		return nil
-	}
-	x := o.DeepCopy()
 	if a == conditions.FinalizerAdd {
-		x.Finalizers = append(x.Finalizers, finopsv1.OfferingFinalizer)
+		obj.SetFinalizers(append(obj.GetFinalizers(), name))
 	} else {
-		x.Finalizers = slices.DeleteFunc(x.Finalizers, func(f string) bool { return f == finopsv1.OfferingFinalizer })
+		obj.SetFinalizers(slices.DeleteFunc(obj.GetFinalizers(), func(f string) bool { return f == name }))
 	}
-	return h.c.Patch(ctx, x, client.MergeFromWithOptions(o, client.MergeFromWithOptimisticLock{}))
+	return h.c.Patch(ctx, obj, client.MergeFromWithOptions(read, client.MergeFromWithOptimisticLock{}))
 }
 
 // silentWrite is the providerStatus and costJobStatus bugs: the host

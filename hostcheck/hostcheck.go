@@ -12,6 +12,7 @@ import (
 
 	"github.com/condengine/condengine/binding"
 	"github.com/condengine/condengine/binding/policy"
+	"github.com/condengine/condengine/subscription"
 )
 
 // Env is what the harness hands one incarnation of one replica of the
@@ -29,6 +30,14 @@ type Env struct {
 	// Probes returns the probe results finished so far, one per Binding
 	// UID (Binding system only; nil for FinOps).
 	Probes func() []binding.ProbeResult
+	// Collection returns the last SubscriptionChargeCollection run, nil
+	// before the first (FinOps system only; nil for Binding). A host
+	// hands it to every pass as finops.Snapshot.Collection until a newer
+	// run replaces it: the run stands for what the collector recorded,
+	// and the engine releases a deleted Subscription's finalizer only on
+	// a run that settled its charges. A run's end queues every
+	// Subscription, as a finished probe queues its Binding.
+	Collection func() *subscription.Collection
 }
 
 // NewHost builds one incarnation of the host under test over c, which

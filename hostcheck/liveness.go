@@ -15,10 +15,14 @@ import (
 )
 
 // settle is the liveness phase: the faults and edits stop, the prober
-// finishes a pass for every Binding, the deposed replica stops, and the
-// leader relists (only when an event was lost: a relist would hide a
-// host that needs one otherwise) and works its queue until it is empty
-// or the budget is spent. The stored status must then be the engine's answer for the
+// finishes a pass for every Binding (the charge collector runs once more
+// for a FinOps world), the deposed replica stops, and the leader relists
+// (only when an event was lost: a relist would hide a host that needs one
+// otherwise). Reads that fail when the schedule ends keep failing while
+// the leader works what is due at once, then work again with no event
+// to say so: coming back after a failed read is the host's own to do.
+// The leader then works its queue until it is empty or the budget is
+// spent. The stored status must then be the engine's answer for the
 // final world, and stay so: a second relist, ten minutes later, may not
 // write anything.
 func (r *run) settle() error {
@@ -29,15 +33,16 @@ func (r *run) settle() error {
 	r.reps[1-r.lease].running = false
 	leader.running = true
 	r.now = r.now.Add(time.Minute)
-	if r.o.System == Binding {
+	switch r.o.System {
+	case Binding:
 		r.trace = append(r.trace, "---- faults and edits stop; the prober finishes every Binding")
-	} else {
-		r.trace = append(r.trace, "---- faults and edits stop")
-	}
-	if c := r.sys.calm(); c != "" {
-		r.trace = append(r.trace, "     "+c)
+	case FinOps:
+		r.trace = append(r.trace, "---- faults and edits stop; the charge collector runs once more ("+collectionSources(event{})+")")
 	}
 	if err := r.finishProbes(); err != nil {
+		return err
+	}
+	if err := r.collect(event{Op: opCollect}); err != nil {
 		return err
 	}
 	b, err := r.settleBudget()
@@ -49,6 +54,15 @@ func (r *run) settle() error {
 	if r.lost {
 		r.trace = append(r.trace, fmt.Sprintf("     replica %d relists, as an event was lost", leader.id))
 		r.resync(leader)
+	}
+	if r.sys.failing() {
+		r.trace = append(r.trace, fmt.Sprintf("     reads still fail while replica %d works what is due now", leader.id))
+		if err := r.workDue(leader); err != nil || r.bad != nil {
+			return err
+		}
+	}
+	if c := r.sys.calm(); c != "" {
+		r.trace = append(r.trace, "     "+c+"; no event says so")
 	}
 	if err := r.drain(leader); err != nil || r.bad != nil {
 		return err
@@ -105,6 +119,23 @@ func (r *run) finishProbes() error {
 			r.reps[r.lease].enqueue([]types.NamespacedName{keyOf(u).NamespacedName}, r.now)
 		}
 		r.probes[u.GetUID()] = res
+	}
+	return nil
+}
+
+// workDue delivers p's events and runs the requests due now, without
+// moving the clock, within the settling budget's reconciles.
+func (r *run) workDue(p *replica) error {
+	for range r.budget.passes {
+		for len(p.inbox) > 0 {
+			r.deliver(p)
+		}
+		if _, ok := p.next(r.now); !ok {
+			return nil
+		}
+		if err := r.reconcileNext(p); err != nil || r.bad != nil {
+			return err
+		}
 	}
 	return nil
 }
@@ -218,7 +249,7 @@ func (r *run) roundWait() time.Duration {
 // make. A world the engine does not settle within engineRoundsCap counts
 // as the cap.
 func (r *run) engineRounds(objs []*unstructured.Unstructured) (int, error) {
-	switch r.sys.(type) {
+	switch s := r.sys.(type) {
 	case *bindingSystem:
 		_, n, err := bindingFixpoint(objs, r.probeList(), r.now, r.reps[r.lease].startedAt, binding.ServedMemory{})
 		return n, err
@@ -227,7 +258,8 @@ func (r *run) engineRounds(objs []*unstructured.Unstructured) (int, error) {
 		if err != nil {
 			return 0, err
 		}
-		_, n, err := finops.Settle(snap, engineRoundsCap(len(objs)))
+		snap.Collection = s.lastRun()
+		_, n, err := settleWithRun(snap, engineRoundsCap(len(objs)))
 		if errors.Is(err, finops.ErrNotSettled) {
 			err = nil
 		}

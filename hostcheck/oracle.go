@@ -170,14 +170,13 @@ func (r *run) checkChange(p *replica, w write, before, after *unstructured.Unstr
 
 // checkRelease holds a finalizer's release to the engine's answer for
 // the object as stored before the write, and to its status having been
-// written first (or in the same write).
+// written first (or in the same write). The rest of the world is judged
+// as stored when the reconcile began: the engine decides one pass's
+// outcomes together, and the host carries them out one request after
+// another, so the pass's own earlier writes (an Offering released before
+// the Subscription that needed it) do not count against its later ones.
 func (r *run) checkRelease(w write, before, after *unstructured.Unstructured) {
-	objs, err := listAll(r.ctx, r.store, r.sys.kinds())
-	if err != nil {
-		return
-	}
-	// The store is read after the write, which may have deleted the
-	// object: the world judged holds it as it was before.
+	objs := r.worldAt(r.passFrom)
 	objs = slices.DeleteFunc(objs, func(u *unstructured.Unstructured) bool { return keyOf(u) == w.key })
 	objs = append(objs, before)
 	sortObjects(objs)
@@ -198,6 +197,25 @@ func (r *run) checkRelease(w write, before, after *unstructured.Unstructured) {
 	if d := diffOurs(r.sys, w.key.Kind, status, e.pass); d != "" {
 		r.violateIn(RuleFinalizerLast, w, "the finalizer was released before the status that allows it was written: "+d, formatConditions(e.pass))
 	}
+}
+
+// worldAt is the store as the first n events of its log left it, sorted
+// as listAll sorts.
+func (r *run) worldAt(n int) []*unstructured.Unstructured {
+	at := map[objKey]*unstructured.Unstructured{}
+	for _, ev := range r.log[:n] {
+		if ev.obj == nil {
+			delete(at, ev.key)
+			continue
+		}
+		at[ev.key] = ev.obj
+	}
+	out := make([]*unstructured.Unstructured, 0, len(at))
+	for _, u := range at {
+		out = append(out, u)
+	}
+	sortObjects(out)
+	return out
 }
 
 func conditionsOf(u *unstructured.Unstructured) []metav1.Condition {

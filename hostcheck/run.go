@@ -52,6 +52,8 @@ type run struct {
 	lost bool
 	// budget is what the host gets to settle, set when the schedule ends.
 	budget budget
+	// passFrom is the length of the log when the running reconcile began.
+	passFrom int
 }
 
 type probeStart struct {
@@ -180,6 +182,9 @@ func (r *run) start(p *replica, at int) error {
 	if r.o.System == Binding {
 		env.Probes = r.probeList
 	}
+	if fs, ok := r.sys.(finopsSystem); ok {
+		env.Collection = fs.lastRun
+	}
 	h, err := r.newHost(r.client(p), env)
 	if err != nil {
 		return fmt.Errorf("hostcheck: NewHost: %w", err)
@@ -246,6 +251,8 @@ func (r *run) do(e event) error {
 		r.probeStart(e)
 	case opProbeFinish:
 		r.probeFinish(e.Arg%2 == 1)
+	case opCollect:
+		return r.collect(e)
 	case opDrop:
 		if len(p.inbox) > 0 {
 			p.inbox = p.inbox[1:]
@@ -429,6 +436,19 @@ func (r *run) probeFinish(late bool) {
 	}
 }
 
+// collect runs the system's collector and queues what its end names on
+// every replica, as a probe result's end does.
+func (r *run) collect(e event) error {
+	names, err := r.sys.collect(r.ctx, r.store, e, r.now)
+	if err != nil {
+		return err
+	}
+	for _, p := range r.reps {
+		p.enqueue(names, r.now)
+	}
+	return nil
+}
+
 // fightRound is one round of a fight over the contested Binding: time
 // passes, a rival writer edits one of our conditions, and the leader's
 // informer catches up with the store and hands it the Binding's request
@@ -515,6 +535,7 @@ func (r *run) call(p *replica, name types.NamespacedName) (res reconcile.Result,
 	}()
 	r.trace = append(r.trace, fmt.Sprintf("     replica %d reconciles %s", p.id, name))
 	p.planned = map[types.UID]bool{}
+	r.passFrom = len(r.log)
 	res, err = p.host.Reconcile(r.ctx, requestOf(name))
 	if err != nil {
 		r.trace = append(r.trace, fmt.Sprintf("     replica %d: reconcile error: %v", p.id, err))

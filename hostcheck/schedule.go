@@ -87,6 +87,7 @@ const (
 	opLease                 // the lease moves to the replica
 	opClock                 // the clock jumps
 	opFight                 // a round of a fight: time passes, a rival edits the contested Binding, the leader reconciles it
+	opCollect               // the charge collector runs (FinOps: drawn where a Binding schedule draws a probe pass's end)
 )
 
 // failKind is how an injected write failure goes.
@@ -188,7 +189,14 @@ func drawSchedule(o Options, seed uint64) schedule {
 			e.Target = contested
 			e.D = time.Duration(5+r.IntN(21)) * time.Second
 		case opProbeFinish:
-			if o.Faults&LateProbes == 0 {
+			switch {
+			case o.System == FinOps:
+				// The FinOps system's results from outside come from
+				// the charge collector, not a prober. Drawing its runs
+				// in place of the probe results leaves every other
+				// event of a FinOps schedule as it was.
+				e.Op = opCollect
+			case o.Faults&LateProbes == 0:
 				e.Arg = 0 // no late results: the pass finishes for the current generation
 			}
 		}
@@ -240,6 +248,8 @@ func (e event) String() string {
 		return "the lease moves to " + r
 	case opClock:
 		return fmt.Sprintf("the clock jumps %v", e.D)
+	case opCollect:
+		return "the charge collector runs for this hour (" + collectionSources(e) + ")"
 	case opFight:
 		who := "a person edits one of our conditions with kubectl edit"
 		if e.Arg%2 == 1 {

@@ -69,9 +69,15 @@ type system interface {
 	// readError is the error reads of kind fail with now (the world's
 	// failing reads), nil when they work.
 	readError(kind string) error
+	// failing reports whether some reads fail now.
+	failing() bool
 	// calm ends the world's failing reads when faults and edits stop, and
 	// says what it ended ("" for nothing).
 	calm() string
+	// collect carries out a run of the system's collector drawn by e
+	// (FinOps: a charge collection run) and returns the requests its end
+	// queues; nil for a system without one.
+	collect(ctx context.Context, c client.Reader, e event, now time.Time) ([]types.NamespacedName, error)
 	// world returns the initial objects drawn from seed.
 	world(seed uint64) ([]client.Object, error)
 	// prepare writes, before the host starts, what earlier writers left
@@ -95,7 +101,7 @@ type system interface {
 func newSystem(s System) system {
 	switch s {
 	case FinOps:
-		return finopsSystem{unreadable: map[string]bool{}}
+		return finopsSystem{unreadable: map[string]bool{}, collector: &collector{}}
 	}
 	return &bindingSystem{}
 }

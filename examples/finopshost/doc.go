@@ -35,11 +35,21 @@
 //   - A status is applied with the kind's own condition types only, and
 //     not at all when it differs from the object's only by where the API
 //     server keeps another controller's conditions.
+//   - A pass whose list of PriceBooks or Offerings failed comes back on
+//     its own (Report.ReadRetryAt), with the same backoff: the engine
+//     leaves the kind it could not list out of its answer, so no outcome
+//     asks for those objects.
 //   - A targetRef whose read fails for another reason than NotFound is
 //     passed to the engine as a failed read, so it reads ValidationError
 //     and is retried, never TargetNotFound (which would end the
 //     Subscription for good).
-//   - CostJobs, FinOpsProviders and the SubscriptionChargeCollection run
-//     are out of this example's scope: it never removes a Subscription's
-//     finalizer, which only a collection run may do.
+//   - The SubscriptionChargeCollection run is handed in with
+//     SetCollection, and every pass evaluates with the last run until a
+//     newer one comes: the engine applies a run again without changing
+//     what it wrote, and a pass that crashed between the status and the
+//     finalizer finishes the release on the next pass. A deleted
+//     Subscription's finalizer goes only on a run that settled its
+//     charges, after the status that says so.
+//   - CostJobs and FinOpsProviders are out of this example's scope: the
+//     engine decides no status for them.
 package finopshost

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"slices"
 	"sync"
 	"time"
 
@@ -21,6 +22,7 @@ import (
 	"github.com/condengine/condengine/examples/ctrlplan"
 	"github.com/condengine/condengine/examples/internal/typedlist"
 	"github.com/condengine/condengine/finops"
+	"github.com/condengine/condengine/subscription"
 	"github.com/condengine/condengine/writeplan"
 )
 
@@ -49,13 +51,18 @@ type Host struct {
 	// retries is the backoff of each object whose last outcome asked for
 	// a retry, by UID.
 	retries map[types.UID]retry
+	// collection is the last charge collection run, nil before the first.
+	collection *subscription.Collection
+	// reads is the backoff of passes that meet a failed read, in a row.
+	reads retry
 }
 
-// retry is one object's backoff: the retries it asked for in a row, and
-// when it is due again.
+// retry is one object's backoff: the retries it asked for in a row, when
+// it is due again, and the wait that instant was set with.
 type retry struct {
-	n  int
-	at time.Time
+	n    int
+	at   time.Time
+	wait time.Duration
 }
 
 // New returns a host writing through c; operatorNamespace is where the
@@ -80,6 +87,18 @@ func (h *Host) WithEventRecorder(rec record.EventRecorder) *Host {
 	defer h.mu.Unlock()
 	h.recorder = rec
 	return h
+}
+
+// SetCollection hands the host the last SubscriptionChargeCollection
+// run (nil: none yet). Every pass from then on evaluates with it, until
+// a newer run replaces it: the engine releases a deleted Subscription's
+// finalizer only on a run that settled its charges, and the status that
+// explains the release is written before the finalizer goes. A pass
+// that applies the same run again changes nothing it already wrote.
+func (h *Host) SetCollection(run *subscription.Collection) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.collection = run
 }
 
 // NeedLeaderElection makes a manager run the host only on the leader.
@@ -122,6 +141,14 @@ type Report struct {
 	// object, and doubles from conditions.RetryDelay with each pass that
 	// finds the object still asking, up to the host's MaxRetryDelay.
 	Retries map[types.NamespacedName]time.Time
+	// ReadRetryAt is set when a list of the pass failed (PriceBooks or
+	// Offerings): the engine leaves the objects of that kind out of its
+	// answer, so no outcome asks for them, and the host comes back on its
+	// own at this instant, which backs off like an object's retry while
+	// the lists keep failing; every request name gets it. A failed read
+	// of one object (a target) is the engine's to retry: its outcome
+	// asks. Retry and RetryAt count it.
+	ReadRetryAt time.Time
 }
 
 // RequeueAfter is the wait before the next pass that Retry asks for, for
@@ -137,6 +164,9 @@ func (r Report) RequeueAfter(now time.Time) time.Duration {
 // it, so that only the objects that asked come back.
 func (r Report) RequeueAfterOf(name types.NamespacedName, now time.Time) time.Duration {
 	at, ok := r.Retries[name]
+	if !r.ReadRetryAt.IsZero() && (!ok || r.ReadRetryAt.Before(at)) {
+		at, ok = r.ReadRetryAt, true
+	}
 	return (&conditions.Outcome{Retry: ok, RetryAt: at}).RequeueAfter(now)
 }
 
@@ -146,7 +176,7 @@ func (r Report) Changed() bool { return len(r.Written)+len(r.Finalizers) > 0 }
 
 // snapshot reads everything one pass evaluates.
 func (h *Host) snapshot(ctx context.Context, now time.Time) (finops.Snapshot, error) {
-	s := finops.Snapshot{Now: now}
+	s := finops.Snapshot{Now: now, Collection: h.collection}
 	var err error
 	// A book or Offering list that fails is a failed read the engine
 	// weighs: the kind's own objects are left out of the pass, and every
@@ -264,7 +294,46 @@ func (h *Host) RunOnce(ctx context.Context, now time.Time) (Report, error) {
 		}
 	}
 	h.backoff(now, r, &rep)
+	h.readBackoff(now, slices.ContainsFunc(s.Failures, func(f finops.Failure) bool { return f.Name == "" }), &rep)
 	return rep, nil
+}
+
+// readBackoff sets the report's ReadRetryAt when a list of the pass
+// failed: conditions.RetryDelay after the first such pass in a row, twice
+// the last wait after each later one at or after its due instant, up to
+// MaxRetryDelay. A pass whose reads all worked forgets the backoff.
+func (h *Host) readBackoff(now time.Time, failed bool, rep *Report) {
+	if !failed {
+		h.reads = retry{}
+		return
+	}
+	h.reads = h.next(h.reads, now, time.Time{})
+	rep.ReadRetryAt = h.reads.at
+	if !rep.Retry || h.reads.at.Before(rep.RetryAt) {
+		rep.Retry, rep.RetryAt = true, h.reads.at
+	}
+}
+
+// next is b after one more pass that asks for a retry at now: unchanged
+// before its due instant, else one more in a row and due again after
+// conditions.RetryDelay doubled per earlier one (at most MaxRetryDelay),
+// or at first, the later of that and first. A clock that went back
+// does not stretch a wait: a due instant further away than the wait it
+// was set with is set again from now.
+func (h *Host) next(b retry, now, first time.Time) retry {
+	if b.n > 0 && now.Before(b.at) {
+		if b.at.Sub(now) > b.wait {
+			b.at = now.Add(b.wait)
+		}
+		return b
+	}
+	b.n++
+	b.wait = min(conditions.RetryDelay<<min(b.n-1, 20), max(h.MaxRetryDelay, conditions.RetryDelay))
+	b.at = now.Add(b.wait)
+	if b.n == 1 && first.After(b.at) {
+		b.at, b.wait = first, first.Sub(now)
+	}
+	return b
 }
 
 // backoff fills the report's retries: an object asking for a retry for
@@ -279,16 +348,8 @@ func (h *Host) backoff(now time.Time, r finops.Result, rep *Report) {
 			return
 		}
 		asked[o.UID] = true
-		b := h.retries[o.UID]
-		if b.n == 0 || !now.Before(b.at) {
-			b.n++
-			wait := min(conditions.RetryDelay<<min(b.n-1, 20), max(h.MaxRetryDelay, conditions.RetryDelay))
-			b.at = now.Add(wait)
-			if b.n == 1 && o.RetryAt.After(b.at) {
-				b.at = o.RetryAt
-			}
-			h.retries[o.UID] = b
-		}
+		b := h.next(h.retries[o.UID], now, o.RetryAt)
+		h.retries[o.UID] = b
 		name := types.NamespacedName{Namespace: o.Namespace, Name: o.Name}
 		if at, ok := rep.Retries[name]; !ok || b.at.Before(at) {
 			if rep.Retries == nil {

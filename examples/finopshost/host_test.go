@@ -20,8 +20,10 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client/interceptor"
 	"sigs.k8s.io/yaml"
 
+	finopsv1 "github.com/condengine/condengine/api/finops/v1alpha1"
 	"github.com/condengine/condengine/examples/ctrlplan"
 	"github.com/condengine/condengine/finops"
+	"github.com/condengine/condengine/subscription"
 )
 
 var t0 = time.Date(2026, 11, 30, 10, 0, 0, 0, time.UTC)
@@ -225,6 +227,69 @@ func TestRunOnce_StatusBeforeTheFinalizer(t *testing.T) {
 	}
 }
 
+// TestRunOnce_ACollectionRunReleasesTheDeletedSubscription: a deleted
+// parent waits for the charge collection; a run scheduled for the hour
+// it was deactivated in keeps it, the next hour's run lets it go, its
+// status (the run's CostsResolved) written before the finalizer patch.
+func TestRunOnce_ACollectionRunReleasesTheDeletedSubscription(t *testing.T) {
+	var s steps
+	var objs []client.Object
+	for _, u := range family(t) {
+		objs = append(objs, u)
+	}
+	c := s.client(t, objs...)
+	h, err := New(c, "finops-operator-system")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	settle(t, h, t0)
+	parent := get(t, c, SubscriptionGVK, "acme", "platform")
+	parent.SetFinalizers([]string{finopsv1.SubscriptionFinalizer})
+	if err := c.Update(ctx, parent); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Delete(ctx, parent); err != nil {
+		t.Fatal(err)
+	}
+	settle(t, h, t0.Add(time.Hour)) // deactivated at 11:00
+	run := func(hour time.Time) *subscription.Collection {
+		r := &subscription.Collection{ScheduledHour: hour}
+		for _, name := range []string{"analytics", "platform"} {
+			r.Results = append(r.Results, subscription.CollectionResult{Subscription: finopsv1.Reference{Namespace: "acme", Name: name}, Buckets: 3, Source: subscription.SourceDB})
+		}
+		return r
+	}
+
+	h.SetCollection(run(t0.Add(time.Hour)))
+	settle(t, h, t0.Add(time.Hour+5*time.Minute))
+	if got := conds(get(t, c, SubscriptionGVK, "acme", "platform")); !strings.Contains(got, "Deleting=False/WaitingForCollectionJob") ||
+		!strings.Contains(got, "CostsResolved=True/FromDB") {
+		t.Errorf("the run of the deactivation hour: parent %s", got)
+	}
+
+	h.SetCollection(run(t0.Add(2 * time.Hour)))
+	s.list = nil
+	rep, err := h.RunOnce(ctx, t0.Add(2*time.Hour+time.Minute))
+	if err != nil || len(rep.Errors) > 0 {
+		t.Fatalf("pass: %v %v", err, rep.Errors)
+	}
+	if want := []string{"Subscription acme/platform -finalizer"}; !slices.Equal(rep.Finalizers, want) {
+		t.Errorf("finalizers %v, want %v", rep.Finalizers, want)
+	}
+	if n := len(s.list); n < 2 || !slices.Equal(s.list[n-2:], []string{"status apply", "patch platform"}) {
+		t.Errorf("writes %v, want the parent's status apply, then its finalizer patch, last", s.list)
+	}
+	u := &unstructured.Unstructured{}
+	u.SetGroupVersionKind(SubscriptionGVK)
+	if err := c.Get(ctx, types.NamespacedName{Namespace: "acme", Name: "platform"}, u); !apierrors.IsNotFound(err) {
+		t.Errorf("the released Subscription is still there: %v", err)
+	}
+	if rep, err := h.RunOnce(ctx, t0.Add(2*time.Hour+2*time.Minute)); err != nil || rep.Changed() {
+		t.Errorf("a pass with the same run again: %v %+v", err, rep)
+	}
+}
+
 // failingTarget is a cluster with the active book, the Offering and a
 // Subscription whose target (ConfigMap acme/target, absent) cannot be
 // read while *failing: a server error, not NotFound.
@@ -389,5 +454,51 @@ func TestRunOnce_SameStatusesWithOrWithoutOurKindsInTheScheme(t *testing.T) {
 	}
 	if len(typed) != 5 || !strings.Contains(typed[0], "Active=True") {
 		t.Errorf("the family did not settle: %q", typed)
+	}
+}
+
+// TestRunOnce_AFailedListComesBack: while the PriceBook list fails, the
+// engine leaves the books out of its answer and nothing asks for them;
+// the host comes back on its own, at a doubling wait for any request
+// name, and forgets the wait once the list works.
+func TestRunOnce_AFailedListComesBack(t *testing.T) {
+	failing := true
+	c := ctrlplan.NewFakeClientBuilder().WithObjects(family(t)[0], family(t)[1]).WithInterceptorFuncs(interceptor.Funcs{
+		List: func(ctx context.Context, c client.WithWatch, list client.ObjectList, opts ...client.ListOption) error {
+			if _, books := list.(*finopsv1.PriceBookList); books && failing {
+				return apierrors.NewServiceUnavailable("the server is unavailable")
+			}
+			return c.List(ctx, list, opts...)
+		},
+	}).Build()
+	h, err := New(c, "finops-operator-system")
+	if err != nil {
+		t.Fatal(err)
+	}
+	name := types.NamespacedName{Namespace: "finops-operator-system", Name: "legacy"}
+	for _, step := range []struct{ at, want time.Duration }{{0, time.Second}, {time.Second, 2 * time.Second}, {3 * time.Second, 4 * time.Second}} {
+		now := t0.Add(step.at)
+		rep, err := h.RunOnce(context.Background(), now)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rep.Changed() {
+			t.Errorf("pass at +%v wrote %v %v with its books unread", step.at, rep.Written, rep.Finalizers)
+		}
+		if got := rep.RequeueAfterOf(name, now); got != step.want || !rep.Retry {
+			t.Errorf("pass at +%v: wait %v (Retry %v), want %v", step.at, got, rep.Retry, step.want)
+		}
+	}
+	failing = false
+	now := t0.Add(10 * time.Second)
+	rep, err := h.RunOnce(context.Background(), now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Contains(rep.Written, "PriceBook finops-operator-system/legacy") {
+		t.Errorf("the pass after the list worked again wrote %v", rep.Written)
+	}
+	if got := rep.RequeueAfterOf(name, now); got != 0 || !rep.ReadRetryAt.IsZero() {
+		t.Errorf("after the list worked: wait %v, ReadRetryAt %v", got, rep.ReadRetryAt)
 	}
 }
