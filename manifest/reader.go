@@ -82,7 +82,8 @@ type Reader struct {
 	// Sized, when set, is told each document's size in bytes once it is
 	// read and before it is converted: converting a YAML document takes
 	// many times its size for a moment, which a caller that budgets
-	// memory (`condengine eval`) makes room for.
+	// memory (`condengine eval`) makes room for. A JSON document that
+	// NextTyped decodes straight is never converted and is not told.
 	Sized func(bytes int)
 
 	in    io.Reader
@@ -131,11 +132,24 @@ func (r *Reader) next(typed func(d *Document, t []byte) bool) (*Document, bool, 
 			return nil, false, io.EOF
 		}
 		d := &Document{File: r.File, Index: r.n, Line: start, source: text, sourceLine: start}
-		if r.Sized != nil {
-			r.Sized(len(text))
+		// A JSON document decoded straight is read by one streaming
+		// decoder and never converted, so only the documents that will
+		// be (and YAML, whose node tree the straight reading builds) are
+		// told to Sized: a budget made for converting a large List
+		// would let the heap grow to many times the input.
+		sized := false
+		if typed != nil {
+			t := bytes.TrimSpace(text)
+			if r.Sized != nil && len(t) > 0 && !looksJSON(t) {
+				r.Sized(len(text))
+				sized = true
+			}
+			if typed(d, t) {
+				return d, true, nil
+			}
 		}
-		if typed != nil && typed(d, bytes.TrimSpace(text)) {
-			return d, true, nil
+		if r.Sized != nil && !sized {
+			r.Sized(len(text))
 		}
 		js, folded, line, err := toJSON(text, start)
 		if err != nil {
@@ -156,6 +170,12 @@ func (r *Reader) next(typed func(d *Document, t []byte) bool) (*Document, bool, 
 // section reads the text up to the next --- line or the end. It returns
 // nil text at the end of the stream.
 func (r *Reader) section() ([]byte, int, error) {
+	// The previous document is no longer the caller's. A buffer grown
+	// for a large one (a List) is let go rather than held to the end of
+	// the stream, when its objects and their evaluation need the room.
+	if cap(r.buf) > maxKeptBuffer {
+		r.buf = nil
+	}
 	r.buf = r.buf[:0]
 	start := r.lines + 1
 	lineStart := true
@@ -212,6 +232,10 @@ func (r *Reader) section() ([]byte, int, error) {
 }
 
 var separator = []byte("---")
+
+// maxKeptBuffer is the largest document buffer a Reader keeps for the
+// next document.
+const maxKeptBuffer = 1 << 20
 
 // grow makes room for n more bytes in buf, doubling its capacity up to
 // limit: append's growth of 1.25 for large slices would allocate five

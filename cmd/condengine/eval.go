@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -55,19 +56,37 @@ func runEval(e env, args []string) int {
 	}
 	in, restore := limitMemory(in)
 	defer restore()
-	w, err := evaluateInput(name, in, now)
+	err := evalTo(e.stdout, *format, name, in, now, func(notes []string) {
+		for _, msg := range notes {
+			fmt.Fprintf(e.stderr, "condengine eval: %s\n", msg)
+		}
+	})
 	if err != nil {
 		fmt.Fprintf(e.stderr, "condengine eval: %v\n", err)
 		return exitFail
 	}
-	for _, msg := range w.notes {
-		fmt.Fprintf(e.stderr, "condengine eval: %s\n", msg)
-	}
-	if err := render(e.stdout, *format, w); err != nil {
-		fmt.Fprintf(e.stderr, "condengine eval: %v\n", err)
-		return exitFail
-	}
 	return exitOK
+}
+
+// evalTo evaluates the scenario file or manifest stream r and writes its
+// results to out in format, handing notes the remarks for stderr once
+// the evaluation is over, before the rest of the output is written. In
+// the yaml and json formats the Bindings of a stream are written as
+// they are decided (evaluateStream); the table's columns are as wide as
+// their widest cell, so it is written once everything is decided. An
+// error in the evaluation leaves out empty.
+func evalTo(out io.Writer, format, name string, r io.Reader, now time.Time, notes func([]string)) error {
+	bw := bufio.NewWriterSize(out, 64<<10)
+	list := listFor(bw, format)
+	s := newStream(name, r)
+	s.straight = true
+	s.out = list
+	w, err := evaluateFrom(s, now)
+	if err != nil {
+		return err
+	}
+	notes(w.notes)
+	return renderRest(bw, list, w)
 }
 
 // stdinIsTerminal reports whether eval's input is a person at a
@@ -226,6 +245,17 @@ func evaluateStream(s *stream, now time.Time) (*world, error) {
 	}
 	objs.Bindings = chunks.slice()
 	w := &world{now: now}
+	// The FinOps objects are evaluated first, apart from the Bindings,
+	// so that their errors come before any Binding is written out.
+	if len(finops.Objects) > 0 {
+		finops.Objects = append(finops.Objects, foreign...)
+		others, err := runOthers(finops)
+		if err != nil {
+			return nil, relocate(err, append(wheres, foreignAt...))
+		}
+		w.inputs.finops = finops
+		w.others = others
+	}
 	if len(objs.Bindings)+len(objs.Backends)+len(objs.Connections) > 0 {
 		objs.DefaultIdentity()
 		snap := binding.Snapshot{
@@ -235,21 +265,18 @@ func evaluateStream(s *stream, now time.Time) (*world, error) {
 			Backends:    objs.Backends,
 			Connections: objs.Connections,
 		}
-		w.inputs.keepBindings(snap)
 		var err error
-		if w.bindings, w.notes, err = evaluateBindings(snap, in); err != nil {
+		if s.out == nil {
+			w.inputs.keepBindings(snap)
+			w.bindings, w.notes, err = evaluateBindings(snap, in)
+		} else {
+			w.notes, err = writeBindings(snap, s.out)
+		}
+		if err != nil {
 			return nil, err
 		}
 	}
-	if len(finops.Objects) > 0 {
-		finops.Objects = append(finops.Objects, foreign...)
-		others, err := runOthers(finops)
-		if err != nil {
-			return nil, relocate(err, append(wheres, foreignAt...))
-		}
-		w.inputs.finops = finops
-		w.others = others
-	} else if skipped > 0 {
+	if len(finops.Objects) == 0 && skipped > 0 {
 		w.notes = append(w.notes, fmt.Sprintf("%s: skipped %d manifest(s) of other API groups: only Agent Kourier and FinOps kinds are evaluated", s.name, skipped))
 	}
 	return w, nil
@@ -288,33 +315,88 @@ func evaluateBindings(snap binding.Snapshot, in *interner) ([]akv1.Binding, []st
 	// The written lists wait here until the evaluation ends: EvaluateEach
 	// must not see its snapshot change.
 	written := make([][]metav1.Condition, len(snap.Bindings))
-	var outcomeNotes []string
-	res, err := binding.EvaluateEach(snap, func(i int, o binding.Outcome) {
-		for _, p := range o.Errors {
-			outcomeNotes = append(outcomeNotes, fmt.Sprintf("Binding %s: %s", manifest.JoinName(o.Namespace, o.Name), p))
-		}
-		if !o.Write {
-			return
-		}
+	notes, err := eachOutcome(snap, func(i int, conds []metav1.Condition) {
 		if in != nil {
-			o.Status.Conditions = in.conditions(o.Status.Conditions)
+			conds = in.conditions(conds)
 		}
-		written[i] = o.Status.Conditions
+		written[i] = conds
 	})
 	if err != nil {
 		return nil, nil, err
 	}
-	var notes []string
-	for _, e := range res.Errors {
-		notes = append(notes, fmt.Sprintf("%s %s left out: %s", e.Kind, manifest.JoinName(e.Namespace, e.Name), e.Problem))
-	}
-	notes = append(notes, outcomeNotes...)
 	for i, conds := range written {
 		if conds != nil { // a written list always holds Accepted and Ready
 			snap.Bindings[i].Status = akv1.BindingStatus{Conditions: conds}
 		}
 	}
 	return snap.Bindings, notes, nil
+}
+
+// eachOutcome evaluates snap with binding.EvaluateEach, hands written
+// the position and the conditions of each Binding whose status is to be
+// written, in the order of the outputs, and returns the notes for
+// stderr: the objects left out, then the problems with Bindings as
+// input.
+func eachOutcome(snap binding.Snapshot, written func(i int, conds []metav1.Condition)) ([]string, error) {
+	var outcomeNotes []string
+	res, err := binding.EvaluateEach(snap, func(i int, o binding.Outcome) {
+		for _, p := range o.Errors {
+			outcomeNotes = append(outcomeNotes, fmt.Sprintf("Binding %s: %s", manifest.JoinName(o.Namespace, o.Name), p))
+		}
+		if o.Write && o.Status.Conditions != nil {
+			written(i, o.Status.Conditions)
+		}
+	})
+	if err != nil {
+		return nil, err
+	}
+	var notes []string
+	for _, e := range res.Errors {
+		notes = append(notes, fmt.Sprintf("%s %s left out: %s", e.Kind, manifest.JoinName(e.Namespace, e.Name), e.Problem))
+	}
+	return append(notes, outcomeNotes...), nil
+}
+
+// writeBindings evaluates snap and writes each Binding to out as soon as
+// its outcome is decided: the outcomes come in the outputs' order, and
+// the Bindings the engine hands on no outcome for (another broker's,
+// those left out) are written between them, as read. Nothing is kept
+// per Binding but its place in that order, and the snapshot is not
+// changed.
+func writeBindings(snap binding.Snapshot, out *listOut) ([]string, error) {
+	bs := snap.Bindings
+	ord := bindingOrder(bs)
+	rank := make([]int32, len(bs))
+	for r, i := range ord {
+		rank[i] = int32(r)
+	}
+	next := 0 // ord[:next] is written
+	var werr error
+	upTo := func(r int) {
+		for ; next < r && werr == nil; next++ {
+			b := &bs[ord[next]]
+			werr = out.binding(b, b.Status.Conditions)
+		}
+	}
+	notes, err := eachOutcome(snap, func(i int, conds []metav1.Condition) {
+		r := int(rank[i])
+		if r < next && werr == nil {
+			// EvaluateEach's order is the outputs' (namespace, name,
+			// UID, each unique among outcomes); this would be a
+			// Binding written twice.
+			werr = fmt.Errorf("the outcome of Binding %s came out of the output's order", manifest.JoinName(bs[i].Namespace, bs[i].Name))
+		}
+		upTo(r)
+		if werr == nil {
+			werr = out.binding(&bs[i], conds)
+			next = r + 1
+		}
+	})
+	if err != nil {
+		return nil, err
+	}
+	upTo(len(bs))
+	return notes, werr
 }
 
 // runOthers evaluates a scenario of a system other than binding with the

@@ -18,7 +18,7 @@ import (
 // floorInputs builds the genstream stream of n Bindings twice: as the
 // YAML stream `eval -f` reads, and as the single JSON List that
 // `kubectl get -o json` prints for the same objects.
-func floorInputs(b *testing.B, n int) (yamlStream, jsonList []byte) {
+func floorInputs(b testing.TB, n int) (yamlStream, jsonList []byte) {
 	var buf bytes.Buffer
 	if err := genstream.Write(&buf, n, max(1, n/100)); err != nil {
 		b.Fatal(err)
@@ -126,11 +126,7 @@ func benchEvalOnce(b *testing.B, input []byte, now time.Time) {
 	b.SetBytes(int64(len(input)))
 	b.ReportAllocs()
 	for b.Loop() {
-		w, err := evaluateInput("bench", bytes.NewReader(input), now)
-		if err != nil {
-			b.Fatal(err)
-		}
-		if err := render(io.Discard, "yaml", w); err != nil {
+		if err := evalTo(io.Discard, "yaml", "bench", bytes.NewReader(input), now, func([]string) {}); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -27,6 +27,9 @@ type stream struct {
 	straight bool
 	// decoded counts the documents decoded straight.
 	decoded int
+	// out, when set, is where the Bindings of a manifest stream are
+	// written as they are decided, rather than kept in the world.
+	out *listOut
 }
 
 // newStream reads the manifests of r, named name in errors. When r is

@@ -97,11 +97,7 @@ func benchmarkEval(b *testing.B, n int) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for range b.N {
-		w, err := evaluateInput("bench", bytes.NewReader(data), now)
-		if err != nil {
-			b.Fatal(err)
-		}
-		if err := render(io.Discard, "yaml", w); err != nil {
+		if err := evalTo(io.Discard, "yaml", "bench", bytes.NewReader(data), now, func([]string) {}); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -21,19 +21,29 @@ import (
 
 func render(out io.Writer, format string, w *world) error {
 	bw := bufio.NewWriterSize(out, 64<<10)
-	var err error
-	switch format {
-	case "yaml":
-		err = renderYAML(bw, w)
-	case "json":
-		err = renderJSON(bw, w)
-	default:
+	return renderRest(bw, listFor(bw, format), w)
+}
+
+// listFor is the List writer of the yaml and json formats, nil for the
+// table.
+func listFor(bw *bufio.Writer, format string) *listOut {
+	if format != "yaml" && format != "json" {
+		return nil
+	}
+	return &listOut{w: bw, json: format == "json"}
+}
+
+// renderRest writes what is left of w to bw, through list or, when list
+// is nil, as the tables, and flushes bw.
+func renderRest(bw *bufio.Writer, list *listOut, w *world) error {
+	if list != nil {
+		if err := list.finish(w); err != nil {
+			return err
+		}
+	} else {
 		renderTables(bw, w)
 		fmt.Fprintln(bw)
 		renderConditions(bw, w)
-	}
-	if err != nil {
-		return err
 	}
 	return bw.Flush()
 }
@@ -190,13 +200,25 @@ func renderConditions(out io.Writer, w *world) {
 
 func sortedBindings(bs []akv1.Binding) []*akv1.Binding {
 	out := make([]*akv1.Binding, len(bs))
-	for i := range bs {
-		out[i] = &bs[i]
+	for r, i := range bindingOrder(bs) {
+		out[r] = &bs[i]
 	}
-	slices.SortFunc(out, func(a, b *akv1.Binding) int {
+	return out
+}
+
+// bindingOrder is the positions of bs in the order the outputs list
+// them: by namespace, name and UID, the order in which
+// binding.EvaluateEach hands on its outcomes.
+func bindingOrder(bs []akv1.Binding) []int32 {
+	ord := make([]int32, len(bs))
+	for i := range ord {
+		ord[i] = int32(i)
+	}
+	slices.SortFunc(ord, func(i, j int32) int {
+		a, b := &bs[i], &bs[j]
 		return cmp.Or(cmp.Compare(a.Namespace, b.Namespace), cmp.Compare(a.Name, b.Name), cmp.Compare(a.UID, b.UID))
 	})
-	return out
+	return ord
 }
 
 func conditionBlock(out io.Writer, kind, name string, conds []metav1.Condition) {
@@ -273,20 +295,6 @@ type itemMeta struct {
 	Generation int64  `json:"generation,omitempty"`
 }
 
-// items calls fn for every object in table order, building one item at a
-// time so a large stream is never held twice.
-func items(w *world, fn func(item) error) error {
-	for _, b := range sortedBindings(w.bindings) {
-		it := item{APIVersion: akv1.APIVersion, Kind: akv1.KindBinding,
-			Metadata: itemMeta{Name: b.Name, Namespace: b.Namespace, UID: string(b.UID), Generation: b.Generation},
-			Status:   akv1.BindingStatus{Conditions: b.Status.Conditions}}
-		if err := fn(it); err != nil {
-			return err
-		}
-	}
-	return otherItems(w, fn)
-}
-
 // otherItems calls fn for every object but the Bindings, in table order.
 func otherItems(w *world, fn func(item) error) error {
 	for _, v := range finopsViews {
@@ -329,64 +337,97 @@ func otherItem(ev *evaluated) item {
 	return it
 }
 
-// renderYAML prints a v1 List, as kubectl get -o yaml does, one item at a
-// time.
-func renderYAML(out *bufio.Writer, w *world) error {
-	if len(w.bindings)+len(w.others) == 0 {
-		out.WriteString("apiVersion: v1\nitems: []\nkind: List\nmetadata: {}\n")
-		return nil
-	}
-	out.WriteString("apiVersion: v1\nitems:\n")
-	for _, b := range sortedBindings(w.bindings) {
-		writeBindingYAML(out, b)
-	}
-	err := otherItems(w, func(it item) error {
-		b, err := yaml.Marshal(it)
-		if err != nil {
-			return err
-		}
-		lines := strings.SplitAfter(strings.TrimRight(string(b), "\n"), "\n")
-		for i, l := range lines {
-			if i == 0 {
-				out.WriteString("- ")
-			} else {
-				out.WriteString("  ")
-			}
-			out.WriteString(l)
-		}
-		out.WriteString("\n")
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	out.WriteString("kind: List\nmetadata: {}\n")
-	return nil
+// listOut writes the v1 List of the yaml and json outputs, as kubectl
+// get -o yaml|json prints it, one item at a time, so that eval can write
+// each result as soon as it is decided. Nothing is written before the
+// first item: an evaluation that fails before it leaves the output
+// empty. Write errors stay in the bufio.Writer for its Flush.
+type listOut struct {
+	w    *bufio.Writer
+	json bool
+	n    int // items written
 }
 
-// renderJSON prints a v1 List as indented JSON, one item at a time.
-func renderJSON(out *bufio.Writer, w *world) error {
-	io.WriteString(out, "{\n  \"apiVersion\": \"v1\",\n  \"kind\": \"List\",\n  \"metadata\": {},\n  \"items\": [")
-	n := 0
-	err := items(w, func(it item) error {
+// binding writes the item of Binding b with the conditions conds.
+func (l *listOut) binding(b *akv1.Binding, conds []metav1.Condition) error {
+	if !l.json {
+		l.start()
+		writeBindingYAML(l.w, b, conds)
+		return nil
+	}
+	return l.item(item{APIVersion: akv1.APIVersion, Kind: akv1.KindBinding,
+		Metadata: itemMeta{Name: b.Name, Namespace: b.Namespace, UID: string(b.UID), Generation: b.Generation},
+		Status:   akv1.BindingStatus{Conditions: conds}})
+}
+
+// item writes one item.
+func (l *listOut) item(it item) error {
+	if l.json {
 		b, err := json.MarshalIndent(it, "    ", "  ")
 		if err != nil {
 			return err
 		}
-		if n > 0 {
-			io.WriteString(out, ",")
-		}
-		n++
-		io.WriteString(out, "\n    ")
-		_, err = out.Write(b)
-		return err
-	})
+		l.start()
+		l.w.WriteString("\n    ")
+		l.w.Write(b)
+		return nil
+	}
+	b, err := yaml.Marshal(it)
 	if err != nil {
 		return err
 	}
-	if n > 0 {
-		io.WriteString(out, "\n  ")
+	l.start()
+	lines := strings.SplitAfter(strings.TrimRight(string(b), "\n"), "\n")
+	for i, line := range lines {
+		if i == 0 {
+			l.w.WriteString("- ")
+		} else {
+			l.w.WriteString("  ")
+		}
+		l.w.WriteString(line)
 	}
-	io.WriteString(out, "]\n}\n")
+	l.w.WriteString("\n")
+	return nil
+}
+
+// start writes what comes before an item: the List's head before the
+// first, a comma between JSON items.
+func (l *listOut) start() {
+	switch {
+	case l.n > 0 && l.json:
+		l.w.WriteString(",")
+	case l.json:
+		l.w.WriteString(jsonHead)
+	default:
+		if l.n == 0 {
+			l.w.WriteString("apiVersion: v1\nitems:\n")
+		}
+	}
+	l.n++
+}
+
+const jsonHead = "{\n  \"apiVersion\": \"v1\",\n  \"kind\": \"List\",\n  \"metadata\": {},\n  \"items\": ["
+
+// finish writes w's Bindings (none when they were written as they were
+// decided) and every other object, in table order, and ends the List.
+func (l *listOut) finish(w *world) error {
+	for _, b := range sortedBindings(w.bindings) {
+		if err := l.binding(b, b.Status.Conditions); err != nil {
+			return err
+		}
+	}
+	if err := otherItems(w, l.item); err != nil {
+		return err
+	}
+	switch {
+	case l.json && l.n == 0:
+		l.w.WriteString(jsonHead + "]\n}\n")
+	case l.json:
+		l.w.WriteString("\n  ]\n}\n")
+	case l.n == 0:
+		l.w.WriteString("apiVersion: v1\nitems: []\nkind: List\nmetadata: {}\n")
+	default:
+		l.w.WriteString("kind: List\nmetadata: {}\n")
+	}
 	return nil
 }

@@ -14,12 +14,13 @@ import (
 	akv1 "github.com/condengine/condengine/api/agentkourier/v1alpha1"
 )
 
-// writeBindingYAML writes one Binding item of the List, already indented
-// as a sequence entry, in the layout sigs.k8s.io/yaml gives (keys sorted,
-// two-space indent) without its JSON round trip, which costs ten times
-// the evaluation on a large stream. The tests check the result parses to
+// writeBindingYAML writes one Binding item of the List, with the
+// conditions conds, already indented as a sequence entry, in the layout
+// sigs.k8s.io/yaml gives (keys sorted, two-space indent) without its
+// JSON round trip, which costs ten times the evaluation on a large
+// stream. The tests check the result parses to
 // the same objects as the JSON output.
-func writeBindingYAML(w *bufio.Writer, b *akv1.Binding) {
+func writeBindingYAML(w *bufio.Writer, b *akv1.Binding, conds []metav1.Condition) {
 	w.WriteString("- apiVersion: ")
 	w.WriteString(akv1.APIVersion)
 	w.WriteString("\n  kind: ")
@@ -37,13 +38,13 @@ func writeBindingYAML(w *bufio.Writer, b *akv1.Binding) {
 	if b.UID != "" {
 		yamlKV(w, "    ", "uid", string(b.UID))
 	}
-	if len(b.Status.Conditions) == 0 {
+	if len(conds) == 0 {
 		w.WriteString("  status: {}\n")
 		return
 	}
 	w.WriteString("  status:\n    conditions:\n")
-	for i := range b.Status.Conditions {
-		writeConditionYAML(w, &b.Status.Conditions[i])
+	for i := range conds {
+		writeConditionYAML(w, &conds[i])
 	}
 }
 
