@@ -14,41 +14,47 @@ import (
 
 const parentDeactivated = "../../conformance/scenarios/finops/subscription-parent-deactivated-default-policy.yaml"
 
-// The seed's question: why is team-a/late refused? The rule, the holder
-// and both creation times, none of which the status may show.
-func TestExplain_LateBindingNamesRuleHolderAndBothCreationTimes(t *testing.T) {
-	code, out, errs := run(t, "", "explain", "-f", "demo/binding.yaml", "Binding", "team-a/late")
-	if code != exitOK {
-		t.Fatalf("code %d, stderr %q", code, errs)
+// Explain answers the questions a status cannot: why team-a/late is
+// refused (the rule, the holder and both creation times, none of which
+// the status may show), and why a child ended by its parent is inactive
+// (the parent, the parent's end and the policy in force).
+func TestExplain_NamesWhatTheStatusCannotShow(t *testing.T) {
+	for _, tc := range []struct {
+		name, golden string
+		args         []string
+		wants        []string
+	}{
+		{"late binding names rule, holder and both creation times", "explain-late.txt",
+			[]string{"-f", "demo/binding.yaml", "Binding", "team-a/late"},
+			[]string{
+				"Accepted=False ChannelConflict",
+				"← rule binding/accepted/channel-conflict: ",
+				"← Binding team-b/support (uid u-support, generation 1)",
+				"metadata.creationTimestamp: 2026-11-30T09:00:00Z",
+				"metadata.creationTimestamp: 2026-11-30T09:59:00Z",
+				"Ready=False Accepted:ChannelConflict",
+				"← derived from Accepted",
+			}},
+		{"deactivated child names parent and policy", "explain-child.txt",
+			[]string{"-f", parentDeactivated, "subscription", "team-a/child"},
+			[]string{
+				"Active=False ParentDeactivated",
+				"← rule subscription/active/parent-deactivated: ",
+				"spec.parent.subscriptionRef: team-a/root",
+				"← Subscription team-a/root (uid u-root, generation 1)",
+				"status.deactivatedAt: 2026-11-20T12:00:00Z",
+				"policy: Deactivate (default)",
+			}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, out, errs := run(t, "", append([]string{"explain"}, tc.args...)...)
+			if code != exitOK {
+				t.Fatalf("code %d, stderr %q", code, errs)
+			}
+			containsAll(t, out, tc.wants...)
+			golden(t, tc.golden, out)
+		})
 	}
-	containsAll(t, out,
-		"Accepted=False ChannelConflict",
-		"← rule binding/accepted/channel-conflict: ",
-		"← Binding team-b/support (uid u-support, generation 1)",
-		"metadata.creationTimestamp: 2026-11-30T09:00:00Z",
-		"metadata.creationTimestamp: 2026-11-30T09:59:00Z",
-		"Ready=False Accepted:ChannelConflict",
-		"← derived from Accepted",
-	)
-	golden(t, "explain-late.txt", out)
-}
-
-// A child ended by its parent names the parent, the parent's end and the
-// policy in force.
-func TestExplain_DeactivatedChildNamesParentAndPolicy(t *testing.T) {
-	code, out, errs := run(t, "", "explain", "-f", parentDeactivated, "subscription", "team-a/child")
-	if code != exitOK {
-		t.Fatalf("code %d, stderr %q", code, errs)
-	}
-	containsAll(t, out,
-		"Active=False ParentDeactivated",
-		"← rule subscription/active/parent-deactivated: ",
-		"spec.parent.subscriptionRef: team-a/root",
-		"← Subscription team-a/root (uid u-root, generation 1)",
-		"status.deactivatedAt: 2026-11-20T12:00:00Z",
-		"policy: Deactivate (default)",
-	)
-	golden(t, "explain-child.txt", out)
 }
 
 func TestExplain_JSONCarriesRuleAndEvidence(t *testing.T) {
