@@ -3,10 +3,13 @@ package manifest
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"regexp"
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	sigsyaml "sigs.k8s.io/yaml"
 )
 
 // A key given twice in one mapping is refused rather than read the way
@@ -279,21 +282,30 @@ func yamlDuplicate(msg string, text []byte, first int) (*fieldError, bool) {
 		return nil, false
 	}
 	valueLine, _ := strconv.Atoi(m[1])
-	key := m[2]
-	if k, err := strconv.Unquote(key); err == nil {
-		key = k
-	}
+	keys := yamlKeyFinder(m[2])
 	lines := strings.Split(string(text), "\n")
-	re := regexp.MustCompile(`(^|[\s{,\-])["']?` + regexp.QuoteMeta(key) + `["']?\s*:(\s|$)`)
 	// The later key is on its value's line or the nearest line above
 	// it that holds the key.
 	second, col := -1, 0
+	var later string
 	for i := min(valueLine, len(lines)) - 1; i >= 0; i-- {
-		if locs := re.FindAllStringSubmatchIndex(lines[i], -1); locs != nil {
-			if len(locs) > 1 { // a flow mapping: {kind: A, kind: B}
-				return duplicateError(yamlPath(lines, i, locs[1][3], key), first+i, first+i, locs[0][3]+1, locs[1][3]+1), true
+		if found := keys.find(lines[i]); found != nil {
+			// A flow mapping ({kind: A, kind: B}): two keys of one
+			// mapping, told from the keys of the collections nested in
+			// it ({b: {b: 1}, b: 2}) by their paths.
+			// yes and on are one key (true): compare the paths with a
+			// key that stands for both.
+			paths := make([]string, len(found))
+			for j, k := range found {
+				paths[j] = yamlPath(lines, i, k.col, "\x00")
+				for h := range j {
+					if paths[h] == paths[j] {
+						a, b := found[h], k
+						return keys.describe(duplicateError(yamlPath(lines, i, b.col, b.text), first+i, first+i, a.col+1, b.col+1), a.text, b.text), true
+					}
+				}
 			}
-			second, col = i, locs[0][3]
+			second, col, later = i, found[0].col, found[0].text
 			break
 		}
 	}
@@ -312,13 +324,71 @@ func yamlDuplicate(msg string, text []byte, first int) (*fieldError, bool) {
 		if indent > col {
 			continue
 		}
-		loc := re.FindStringSubmatchIndex(lines[i])
-		if loc != nil && loc[3] == col {
-			return duplicateError(yamlPath(lines, second, col, key), first+i, first+second), true
+		if found := keys.find(lines[i]); found != nil && found[0].col == col {
+			return keys.describe(duplicateError(yamlPath(lines, second, col, later), first+i, first+second), found[0].text, later), true
 		}
 		if indent < col {
 			return nil, false
 		}
 	}
 	return nil, false
+}
+
+// yamlKey is a key found on a line: its column and its text as the
+// decoder reads it (quotes removed).
+type yamlKey struct {
+	col  int
+	text string
+}
+
+// yamlKeys finds, on one line, the keys that the decoder reads as one
+// reported key, left to right. read is how the decoder reads a key that
+// is not a string (true, 1, null), and empty for a string.
+type yamlKeys struct {
+	find func(line string) []yamlKey
+	read string
+}
+
+// yamlKeyFinder returns the finder for the key a strict decoder reported
+// as reported: a string (quoted in the report) is found as written; any
+// other key (YAML 1.1 reads y, yes and on as true, 0x1 as 1) is found by
+// reading each plain key on the line the way the decoder does.
+func yamlKeyFinder(reported string) yamlKeys {
+	if k, err := strconv.Unquote(reported); err == nil {
+		re := regexp.MustCompile(`(^|[\s{,\-])["']?` + regexp.QuoteMeta(k) + `["']?\s*:(\s|$)`)
+		return yamlKeys{find: func(line string) []yamlKey {
+			var out []yamlKey
+			for _, loc := range re.FindAllStringSubmatchIndex(line, -1) {
+				out = append(out, yamlKey{col: loc[3], text: k})
+			}
+			return out
+		}}
+	}
+	read := reported
+	if read == "<nil>" {
+		read = "null"
+	}
+	return yamlKeys{read: read, find: func(line string) []yamlKey {
+		var out []yamlKey
+		for _, loc := range plainYAMLKey.FindAllStringSubmatchIndex(line, -1) {
+			k := line[loc[4]:loc[5]]
+			if js, err := sigsyaml.YAMLToJSON([]byte("[" + k + "]")); err == nil && string(js) == "["+read+"]" {
+				out = append(out, yamlKey{col: loc[3], text: k})
+			}
+		}
+		return out
+	}}
+}
+
+// plainYAMLKey is an unquoted key of a block or flow mapping, in group 2.
+var plainYAMLKey = regexp.MustCompile(`(^|[\s{,\-])([^\s:{},\[\]#'"&*!|>%@` + "`" + `][^\s:{},\[\]#]*)\s*:(\s|$)`)
+
+// describe adds to a key given twice that is not a string how the
+// decoder reads it, which the text does not show (yes and on are one
+// key, true).
+func (keys yamlKeys) describe(fe *fieldError, earlier, later string) *fieldError {
+	if keys.read != "" {
+		fe.problem = strings.Replace(fe.problem, "; ", fmt.Sprintf(", as %q and %q, both read as %s, not as text; ", earlier, later, keys.read), 1)
+	}
+	return fe
 }

@@ -69,6 +69,33 @@ func TestReader_DuplicateKeyNamesBothLines(t *testing.T) {
 		"yaml flow item": {
 			"kind: A\nports:\n- {name: a}\n- {name: b, name: c}\n",
 			"line 4: ports[1].name: given twice on line 4", 4},
+		"yaml nested flow mapping": {
+			"kind: A\nobjects:\n- {apiVersion: v1, kind: Secret, metadata: {name: s, name: t}}\n",
+			"line 3: objects[0].metadata.name: given twice on line 3", 3},
+		"yaml nested flow, JSON style": {
+			"kind: A\nobjects:\n- {}\n- {\"kind\": \"B\", \"metadata\": {\"namespace\": \"a\", \"name\": \"b\", \"name\": \"c\"}}\n",
+			"line 4: objects[1].metadata.name: given twice on line 4", 4},
+		"yaml flow mapping in a flow sequence": {
+			"kind: A\na: {b: [1, {c: 1, c: 2}]}\n",
+			"line 2: a.b[1].c: given twice on line 2", 2},
+		"yaml nested flow document": {
+			"{kind: A, spec: {x: {}, y: 1, y: 2}}\n",
+			"line 1: spec.y: given twice on line 1", 1},
+		"yaml keys YAML 1.1 reads as true": {
+			"kind: A\nspec:\n  yes: 1\n  # on is true too\n  on: 2\n",
+			`line 5: spec.on: given on line 3 and again on line 5, as "yes" and "on", both read as true, not as text`, 5},
+		"yaml key y twice in a flow mapping": {
+			"kind: A\nspec: {y: 1, x: 0, y: 2}\n",
+			`line 2: spec.y: given twice on line 2 (columns 8 and 20), as "y" and "y", both read as true, not as text`, 2},
+		"yaml keys read as true, nested in flow": {
+			"kind: A\nspec: {yes: {on: 1}, x: [{y: 1}], on: 2}\n",
+			`line 2: spec.on: given twice on line 2 (columns 8 and 35), as "yes" and "on", both read as true, not as text`, 2},
+		"yaml numeric keys": {
+			"kind: A\nitems:\n- ports:\n    1: a\n    0x1: b\n",
+			`line 5: items[0].ports.0x1: given on line 4 and again on line 5, as "1" and "0x1", both read as 1, not as text`, 5},
+		"yaml flow key with brackets in quotes": {
+			"kind: A\nlist:\n- {\"a{b\": {'c]': 1, x: 1, x: 2}}\n",
+			"line 3: list[0].a{b.x: given twice on line 3", 3},
 	} {
 		t.Run(name, func(t *testing.T) {
 			_, err := Split([]byte(tc.in))

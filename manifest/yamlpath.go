@@ -10,17 +10,23 @@ import (
 // at column col of lines[row], found from the text as yamlLineOf finds a
 // line: each parent is the nearest line above that is less indented, a
 // list item's place is counted among the "- " items of its column. A
-// flow mapping ({name: a}) is placed under the block key on its line;
-// inside deeper flow collections, only key is known, and key alone is
-// returned.
+// flow collection opened on the key's line ({name: a}, or {metadata:
+// {name: a}} and [{a: 1}, {a: 2}] nested) is read from its opening
+// bracket to the key and placed under the block key or list item on its
+// line; where that reading fails (a flow collection opened on an earlier
+// line), key alone is returned.
 func yamlPath(lines []string, row, col int, key string) string {
 	segs := []string{key}
 	prefix := lines[row][:col]
 	if open := strings.IndexAny(prefix, "{["); open >= 0 {
-		// A flow mapping: the value of the block key on this line, a
+		// A flow collection: the value of the block key on this line, a
 		// list item, or the whole document.
-		if strings.Count(prefix, "{")+strings.Count(prefix, "[") > 1 || prefix[open] != '{' {
+		inner, ok := flowSegs(prefix[open:])
+		if !ok {
 			return key
+		}
+		for j := len(inner) - 1; j >= 0; j-- {
+			segs = append(segs, inner[j])
 		}
 		prefix = prefix[:open]
 		if m := blockKey.FindStringSubmatchIndex(prefix); m != nil {
@@ -137,4 +143,84 @@ func dashAt(line string, col int) bool {
 		return false
 	}
 	return col+1 == len(line) || line[col+1] == ' '
+}
+
+// flowSegs reads flow, the text from a flow collection's opening bracket
+// up to a key of its innermost open mapping, and returns the path from
+// the outermost collection to that mapping, outermost first: for each
+// mapping the key whose value is still open, for each sequence the
+// item's place ("{a: [1, {" gives a, [1]). ok is false unless every
+// bracket opened in flow is understood and the innermost is a mapping.
+func flowSegs(flow string) (segs []string, ok bool) {
+	type level struct {
+		seq  bool
+		item int
+		key  string
+	}
+	var stack []level
+	tok := 0 // where the current scalar starts
+	for i := 0; i < len(flow); i++ {
+		c := flow[i]
+		switch {
+		case (c == '"' || c == '\'') && strings.TrimSpace(flow[tok:i]) == "":
+			end := closingQuote(flow, i)
+			if end < 0 {
+				return nil, false
+			}
+			i = end
+		case c == '{' || c == '[':
+			stack = append(stack, level{seq: c == '['})
+			tok = i + 1
+		case c == '}' || c == ']':
+			if len(stack) == 0 {
+				return nil, false
+			}
+			stack = stack[:len(stack)-1]
+			tok = i + 1
+		case c == ',':
+			if len(stack) == 0 {
+				return nil, false
+			}
+			top := &stack[len(stack)-1]
+			top.item++
+			top.key = ""
+			tok = i + 1
+		case c == ':' && len(stack) > 0 && !stack[len(stack)-1].seq &&
+			(i+1 == len(flow) || strings.IndexByte(" ,[]{}", flow[i+1]) >= 0 || i > 0 && (flow[i-1] == '"' || flow[i-1] == '\'')):
+			stack[len(stack)-1].key = yamlKeyName(strings.TrimSpace(flow[tok:i]))
+			tok = i + 1
+		}
+	}
+	if len(stack) == 0 || stack[len(stack)-1].seq {
+		return nil, false
+	}
+	for _, l := range stack[:len(stack)-1] {
+		switch {
+		case l.seq:
+			segs = append(segs, "["+strconv.Itoa(l.item)+"]")
+		case l.key == "":
+			return nil, false
+		default:
+			segs = append(segs, l.key)
+		}
+	}
+	return segs, true
+}
+
+// closingQuote is the offset of the quote that closes the one at
+// flow[open], or -1: a double-quoted scalar ends at an unescaped '"', a
+// single-quoted one at a single quote that is not doubled.
+func closingQuote(flow string, open int) int {
+	q := flow[open]
+	for i := open + 1; i < len(flow); i++ {
+		switch {
+		case q == '"' && flow[i] == '\\':
+			i++
+		case flow[i] == q && q == '\'' && i+1 < len(flow) && flow[i+1] == '\'':
+			i++
+		case flow[i] == q:
+			return i
+		}
+	}
+	return -1
 }

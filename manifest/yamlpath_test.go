@@ -26,7 +26,7 @@ func genYAML(t *rapid.T, depth int) *yamlNode {
 	n := &yamlNode{}
 	switch kind {
 	case 1:
-		keys := rapid.SliceOfNDistinct(rapid.SampledFrom([]string{"a", "b", "kind", "name", "spec"}), 1, 3, rapid.ID[string]).Draw(t, "keys")
+		keys := rapid.SliceOfNDistinct(rapid.SampledFrom([]string{"a", "b", "kind", "name", "spec", "on"}), 1, 3, rapid.ID[string]).Draw(t, "keys")
 		for _, k := range keys {
 			n.keys = append(n.keys, k)
 			n.vals = append(n.vals, genYAML(t, depth+1))
@@ -59,9 +59,42 @@ func (n *yamlNode) mappings(path string, out *[]string) {
 // gets its first key again at its end. first says the caller already
 // wrote the text left of col on this line ("- ").
 type yamlRender struct {
-	t   *rapid.T
-	b   strings.Builder
-	dup string
+	t       *rapid.T
+	b       strings.Builder
+	dup     string
+	dupFlow bool // the mapping at dup was written in flow style
+}
+
+// flow writes n in flow style ({a: 1, b: [1, {c: 1}]}) on the current
+// line.
+func (r *yamlRender) flow(n *yamlNode, path string) {
+	switch {
+	case n.keys != nil:
+		r.b.WriteString("{")
+		for i, k := range n.keys {
+			if i > 0 {
+				r.b.WriteString(", ")
+			}
+			r.b.WriteString(k + ": ")
+			r.flow(n.vals[i], joinKey(path, k))
+		}
+		if path == r.dup {
+			r.b.WriteString(", " + n.keys[0] + ": 1")
+			r.dupFlow = true
+		}
+		r.b.WriteString("}")
+	case n.list:
+		r.b.WriteString("[")
+		for i, it := range n.items {
+			if i > 0 {
+				r.b.WriteString(", ")
+			}
+			r.flow(it, path+"["+strconv.Itoa(i)+"]")
+		}
+		r.b.WriteString("]")
+	default:
+		r.b.WriteString("1")
+	}
 }
 
 func (r *yamlRender) node(n *yamlNode, path string, col int, first bool) {
@@ -88,6 +121,12 @@ func (r *yamlRender) node(n *yamlNode, path string, col int, first bool) {
 				r.b.WriteString("- 1\n")
 				continue
 			}
+			if rapid.IntRange(0, 3).Draw(r.t, "flowItem") == 0 {
+				r.b.WriteString("- ")
+				r.flow(it, p)
+				r.b.WriteString("\n")
+				continue
+			}
 			if rapid.Bool().Draw(r.t, "compact") {
 				r.b.WriteString("- ")
 				r.node(it, p, col+2, true)
@@ -103,6 +142,12 @@ func (r *yamlRender) node(n *yamlNode, path string, col int, first bool) {
 
 // value writes the value of a key written at column col.
 func (r *yamlRender) value(n *yamlNode, path string, col int) {
+	if (n.keys != nil || n.list) && rapid.IntRange(0, 3).Draw(r.t, "flowValue") == 0 {
+		r.b.WriteString(" ")
+		r.flow(n, path)
+		r.b.WriteString("\n")
+		return
+	}
 	switch {
 	case n.keys != nil:
 		r.b.WriteString("\n")
@@ -115,9 +160,10 @@ func (r *yamlRender) value(n *yamlNode, path string, col int) {
 	}
 }
 
-// A key given twice in a block YAML document is named by its full path,
-// as a JSON one is, whatever the nesting of mappings and lists and
-// however the list items are written.
+// A key given twice in a YAML document is named by its full path, as a
+// JSON one is, whatever the nesting of mappings and lists, however the
+// list items are written, and in flow collections ({a: [1, {b: 1}]})
+// opened on the key's line.
 func TestProperty_YAMLRepeatedKeyNamesItsFullPath(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		root := &yamlNode{keys: []string{"kind"}, vals: []*yamlNode{{}}}
@@ -145,6 +191,10 @@ func TestProperty_YAMLRepeatedKeyNamesItsFullPath(t *testing.T) {
 		find(root, "")
 		_, err := Split([]byte(r.b.String()))
 		require.Error(t, err, r.b.String())
-		require.Contains(t, err.Error(), ": "+joinKey(r.dup, key)+": given on line ", r.b.String())
+		given := ": given on line "
+		if r.dupFlow {
+			given = ": given twice on line "
+		}
+		require.Contains(t, err.Error(), ": "+joinKey(r.dup, key)+given, r.b.String())
 	})
 }

@@ -98,7 +98,7 @@ func TestParse_KeyGivenTwiceNamesBothLines(t *testing.T) {
 		"name: a\nsystem: binding\nnow: \"2026-11-30T10:00:00Z\"\nsystem: finops\nexpect: []\n":                                                           "line 4: system: given on line 2 and again on line 4",
 		"name: a\nsystem: binding\nnow: \"2026-11-30T10:00:00Z\"\nexpect:\n- kind: Binding\n  namespace: a\n  name: b\n  name: c\n":                       "line 8: expect[0].name: given on line 7 and again on line 8",
 		"{\"name\": \"a\", \"system\": \"binding\",\n \"now\": \"2026-11-30T10:00:00Z\",\n \"system\": \"finops\", \"expect\": []}":                       "line 3: system: given on line 1 and again on line 3",
-		"name: a\nsystem: binding\nnow: \"2026-11-30T10:00:00Z\"\nobjects:\n- {apiVersion: v1, kind: Secret, metadata: {name: s, name: t}}\nexpect: []\n": "line 5: name: given twice on line 5",
+		"name: a\nsystem: binding\nnow: \"2026-11-30T10:00:00Z\"\nobjects:\n- {apiVersion: v1, kind: Secret, metadata: {name: s, name: t}}\nexpect: []\n": "line 5: objects[0].metadata.name: given twice on line 5",
 		"name: a\nSystem: finops\nnow: \"2026-11-30T10:00:00Z\"\nsystem: binding\nexpect: []\n":                                                           `line 4: system: given on line 2 as "System" and again on line 4 as "system"`,
 		"name: a\nsystem: binding\nnow: \"2026-11-30T10:00:00Z\"\nexpect:\n- kind: Binding\n  namespace: a\n  Namespace: b\n  name: c\n":                  `line 7: expect[0].namespace: given on line 6 as "namespace" and again on line 7 as "Namespace"`,
 	} {
