@@ -502,3 +502,30 @@ func TestRunOnce_AFailedListComesBack(t *testing.T) {
 		t.Errorf("after the list worked: wait %v, ReadRetryAt %v", got, rep.ReadRetryAt)
 	}
 }
+
+// TestRunOnce_AClockThatWentBackDoesNotStretchAWait: after the clock
+// jumps back five minutes, a retry due two seconds ahead is still due at
+// most its two-second wait ahead, not five minutes and two seconds.
+func TestRunOnce_AClockThatWentBackDoesNotStretchAWait(t *testing.T) {
+	failing := false
+	h, err := New(failingTarget(t, &failing), "finops-operator-system")
+	if err != nil {
+		t.Fatal(err)
+	}
+	settle(t, h, t0.Add(-time.Minute))
+	failing = true
+	name := types.NamespacedName{Namespace: "acme", Name: "platform"}
+	for _, at := range []time.Duration{0, time.Second} {
+		if _, err := h.RunOnce(context.Background(), t0.Add(at)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	back := t0.Add(-5 * time.Minute)
+	rep, err := h.RunOnce(context.Background(), back)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := rep.RequeueAfterOf(name, back); got <= 0 || got > 2*time.Second {
+		t.Errorf("after the clock went back: wait %v, want at most the 2s it was given", got)
+	}
+}
