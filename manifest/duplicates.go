@@ -334,6 +334,28 @@ func yamlDuplicate(msg string, text []byte, first int) (*fieldError, bool) {
 	return nil, false
 }
 
+// yamlUnplacedDuplicate is the error for a key given twice that
+// yamlDuplicate could not place in text (a flow mapping over several
+// lines, an explicit "? key"), at the line of the later key's value. It
+// is nil when text holds a merge key (<<): then the repeat may be a key
+// overriding what the merge brought in, which is allowed.
+func yamlUnplacedDuplicate(msg string, text []byte, first int) *fieldError {
+	m := yamlDupKey.FindStringSubmatch(msg)
+	if m == nil || mergeKey.Match(text) {
+		return nil
+	}
+	valueLine, _ := strconv.Atoi(m[1])
+	key := m[2]
+	if k, err := strconv.Unquote(key); err == nil {
+		key = k
+	}
+	return &fieldError{path: key, line: first + valueLine - 1,
+		problem: "given twice in one mapping, the later one here; a mapping holds each key once (a decoder would keep the last and drop the first without a word), so remove one"}
+}
+
+// mergeKey is YAML's merge key, "<<:", in block or flow style.
+var mergeKey = regexp.MustCompile(`(^|[\s{,\-])<<\s*:`)
+
 // yamlKey is a key found on a line: its column and its text as the
 // decoder reads it (quotes removed).
 type yamlKey struct {

@@ -90,6 +90,12 @@ func TestReader_DuplicateKeyNamesBothLines(t *testing.T) {
 		"yaml keys read as true, nested in flow": {
 			"kind: A\nspec: {yes: {on: 1}, x: [{y: 1}], on: 2}\n",
 			`line 2: spec.on: given twice on line 2 (columns 8 and 35), as "yes" and "on", both read as true, not as text`, 2},
+		"yaml flow mapping over two lines": {
+			"kind: A\nspec: {a: 1,\n  b: 1, a: 2}\n",
+			"line 3: a: given twice in one mapping, the later one here", 3},
+		"yaml explicit key": {
+			"kind: A\nspec:\n  ? a\n  : 1\n  a: 2\n",
+			"line 5: a: given twice in one mapping, the later one here", 5},
 		"yaml numeric keys": {
 			"kind: A\nitems:\n- ports:\n    1: a\n    0x1: b\n",
 			`line 5: items[0].ports.0x1: given on line 4 and again on line 5, as "1" and "0x1", both read as 1, not as text`, 5},

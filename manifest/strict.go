@@ -206,6 +206,9 @@ func toJSON(text []byte, at int) (js json.RawMessage, folded bool, line int, err
 			return nil, false, fe.line - at + 1, fe
 		}
 		if yamlDupKey.MatchString(msg) {
+			if fe := yamlUnplacedDuplicate(msg, text, at); fe != nil {
+				return nil, false, fe.line - at + 1, fe
+			}
 			// A key that overrides what a merge key (<<) brought in.
 			js, err = yamlToJSON(text, false)
 		}
