@@ -14,16 +14,25 @@ func madeAt(at time.Time, gen int64) *metav1.ObjectMeta {
 	return &metav1.ObjectMeta{Generation: gen, CreationTimestamp: metav1.NewTime(at)}
 }
 
+// remade is when an object was made again under a name whose earlier
+// object's conditions were written at t0.
+var remade = t0.Add(time.Hour)
+
+// mergeAcceptedOK merges, for the object of generation 1 made at remade,
+// the wish for Accepted True OK into current.
+func mergeAcceptedOK(v *Vocabulary, current []metav1.Condition) MergeResult {
+	return v.MergeObject(madeAt(remade, 1), current, []metav1.Condition{want("Accepted", "True", "OK", 1)}, now)
+}
+
 func TestHeld_LeavesOutOursFromAnEarlierObject(t *testing.T) {
 	v := testVocab(t)
-	created := t0.Add(time.Hour)
 	current := []metav1.Condition{
 		cond("Accepted", "True", "OK", 1, t0),            // before creation: the old object's
 		cond("Foreign", "True", "Whatever", 1, t0),       // another writer's: kept
-		cond("Ready", "True", "OK", 1, created),          // at creation: this object's
+		cond("Ready", "True", "OK", 1, remade),           // at creation: this object's
 		{Type: "Accepted", Status: "True", Reason: "OK"}, // no time: no evidence, kept
 	}
-	got := v.Held(current, created)
+	got := v.Held(current, remade)
 	require.Len(t, got, 3)
 	assert.Equal(t, []string{"Foreign", "Ready", "Accepted"}, []string{got[0].Type, got[1].Type, got[2].Type})
 	assert.Equal(t, "Accepted", current[0].Type, "the argument is not modified")
@@ -38,13 +47,12 @@ func TestHeld_NothingLeftOutIsTheSameSlice(t *testing.T) {
 
 func TestMergeObject_MadeAgainTimeIsNotCarriedOver(t *testing.T) {
 	v := testVocab(t)
-	created := t0.Add(time.Hour)
 	current := []metav1.Condition{cond("Accepted", "True", "OK", 1, t0)}
-	r := v.MergeObject(madeAt(created, 1), current, []metav1.Condition{want("Accepted", "True", "OK", 1)}, now)
+	r := mergeAcceptedOK(v, current)
 	require.True(t, r.Changed, "the same status, but written for another object")
 	require.Len(t, r.Conditions, 1)
 	assert.True(t, r.Conditions[0].LastTransitionTime.Time.Equal(now.Truncate(time.Second)))
-	assert.False(t, r.Conditions[0].LastTransitionTime.Time.Before(created))
+	assert.False(t, r.Conditions[0].LastTransitionTime.Time.Before(remade))
 
 	// Merge alone, which does not know the object, would carry it over.
 	assert.True(t, v.Merge(current, []metav1.Condition{want("Accepted", "True", "OK", 1)}, 1, now).Conditions[0].LastTransitionTime.Time.Equal(t0))
@@ -52,12 +60,11 @@ func TestMergeObject_MadeAgainTimeIsNotCarriedOver(t *testing.T) {
 
 func TestMergeObject_MadeAgainDroppedIsAChange(t *testing.T) {
 	v := testVocab(t)
-	created := t0.Add(time.Hour)
-	at := created.Add(time.Minute)
+	at := remade.Add(time.Minute)
 	current := []metav1.Condition{cond("Accepted", "True", "OK", 1, at), cond("Ready", "True", "OK", 1, t0)}
 	// The evaluator no longer wants Ready; Merge on the filtered list alone
 	// would see nothing to do.
-	r := v.MergeObject(madeAt(created, 1), current, []metav1.Condition{want("Accepted", "True", "OK", 1)}, now)
+	r := mergeAcceptedOK(v, current)
 	assert.True(t, r.Changed)
 	require.Len(t, r.Conditions, 1)
 	assert.True(t, r.Conditions[0].LastTransitionTime.Time.Equal(at))
@@ -65,23 +72,21 @@ func TestMergeObject_MadeAgainDroppedIsAChange(t *testing.T) {
 
 func TestMergeObject_MadeAgainIsNotStale(t *testing.T) {
 	v := testVocab(t)
-	created := t0.Add(time.Hour)
 	current := []metav1.Condition{cond("Accepted", "True", "OK", 7, t0)}
-	r := v.MergeObject(madeAt(created, 1), current, []metav1.Condition{want("Accepted", "True", "OK", 1)}, now)
+	r := mergeAcceptedOK(v, current)
 	assert.False(t, r.Stale, "generation 7 was the earlier object's")
 	assert.True(t, r.Changed)
 
-	fresh := []metav1.Condition{cond("Accepted", "True", "OK", 7, created)}
-	r = v.MergeObject(madeAt(created, 1), fresh, []metav1.Condition{want("Accepted", "True", "OK", 1)}, now)
+	fresh := []metav1.Condition{cond("Accepted", "True", "OK", 7, remade)}
+	r = mergeAcceptedOK(v, fresh)
 	assert.True(t, r.Stale)
 	assert.Same(t, &fresh[0], &r.Conditions[0])
 }
 
 func TestMergeObject_ForeignKeptWhateverItsTime(t *testing.T) {
 	v := testVocab(t)
-	created := t0.Add(time.Hour)
-	current := []metav1.Condition{cond("Accepted", "True", "OK", 1, created), cond("Foreign", "True", "Whatever", 1, t0)}
-	r := v.MergeObject(madeAt(created, 1), current, []metav1.Condition{want("Accepted", "True", "OK", 1)}, now)
+	current := []metav1.Condition{cond("Accepted", "True", "OK", 1, remade), cond("Foreign", "True", "Whatever", 1, t0)}
+	r := mergeAcceptedOK(v, current)
 	assert.False(t, r.Changed)
 	assert.Equal(t, current, r.Conditions)
 }

@@ -82,8 +82,7 @@ type Reader struct {
 	// Sized, when set, is told each document's size in bytes once it is
 	// read and before it is converted: converting a YAML document takes
 	// many times its size for a moment, which a caller that budgets
-	// memory (`condengine eval`) makes room for. A JSON document that
-	// NextTyped decodes straight is never converted and is not told.
+	// memory (`condengine eval`) makes room for.
 	Sized func(bytes int)
 
 	in    io.Reader
@@ -132,24 +131,11 @@ func (r *Reader) next(typed func(d *Document, t []byte) bool) (*Document, bool, 
 			return nil, false, io.EOF
 		}
 		d := &Document{File: r.File, Index: r.n, Line: start, source: text, sourceLine: start}
-		// A JSON document decoded straight is read by one streaming
-		// decoder and never converted, so only the documents that will
-		// be (and YAML, whose node tree the straight reading builds) are
-		// told to Sized: a budget made for converting a large List
-		// would let the heap grow to many times the input.
-		sized := false
-		if typed != nil {
-			t := bytes.TrimSpace(text)
-			if r.Sized != nil && len(t) > 0 && !looksJSON(t) {
-				r.Sized(len(text))
-				sized = true
-			}
-			if typed(d, t) {
-				return d, true, nil
-			}
-		}
-		if r.Sized != nil && !sized {
+		if r.Sized != nil {
 			r.Sized(len(text))
+		}
+		if typed != nil && typed(d, bytes.TrimSpace(text)) {
+			return d, true, nil
 		}
 		js, folded, line, err := toJSON(text, start)
 		if err != nil {

@@ -102,34 +102,25 @@ func TestLimitMemory_ALargeDocumentRaisesTheBudget(t *testing.T) {
 	}
 }
 
-// A kubectl JSON List read straight into its objects is never converted,
-// so it leaves the budget where the input's size puts it: raising it as
-// for a conversion let the heap grow to nearly four times the List.
-// The same List with one item the straight reading gives back (a kind
-// it does not know) is converted, and raises it.
-func TestLimitMemory_AJSONListReadStraightKeepsTheBudget(t *testing.T) {
+// A kubectl JSON List read straight into its objects is not converted,
+// but its text is held whole while the objects are decoded from it, and
+// the two together outgrow a budget made for a stream of small
+// documents: under 1.6 times the input the collector ran without a
+// break and eval took 2.6 times the CPU on a 56 MB List. So it raises the
+// budget as a converted document does.
+func TestLimitMemory_AJSONListReadStraightRaisesTheBudget(t *testing.T) {
 	before := debug.SetMemoryLimit(-1)
 	defer debug.SetMemoryLimit(before)
 	_, list := floorInputs(t, 6000)
 	if len(list)*perDocument <= int(memoryBudget(int64(len(list)))) {
 		t.Fatalf("a %d-byte List is too small to tell the budgets apart", len(list))
 	}
-	budgetAfter := func(list []byte) int64 {
-		in, restore := limitMemory(bytes.NewReader(list))
-		defer restore()
-		if _, err := evaluateInput("list.json", in, time.Now()); err != nil {
-			t.Fatal(err)
-		}
-		return debug.SetMemoryLimit(-1)
+	in, restore := limitMemory(bytes.NewReader(list))
+	defer restore()
+	if _, err := evaluateInput("list.json", in, time.Now()); err != nil {
+		t.Fatal(err)
 	}
-	if got, want := budgetAfter(list), memoryBudget(int64(len(list))); got != want {
-		t.Errorf("budget after a %d-byte List read straight: %d, want %d", len(list), got, want)
-	}
-	odd := bytes.Replace(list, []byte(`"items":[`), []byte(`"items":[{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"x"}},`), 1)
-	if bytes.Equal(odd, list) {
-		t.Fatal("the List has no items array to add to")
-	}
-	if got, want := budgetAfter(odd), int64(len(odd))*perDocument; got < want {
-		t.Errorf("budget after a %d-byte List converted: %d, want at least %d", len(odd), got, want)
+	if got, want := debug.SetMemoryLimit(-1), int64(len(list))*perDocument; got < want {
+		t.Errorf("budget after a %d-byte List read straight: %d, want at least %d", len(list), got, want)
 	}
 }
