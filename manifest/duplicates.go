@@ -377,7 +377,10 @@ type yamlKeys struct {
 // reading each plain key on the line the way the decoder does.
 func yamlKeyFinder(reported string) yamlKeys {
 	if k, err := strconv.Unquote(reported); err == nil {
-		re := regexp.MustCompile(`(^|[\s{,\-])["']?` + regexp.QuoteMeta(k) + `["']?\s*:(\s|$)`)
+		// A quoted key may have its value right after the colon
+		// ({"a":1}); a plain one needs a space or the line's end.
+		q := regexp.QuoteMeta(k)
+		re := regexp.MustCompile(`(^|[\s{,\-])(?:"` + q + `"\s*:|'` + q + `'\s*:|` + q + `\s*:(?:\s|$))`)
 		return yamlKeys{find: func(line string) []yamlKey {
 			var out []yamlKey
 			for _, loc := range re.FindAllStringSubmatchIndex(line, -1) {

@@ -96,6 +96,9 @@ func TestReader_DuplicateKeyNamesBothLines(t *testing.T) {
 		"yaml explicit key": {
 			"kind: A\nspec:\n  ? a\n  : 1\n  a: 2\n",
 			"line 5: a: given twice in one mapping, the later one here", 5},
+		"yaml compact JSON-style flow mapping": {
+			"kind: A\nobjects:\n- {\"a\":1,\"b\":{\"a\":0},\"a\":2}\n",
+			"line 3: objects[0].a: given twice on line 3 (columns 4 and 22)", 3},
 		"yaml numeric keys": {
 			"kind: A\nitems:\n- ports:\n    1: a\n    0x1: b\n",
 			`line 5: items[0].ports.0x1: given on line 4 and again on line 5, as "1" and "0x1", both read as 1, not as text`, 5},
