@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -117,4 +118,49 @@ func TestEval_AnErrorWritesNothing(t *testing.T) {
 	if err == nil || out.Len() > 0 {
 		t.Fatalf("err %v, output %q", err, out.String())
 	}
+}
+
+// FuzzWrittenAsDecided holds writing as decided equal to rendering
+// afterwards on any input, in both List formats: the same output, the
+// same notes, the same error, and nothing written on an error.
+func FuzzWrittenAsDecided(f *testing.F) {
+	for _, name := range []string{"list.yaml", "finops.yaml", "../check/connection-not-found.yaml"} {
+		data, err := os.ReadFile(cliData + "/eval/" + name)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data)
+	}
+	var gen bytes.Buffer
+	if err := genstream.Write(&gen, 12, 2); err != nil {
+		f.Fatal(err)
+	}
+	f.Add(gen.Bytes())
+	now, _ := time.Parse(time.RFC3339, fixedNow)
+	f.Fuzz(func(t *testing.T, in []byte) {
+		if len(in) > 64<<10 {
+			t.Skip()
+		}
+		for _, format := range []string{"yaml", "json"} {
+			var want, got strings.Builder
+			var wantNotes, gotNotes []string
+			w, werr := evaluateInput("stdin", bytes.NewReader(in), now)
+			if werr == nil {
+				wantNotes = w.notes
+				if err := render(&want, format, w); err != nil {
+					t.Fatal(err)
+				}
+			}
+			gerr := evalTo(&got, format, "stdin", bytes.NewReader(in), now, func(n []string) { gotNotes = n })
+			if (werr == nil) != (gerr == nil) || werr != nil && werr.Error() != gerr.Error() {
+				t.Fatalf("-o %s: error %v, want %v", format, gerr, werr)
+			}
+			if gerr != nil && got.Len() > 0 {
+				t.Fatalf("-o %s: %q written before the error %v", format, got.String(), gerr)
+			}
+			if got.String() != want.String() || strings.Join(gotNotes, "\n") != strings.Join(wantNotes, "\n") {
+				t.Fatalf("-o %s: written as decided\n%s%q\nwant\n%s%q", format, got.String(), gotNotes, want.String(), wantNotes)
+			}
+		}
+	})
 }
