@@ -182,14 +182,19 @@ func TestExpand_ListReadInLinearTime(t *testing.T) {
 				require.NoError(t, err)
 				return cpuTime() - start, items
 			}
+			// best is the least of seven tries. A try that passes limit
+			// stops there and counts as limit, so a read that grows
+			// faster than the List ends early and reads as a ratio of
+			// 4 or more, while one try slowed by a busy machine is only
+			// outweighed by the others.
 			best := func(data []byte, reps int, limit time.Duration, want int) time.Duration {
 				var b time.Duration
-				for range 5 {
+				for range 7 {
 					var sum time.Duration
 					for range reps {
 						d, items := read(data, limit)
-						if items < want {
-							t.Fatalf("stopped after %d of %d items: over %v, four times %d Lists of %d", items, want, limit, reps, n)
+						if d < limit && items < want {
+							t.Fatalf("read %d of %d items", items, want)
 						}
 						sum += d
 					}
