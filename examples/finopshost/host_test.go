@@ -309,6 +309,22 @@ func failingTarget(t *testing.T, failing *bool) client.WithWatch {
 	}).Build()
 }
 
+// failingAfterSettling is a host whose family has settled (its target
+// missing) a minute before t0, with the target's read failing from then
+// on until the caller sets *failing back to false; name is the
+// Subscription that reads it.
+func failingAfterSettling(t *testing.T) (h *Host, failing *bool, name types.NamespacedName) {
+	t.Helper()
+	failing = new(bool)
+	h, err := New(failingTarget(t, failing), "finops-operator-system")
+	if err != nil {
+		t.Fatal(err)
+	}
+	settle(t, h, t0.Add(-time.Minute))
+	*failing = true
+	return h, failing, types.NamespacedName{Namespace: "acme", Name: "platform"}
+}
+
 // TestRunOnce_ATransientFailureIsRequeued: a Subscription whose target
 // cannot be read (a server error, not NotFound) asks for a retry, and
 // the wait handed to controller-runtime is not 0, which would mean
@@ -367,15 +383,7 @@ func TestRunOnce_EventsOfATransition(t *testing.T) {
 // a pass before that instant (an event's) leaves it waiting, and once
 // the read succeeds the backoff is forgotten.
 func TestRunOnce_RetriesBackOff(t *testing.T) {
-	failing := false
-	h, err := New(failingTarget(t, &failing), "finops-operator-system")
-	if err != nil {
-		t.Fatal(err)
-	}
-	// The family settles first (its target missing); then its read fails.
-	settle(t, h, t0.Add(-time.Minute))
-	failing = true
-	name := types.NamespacedName{Namespace: "acme", Name: "platform"}
+	h, failing, name := failingAfterSettling(t)
 	for _, step := range []struct {
 		at   time.Duration // the pass's instant after t0
 		want time.Duration // its wait, 0 for none
@@ -401,7 +409,7 @@ func TestRunOnce_RetriesBackOff(t *testing.T) {
 			t.Errorf("pass at +%v: the ready Offering waits %v for a retry", step.at, got)
 		}
 	}
-	failing = false
+	*failing = false
 	now := t0.Add(20 * time.Second)
 	rep, err := h.RunOnce(context.Background(), now)
 	if err != nil {
@@ -410,7 +418,7 @@ func TestRunOnce_RetriesBackOff(t *testing.T) {
 	if got := rep.RequeueAfterOf(name, now); got != 0 {
 		t.Errorf("after the read succeeded: wait %v", got)
 	}
-	failing = true
+	*failing = true
 	now = now.Add(time.Second)
 	if rep, err = h.RunOnce(context.Background(), now); err != nil {
 		t.Fatal(err)
@@ -507,14 +515,7 @@ func TestRunOnce_AFailedListComesBack(t *testing.T) {
 // jumps back five minutes, a retry due two seconds ahead is still due at
 // most its two-second wait ahead, not five minutes and two seconds.
 func TestRunOnce_AClockThatWentBackDoesNotStretchAWait(t *testing.T) {
-	failing := false
-	h, err := New(failingTarget(t, &failing), "finops-operator-system")
-	if err != nil {
-		t.Fatal(err)
-	}
-	settle(t, h, t0.Add(-time.Minute))
-	failing = true
-	name := types.NamespacedName{Namespace: "acme", Name: "platform"}
+	h, _, name := failingAfterSettling(t)
 	for _, at := range []time.Duration{0, time.Second} {
 		if _, err := h.RunOnce(context.Background(), t0.Add(at)); err != nil {
 			t.Fatal(err)
