@@ -584,10 +584,12 @@ func (s finopsSystem) expect(objs []*unstructured.Unstructured, _ []binding.Prob
 		return nil, err
 	}
 	out := map[objKey]expected{}
+	held := map[objKey]bool{} // the objects the settled world holds
 	add := func(kind string, o *conditions.Outcome, settledPass bool) {
 		k := objKey{Kind: kind, NamespacedName: types.NamespacedName{Namespace: o.Namespace, Name: o.Name}}
 		e := out[k]
 		if settledPass {
+			held[k] = true
 			e.owned, e.release, e.ok = o.Owned, o.Finalizer == conditions.FinalizerRemove, judged
 		} else {
 			e.pass, e.passRelease = o.Owned, o.Finalizer == conditions.FinalizerRemove
@@ -612,16 +614,10 @@ func (s finopsSystem) expect(objs []*unstructured.Unstructured, _ []binding.Prob
 		if e.owned != nil || e.ok || e.release || e.pass == nil {
 			continue
 		}
-		var held bool
-		switch k.Kind {
-		case finopsv1.KindOffering:
-			held = slices.ContainsFunc(final.Offerings.Offerings, func(o offering.Outcome) bool { return o.Namespace == k.Namespace && o.Name == k.Name })
-		case finopsv1.KindSubscription:
-			held = slices.ContainsFunc(final.Subscriptions.Subscriptions, func(o subscription.Outcome) bool { return o.Namespace == k.Namespace && o.Name == k.Name })
-		default:
+		if k.Kind != finopsv1.KindOffering && k.Kind != finopsv1.KindSubscription {
 			continue
 		}
-		if !held {
+		if !held[k] {
 			e.owned, e.release, e.ok = e.pass, true, judged
 			out[k] = e
 		}
