@@ -296,6 +296,11 @@ func (d *Document) lineOf(path string) int {
 	if path == "" {
 		full = strings.TrimSuffix(full, ".")
 	}
+	if d.base != "" {
+		// The source is the item alone.
+		full = strings.TrimPrefix(strings.TrimPrefix(full+".", d.base), ".")
+		full = strings.TrimSuffix(full, ".")
+	}
 	segs := splitPath(full)
 	t := bytes.TrimSpace(d.source)
 	if len(t) == 0 {
