@@ -76,7 +76,14 @@ func keyStateOf(f bool) keyState {
 // than Limits.Stream is refused before it is held, so an endless input
 // fails with a LimitError after at most Limits.Stream bytes and holds at
 // most one document. Empty, comment-only and null documents are skipped
-// but counted; Lists are returned as they are (see Expand).
+// but counted. A JSON List (a document that is a JSON object with an
+// "items" array, its kind List or ending in List, or not yet given when
+// the items come, as kubectl prints it) is returned item by item, each a
+// document of its own with Item "items[i]", so that only one item's text
+// is held at a time and each item is bounded by Limits.Document, the
+// List by Limits.Stream; a document whose items came before its kind,
+// and whose kind then names no List, is an error at its kind. Other
+// Lists, YAML ones among them, are returned whole (see Expand).
 type Reader struct {
 	// File names the input in every error; set it before the first Next.
 	File string
@@ -379,7 +386,8 @@ var (
 )
 
 // Split reads a whole stream into its non-empty JSON documents, within
-// the default Limits. Lists are not expanded.
+// the default Limits. Lists are not expanded, but a JSON List comes as
+// its items, as Reader yields it.
 func Split(data []byte) ([]json.RawMessage, error) {
 	r := NewReader(bytes.NewReader(data))
 	var out []json.RawMessage
