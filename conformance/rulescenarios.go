@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/condengine/condengine/conditions"
+	"github.com/condengine/condengine/manifest"
 	"github.com/condengine/condengine/scenario"
 )
 
@@ -114,15 +115,8 @@ func systemOfKind(kind string) string {
 // firstOfKind is the namespace and name of f's first object of kind.
 func firstOfKind(f *scenario.File, kind string) (string, string, bool) {
 	for _, raw := range f.Objects {
-		var o struct {
-			Kind     string `json:"kind"`
-			Metadata struct {
-				Namespace string `json:"namespace"`
-				Name      string `json:"name"`
-			} `json:"metadata"`
-		}
-		if json.Unmarshal(raw, &o) == nil && o.Kind == kind {
-			return o.Metadata.Namespace, o.Metadata.Name, true
+		if h, err := manifest.ReadHeader(raw); err == nil && h.Kind == kind {
+			return h.Metadata.Namespace, h.Metadata.Name, true
 		}
 	}
 	return "", "", false
