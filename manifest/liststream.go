@@ -3,7 +3,6 @@ package manifest
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -118,6 +117,19 @@ func (r *Reader) feed(b []byte) (int, bool, error) {
 	return used, false, nil
 }
 
+// waits is, for each state that waits for one character past white
+// space, that character and the state it leads to; any other character
+// leaves the rest of the section as it is.
+var waits = [...]struct {
+	c    byte
+	next scanState
+}{
+	scanStart:   {'{', scanKeyNext},
+	scanKeyNext: {'"', scanKey},
+	scanColon:   {':', scanValue},
+	scanNext:    {',', scanKeyNext},
+}
+
 // feedTop scans the List's own keys and values, all kept in r.buf. It
 // stops past the [ of an items array that is to be read item by item.
 func (r *Reader) feedTop(b []byte) (int, error) {
@@ -126,29 +138,21 @@ func (r *Reader) feedTop(b []byte) (int, error) {
 	for i := 0; i < len(b); i++ {
 		c := b[i]
 		switch s.st {
-		case scanStart:
-			switch {
-			case isSpace(c):
-			case c == '{':
-				s.st = scanKeyNext
-			default:
-				s.st = scanRest
+		case scanStart, scanKeyNext, scanColon, scanNext:
+			if isSpace(c) {
+				break
 			}
-		case scanKeyNext:
-			switch {
-			case isSpace(c):
-			case c == '"':
-				s.st, s.at, s.esc = scanKey, len(r.buf)+i-from, false
-			default: // } or what is not JSON: the end's checks see to it
+			w := waits[s.st]
+			if c != w.c { // } or what is not JSON: the end's checks see to it
 				s.st = scanRest
+				break
+			}
+			s.st = w.next
+			if c == '"' {
+				s.at, s.esc = len(r.buf)+i-from, false
 			}
 		case scanKey, scanString:
-			switch {
-			case s.esc:
-				s.esc = false
-			case c == '\\':
-				s.esc = true
-			case c == '"':
+			if s.stringEnds(c) {
 				if err := r.keep(b[from : i+1]); err != nil {
 					return i + 1, err
 				}
@@ -165,14 +169,6 @@ func (r *Reader) feedTop(b []byte) (int, error) {
 					}
 				}
 				s.st = scanNext
-			}
-		case scanColon:
-			switch {
-			case isSpace(c):
-			case c == ':':
-				s.st = scanValue
-			default:
-				s.st = scanRest
 			}
 		case scanValue:
 			if isSpace(c) {
@@ -195,14 +191,7 @@ func (r *Reader) feedTop(b []byte) (int, error) {
 			}
 		case scanNested:
 			if s.inStr {
-				switch {
-				case s.esc:
-					s.esc = false
-				case c == '\\':
-					s.esc = true
-				case c == '"':
-					s.inStr = false
-				}
+				s.inStr = !s.stringEnds(c)
 				break
 			}
 			switch c {
@@ -219,14 +208,6 @@ func (r *Reader) feedTop(b []byte) (int, error) {
 			if isSpace(c) || c == ',' || c == '}' {
 				s.st = scanNext
 				i-- // the byte ends the literal and is read again
-			}
-		case scanNext:
-			switch {
-			case isSpace(c):
-			case c == ',':
-				s.st = scanKeyNext
-			default: // the object's }, or what the end's checks refuse
-				s.st = scanRest
 			}
 		case scanRest:
 			return len(b), r.keep(b[from:])
@@ -284,18 +265,27 @@ func (r *Reader) feedItems(b []byte) (int, bool, error) {
 	return len(b), false, nil
 }
 
+// stringEnds reads the byte c of a string and reports whether it is the
+// closing quote.
+func (s *listScan) stringEnds(c byte) bool {
+	switch {
+	case s.esc:
+		s.esc = false
+	case c == '\\':
+		s.esc = true
+	case c == '"':
+		return true
+	}
+	return false
+}
+
 // itemEnd scans b, the continuation of an item, and returns how much of
 // it is the item's and whether the item ends there.
 func (s *listScan) itemEnd(b []byte) (int, bool) {
 	for i, c := range b {
 		switch {
 		case s.inStr:
-			switch {
-			case s.esc:
-				s.esc = false
-			case c == '\\':
-				s.esc = true
-			case c == '"':
+			if s.stringEnds(c) {
 				s.inStr = false
 				if s.depth == 0 {
 					return i + 1, true
@@ -354,13 +344,8 @@ func (r *Reader) keepItem(b []byte) error {
 // syntaxError is encoding/json's word for the byte c after the JSON
 // text before, which is how the items array is read at that point.
 func syntaxError(before string, c byte) error {
-	var v any
-	err := json.Unmarshal(append([]byte(before), c), &v)
-	var se *json.SyntaxError
-	if errors.As(err, &se) {
-		return fmt.Errorf("not valid JSON: %v", se)
-	}
-	return fmt.Errorf("not valid JSON: invalid character %q in a list", c)
+	_, err := notJSON(append([]byte(before), c))
+	return err
 }
 
 // classOf says which key the quoted key is, its escapes decoded.
@@ -407,14 +392,8 @@ func (r *Reader) itemJSON(d *Document, t []byte) error {
 		return fail(d.Line+bytes.Count(t[:off], []byte("\n")), &fieldError{path: within(d.Item, pathAt(t, off)), problem: problem})
 	}
 	if !json.Valid(t) {
-		var v any
-		err := json.Unmarshal(t, &v)
-		var se *json.SyntaxError
-		if errors.As(err, &se) {
-			off := min(int(se.Offset), len(t))
-			return fail(d.Line+bytes.Count(t[:off], []byte("\n")), fmt.Errorf("not valid JSON: %v", se))
-		}
-		return fail(d.Line, fmt.Errorf("not valid JSON: %v", err))
+		off, err := notJSON(t)
+		return fail(d.Line+bytes.Count(t[:max(off, 0)], []byte("\n")), err)
 	}
 	fe, folded := jsonDuplicate(t, d.Line)
 	if fe != nil {

@@ -14,25 +14,12 @@ import (
 // readItems reads every document of data under limits, Lists expanded,
 // and returns each one's place, line and JSON, or the first error.
 func readItems(data string, limits Limits) ([]string, error) {
-	r := NewReader(strings.NewReader(data))
-	r.File = "list.json"
-	r.Limits = limits
-	var out []string
-	for {
-		d, err := r.Next()
-		if errors.Is(err, io.EOF) {
-			return out, nil
-		}
-		if err != nil {
-			return out, err
-		}
-		if err := d.Expand(func(it *Document) error {
-			out = append(out, fmt.Sprintf("%d %s line %d %s", it.Index, it.Item, it.Line, it.JSON))
-			return nil
-		}); err != nil {
-			return out, err
-		}
+	docs, err := readDocs([]byte(data), "list.json", limits)
+	out := make([]string, 0, len(docs))
+	for _, d := range docs {
+		out = append(out, fmt.Sprintf("%d %s line %d %s", d.Index, d.Item, d.Line, d.JSON))
 	}
+	return out, err
 }
 
 // kubectlList prints n items as `kubectl get -o json` does: four spaces,
