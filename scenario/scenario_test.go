@@ -151,6 +151,29 @@ func TestCheck_EmptyConditionsMeansNone(t *testing.T) {
 	assert.NotEmpty(t, f.Check([]Outcome{o}))
 }
 
+// conditionsInclude finds each condition by its type, wherever it stands,
+// and leaves the object's other conditions unchecked.
+func TestCheck_ConditionsIncludeFindsEachByType(t *testing.T) {
+	f, err := Parse([]byte("name: x\nsystem: binding\nnow: \"2026-11-30T10:00:00Z\"\nexpect: [{kind: Binding, namespace: a, name: b, conditionsInclude: [" +
+		"{type: Ready, status: \"False\", reason: \"Accepted:ChannelConflict\"}, {type: Accepted, status: \"False\", reason: ChannelConflict, message: held}]}]\n"))
+	require.NoError(t, err)
+	o := Outcome{Kind: "Binding", Namespace: "a", Name: "b", Conditions: []metav1.Condition{
+		{Type: "Accepted", Status: "False", Reason: "ChannelConflict", Message: "held"},
+		{Type: "ChannelJoined", Status: "Unknown", Reason: "Pending"},
+		{Type: "Ready", Status: "False", Reason: "Accepted:ChannelConflict", Message: "held"},
+	}}
+	assert.Empty(t, f.Check([]Outcome{o}))
+	o.Conditions[0].Message = "other"
+	assert.Equal(t, []Mismatch{{Object: "Binding a/b", Field: "conditionsInclude[1].message", Want: `"held"`, Got: `"other"`}}, f.Mismatches([]Outcome{o}))
+	o.Conditions = o.Conditions[1:]
+	assert.Equal(t, []Mismatch{{Object: "Binding a/b", Field: "conditionsInclude[1]", Want: `{type: "Accepted", status: "False", reason: "ChannelConflict"}`, Got: absent}},
+		f.Mismatches([]Outcome{o}))
+	for _, bad := range []string{"[{status: \"True\", reason: OK}]", "[{type: Ready, status: \"True\", reason: OK}, {type: Ready, status: \"True\", reason: OK}]"} {
+		_, err := Parse([]byte("name: x\nsystem: binding\nnow: \"2026-11-30T10:00:00Z\"\nexpect: [{kind: Binding, namespace: a, name: b, conditionsInclude: " + bad + "}]\n"))
+		assert.ErrorContains(t, err, "expect[0].conditionsInclude[", bad)
+	}
+}
+
 func TestCheck_WriterVerdict(t *testing.T) {
 	f := parse(t, bindingHead+"expect: [{kind: Binding, namespace: a, name: b, decision: wait, waitUntil: \"2026-11-30T10:00:10Z\", fight: true}]\n")
 	o := Outcome{Kind: "Binding", Namespace: "a", Name: "b", Decision: "wait", Fight: true,

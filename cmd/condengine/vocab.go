@@ -14,6 +14,7 @@ import (
 )
 
 //go:generate go run . vocab -o markdown -out ../../docs/vocabulary
+//go:generate go test -run TestVocab_Golden . -update
 
 func runVocab(e env, args []string) int {
 	fs := newFlags(e, "vocab", "vocab [KIND] [-o markdown|json] [-out DIR]")
