@@ -48,9 +48,7 @@ func TestEval_LargeList_PeakMemoryUnderTwiceTheInput(t *testing.T) {
 // perfBindings is the number of Bindings of a measure: 100k, or
 // CONDENGINE_PERF_N; the measure is skipped without CONDENGINE_PERF.
 func perfBindings(t *testing.T) int {
-	if os.Getenv("CONDENGINE_PERF") == "" {
-		t.Skip("set CONDENGINE_PERF=1 to measure eval on 100k Bindings")
-	}
+	onlyWith(t, "CONDENGINE_PERF", "measure eval on 100k Bindings")
 	n := 100000
 	if s := os.Getenv("CONDENGINE_PERF_N"); s != "" {
 		var err error
