@@ -46,8 +46,11 @@ type Incremental struct {
 	// Binding, a memory entry, probe results, or a mark of the current
 	// result), and recs holds what it holds by that number, so the
 	// indexes below keep a 4-byte number per Binding instead of a UID
-	// string. The numbers of UIDs let go are reused (free).
-	ids       map[types.UID]int32
+	// string. The numbers of UIDs let go are reused (free). ids finds a
+	// UID's number by a hash of the UID (seed), checked against the UID
+	// the number holds.
+	seed      maphash.Seed
+	ids       hashTable
 	recs      []rec
 	free      []int32
 	bare      map[int32]types.UID
@@ -143,15 +146,16 @@ func NewIncremental(s Snapshot) (*Incremental, Result, error) {
 	uids := len(s.Bindings) + len(s.Backends) + len(s.Connections)
 	e := &Incremental{
 		now: s.Now, broker: s.Broker,
-		ids:         make(map[types.UID]int32, uids),
+		seed:        seed,
+		ids:         newHashTable(uids, false),
 		recs:        make([]rec, 0, uids),
 		bare:        map[int32]types.UID{},
 		memory:      map[int32]*Served{},
 		probeLists:  map[int32][]ProbeResult{},
 		backends:    make(map[types.UID]*akv1.AgentBackend, len(s.Backends)),
 		connections: make(map[types.UID]*akv1.ChatConnection, len(s.Connections)),
-		deps:        newDependents(seed),
-		checks:      newIdentityChecks(seed),
+		deps:        newDependents(seed, len(s.Bindings)),
+		checks:      newIdentityChecks(seed, uids),
 		due:         idSet{},
 	}
 	for i := range s.Bindings {
@@ -296,10 +300,8 @@ func sortedKeys[V any](m map[types.UID]V) []types.UID {
 
 // sortedIDs returns the numbers in use, ordered by their UIDs.
 func (e *Incremental) sortedIDs() []int32 {
-	out := make([]int32, 0, len(e.ids))
-	for _, id := range e.ids {
-		out = append(out, id)
-	}
+	out := make([]int32, 0, e.ids.n)
+	e.ids.each(func(_ uint64, id int32) { out = append(out, id) })
 	slices.SortFunc(out, func(a, b int32) int { return cmp.Compare(e.uidOf(a), e.uidOf(b)) })
 	return out
 }

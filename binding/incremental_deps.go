@@ -54,8 +54,8 @@ func (e *Incremental) depsNow(id int32) (bindingDeps, bool) {
 // dependents indexes the Bindings by what they read, so a change finds
 // the Bindings it can move without a walk of the snapshot.
 type dependents struct {
-	byBackend map[objKey]idSet
-	byConn    map[objKey]idSet
+	byBackend map[objKey]*hashTable
+	byConn    map[objKey]*hashTable
 	byChan    chanClaims
 	// The backends and connections by namespaced name; exact while no
 	// name is shared (else the evaluator runs full passes and rebuilds
@@ -64,11 +64,12 @@ type dependents struct {
 	connNames    map[objKey]types.UID
 }
 
-func newDependents(seed maphash.Seed) dependents {
+// newDependents returns the indexes, sized for n Bindings.
+func newDependents(seed maphash.Seed, n int) dependents {
 	return dependents{
-		byBackend:    map[objKey]idSet{},
-		byConn:       map[objKey]idSet{},
-		byChan:       chanClaims{seed: seed, one: map[uint64]int32{}, many: map[uint64]idSet{}},
+		byBackend:    map[objKey]*hashTable{},
+		byConn:       map[objKey]*hashTable{},
+		byChan:       chanClaims{seed: seed, one: newHashTable(n, false), many: map[uint64]idSet{}},
 		backendNames: map[objKey]types.UID{},
 		connNames:    map[objKey]types.UID{},
 	}
@@ -82,11 +83,13 @@ func newDependents(seed maphash.Seed) dependents {
 // only for a hash claimed twice or more.
 type chanClaims struct {
 	seed maphash.Seed
-	one  map[uint64]int32
+	one  hashTable
 	many map[uint64]idSet
 }
 
-func (c *chanClaims) hash(k chanKey) uint64 { return hashKey(c.seed, k.connNS, k.connName, k.channel) }
+func (c *chanClaims) hash(k chanKey) uint64 {
+	return nonzero(hashKey(c.seed, k.connNS, k.connName, k.channel))
+}
 
 // hashKey hashes three strings as one key.
 func hashKey(seed maphash.Seed, a, b, c string) uint64 {
@@ -106,12 +109,12 @@ func (c *chanClaims) add(k chanKey, id int32) {
 		s[id] = struct{}{}
 		return
 	}
-	first, ok := c.one[h]
+	first, ok := c.one.find(h, nil)
 	switch {
 	case !ok:
-		c.one[h] = id
+		c.one.insert(h, id)
 	case first != id:
-		delete(c.one, h)
+		c.one.remove(h, first)
 		c.many[h] = idSet{first: {}, id: {}}
 	}
 }
@@ -123,21 +126,19 @@ func (c *chanClaims) remove(k chanKey, id int32) {
 		if len(s) == 1 {
 			delete(c.many, h)
 			for last := range s {
-				c.one[h] = last
+				c.one.insert(h, last)
 			}
 		}
 		return
 	}
-	if first, ok := c.one[h]; ok && first == id {
-		delete(c.one, h)
-	}
+	c.one.remove(h, id)
 }
 
 // claimants adds every Binding that claims k to into.
 func (e *Incremental) claimants(k chanKey, into idSet) {
 	c := &e.deps.byChan
 	h := c.hash(k)
-	if id, ok := c.one[h]; ok {
+	if id, ok := c.one.find(h, nil); ok {
 		e.addIfClaims(id, k, into)
 		return
 	}
@@ -156,19 +157,23 @@ func (e *Incremental) addIfClaims(id int32, k chanKey, into idSet) {
 	}
 }
 
-func addTo[K comparable](m map[K]idSet, k K, id int32) {
+// The Bindings that name an object are a set of their numbers, each
+// number held as itself plus one (0 marks an empty slot).
+func addTo(m map[objKey]*hashTable, k objKey, id int32) {
 	s := m[k]
 	if s == nil {
-		s = idSet{}
+		s = &hashTable{set: true}
 		m[k] = s
 	}
-	s[id] = struct{}{}
+	if !s.has(uint64(id) + 1) {
+		s.insert(uint64(id)+1, 0)
+	}
 }
 
-func removeFrom[K comparable](m map[K]idSet, k K, id int32) {
+func removeFrom(m map[objKey]*hashTable, k objKey, id int32) {
 	if s := m[k]; s != nil {
-		delete(s, id)
-		if len(s) == 0 {
+		s.remove(uint64(id)+1, 0)
+		if s.n == 0 {
 			delete(m, k)
 		}
 	}
@@ -188,9 +193,9 @@ func (e *Incremental) index(id int32, add bool) {
 		return
 	}
 	d := &e.deps
-	edit, editChan := removeFrom[objKey], d.byChan.remove
+	edit, editChan := removeFrom, d.byChan.remove
 	if add {
-		edit, editChan = addTo[objKey], d.byChan.add
+		edit, editChan = addTo, d.byChan.add
 	}
 	edit(d.byBackend, bd.backend, id)
 	for i := range bd.n {
@@ -222,14 +227,15 @@ func (e *Incremental) around(id int32, into idSet) {
 type identityChecks struct {
 	seed maphash.Seed
 	// once holds the hashes counted once, many the counts above one.
-	once   map[uint64]struct{}
+	once   hashTable
 	many   map[uint64]int32
 	shared int // UIDs and names used more than once
 	bad    int // objects and memory entries that are unusable on their own
 }
 
-func newIdentityChecks(seed maphash.Seed) identityChecks {
-	return identityChecks{seed: seed, once: map[uint64]struct{}{}, many: map[uint64]int32{}}
+// newIdentityChecks returns the counts, sized for n objects.
+func newIdentityChecks(seed maphash.Seed, n int) identityChecks {
+	return identityChecks{seed: seed, once: newHashTable(n, true), many: map[uint64]int32{}}
 }
 
 // countName adds d to the count of a hash and returns how the number of
@@ -238,15 +244,17 @@ func (c *identityChecks) countName(h uint64, d int) int {
 	before := 0
 	if n, ok := c.many[h]; ok {
 		before = int(n)
-	} else if _, ok := c.once[h]; ok {
+	} else if c.once.has(h) {
 		before = 1
 	}
 	after := before + d
-	delete(c.once, h)
+	if before == 1 {
+		c.once.remove(h, 0)
+	}
 	delete(c.many, h)
 	switch {
 	case after == 1:
-		c.once[h] = struct{}{}
+		c.once.insert(h, 0)
 	case after > 1:
 		c.many[h] = int32(after)
 	}
@@ -270,7 +278,7 @@ func (c *identityChecks) object(kind, ns, name string, uid types.UID, gen int64,
 	if uid != "" && others == 1 {
 		c.shared += d
 	}
-	c.shared += c.countName(hashKey(c.seed, kind, ns, name), d)
+	c.shared += c.countName(nonzero(hashKey(c.seed, kind, ns, name)), d)
 }
 
 func (c *identityChecks) memory(m Served, d int) {

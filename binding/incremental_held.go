@@ -1,14 +1,22 @@
 package binding
 
 import (
+	"hash/maphash"
+
 	"k8s.io/apimachinery/pkg/types"
 
 	akv1 "github.com/condengine/condengine/api/agentkourier/v1alpha1"
 )
 
+// uidKey is the key of a UID in ids.
+func (e *Incremental) uidKey(uid types.UID) uint64 {
+	return nonzero(maphash.String(e.seed, string(uid)))
+}
+
 // idFor returns the number of a UID, giving it one if it has none.
 func (e *Incremental) idFor(uid types.UID) int32 {
-	if id, ok := e.ids[uid]; ok {
+	k := e.uidKey(uid)
+	if id, ok := e.ids.find(k, func(id int32) bool { return e.uidOf(id) == uid }); ok {
 		return id
 	}
 	var id int32
@@ -19,8 +27,8 @@ func (e *Incremental) idFor(uid types.UID) int32 {
 		e.recs = append(e.recs, rec{})
 	}
 	e.recs[id] = rec{}
-	e.ids[uid] = id
 	e.bare[id] = uid
+	e.ids.insert(k, id)
 	return id
 }
 
@@ -48,13 +56,12 @@ func (e *Incremental) putBinding(id int32, o *akv1.Binding) {
 
 // idOf returns the number of a UID, if it has one.
 func (e *Incremental) idOf(uid types.UID) (int32, bool) {
-	id, ok := e.ids[uid]
-	return id, ok
+	return e.ids.find(e.uidKey(uid), func(id int32) bool { return e.uidOf(id) == uid })
 }
 
 // bindingOf returns the Binding of a UID, or nil.
 func (e *Incremental) bindingOf(uid types.UID) *akv1.Binding {
-	if id, ok := e.ids[uid]; ok {
+	if id, ok := e.idOf(uid); ok {
 		return e.recs[id].binding
 	}
 	return nil
@@ -64,13 +71,13 @@ func (e *Incremental) bindingOf(uid types.UID) *akv1.Binding {
 func (e *Incremental) release(id int32) {
 	r := &e.recs[id]
 	uid := e.uidOf(id)
-	if got, ok := e.ids[uid]; !ok || got != id {
+	if got, ok := e.idOf(uid); !ok || got != id {
 		return // free already
 	}
 	if r.binding != nil || r.marks != 0 || e.memory[id] != nil || e.probeLists[id] != nil {
 		return
 	}
-	delete(e.ids, uid)
+	e.ids.remove(e.uidKey(uid), id)
 	delete(e.bare, id)
 	*r = rec{}
 	e.free = append(e.free, id)

@@ -68,7 +68,7 @@ type refKind[P metav1.Object] struct {
 	kind  string
 	objs  map[types.UID]P
 	names map[objKey]types.UID
-	by    map[objKey]idSet
+	by    map[objKey]*hashTable
 }
 
 func (e *Incremental) backendRefs() refKind[*akv1.AgentBackend] {
@@ -119,9 +119,9 @@ func (r refKind[P]) drop(e *Incremental, uid types.UID, affected idSet) {
 
 // referrers adds the Bindings that name an object, with their
 // competitors: whether they pass decides who holds their channels.
-func (e *Incremental) referrers(names idSet, into idSet) {
-	for id := range names {
-		e.around(id, into)
+func (e *Incremental) referrers(names *hashTable, into idSet) {
+	if names != nil {
+		names.each(func(k uint64, _ int32) { e.around(int32(k-1), into) })
 	}
 }
 
