@@ -43,7 +43,7 @@ func (r *Reader) NextTyped(seen *Identities, slot Slot) (*Document, bool, error)
 			return false
 		}
 		if looksJSON(t) {
-			if t[0] == '{' && DuplicateKey(t) == nil && decodeJSONTyped(d, t, &a, slot) {
+			if t[0] == '{' && DuplicateKey(t) == nil && r.objects.decodeJSONTyped(d, t, &a, slot) {
 				return true
 			}
 		} else if decodeYAMLTyped(d, d.source, &a, slot) {
@@ -110,15 +110,14 @@ func (a *typedAdds) undo() {
 // List (kind "List") of such objects, with one json.Decoder, as strict
 // as Unmarshal. It is false at the first thing the full reading must
 // see to.
-func decodeJSONTyped(d *Document, t []byte, a *typedAdds, slot Slot) bool {
+func (o *objectDecoder) decodeJSONTyped(d *Document, t []byte, a *typedAdds, slot Slot) bool {
 	var last typeNames
-	dec := json.NewDecoder(bytes.NewReader(t))
-	dec.DisallowUnknownFields()
 	if av, kind, ok := last.peek(t, 0); ok && kind != "List" {
 		v := slot(av, kind)
-		return v != nil && dec.Decode(v) == nil && int(dec.InputOffset()) == len(t) &&
-			a.add(v, av, kind, d.Index, d.Line)
+		return v != nil && o.decode(t, v) && a.add(v, av, kind, d.Index, d.Line)
 	}
+	dec := json.NewDecoder(bytes.NewReader(t))
+	dec.DisallowUnknownFields()
 	// A List, as kubectl prints it: its items come before its kind.
 	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
 		return false
@@ -181,6 +180,31 @@ func decodeJSONTyped(d *Document, t []byte, a *typedAdds, slot Slot) bool {
 	tok, err := dec.Token()
 	return err == nil && tok == json.Delim('}') && int(dec.InputOffset()) == len(t) &&
 		items && h.IsList()
+}
+
+// objectDecoder decodes one JSON object after another, each read on its
+// own, with one json.Decoder: the items of a List read item by item are
+// many small objects, and a decoder each cost more than decoding them.
+type objectDecoder struct {
+	src bytes.Reader
+	dec *json.Decoder
+}
+
+// decode decodes t, one whole JSON object, into v as strictly as
+// Unmarshal. After a failure the decoder is dropped, since it may hold
+// what it read of t.
+func (o *objectDecoder) decode(t []byte, v any) bool {
+	if o.dec == nil {
+		o.dec = json.NewDecoder(&o.src)
+		o.dec.DisallowUnknownFields()
+	}
+	o.src.Reset(t)
+	before := o.dec.InputOffset()
+	if o.dec.Decode(v) != nil || o.dec.InputOffset()-before != int64(len(t)) {
+		o.dec = nil
+		return false
+	}
+	return true
 }
 
 // skipSeparator skips the white space and the comma before the next
