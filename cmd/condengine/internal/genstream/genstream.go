@@ -7,6 +7,7 @@
 package genstream
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
@@ -71,10 +72,6 @@ status:
 // its items, its kind, its metadata, in that order, each item's keys
 // sorted. With indent "" the List is compact, on one line.
 func WriteList(w io.Writer, n, namespaces int, indent string) error {
-	var stream bytes.Buffer
-	if err := Write(&stream, n, namespaces); err != nil {
-		return err
-	}
 	open, sep, end := `{"apiVersion":"v1","items":[`, ",", `],"kind":"List","metadata":{"resourceVersion":""}}`
 	if indent != "" {
 		open = "{\n" + indent + `"apiVersion": "v1",` + "\n" + indent + `"items": [` + "\n" + indent + indent
@@ -85,13 +82,24 @@ func WriteList(w io.Writer, n, namespaces int, indent string) error {
 	if _, err := io.WriteString(w, open); err != nil {
 		return err
 	}
-	var item bytes.Buffer
-	for i, doc := range bytes.Split(bytes.TrimSuffix(stream.Bytes(), []byte("---\n")), []byte("\n---\n")) {
-		js, err := yaml.YAMLToJSON(doc)
+	// The stream is converted document by document as Write makes it,
+	// so that a List of any size is written without holding it.
+	pr, pw := io.Pipe()
+	go func() { pw.CloseWithError(Write(pw, n, namespaces)) }()
+	defer pr.Close()
+	lines := bufio.NewScanner(pr)
+	var doc, item bytes.Buffer
+	items := 0
+	flush := func() error {
+		defer doc.Reset()
+		if len(bytes.TrimSpace(doc.Bytes())) == 0 {
+			return nil
+		}
+		js, err := yaml.YAMLToJSON(doc.Bytes())
 		if err != nil {
 			return fmt.Errorf("genstream: %w", err)
 		}
-		if i > 0 {
+		if items++; items > 1 {
 			if _, err := io.WriteString(w, sep); err != nil {
 				return err
 			}
@@ -103,9 +111,24 @@ func WriteList(w io.Writer, n, namespaces int, indent string) error {
 			}
 			js = item.Bytes()
 		}
-		if _, err := w.Write(js); err != nil {
-			return err
+		_, err = w.Write(js)
+		return err
+	}
+	for lines.Scan() {
+		if lines.Text() == "---" {
+			if err := flush(); err != nil {
+				return err
+			}
+			continue
 		}
+		doc.Write(lines.Bytes())
+		doc.WriteByte('\n')
+	}
+	if err := lines.Err(); err != nil {
+		return err
+	}
+	if err := flush(); err != nil {
+		return err
 	}
 	_, err := io.WriteString(w, end)
 	return err
