@@ -46,7 +46,7 @@ func EvaluateInto(dst *ResultBuffer, s Snapshot) error {
 		return err
 	}
 	if dst.sc == nil || dst.sc.oversized(len(s.Bindings)) {
-		dst.sc = &scratch{}
+		dst.sc = &scratch{keep: true}
 	}
 	dst.Result = evaluateIn(&s, false, nil, dst.sc)
 	return nil
@@ -61,6 +61,10 @@ type scratch struct {
 	e      evaluator
 	// sized is the number of Bindings the scratch was last sized for.
 	sized int
+	// keep is set in a scratch kept from pass to pass (EvaluateInto): it
+	// then also notes what a later pass can keep, where a single pass
+	// would only pay to note it.
+	keep bool
 
 	uids  map[types.UID]int
 	names map[nameKey]int
@@ -69,6 +73,7 @@ type scratch struct {
 	// primed is set once they ran on the identities in idKeys, of lists
 	// of lens; idErrors are the objects they left out.
 	primed   bool
+	sameIDs  bool // this pass's identities are the last pass's
 	lens     [3]int
 	idKeys   []idKey
 	idErrors []ObjectError
@@ -81,6 +86,11 @@ type scratch struct {
 
 	st      []bstate
 	holders map[claimKey]int32
+	// claims are what each Binding's holders were decided from, and the
+	// holders found, by position, in the last pass (keep only).
+	claims []claimIn
+	// refs are what each Binding's names were found as (keep only).
+	refs []keptRefs
 
 	// Sorted positions of the Bindings, AgentBackends and ChatConnections
 	// by namespace, name and UID, kept while they stay sorted.
