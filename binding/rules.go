@@ -16,8 +16,9 @@ import (
 // vocabulary, the rule table (Rules, docs/rules.md, condengine explain
 // -rules, condengine vocab) and the order of Accepted's reasons are read
 // from. Adding a reason is one edit in the file of its condition (the
-// constant, the rule and the code that returns it), then
-// `go generate ./cmd/condengine` for the docs.
+// constant, the rule with an Example input that makes it fire, and the
+// code that returns it), then `go generate ./...` for the docs and the
+// rule's corpus scenario.
 
 // Condition types of a Binding, in the order they are written.
 const (

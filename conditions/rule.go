@@ -35,6 +35,16 @@ type Rule struct {
 	// texts differ. A rule that keeps a condition as the object carries
 	// it lists what it may keep.
 	Writes []Reason
+	// Example, when set, is a small input that makes the rule fire, so
+	// that the rule's one declaration also shows it at work. It holds
+	// the input keys of a scenario file in YAML (objects, and whatever
+	// else the system reads: probes, served, failures; see
+	// docs/scenarios.md), and the first of its objects of Kind is the
+	// one the rule decides. `go generate ./conformance` writes it into
+	// the corpus as a scenario expecting that object's condition of
+	// Types[0] to carry the status and reason of Writes[0].
+	// A rule that a hand-written scenario already shows needs none.
+	Example string `json:"-"`
 }
 
 // Verdict is what a deciding function returns: the rule that fired and

@@ -87,25 +87,10 @@ func (bindingSystem) world(seed uint64) ([]client.Object, error) {
 	s.Backends = append(s.Backends, h.Backends...)
 	s.Bindings = append(s.Bindings, h.Bindings...)
 	var out []client.Object
-	for i := range s.Connections {
-		out = append(out, &s.Connections[i])
-	}
-	for i := range s.Backends {
-		out = append(out, &s.Backends[i])
-	}
-	for i := range s.Bindings {
-		b := &s.Bindings[i]
-		b.Status.Conditions = slices.DeleteFunc(b.Status.Conditions, func(c metav1.Condition) bool { return binding.Vocabulary.Has(c.Type) })
-		out = append(out, b)
-	}
-	for _, o := range out {
-		gvk, err := gvkOf(o)
-		if err != nil {
-			return nil, err
-		}
-		o.GetObjectKind().SetGroupVersionKind(gvk)
-	}
-	return dedupe(out), nil
+	out = appendEach(out, s.Connections)
+	out = appendEach(out, s.Backends)
+	out = appendEach(out, s.Bindings)
+	return untouched(&bindingSystem{}, out)
 }
 
 // prepare writes what a previous leader left: the healthy Bindings'
@@ -152,18 +137,6 @@ func (*bindingSystem) prepare(ctx context.Context, c client.Client) ([]binding.P
 		}
 	}
 	return h.Probes, nil
-}
-
-func gvkOf(o client.Object) (schema.GroupVersionKind, error) {
-	switch o.(type) {
-	case *akv1.Binding:
-		return bindingGVK, nil
-	case *akv1.AgentBackend:
-		return backendGVK, nil
-	case *akv1.ChatConnection:
-		return connectionGVK, nil
-	}
-	return schema.GroupVersionKind{}, fmt.Errorf("hostcheck: unexpected object %T", o)
 }
 
 // dedupe keeps the first object of each kind and name: the generator

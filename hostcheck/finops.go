@@ -208,35 +208,12 @@ func (finopsSystem) world(seed uint64) ([]client.Object, error) {
 			UID: types.UID("cm-" + ref.Namespace + "-" + ref.Name), CreationTimestamp: metav1.NewTime(st.GenNow().Add(-time.Hour))}}
 		out = append(out, cm)
 	}
-	for i := range s.PriceBooks {
-		b := &s.PriceBooks[i]
-		b.Status.Conditions = withoutOurs(finopsv1.KindPriceBook, b.Status.Conditions)
-		out = append(out, b)
-	}
-	for i := range s.Offerings {
-		o := &s.Offerings[i]
-		o.Status.Conditions = withoutOurs(finopsv1.KindOffering, o.Status.Conditions)
-		out = append(out, o)
-	}
-	for i := range s.Subscriptions {
-		x := &s.Subscriptions[i]
-		x.Status.Conditions = withoutOurs(finopsv1.KindSubscription, x.Status.Conditions)
-		out = append(out, x)
-	}
-	for i := range s.CostJobs {
-		out = append(out, &s.CostJobs[i])
-	}
-	for i := range s.Providers {
-		out = append(out, &s.Providers[i])
-	}
-	for _, o := range out {
-		gvk, err := finopsGVK(o)
-		if err != nil {
-			return nil, err
-		}
-		o.GetObjectKind().SetGroupVersionKind(gvk)
-	}
-	return dedupe(out), nil
+	out = appendEach(out, s.PriceBooks)
+	out = appendEach(out, s.Offerings)
+	out = appendEach(out, s.Subscriptions)
+	out = appendEach(out, s.CostJobs)
+	out = appendEach(out, s.Providers)
+	return untouched(finopsSystem{}, out)
 }
 
 // activeSpans are how long a Subscription deleted before the start had
@@ -255,28 +232,6 @@ func deletedBefore(x *finopsv1.Subscription, span time.Duration) {
 	x.DeletionTimestamp = &gone
 	x.Finalizers = []string{finopsv1.SubscriptionFinalizer}
 	x.Status.ActivatedAt, x.Status.DeactivatedAt = &on, &gone
-}
-
-func withoutOurs(kind string, cs []metav1.Condition) []metav1.Condition {
-	return slices.DeleteFunc(slices.Clone(cs), func(c metav1.Condition) bool { return finopsSystem{}.ours(kind, c.Type) })
-}
-
-func finopsGVK(o client.Object) (schema.GroupVersionKind, error) {
-	switch o.(type) {
-	case *finopsv1.PriceBook:
-		return priceBookGVK, nil
-	case *finopsv1.Offering:
-		return offeringGVK, nil
-	case *finopsv1.Subscription:
-		return subscriptionGVK, nil
-	case *finopsv1.CostJob:
-		return costJobGVK, nil
-	case *finopsv1.FinOpsProvider:
-		return providerGVK, nil
-	case *corev1.ConfigMap:
-		return configMapGVK, nil
-	}
-	return schema.GroupVersionKind{}, fmt.Errorf("hostcheck: unexpected object %T", o)
 }
 
 // prepare writes what a previous leader left: one evaluation of the

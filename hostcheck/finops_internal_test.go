@@ -4,6 +4,10 @@ import (
 	"slices"
 	"testing"
 
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	akv1 "github.com/condengine/condengine/api/agentkourier/v1alpha1"
 	finopsv1 "github.com/condengine/condengine/api/finops/v1alpha1"
 	"github.com/condengine/condengine/conditions"
 	"github.com/condengine/condengine/finops"
@@ -57,5 +61,37 @@ func TestFinOpsWorldsHoldReleasableSubscriptions(t *testing.T) {
 	t.Logf("%d schedules: %d Subscriptions deleted before the start, %d released by a run at the start, %d kept", DefaultSchedules, deleting, released, kept)
 	if released == 0 || kept == 0 {
 		t.Errorf("the worlds exercise too little: %d deleted Subscriptions, %d released, %d kept", deleting, released, kept)
+	}
+}
+
+// TestUntouched_DropsOurConditionsOnly: a drawn world reaches the store
+// with its kind set and without the conditions of our types, while
+// another controller's conditions and the objects of kinds we do not
+// decide stay as drawn.
+func TestUntouched_DropsOurConditionsOnly(t *testing.T) {
+	other := metav1.Condition{Type: "example.com/Other", Status: metav1.ConditionTrue, Reason: "Other"}
+	ready := metav1.Condition{Type: "Ready", Status: metav1.ConditionTrue, Reason: "ValidationSucceeded"}
+	off := &finopsv1.Offering{ObjectMeta: metav1.ObjectMeta{Namespace: "a", Name: "o", UID: "u1"}}
+	off.Status.Conditions = []metav1.Condition{ready, other}
+	prov := &finopsv1.FinOpsProvider{ObjectMeta: metav1.ObjectMeta{Namespace: "a", Name: "p", UID: "u2"}}
+	prov.Status.Conditions = []metav1.Condition{ready}
+	objs, err := untouched(finopsSystem{}, []client.Object{off, prov})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(objs) != 2 {
+		t.Fatalf("kept %d objects, want 2", len(objs))
+	}
+	if got := off.Status.Conditions; !slices.Equal(got, []metav1.Condition{other}) {
+		t.Errorf("Offering conditions: got %v, want only %s", got, other.Type)
+	}
+	if got := prov.Status.Conditions; !slices.Equal(got, []metav1.Condition{ready}) {
+		t.Errorf("FinOpsProvider conditions: got %v, want them as drawn", got)
+	}
+	if got := off.GetObjectKind().GroupVersionKind(); got != offeringGVK {
+		t.Errorf("Offering kind: got %v, want %v", got, offeringGVK)
+	}
+	if _, err := untouched(finopsSystem{}, []client.Object{&akv1.Binding{}}); err == nil {
+		t.Error("a Binding in a FinOps world: got no error")
 	}
 }

@@ -2,6 +2,8 @@ package hostcheck
 
 import (
 	"context"
+	"fmt"
+	"slices"
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -10,6 +12,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/client/apiutil"
 
 	"github.com/condengine/condengine/binding"
 )
@@ -111,3 +114,39 @@ func newSystem(s System) system {
 type note string
 
 func (n note) Error() string { return string(n) }
+
+// appendEach appends a pointer to each of items to out.
+func appendEach[T any, P interface {
+	*T
+	client.Object
+}](out []client.Object, items []T) []client.Object {
+	for i := range items {
+		out = append(out, P(&items[i]))
+	}
+	return out
+}
+
+// conditioned is an object with status conditions.
+type conditioned interface {
+	GetConditions() []metav1.Condition
+	SetConditions([]metav1.Condition)
+}
+
+// untouched readies a drawn world for the store as no writer of ours has
+// touched it: each object gets its kind from sys's scheme and loses the
+// conditions of our types (other controllers' stay), and the repeats the
+// store would refuse are dropped.
+func untouched(sys system, objs []client.Object) ([]client.Object, error) {
+	scheme := sys.scheme()
+	for _, o := range objs {
+		gvk, err := apiutil.GVKForObject(o, scheme)
+		if err != nil {
+			return nil, fmt.Errorf("hostcheck: %w", err)
+		}
+		o.GetObjectKind().SetGroupVersionKind(gvk)
+		if c, ok := o.(conditioned); ok {
+			c.SetConditions(slices.DeleteFunc(slices.Clone(c.GetConditions()), func(x metav1.Condition) bool { return sys.ours(gvk.Kind, x.Type) }))
+		}
+	}
+	return dedupe(objs), nil
+}

@@ -14,8 +14,9 @@ import (
 
 // This file decides a live Offering's Ready and PricingResolved, and is
 // the one place their rules and reasons are declared: adding a check is
-// a Reason constant, a rule in readyRules and the code below that
-// returns its verdict, then `go generate ./cmd/condengine` for the docs.
+// a Reason constant, a rule in readyRules (with an Example input that
+// makes it fire) and the code below that returns its verdict, then
+// `go generate ./...` for the docs and the rule's corpus scenario.
 
 // Reason is the reason of an Offering's condition.
 type Reason string

@@ -103,6 +103,15 @@ func (c *checker) expectation(e Expectation, o *Outcome) {
 	if e.Conditions != nil {
 		c.conditions(*e.Conditions, o.Conditions)
 	}
+	for i, w := range e.ConditionsInclude {
+		at := fmt.Sprintf("conditionsInclude[%d]", i)
+		j := slices.IndexFunc(o.Conditions, func(g metav1.Condition) bool { return g.Type == w.Type })
+		if j < 0 {
+			c.add(at, summary(w.Type, w.Status, w.Reason), absent)
+			continue
+		}
+		c.condition(at, w, o.Conditions[j])
+	}
 	if len(e.Status) > 0 && !bytes.Equal(bytes.TrimSpace(e.Status), []byte("null")) {
 		c.status(e.Status, o.Status)
 	}
@@ -179,36 +188,41 @@ func (c *checker) conditions(want []ExpectedCondition, got []metav1.Condition) {
 			c.add(at, summary(w.Type, w.Status, w.Reason), absent)
 			continue
 		}
-		g := got[i]
-		c.add(at+".type", quote(w.Type), quote(g.Type))
-		c.add(at+".status", quote(w.Status), quote(string(g.Status)))
-		c.add(at+".reason", quote(w.Reason), quote(g.Reason))
-		if w.ObservedGeneration != nil {
-			c.add(at+".observedGeneration", strconv.FormatInt(*w.ObservedGeneration, 10), strconv.FormatInt(g.ObservedGeneration, 10))
-		}
-		if w.LastTransitionTime != nil {
-			c.add(at+".lastTransitionTime", quote(formatTime(w.LastTransitionTime.Time)), quote(formatTime(g.LastTransitionTime.Time)))
-		}
-		if w.Message != nil {
-			c.add(at+".message", quote(*w.Message), quote(g.Message))
-		}
-		for _, s := range w.MessageContains {
-			if !strings.Contains(g.Message, s) {
-				c.add(at+".message", "a message containing "+quote(s), quote(g.Message))
-			}
-		}
-		for _, s := range w.MessageExcludes {
-			if strings.Contains(g.Message, s) {
-				c.add(at+".message", "a message without "+quote(s), quote(g.Message))
-			}
-		}
-		if w.MessageMaxBytes > 0 && len(g.Message) > w.MessageMaxBytes {
-			c.add(at+".message", fmt.Sprintf("at most %d bytes", w.MessageMaxBytes), fmt.Sprintf("%d bytes", len(g.Message)))
-		}
+		c.condition(at, w, got[i])
 	}
 	for i := len(want); i < len(got); i++ {
 		g := got[i]
 		c.add(fmt.Sprintf("conditions[%d]", i), absent, summary(g.Type, string(g.Status), g.Reason))
+	}
+}
+
+// condition compares one condition, at the path at: the type, status and
+// reason, and the other fields the expectation names.
+func (c *checker) condition(at string, w ExpectedCondition, g metav1.Condition) {
+	c.add(at+".type", quote(w.Type), quote(g.Type))
+	c.add(at+".status", quote(w.Status), quote(string(g.Status)))
+	c.add(at+".reason", quote(w.Reason), quote(g.Reason))
+	if w.ObservedGeneration != nil {
+		c.add(at+".observedGeneration", strconv.FormatInt(*w.ObservedGeneration, 10), strconv.FormatInt(g.ObservedGeneration, 10))
+	}
+	if w.LastTransitionTime != nil {
+		c.add(at+".lastTransitionTime", quote(formatTime(w.LastTransitionTime.Time)), quote(formatTime(g.LastTransitionTime.Time)))
+	}
+	if w.Message != nil {
+		c.add(at+".message", quote(*w.Message), quote(g.Message))
+	}
+	for _, s := range w.MessageContains {
+		if !strings.Contains(g.Message, s) {
+			c.add(at+".message", "a message containing "+quote(s), quote(g.Message))
+		}
+	}
+	for _, s := range w.MessageExcludes {
+		if strings.Contains(g.Message, s) {
+			c.add(at+".message", "a message without "+quote(s), quote(g.Message))
+		}
+	}
+	if w.MessageMaxBytes > 0 && len(g.Message) > w.MessageMaxBytes {
+		c.add(at+".message", fmt.Sprintf("at most %d bytes", w.MessageMaxBytes), fmt.Sprintf("%d bytes", len(g.Message)))
 	}
 }
 

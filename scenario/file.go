@@ -146,6 +146,11 @@ type Expectation struct {
 	// Conditions is the exact list, in order; an empty list means the
 	// object gets no conditions.
 	Conditions *[]ExpectedCondition `json:"conditions,omitempty"`
+	// ConditionsInclude are conditions the object must carry, each found
+	// by its type; the order and the object's other conditions are not
+	// checked. A rule's example scenario expects this way: it shows what
+	// the one rule decides, not the whole list.
+	ConditionsInclude []ExpectedCondition `json:"conditionsInclude,omitempty"`
 	// Status is a partial status: maps are compared key by key, lists and
 	// scalars exactly, and null means the field must be absent.
 	Status json.RawMessage `json:"status,omitempty"`

@@ -4,7 +4,6 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 const exactNumberFile = `
@@ -19,8 +18,7 @@ expect:
 `
 
 func TestCheck_NumbersAreExactNearInt64Max(t *testing.T) {
-	f, err := Parse([]byte(exactNumberFile))
-	require.NoError(t, err)
+	f := parse(t, exactNumberFile)
 	out := func(status string) []Outcome {
 		return []Outcome{{Kind: "Subscription", Namespace: "shop", Name: "acme", Status: []byte(status)}}
 	}

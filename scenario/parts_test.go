@@ -127,6 +127,5 @@ func TestLoad_ManifestIsNamed(t *testing.T) {
 		require.ErrorIs(t, err, ErrManifest, name)
 		assert.Contains(t, err.Error(), "document 1, line 1: the file holds Kubernetes manifests (a Binding), not a scenario", name)
 	}
-	_, err := Parse([]byte(engineFile))
-	require.NoError(t, err)
+	parse(t, engineFile)
 }

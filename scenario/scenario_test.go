@@ -14,6 +14,10 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
+// bindingHead is the head of a Binding scenario, for a test to give the
+// rest.
+const bindingHead = "name: x\nsystem: binding\nnow: \"2026-11-30T10:00:00Z\"\n"
+
 const sample = `
 name: the younger Binding loses the channel
 system: binding
@@ -45,8 +49,7 @@ expect:
 `
 
 func TestParse_Sample(t *testing.T) {
-	f, err := Parse([]byte(sample))
-	require.NoError(t, err)
+	f := parse(t, sample)
 	assert.Equal(t, SystemBinding, f.System)
 	assert.True(t, f.Now.Time.Equal(time.Date(2026, 11, 30, 10, 0, 0, 0, time.UTC)))
 	require.Len(t, f.Objects, 1)
@@ -91,14 +94,12 @@ func outcome() Outcome {
 }
 
 func TestCheck_Passes(t *testing.T) {
-	f, err := Parse([]byte(strings.Replace(sample, "messageMaxBytes: 60", "messageMaxBytes: 100", 1)))
-	require.NoError(t, err)
+	f := parse(t, strings.Replace(sample, "messageMaxBytes: 60", "messageMaxBytes: 100", 1))
 	assert.Empty(t, f.Check([]Outcome{outcome()}))
 }
 
 func TestCheck_ReportsEachMismatch(t *testing.T) {
-	f, err := Parse([]byte(sample))
-	require.NoError(t, err)
+	f := parse(t, sample)
 	cases := map[string]struct {
 		mutate func(*Outcome)
 		line   string
@@ -135,8 +136,7 @@ func TestCheck_ReportsEachMismatch(t *testing.T) {
 }
 
 func TestMismatches_NameObjectAndField(t *testing.T) {
-	f, err := Parse([]byte(sample))
-	require.NoError(t, err)
+	f := parse(t, sample)
 	o := outcome()
 	o.Conditions[0].Message = "C1"
 	o.Write = false
@@ -144,25 +144,45 @@ func TestMismatches_NameObjectAndField(t *testing.T) {
 }
 
 func TestCheck_EmptyConditionsMeansNone(t *testing.T) {
-	f, err := Parse([]byte("name: x\nsystem: finops\nnow: \"2026-11-30T10:00:00Z\"\nexpect: [{kind: FinOpsProvider, name: default, conditions: []}]\n"))
-	require.NoError(t, err)
+	f := parse(t, "name: x\nsystem: finops\nnow: \"2026-11-30T10:00:00Z\"\nexpect: [{kind: FinOpsProvider, name: default, conditions: []}]\n")
 	o := Outcome{Kind: "FinOpsProvider", Name: "default"}
 	assert.Empty(t, f.Check([]Outcome{o}))
 	o.Conditions = []metav1.Condition{{Type: "Ready"}}
 	assert.NotEmpty(t, f.Check([]Outcome{o}))
 }
 
-func TestCheck_WriterVerdict(t *testing.T) {
-	f, err := Parse([]byte("name: x\nsystem: binding\nnow: \"2026-11-30T10:00:00Z\"\nexpect: [{kind: Binding, namespace: a, name: b, decision: wait, waitUntil: \"2026-11-30T10:00:10Z\", fight: true}]\n"))
+// conditionsInclude finds each condition by its type, wherever it stands,
+// and leaves the object's other conditions unchecked.
+func TestCheck_ConditionsIncludeFindsEachByType(t *testing.T) {
+	f, err := Parse([]byte("name: x\nsystem: binding\nnow: \"2026-11-30T10:00:00Z\"\nexpect: [{kind: Binding, namespace: a, name: b, conditionsInclude: [" +
+		"{type: Ready, status: \"False\", reason: \"Accepted:ChannelConflict\"}, {type: Accepted, status: \"False\", reason: ChannelConflict, message: held}]}]\n"))
 	require.NoError(t, err)
+	o := Outcome{Kind: "Binding", Namespace: "a", Name: "b", Conditions: []metav1.Condition{
+		{Type: "Accepted", Status: "False", Reason: "ChannelConflict", Message: "held"},
+		{Type: "ChannelJoined", Status: "Unknown", Reason: "Pending"},
+		{Type: "Ready", Status: "False", Reason: "Accepted:ChannelConflict", Message: "held"},
+	}}
+	assert.Empty(t, f.Check([]Outcome{o}))
+	o.Conditions[0].Message = "other"
+	assert.Equal(t, []Mismatch{{Object: "Binding a/b", Field: "conditionsInclude[1].message", Want: `"held"`, Got: `"other"`}}, f.Mismatches([]Outcome{o}))
+	o.Conditions = o.Conditions[1:]
+	assert.Equal(t, []Mismatch{{Object: "Binding a/b", Field: "conditionsInclude[1]", Want: `{type: "Accepted", status: "False", reason: "ChannelConflict"}`, Got: absent}},
+		f.Mismatches([]Outcome{o}))
+	for _, bad := range []string{"[{status: \"True\", reason: OK}]", "[{type: Ready, status: \"True\", reason: OK}, {type: Ready, status: \"True\", reason: OK}]"} {
+		_, err := Parse([]byte("name: x\nsystem: binding\nnow: \"2026-11-30T10:00:00Z\"\nexpect: [{kind: Binding, namespace: a, name: b, conditionsInclude: " + bad + "}]\n"))
+		assert.ErrorContains(t, err, "expect[0].conditionsInclude[", bad)
+	}
+}
+
+func TestCheck_WriterVerdict(t *testing.T) {
+	f := parse(t, bindingHead+"expect: [{kind: Binding, namespace: a, name: b, decision: wait, waitUntil: \"2026-11-30T10:00:10Z\", fight: true}]\n")
 	o := Outcome{Kind: "Binding", Namespace: "a", Name: "b", Decision: "wait", Fight: true,
 		WaitUntil: metav1.NewTime(time.Date(2026, 11, 30, 10, 0, 10, 0, time.UTC))}
 	assert.Empty(t, f.Check([]Outcome{o}))
 	o.WaitUntil = metav1.NewTime(o.WaitUntil.Add(time.Second))
 	assert.Contains(t, f.Check([]Outcome{o}), `waitUntil: want "2026-11-30T10:00:10Z", got "2026-11-30T10:00:11Z"`)
 
-	f, err = Parse([]byte("name: x\nsystem: binding\nnow: \"2026-11-30T10:00:00Z\"\nexpect: [{kind: Binding, namespace: a, name: b, fightBegins: true, foreignEdit: true}]\n"))
-	require.NoError(t, err)
+	f = parse(t, bindingHead+"expect: [{kind: Binding, namespace: a, name: b, fightBegins: true, foreignEdit: true}]\n")
 	o = Outcome{Kind: "Binding", Namespace: "a", Name: "b", FightBegins: true, ForeignEdit: true}
 	assert.Empty(t, f.Check([]Outcome{o}))
 	o.FightBegins = false
@@ -176,17 +196,13 @@ func TestCheck_WriterVerdict(t *testing.T) {
 // fails, and so does a lastTransitionTime; the expected instant keeps the
 // file's fraction of a second.
 func TestCheck_InstantsAreExact(t *testing.T) {
-	f, err := Parse([]byte(`name: x
-system: binding
-now: "2026-11-30T10:00:00Z"
-expect:
+	f := parse(t, bindingHead+`expect:
   - kind: Binding
     namespace: a
     name: b
     waitUntil: "2026-11-30T10:00:05.3Z"
     conditions: [{type: Ready, status: "True", reason: OK, lastTransitionTime: "2026-11-30T09:00:00Z"}]
-`))
-	require.NoError(t, err)
+`)
 	at := time.Date(2026, 11, 30, 10, 0, 5, 300_000_000, time.UTC)
 	ltt := time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC)
 	o := func(wait, lt time.Time) Outcome {
@@ -212,16 +228,12 @@ expect:
 // The prober's verdict is checked key by key, instants and durations
 // exactly; a runner that reports none fails every key given.
 func TestCheck_ProberPass(t *testing.T) {
-	f, err := Parse([]byte(`name: x
-system: binding
-now: "2026-11-30T10:00:00Z"
-expect:
+	f := parse(t, bindingHead+`expect:
   - kind: Prober
     name: default
     pass: {start: false, at: "2026-11-30T10:00:30.25Z", cause: config, atOnce: 2, probeTimeout: 10s, maxDuration: 20s,
            targets: [{binding: team-a/a, generation: 1}, {binding: team-a/b, generation: 3}]}
-`))
-	require.NoError(t, err)
+`)
 	good := func() Outcome {
 		return Outcome{Kind: KindProber, Name: "default", Pass: &Pass{At: time.Date(2026, 11, 30, 10, 0, 30, 250_000_000, time.UTC),
 			Cause: "config", AtOnce: 2, ProbeTimeout: 10 * time.Second, MaxDuration: 20 * time.Second,

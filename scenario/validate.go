@@ -3,6 +3,7 @@ package scenario
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -74,6 +75,14 @@ func (f *File) Validate() error {
 	for i, e := range f.Expect {
 		if e.Kind == "" || e.Name == "" {
 			return fmt.Errorf("expect[%d]: kind and name are required", i)
+		}
+		for j, c := range e.ConditionsInclude {
+			switch {
+			case c.Type == "":
+				return fmt.Errorf("expect[%d].conditionsInclude[%d].type is required", i, j)
+			case slices.ContainsFunc(e.ConditionsInclude[:j], func(x ExpectedCondition) bool { return x.Type == c.Type }):
+				return fmt.Errorf("expect[%d].conditionsInclude[%d]: type %s is listed twice", i, j, c.Type)
+			}
 		}
 	}
 	return nil

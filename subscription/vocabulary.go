@@ -16,9 +16,10 @@ import (
 // CostsResolved's (collection.go). This file only puts them together; the
 // vocabulary, the rule table (Rules, docs/rules.md, condengine explain
 // -rules, condengine vocab) and each type's reason order are read from
-// them. Adding a reason is a constant, a write in a rule and the code
-// that returns its verdict, in one file, then `go generate
-// ./cmd/condengine` for the docs.
+// them. Adding a reason is a constant, a write in a rule (with an Example
+// input that makes it fire) and the code that returns its verdict, in
+// one file, then `go generate ./...` for the docs and the rule's corpus
+// scenario.
 
 // Condition types of a Subscription, in the order they are written.
 const (

@@ -14,6 +14,12 @@ import (
 // Epoch is the creation time builders give when a test does not care.
 func Epoch() time.Time { return time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC) }
 
+// meta is the metadata every builder gives: generation 1, created at
+// Epoch, uid "u-<namespace>-<name>".
+func meta(ns, name string) metav1.ObjectMeta {
+	return metav1.ObjectMeta{Namespace: ns, Name: name, UID: types.UID("u-" + ns + "-" + name), Generation: 1, CreationTimestamp: metav1.NewTime(Epoch())}
+}
+
 // BindingOption adjusts a Binding being built.
 type BindingOption func(*akv1.Binding)
 
@@ -23,7 +29,7 @@ type BindingOption func(*akv1.Binding)
 func NewBinding(ns, name string, opts ...BindingOption) akv1.Binding {
 	b := akv1.Binding{
 		TypeMeta:   metav1.TypeMeta{APIVersion: akv1.APIVersion, Kind: akv1.KindBinding},
-		ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name, UID: types.UID("u-" + ns + "-" + name), Generation: 1, CreationTimestamp: metav1.NewTime(Epoch())},
+		ObjectMeta: meta(ns, name),
 		Spec: akv1.BindingSpec{
 			Agent: akv1.AgentRef{BackendRef: akv1.Ref{Name: "echo"}},
 			Chat:  akv1.ChatRef{ConnectionRef: akv1.Ref{Name: "slack"}, Channel: "C1"},
@@ -69,7 +75,7 @@ func Conditions(cs ...metav1.Condition) BindingOption {
 func NewBackend(ns, name string, allowed ...string) akv1.AgentBackend {
 	return akv1.AgentBackend{
 		TypeMeta:   metav1.TypeMeta{APIVersion: akv1.APIVersion, Kind: akv1.KindAgentBackend},
-		ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name, UID: types.UID("u-" + ns + "-" + name), Generation: 1, CreationTimestamp: metav1.NewTime(Epoch())},
+		ObjectMeta: meta(ns, name),
 		Spec:       akv1.AgentBackendSpec{URL: "https://" + name + "." + ns + ".svc:8443", AllowedNamespaces: allowed},
 	}
 }
@@ -80,7 +86,7 @@ func NewBackend(ns, name string, allowed ...string) akv1.AgentBackend {
 func NewConnection(ns, name string, allowed ...string) akv1.ChatConnection {
 	return akv1.ChatConnection{
 		TypeMeta:   metav1.TypeMeta{APIVersion: akv1.APIVersion, Kind: akv1.KindChatConnection},
-		ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name, UID: types.UID("u-" + ns + "-" + name), Generation: 1, CreationTimestamp: metav1.NewTime(Epoch())},
+		ObjectMeta: meta(ns, name),
 		Spec: akv1.ChatConnectionSpec{Platform: akv1.PlatformSlack,
 			TokenSecretRef: &akv1.SecretKeyRef{Name: name + "-token", Key: "token"}, AllowedNamespaces: allowed},
 	}

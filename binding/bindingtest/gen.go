@@ -63,8 +63,7 @@ func SnapshotGen() *rapid.Generator[binding.Snapshot] {
 					continue
 				}
 				b := NewBackend(ns, name, genAllowed(t, ns)...)
-				b.UID = types.UID("ub-" + ns + "-" + name)
-				b.Generation = rapid.Int64Range(1, 3).Draw(t, "gen")
+				drawMeta(t, &b.ObjectMeta, "ub-")
 				b.Spec.URL = "https://" + Canary(ns) + ".example:8443"
 				if oneIn(t, "badBackend", 5) {
 					b.Spec.URL = "ftp://" + Canary(ns) + ".example:21/x?" + Canary(ns)
@@ -82,8 +81,7 @@ func SnapshotGen() *rapid.Generator[binding.Snapshot] {
 					continue
 				}
 				c := NewConnection(ns, name, genAllowed(t, ns)...)
-				c.UID = types.UID("uc-" + ns + "-" + name)
-				c.Generation = rapid.Int64Range(1, 3).Draw(t, "gen")
+				drawMeta(t, &c.ObjectMeta, "uc-")
 				c.Spec.TokenSecretRef.Name = "tok-" + Canary(ns)
 				if oneIn(t, "badConnection", 5) {
 					c.Spec.Platform = "teams-" + Canary(ns)
@@ -110,6 +108,14 @@ func SnapshotGen() *rapid.Generator[binding.Snapshot] {
 		genProbes(t, &s)
 		return s
 	})
+}
+
+// drawMeta gives a drawn AgentBackend or ChatConnection its uid, prefix
+// then "<namespace>-<name>", unique across the two kinds where their
+// builders' uids are not, and a generation from 1 to 3.
+func drawMeta(t *rapid.T, m *metav1.ObjectMeta, prefix string) {
+	m.UID = types.UID(prefix + m.Namespace + "-" + m.Name)
+	m.Generation = rapid.Int64Range(1, 3).Draw(t, "gen")
 }
 
 func genAllowed(t *rapid.T, ns string) []string {
@@ -167,16 +173,14 @@ func genMemory(t *rapid.T, s *binding.Snapshot) {
 			spec := b.Spec
 			spec.Chat.Channel = rapid.SampledFrom(channels[:3]).Draw(t, "oldChannel")
 			spec.Agent.BackendRef.Name = rapid.SampledFrom(backendNames).Draw(t, "oldBackend")
-			s.Served.Objects = append(s.Served.Objects, binding.Served{Kind: akv1.KindBinding, Namespace: b.Namespace, Name: b.Name,
-				UID: b.UID, Generation: rapid.Int64Range(1, b.Generation).Draw(t, "servedGen"), Binding: &spec})
+			s.Served.Objects = append(s.Served.Objects, served(t, akv1.KindBinding, b, binding.Served{Binding: &spec}))
 		}
 	}
 	for i := range s.Backends {
 		b := &s.Backends[i]
 		if rapid.Bool().Draw(t, "rememberBackend") {
 			spec := akv1.AgentBackendSpec{URL: "https://old-" + Canary(b.Namespace) + ".example", AllowedNamespaces: genAllowed(t, b.Namespace)}
-			s.Served.Objects = append(s.Served.Objects, binding.Served{Kind: akv1.KindAgentBackend, Namespace: b.Namespace, Name: b.Name,
-				UID: b.UID, Generation: rapid.Int64Range(1, b.Generation).Draw(t, "servedGen"), Backend: &spec})
+			s.Served.Objects = append(s.Served.Objects, served(t, akv1.KindAgentBackend, b, binding.Served{Backend: &spec}))
 		}
 	}
 	for i := range s.Connections {
@@ -184,14 +188,21 @@ func genMemory(t *rapid.T, s *binding.Snapshot) {
 		if rapid.Bool().Draw(t, "rememberConnection") {
 			spec := akv1.ChatConnectionSpec{Platform: akv1.PlatformSlack, TokenSecretRef: &akv1.SecretKeyRef{Name: "t", Key: "k"},
 				Broker: c.Spec.Broker, AllowedNamespaces: genAllowed(t, c.Namespace)}
-			s.Served.Objects = append(s.Served.Objects, binding.Served{Kind: akv1.KindChatConnection, Namespace: c.Namespace, Name: c.Name,
-				UID: c.UID, Generation: rapid.Int64Range(1, c.Generation).Draw(t, "servedGen"), Connection: &spec})
+			s.Served.Objects = append(s.Served.Objects, served(t, akv1.KindChatConnection, c, binding.Served{Connection: &spec}))
 		}
 	}
 	if rapid.Bool().Draw(t, "rememberGone") {
 		spec := NewBinding("team-a", "gone").Spec
 		s.Served.Objects = append(s.Served.Objects, binding.Served{Kind: akv1.KindBinding, Namespace: "team-a", Name: "gone", UID: "u-gone", Generation: 1, Binding: &spec})
 	}
+}
+
+// served is m, the broker's memory of o's spec, made the memory of o, of
+// kind, at a generation drawn from 1 to o's own.
+func served(t *rapid.T, kind string, o metav1.Object, m binding.Served) binding.Served {
+	m.Kind, m.Namespace, m.Name, m.UID = kind, o.GetNamespace(), o.GetName(), o.GetUID()
+	m.Generation = rapid.Int64Range(1, o.GetGeneration()).Draw(t, "servedGen")
+	return m
 }
 
 func genProbes(t *rapid.T, s *binding.Snapshot) {

@@ -13,17 +13,13 @@ import (
 func runCheck(e env, args []string) int {
 	fs := newFlags(e, "check", "check [-v] [-o text|json|junit] DIR|FILE...")
 	verbose := fs.Bool("v", false, "also list the scenarios that pass (text output)")
-	format := fs.String("o", "text", "output format: text, json, or junit (JUnit XML for CI)")
+	format := oneOf(fs, "o", "output `format` (junit: JUnit XML for CI)", "text", "json", "junit")
 	paths, code, ok := parseFlags(fs, args)
 	if !ok {
 		return code
 	}
 	if len(paths) == 0 {
 		return usageError(e, "check", "name at least one scenario file or directory")
-	}
-	write, ok := checkWriters[*format]
-	if !ok {
-		return usageError(e, "check", "-o %q is not text, json or junit", *format)
 	}
 	results, err := conformance.Runners().RunPaths(paths...)
 	if err != nil {
@@ -40,7 +36,7 @@ func runCheck(e env, args []string) int {
 		}
 		return exitOK
 	}
-	if err := write(e.stdout, results); err != nil {
+	if err := checkWriters[*format](e.stdout, results); err != nil {
 		fmt.Fprintf(e.stderr, "condengine check: %v\n", err)
 		return exitFail
 	}

@@ -144,7 +144,7 @@ func TestCheck_JUnit(t *testing.T) {
 
 func TestCheck_UnknownFormat_Exit2(t *testing.T) {
 	code, _, errs := run(t, "", "check", "-o", "yaml", cliData+"/check")
-	if code != exitUsage || !strings.Contains(errs, `-o "yaml" is not text, json or junit`) {
+	if code != exitUsage || !strings.Contains(errs, `invalid value "yaml" for flag -o: want text, json or junit`) {
 		t.Fatalf("code %d, stderr %q", code, errs)
 	}
 }

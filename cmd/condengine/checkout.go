@@ -9,9 +9,8 @@ import (
 	"github.com/condengine/condengine/scenario"
 )
 
-// checkWriters are the machine formats of `check -o`; "text" is report.
+// checkWriters are the machine formats of `check -o`; report writes text.
 var checkWriters = map[string]func(io.Writer, []scenario.Result) error{
-	"text":  nil,
 	"json":  writeCheckJSON,
 	"junit": writeCheckJUnit,
 }

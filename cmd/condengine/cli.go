@@ -5,7 +5,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
+	"time"
 
 	"github.com/condengine/condengine/explain"
 )
@@ -144,4 +146,75 @@ func usageError(e env, cmd, format string, a ...any) int {
 	fmt.Fprintf(e.stderr, "condengine %s: %s\n", cmd, fmt.Sprintf(format, a...))
 	fmt.Fprintf(e.stderr, "run 'condengine %s -h' for usage\n", cmd)
 	return exitUsage
+}
+
+// oneOf declares the flag name, whose value must be one of values; the
+// first is the default. The usage line ends with the values, and the
+// flag package refuses any other value as a usage error naming them, as
+// it refuses an unknown flag.
+func oneOf(fs *flag.FlagSet, name, usage string, values ...string) *string {
+	c := &choice{value: values[0], values: values}
+	fs.Var(c, name, usage+": "+orList(values))
+	return &c.value
+}
+
+// choice is the value of a oneOf flag.
+type choice struct {
+	value  string
+	values []string
+}
+
+func (c *choice) String() string {
+	if c == nil {
+		return ""
+	}
+	return c.value
+}
+
+func (c *choice) Set(v string) error {
+	if !slices.Contains(c.values, v) {
+		return fmt.Errorf("want %s", orList(c.values))
+	}
+	c.value = v
+	return nil
+}
+
+// orList is "a, b or c".
+func orList(values []string) string {
+	if len(values) < 2 {
+		return strings.Join(values, "")
+	}
+	return strings.Join(values[:len(values)-1], ", ") + " or " + values[len(values)-1]
+}
+
+// nowFlag declares -now, the evaluation instant of a manifest stream:
+// an RFC 3339 time, or the current second when the flag is not given.
+// The flag package refuses a value that does not parse as a usage error.
+func nowFlag(fs *flag.FlagSet, usage string) *time.Time {
+	i := &instant{t: time.Now().UTC().Truncate(time.Second)}
+	fs.Var(i, "now", usage)
+	return &i.t
+}
+
+// instant is the value of the -now flag; given is the text it was set
+// from, "" while it keeps the current second.
+type instant struct {
+	t     time.Time
+	given string
+}
+
+func (i *instant) String() string {
+	if i == nil {
+		return ""
+	}
+	return i.given
+}
+
+func (i *instant) Set(s string) error {
+	t, err := time.Parse(time.RFC3339, s)
+	if err != nil {
+		return errors.New("want an RFC 3339 time such as 2026-11-30T10:00:00Z")
+	}
+	i.t, i.given = t.UTC(), s
+	return nil
 }

@@ -24,21 +24,10 @@ import (
 func runEval(e env, args []string) int {
 	fs := newFlags(e, "eval", "eval [-f FILE|-] [-o table|yaml|json] [-now RFC3339]")
 	file := fs.String("f", "-", "a scenario file or a manifest stream (YAML or JSON, Lists expanded); - reads stdin")
-	format := fs.String("o", "table", "output format: table, yaml or json")
-	nowFlag := fs.String("now", "", "the evaluation instant for a manifest stream (RFC 3339); default: the current time. A scenario file has its own")
+	format := oneOf(fs, "o", "output `format`", "table", "yaml", "json")
+	now := nowFlag(fs, "the evaluation `instant` for a manifest stream (RFC 3339); default: the current time. A scenario file has its own")
 	if code, ok := parseArgless(e, fs, args, "; name the input with -f"); !ok {
 		return code
-	}
-	if *format != "table" && *format != "yaml" && *format != "json" {
-		return usageError(e, "eval", "-o %q: want table, yaml or json", *format)
-	}
-	now := time.Now().UTC().Truncate(time.Second)
-	if *nowFlag != "" {
-		t, err := time.Parse(time.RFC3339, *nowFlag)
-		if err != nil {
-			return usageError(e, "eval", "-now %q: want an RFC 3339 time such as 2026-11-30T10:00:00Z", *nowFlag)
-		}
-		now = t.UTC()
 	}
 
 	name, in := "stdin", e.stdin
@@ -56,7 +45,7 @@ func runEval(e env, args []string) int {
 	}
 	in, restore := limitMemory(in)
 	defer restore()
-	err := evalTo(e.stdout, *format, name, in, now, func(notes []string) {
+	err := evalTo(e.stdout, *format, name, in, *now, func(notes []string) {
 		for _, msg := range notes {
 			fmt.Fprintf(e.stderr, "condengine eval: %s\n", msg)
 		}

@@ -8,7 +8,6 @@ import (
 	"os"
 	"slices"
 	"strings"
-	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
@@ -48,7 +47,7 @@ func runExplain(e env, args []string) int {
 	fs := newFlags(e, "explain", "explain -f FILE|- [KIND [NAME|NAMESPACE/NAME] | KIND/NAME] [-n NAMESPACE] [-o tree|json] [-now RFC3339]\n       condengine explain -rules [-o markdown|json] [-out FILE]")
 	file := fs.String("f", "", "a scenario file or a manifest stream (YAML or JSON); - reads stdin")
 	format := fs.String("o", "", "output format: tree or json (default tree); with -rules, markdown or json (default markdown)")
-	nowFlag := fs.String("now", "", "the evaluation instant for a manifest stream (RFC 3339); default: the current time")
+	now := nowFlag(fs, "the evaluation `instant` for a manifest stream (RFC 3339); default: the current time")
 	rules := fs.Bool("rules", false, "print the rule table instead of explaining objects")
 	out := fs.String("out", "", "with -rules: write the markdown table to `FILE` (docs/rules.md)")
 	var namespace string
@@ -74,14 +73,6 @@ func runExplain(e env, args []string) int {
 	default:
 		return usageError(e, "explain", "-o %q: want tree or json", *format)
 	}
-	now := time.Now().UTC().Truncate(time.Second)
-	if *nowFlag != "" {
-		t, err := time.Parse(time.RFC3339, *nowFlag)
-		if err != nil {
-			return usageError(e, "explain", "-now %q: want an RFC 3339 time such as 2026-11-30T10:00:00Z", *nowFlag)
-		}
-		now = t.UTC()
-	}
 	kind, ns, name, err := explainTarget(pos, namespace)
 	if err != nil {
 		return usageError(e, "explain", "%v", err)
@@ -99,7 +90,7 @@ func runExplain(e env, args []string) int {
 	}
 	in, restore := limitMemory(in)
 	defer restore()
-	w, err := evaluateInput(inName, in, now)
+	w, err := evaluateInput(inName, in, *now)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "condengine explain: %v\n", err)
 		return exitFail

@@ -7,72 +7,62 @@ import (
 )
 
 // A key given twice is an error naming both lines, for every command
-// that reads manifests or scenarios: a JSON kind given twice would turn
-// a Binding into an AgentBackend, a second system: key would run a
-// scenario as the other system.
+// that reads manifests, scenarios or answers: a JSON kind given twice
+// would turn a Binding into an AgentBackend, a second system: key would
+// run a scenario as the other system. Two keys that differ only in case
+// set one field too (encoding/json ignores case when it matches a key to
+// a field), so they are a key given twice as well, named by field,
+// spelling and line. Keys of labels are the author's: App and app are two
+// labels.
 func TestCommands_RefuseAKeyGivenTwice(t *testing.T) {
 	dir := t.TempDir()
-	binding := filepath.Join(dir, "binding.json")
-	writeFile(t, binding, "{\"apiVersion\": \"agentkourier.dev/v1alpha1\",\n \"kind\": \"Binding\",\n \"metadata\": {\"namespace\": \"a\", \"name\": \"b\"},\n \"kind\": \"AgentBackend\"}\n")
-	scen := filepath.Join(dir, "scenario.yaml")
-	writeFile(t, scen, "name: a\nsystem: binding\nnow: \"2026-11-30T10:00:00Z\"\nsystem: finops\nexpect: []\n")
-	for _, tc := range []struct {
-		args []string
-		want string
-	}{
-		{[]string{"eval", "-f", binding, "-now", fixedNow}, binding + ": document 1, line 4: kind: given on line 2 and again on line 4"},
-		{[]string{"explain", "-f", binding, "-now", fixedNow}, binding + ": document 1, line 4: kind: given on line 2 and again on line 4"},
-		{[]string{"eval", "-f", scen}, scen + ": document 1, line 4: system: given on line 2 and again on line 4"},
-		{[]string{"explain", "-f", scen}, scen + ": document 1, line 4: system: given on line 2 and again on line 4"},
-		{[]string{"check", scen}, scen + ": document 1, line 4: system: given on line 2 and again on line 4"},
-		{[]string{"conform", "--replay", scen, "--exec", "true"}, scen + ": document 1, line 4: system: given on line 2 and again on line 4"},
-	} {
-		t.Run(strings.Join(tc.args[:2], " "), func(t *testing.T) {
-			code, stdout, stderr := run(t, "", tc.args...)
-			if code == exitOK {
-				t.Fatalf("exit %d; want a failure\n%s", code, stdout)
-			}
-			containsAll(t, stdout+stderr, tc.want)
-		})
+	file := func(name, data string) string {
+		path := filepath.Join(dir, name)
+		writeFile(t, path, data)
+		return path
 	}
-}
-
-// Two keys that differ only in case set one field (encoding/json
-// ignores case when it matches a key to a field), so they are a key
-// given twice as well, named by field, spelling and line, for every
-// command that reads manifests, scenarios or answers. Keys of labels
-// are the author's: App and app are two labels.
-func TestCommands_RefuseAFieldGivenTwiceInAnotherCase(t *testing.T) {
-	dir := t.TempDir()
-	binding := filepath.Join(dir, "binding.json")
-	writeFile(t, binding, "{\"apiVersion\": \"agentkourier.dev/v1alpha1\",\n \"kind\": \"Binding\",\n \"metadata\": {\"namespace\": \"a\", \"name\": \"b\"},\n \"Kind\": \"AgentBackend\"}\n")
-	nested := filepath.Join(dir, "nested.yaml")
-	writeFile(t, nested, "apiVersion: agentkourier.dev/v1alpha1\nkind: Binding\nmetadata:\n  namespace: a\n  name: b\nspec:\n  agent:\n    backendRef: {name: x}\n  chat:\n    connectionRef: {name: c}\n    channel: C1\n  Agent:\n    backendRef: {name: y}\n")
-	scen := filepath.Join(dir, "scenario.yaml")
-	writeFile(t, scen, "name: a\nsystem: binding\nnow: \"2026-11-30T10:00:00Z\"\nSystem: finops\nexpect: []\n")
+	const jsonHead = "{\"apiVersion\": \"agentkourier.dev/v1alpha1\",\n \"kind\": \"Binding\",\n \"metadata\": {\"namespace\": \"a\", \"name\": \"b\"},\n "
+	const scenHead = "name: a\nsystem: binding\nnow: \"2026-11-30T10:00:00Z\"\n"
+	binding := file("binding.json", jsonHead+"\"kind\": \"AgentBackend\"}\n")
+	scen := file("scenario.yaml", scenHead+"system: finops\nexpect: []\n")
+	bindingCase := file("binding-case.json", jsonHead+"\"Kind\": \"AgentBackend\"}\n")
+	nestedCase := file("nested-case.yaml", "apiVersion: agentkourier.dev/v1alpha1\nkind: Binding\nmetadata:\n  namespace: a\n  name: b\nspec:\n  agent:\n    backendRef: {name: x}\n  chat:\n    connectionRef: {name: c}\n    channel: C1\n  Agent:\n    backendRef: {name: y}\n")
+	scenCase := file("scenario-case.yaml", scenHead+"System: finops\nexpect: []\n")
+	const kindTwice = ": document 1, line 4: kind: given on line 2 and again on line 4"
+	const systemTwice = ": document 1, line 4: system: given on line 2 and again on line 4"
+	const kindCase = `: document 1, line 4: kind: given on line 2 as "kind" and again on line 4 as "Kind"`
+	const systemCase = `: document 1, line 4: system: given on line 2 as "system" and again on line 4 as "System"`
 	const why = "; field names are matched without regard to case, so both keys set "
 	for _, tc := range []struct {
 		args []string
 		want string
 	}{
-		{[]string{"eval", "-f", binding, "-now", fixedNow}, binding + `: document 1, line 4: kind: given on line 2 as "kind" and again on line 4 as "Kind"` + why + "kind"},
-		{[]string{"explain", "-f", binding, "-now", fixedNow}, binding + `: document 1, line 4: kind: given on line 2 as "kind" and again on line 4 as "Kind"`},
-		{[]string{"eval", "-f", nested, "-now", fixedNow}, nested + `: document 1 (Binding a/b), line 12: spec.agent: given on line 7 as "agent" and again on line 12 as "Agent"` + why + "agent"},
-		{[]string{"eval", "-f", scen}, scen + `: document 1, line 4: system: given on line 2 as "system" and again on line 4 as "System"`},
-		{[]string{"check", scen}, scen + `: document 1, line 4: system: given on line 2 as "system" and again on line 4 as "System"`},
-		{[]string{"conform", "--replay", scen, "--exec", "true"}, scen + `: document 1, line 4: system: given on line 2 as "system" and again on line 4 as "System"`},
+		{[]string{"eval", "-f", binding, "-now", fixedNow}, binding + kindTwice},
+		{[]string{"explain", "-f", binding, "-now", fixedNow}, binding + kindTwice},
+		{[]string{"eval", "-f", scen}, scen + systemTwice},
+		{[]string{"explain", "-f", scen}, scen + systemTwice},
+		{[]string{"check", scen}, scen + systemTwice},
+		{[]string{"conform", "--replay", scen, "--exec", "true"}, scen + systemTwice},
+
+		{[]string{"eval", "-f", bindingCase, "-now", fixedNow}, bindingCase + kindCase + why + "kind"},
+		{[]string{"explain", "-f", bindingCase, "-now", fixedNow}, bindingCase + kindCase},
+		{[]string{"eval", "-f", nestedCase, "-now", fixedNow}, nestedCase + `: document 1 (Binding a/b), line 12: spec.agent: given on line 7 as "agent" and again on line 12 as "Agent"` + why + "agent"},
+		{[]string{"eval", "-f", scenCase}, scenCase + systemCase},
+		{[]string{"check", scenCase}, scenCase + systemCase},
+		{[]string{"conform", "--replay", scenCase, "--exec", "true"}, scenCase + systemCase},
 	} {
-		t.Run(strings.Join(tc.args[:2], " "), func(t *testing.T) {
-			code, stdout, stderr := run(t, "", tc.args...)
-			if code == exitOK {
-				t.Fatalf("exit %d; want a failure\n%s", code, stdout)
+		name := tc.args[0]
+		for _, a := range tc.args {
+			if strings.HasPrefix(a, dir) {
+				name += " " + filepath.Base(a)
 			}
-			containsAll(t, stdout+stderr, tc.want)
+		}
+		t.Run(name, func(t *testing.T) {
+			refuses(t, tc.args, tc.want)
 		})
 	}
 
-	labels := filepath.Join(dir, "labels.yaml")
-	writeFile(t, labels, "apiVersion: agentkourier.dev/v1alpha1\nkind: AgentBackend\nmetadata:\n  namespace: a\n  name: b\n  labels: {App: one, app: two}\nspec: {url: \"https://echo.a.svc:8443\"}\n")
+	labels := file("labels.yaml", "apiVersion: agentkourier.dev/v1alpha1\nkind: AgentBackend\nmetadata:\n  namespace: a\n  name: b\n  labels: {App: one, app: two}\nspec: {url: \"https://echo.a.svc:8443\"}\n")
 	if code, stdout, stderr := run(t, "", "eval", "-f", labels, "-now", fixedNow); code != exitOK {
 		t.Fatalf("labels App and app: exit %d\n%s%s", code, stdout, stderr)
 	}
@@ -107,11 +97,7 @@ func TestEvalAndCheck_RefuseImpossibleScenarioValues(t *testing.T) {
 		path := filepath.Join(t.TempDir(), "s.yaml")
 		writeFile(t, path, head+block)
 		for _, args := range [][]string{{"eval", "-f", path}, {"check", path}} {
-			code, out, errs := run(t, "", args...)
-			if code == exitOK {
-				t.Errorf("%s %q: exit %d; want a failure", args[0], block, code)
-			}
-			containsAll(t, out+errs, path+": document 1, "+want)
+			refuses(t, args, path+": document 1, "+want)
 		}
 	}
 }
@@ -121,12 +107,21 @@ func TestEvalAndCheck_RefuseImpossibleScenarioValues(t *testing.T) {
 func TestCheck_GarbageLineIsNamedInWords(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "garbage.txt")
 	writeFile(t, path, strings.Repeat("q7Zx", (10<<20)/4)+"\n")
-	code, out, errs := run(t, "", "check", path)
+	out := refuses(t, []string{"check", path}, path+": document 1, line 1: scenario: the file holds a single string, not a mapping of keys")
+	if strings.Contains(out, "Go value") || strings.Contains(out, "scenario.File") {
+		t.Errorf("Go's terms in %q", out)
+	}
+}
+
+// refuses runs the command with no input and fails t unless it exits
+// with a failure whose stdout and stderr together hold each of wants; it
+// returns the two together.
+func refuses(t *testing.T, args []string, wants ...string) string {
+	t.Helper()
+	code, stdout, stderr := run(t, "", args...)
 	if code == exitOK {
-		t.Fatalf("exit %d", code)
+		t.Errorf("%q: exit %d; want a failure\n%s", args, code, stdout)
 	}
-	containsAll(t, out+errs, path+": document 1, line 1: scenario: the file holds a single string, not a mapping of keys")
-	if strings.Contains(out+errs, "Go value") || strings.Contains(out+errs, "scenario.File") {
-		t.Errorf("Go's terms in %q", out+errs)
-	}
+	containsAll(t, stdout+stderr, wants...)
+	return stdout + stderr
 }

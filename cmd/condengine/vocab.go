@@ -14,10 +14,11 @@ import (
 )
 
 //go:generate go run . vocab -o markdown -out ../../docs/vocabulary
+//go:generate go test -run TestVocab_Golden . -update
 
 func runVocab(e env, args []string) int {
 	fs := newFlags(e, "vocab", "vocab [KIND] [-o markdown|json] [-out DIR]")
-	format := fs.String("o", "markdown", "output format: markdown or json")
+	format := oneOf(fs, "o", "output `format`", "markdown", "json")
 	out := fs.String("out", "", "write one markdown file per kind and an index into `DIR` (the docs/vocabulary files)")
 	pos, code, ok := parseFlags(fs, args)
 	if !ok {
@@ -25,9 +26,6 @@ func runVocab(e env, args []string) int {
 	}
 	if len(pos) > 1 {
 		return usageError(e, "vocab", "at most one KIND, got %d", len(pos))
-	}
-	if *format != "markdown" && *format != "json" {
-		return usageError(e, "vocab", "-o %q: want markdown or json", *format)
 	}
 	vocabs := conformance.Vocabularies()
 	if len(pos) == 1 {

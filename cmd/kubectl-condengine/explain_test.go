@@ -66,18 +66,51 @@ func TestExplain_ChannelConflictNamesRuleHolderAndBothCreationTimes(t *testing.T
 	assertReadOnly(t, client)
 }
 
-// A probe condition cannot be judged from a cluster: it is shown as
-// written, says which input is missing, and names no rule; Accepted,
-// which needs no probe, is explained by its rule.
+// What a cluster cannot show is named as the missing input. A probe
+// condition cannot be judged from a cluster: it is shown as written (or
+// as absent when nothing is written yet), says which input is missing,
+// and names no rule; Accepted, which needs no probe, is explained by its
+// rule. A Subscription's CostsResolved is judged as if no collection run
+// wrote now: the kept rule, and the run named as the missing input.
+func TestExplain_NamesTheMissingInput(t *testing.T) {
+	for _, tc := range []struct {
+		name, file string
+		args       []string
+		wants      []string
+	}{
+		{"probe conditions shown as written", "cluster.yaml", []string{"Binding", "first", "--namespace", "team-a"}, []string{
+			"  Accepted=True OK (observedGeneration 1)\n    ← rule binding/accepted/ok: ",
+			"  BackendReachable=True OK (observedGeneration 1)\n    ← missing input: the prober's card fetch results, which a cluster does not hold; not judged, shown as written\n",
+			"  ChannelJoined=True OK (observedGeneration 1)\n    ← missing input: the prober's channel look results, ",
+			"  Ready=True OK (observedGeneration 1)\n    ← missing input: the probe results BackendReachable and ChannelJoined depend on, ",
+		}},
+		{"unwritten probe conditions listed as absent", "conflict-across-namespaces.yaml", []string{"binding", "support", "-n", "team-b"}, []string{
+			"  Accepted=True OK (observedGeneration 1)\n    ← rule binding/accepted/ok: ",
+			"  BackendReachable (absent)\n    ← missing input: the prober's card fetch results, ",
+			"  ChannelJoined (absent)\n    ← missing input: the prober's channel look results, ",
+			"  Ready (absent)\n    ← missing input: the probe results ",
+		}},
+		{"costs resolved names the collection run", "costs-kept.yaml", []string{"subscription", "acme", "-n", "team-a"}, []string{
+			"  CostsResolved=True FromDB (observedGeneration 1)\n" +
+				"    ← missing input: the charge collection run, which a cluster does not show; judged as if none ran now, so the collector's last CostsResolved is kept\n" +
+				"    ← rule subscription/costs-resolved/kept: ",
+			"  Active=True ActivationSucceeded (observedGeneration 1)\n    ← rule subscription/active/",
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, newReader := fakeCluster(objects(t, tc.file)...)
+			out, _ := explained(t, newReader, tc.args...)
+			containsAll(t, out, tc.wants...)
+		})
+	}
+}
+
+// Of a Binding whose probe conditions are written, only Accepted is
+// judged: one rule line, nothing said on stderr, and in JSON a rule for
+// Accepted and a missing input for each probe condition.
 func TestExplain_ProbeConditionSaysItCannotBeJudgedLive(t *testing.T) {
 	_, newReader := fakeCluster(objects(t, "cluster.yaml")...)
 	out, errs := explained(t, newReader, "Binding", "first", "--namespace", "team-a")
-	containsAll(t, out,
-		"  Accepted=True OK (observedGeneration 1)\n    ← rule binding/accepted/ok: ",
-		"  BackendReachable=True OK (observedGeneration 1)\n    ← missing input: the prober's card fetch results, which a cluster does not hold; not judged, shown as written\n",
-		"  ChannelJoined=True OK (observedGeneration 1)\n    ← missing input: the prober's channel look results, ",
-		"  Ready=True OK (observedGeneration 1)\n    ← missing input: the probe results BackendReachable and ChannelJoined depend on, ",
-	)
 	if n := strings.Count(out, "← rule "); n != 1 {
 		t.Errorf("%d rule lines, want Accepted's only:\n%s", n, out)
 	}
@@ -98,35 +131,6 @@ func TestExplain_ProbeConditionSaysItCannotBeJudgedLive(t *testing.T) {
 		if probe != (c.Rule == "") || probe != (c.Missing != "") {
 			t.Errorf("%s: rule %q, missing %q", c.Type, c.Rule, c.Missing)
 		}
-	}
-}
-
-// An accepted Binding with nothing written yet still lists its probe
-// conditions, as absent, with the input that is missing.
-func TestExplain_UnwrittenProbeConditionsAreListedAsAbsent(t *testing.T) {
-	_, newReader := fakeCluster(objects(t, "conflict-across-namespaces.yaml")...)
-	out, _ := explained(t, newReader, "binding", "support", "-n", "team-b")
-	containsAll(t, out,
-		"  Accepted=True OK (observedGeneration 1)\n    ← rule binding/accepted/ok: ",
-		"  BackendReachable (absent)\n    ← missing input: the prober's card fetch results, ",
-		"  ChannelJoined (absent)\n    ← missing input: the prober's channel look results, ",
-		"  Ready (absent)\n    ← missing input: the probe results ",
-	)
-}
-
-// A Subscription's CostsResolved is judged as if no collection run wrote
-// now: the kept rule, and the run named as the missing input.
-func TestExplain_CostsResolvedNamesTheCollectionRun(t *testing.T) {
-	_, newReader := fakeCluster(objects(t, "costs-kept.yaml")...)
-	out, _ := explained(t, newReader, "subscription", "acme", "-n", "team-a")
-	want := "  CostsResolved=True FromDB (observedGeneration 1)\n" +
-		"    ← missing input: the charge collection run, which a cluster does not show; judged as if none ran now, so the collector's last CostsResolved is kept\n" +
-		"    ← rule subscription/costs-resolved/kept: "
-	if !strings.Contains(out, want) {
-		t.Errorf("lacks %q:\n%s", want, out)
-	}
-	if !strings.Contains(out, "  Active=True ActivationSucceeded (observedGeneration 1)\n    ← rule subscription/active/") {
-		t.Errorf("Active is not explained by its rule:\n%s", out)
 	}
 }
 

@@ -1,0 +1,184 @@
+package conformance
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"path"
+	"slices"
+	"strings"
+
+	"github.com/condengine/condengine/conditions"
+	"github.com/condengine/condengine/manifest"
+	"github.com/condengine/condengine/scenario"
+)
+
+// A rule's example (conditions.Rule.Example) becomes a corpus scenario,
+// so that adding a rule is one edit in its kind's file: the scenario that
+// shows the rule, which TestRules_EveryRuleDecidesSomeScenario asks for,
+// and the snapshot that lets a conform run reach it are written from it.
+// The first directive writes the rule scenarios; the second refreshes
+// docs/conform-reference.md, whose message examples are read from the
+// whole corpus, so it comes after.
+//
+//go:generate go test -run TestRuleScenarios_AreCurrent . -update
+//go:generate go test -run TestConformReference_IsCurrent . -update
+
+// ruleScenarioPrefix opens the name of every corpus file written from a
+// rule's example; no hand-written file may use it.
+const ruleScenarioPrefix = "rule-"
+
+// ruleScenarioNow is the instant of a rule scenario whose example gives
+// none: the one the project's generators draw snapshots at.
+const ruleScenarioNow = "2026-11-30T10:00:00Z"
+
+// ruleScenarios returns the corpus file of every rule of Rules that has
+// an example, by its path in the corpus (system/rule-<ID with / as
+// ->.yaml).
+func ruleScenarios() (map[string][]byte, error) {
+	out := map[string][]byte{}
+	for _, r := range Rules() {
+		if r.Example == "" {
+			continue
+		}
+		p, text, err := ruleScenario(r)
+		if err != nil {
+			return nil, err
+		}
+		out[p] = text
+	}
+	return out, nil
+}
+
+// ruleScenario writes rule r's example as a scenario file: a comment
+// saying where it comes from, the rule's ID and sentence as its name, the
+// example as written, and an expectation read from what the rule declares
+// it writes, never from running the engine, so that the engine is still
+// checked against the rule: the object carries a condition of the rule's
+// first type with its first write's status and reason (and message, when
+// that write's message is fixed).
+func ruleScenario(r conditions.Rule) (string, []byte, error) {
+	fail := func(format string, args ...any) (string, []byte, error) {
+		return "", nil, fmt.Errorf("rule %s: example: "+format, append([]any{r.ID}, args...)...)
+	}
+	system := systemOfKind(r.Kind)
+	switch {
+	case system == "":
+		return fail("kind %q is not one a system evaluates", r.Kind)
+	case len(r.Types) == 0 || len(r.Writes) == 0:
+		return fail("a rule that writes no condition of its own cannot show one")
+	}
+	body := dedent(r.Example)
+	var head bytes.Buffer
+	fmt.Fprintf(&head, "# Written by `go generate ./conformance` from the Example of rule\n# %s; edit the rule, not this file.\n", r.ID)
+	fmt.Fprintf(&head, "name: %s\nsystem: %s\n", quoteJSON(r.ID+": "+r.Sentence), system)
+	if !hasTopKey(body, "now") {
+		fmt.Fprintf(&head, "now: %s\n", quoteJSON(ruleScenarioNow))
+	}
+	head.WriteString(body)
+	f, err := scenario.Parse(append(slices.Clip(head.Bytes()), "expect: []\n"...))
+	if err != nil {
+		return fail("%v", err)
+	}
+	ns, name, ok := firstOfKind(f, r.Kind)
+	if !ok {
+		return fail("no object of kind %s", r.Kind)
+	}
+	w := r.Writes[0]
+	fmt.Fprintf(&head, "expect:\n  - kind: %s\n", r.Kind)
+	if ns != "" {
+		fmt.Fprintf(&head, "    namespace: %s\n", quoteJSON(ns))
+	}
+	fmt.Fprintf(&head, "    name: %s\n    conditionsInclude:\n      - {\"type\": %s, \"status\": %s, \"reason\": %s",
+		quoteJSON(name), quoteJSON(r.Types[0]), quoteJSON(string(w.Status)), quoteJSON(w.Reason))
+	if w.Message != "" {
+		fmt.Fprintf(&head, ", \"message\": %s", quoteJSON(w.Message))
+	}
+	head.WriteString("}\n")
+	if _, err := scenario.Parse(head.Bytes()); err != nil {
+		return fail("%v", err)
+	}
+	return path.Join(system, ruleScenarioPrefix+strings.ReplaceAll(r.ID, "/", "-")+".yaml"), head.Bytes(), nil
+}
+
+// systemOfKind is the system that evaluates kind, "" for none.
+func systemOfKind(kind string) string {
+	for _, sys := range []string{scenario.SystemBinding, scenario.SystemFinOps} {
+		if kind != "" && slices.Contains(StatusKinds(sys), kind) {
+			return sys
+		}
+	}
+	return ""
+}
+
+// firstOfKind is the namespace and name of f's first object of kind.
+func firstOfKind(f *scenario.File, kind string) (string, string, bool) {
+	for _, raw := range f.Objects {
+		if h, err := manifest.ReadHeader(raw); err == nil && h.Kind == kind {
+			return h.Metadata.Namespace, h.Metadata.Name, true
+		}
+	}
+	return "", "", false
+}
+
+// dedent removes the indentation every non-blank line of s shares, so an
+// example may be indented with the Go code around it, and ends s with one
+// newline.
+func dedent(s string) string {
+	lines := strings.Split(s, "\n")
+	indent := -1
+	for _, l := range lines {
+		if strings.TrimSpace(l) == "" {
+			continue
+		}
+		n := len(l) - len(strings.TrimLeft(l, " \t"))
+		if indent < 0 || n < indent {
+			indent = n
+		}
+	}
+	for i, l := range lines {
+		if len(l) >= indent && indent > 0 {
+			lines[i] = l[indent:]
+		}
+		lines[i] = strings.TrimRight(lines[i], " \t")
+	}
+	return strings.Trim(strings.Join(lines, "\n"), "\n") + "\n"
+}
+
+// hasTopKey reports whether the YAML text sets key at its top level.
+func hasTopKey(text, key string) bool {
+	for _, l := range strings.Split(text, "\n") {
+		if strings.HasPrefix(l, key+":") {
+			return true
+		}
+	}
+	return false
+}
+
+// quoteJSON quotes s as a JSON string, which YAML reads as the same text.
+func quoteJSON(s string) string {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(s) // a string always encodes
+	return strings.TrimSuffix(b.String(), "\n")
+}
+
+// ruleExamples are the corpus scenarios of system written from the rules'
+// examples, in path order, each as its bytes: Generate hands them out
+// among the drawn snapshots, so a conform run reaches every rule with an
+// example by construction.
+func ruleExamples(system string) [][]byte {
+	paths, err := fs.Glob(Corpus(), system+"/"+ruleScenarioPrefix+"*.yaml")
+	if err != nil {
+		return nil
+	}
+	var out [][]byte
+	for _, p := range paths {
+		if b, err := fs.ReadFile(Corpus(), p); err == nil {
+			out = append(out, b)
+		}
+	}
+	return out
+}
