@@ -8,6 +8,14 @@ import (
 	"pgregory.net/rapid"
 )
 
+// tableEntry is one entry of a hashTable's model.
+type tableEntry struct {
+	k uint64
+	v int32
+}
+
+func compareEntries(a, b tableEntry) int { return cmp.Or(cmp.Compare(a.k, b.k), cmp.Compare(a.v, b.v)) }
+
 // A hashTable holds what a list of its entries would hold, after any
 // inserts and removals: every entry is found from its key, none is found
 // that was removed, and walking the slots gives the list. Keys are drawn
@@ -20,11 +28,7 @@ func TestHashTable_HoldsWhatAListHolds(t *testing.T) {
 		if rapid.Bool().Draw(t, "zero") {
 			tab = hashTable{set: set}
 		}
-		type entry struct {
-			k uint64
-			v int32
-		}
-		var model []entry
+		var model []tableEntry
 		key := rapid.Custom(func(t *rapid.T) uint64 {
 			// Multiples of 2^61 share the home slot of small tables.
 			return rapid.SampledFrom([]uint64{1, 2, 3, 1 << 61, 2 << 61, 3 << 61, 1<<63 | 5, ^uint64(0) - 60}).Draw(t, "k") +
@@ -38,7 +42,7 @@ func TestHashTable_HoldsWhatAListHolds(t *testing.T) {
 		}
 		t.Repeat(map[string]func(*rapid.T){
 			"insert": func(t *rapid.T) {
-				e := entry{key.Draw(t, "key"), val(t)}
+				e := tableEntry{key.Draw(t, "key"), val(t)}
 				if set && slices.Contains(model, e) {
 					t.Skip("a set holds a key once")
 				}
@@ -46,7 +50,7 @@ func TestHashTable_HoldsWhatAListHolds(t *testing.T) {
 				model = append(model, e)
 			},
 			"remove": func(t *rapid.T) {
-				e := entry{key.Draw(t, "key"), val(t)}
+				e := tableEntry{key.Draw(t, "key"), val(t)}
 				if len(model) > 0 && rapid.Bool().Draw(t, "held") {
 					e = model[rapid.IntRange(0, len(model)-1).Draw(t, "i")]
 				}
@@ -67,17 +71,16 @@ func TestHashTable_HoldsWhatAListHolds(t *testing.T) {
 						t.Fatalf("entry %#x=%d not found", e.k, e.v)
 					}
 				}
-				var walked []entry
-				tab.each(func(k uint64, v int32) { walked = append(walked, entry{k, v}) })
-				cmpEntries := func(a, b entry) int { return cmp.Or(cmp.Compare(a.k, b.k), cmp.Compare(a.v, b.v)) }
+				var walked []tableEntry
+				tab.each(func(k uint64, v int32) { walked = append(walked, tableEntry{k, v}) })
 				want := slices.Clone(model)
-				slices.SortFunc(want, cmpEntries)
-				slices.SortFunc(walked, cmpEntries)
+				slices.SortFunc(want, compareEntries)
+				slices.SortFunc(walked, compareEntries)
 				if !slices.Equal(walked, want) {
 					t.Fatalf("the slots hold %v, want %v", walked, want)
 				}
 				k := key.Draw(t, "probe")
-				if got, want := tab.has(k), slices.ContainsFunc(model, func(e entry) bool { return e.k == k }); got != want {
+				if got, want := tab.has(k), slices.ContainsFunc(model, func(e tableEntry) bool { return e.k == k }); got != want {
 					t.Fatalf("has(%#x) = %v, want %v", k, got, want)
 				}
 			},
