@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"pgregory.net/rapid"
 
@@ -167,26 +168,44 @@ func pick[T any](t *rapid.T, label string, xs []T) (T, bool) {
 	return rapid.SampledFrom(xs).Draw(t, label), true
 }
 
+// pickOrSkip draws one of xs, and skips the action when there is none.
+func pickOrSkip[T any](t *rapid.T, label string, xs []T) T {
+	x, ok := pick(t, label, xs)
+	if !ok {
+		t.Skip("no " + label)
+	}
+	return x
+}
+
+// edit makes one of changes to one of xs, counts a new generation for it
+// and tells the evaluator through set; it skips the action when xs is
+// empty.
+func edit[T any, P interface {
+	*T
+	metav1.Object
+}](t *rapid.T, label string, xs []T, set func(T), changes ...func(P)) {
+	x := pickOrSkip(t, label, xs)
+	changes[rapid.IntRange(0, len(changes)-1).Draw(t, "what")](&x)
+	P(&x).SetGeneration(P(&x).GetGeneration() + 1)
+	set(x)
+}
+
 func (m *incrementalMachine) actions() map[string]func(*rapid.T) {
 	return map[string]func(*rapid.T){
 		"editBinding": func(t *rapid.T) {
-			s := m.e.Snapshot()
-			b, ok := pick(t, "binding", s.Bindings)
-			if !ok {
-				t.Skip("no Binding")
-			}
-			switch rapid.IntRange(0, 4).Draw(t, "what") {
-			case 0:
-				b.Spec.Chat.Channel = rapid.SampledFrom([]string{"C1", "C2", "C3", "", "bad channel"}).Draw(t, "channel")
-			case 1:
-				b.Spec.Chat.ConnectionRef.Name = rapid.SampledFrom([]string{"slack", "hub", "none"}).Draw(t, "conn")
-			case 2:
-				b.Spec.Agent.BackendRef.Name = rapid.SampledFrom([]string{"echo", "hub", "ghost"}).Draw(t, "backend")
-			case 3:
-				b.Namespace = rapid.SampledFrom(bindingtest.Namespaces()).Draw(t, "ns")
-			}
-			b.Generation++
-			m.setBinding(b)
+			edit(t, "binding", m.e.Snapshot().Bindings, m.setBinding,
+				func(b *akv1.Binding) {
+					b.Spec.Chat.Channel = rapid.SampledFrom([]string{"C1", "C2", "C3", "", "bad channel"}).Draw(t, "channel")
+				},
+				func(b *akv1.Binding) {
+					b.Spec.Chat.ConnectionRef.Name = rapid.SampledFrom([]string{"slack", "hub", "none"}).Draw(t, "conn")
+				},
+				func(b *akv1.Binding) {
+					b.Spec.Agent.BackendRef.Name = rapid.SampledFrom([]string{"echo", "hub", "ghost"}).Draw(t, "backend")
+				},
+				func(b *akv1.Binding) { b.Namespace = rapid.SampledFrom(bindingtest.Namespaces()).Draw(t, "ns") },
+				func(*akv1.Binding) {}, // a new generation alone
+			)
 		},
 		"writeStatus": func(t *rapid.T) {
 			r := m.e.Result()
@@ -216,54 +235,52 @@ func (m *incrementalMachine) actions() map[string]func(*rapid.T) {
 			m.setBinding(b)
 		},
 		"deleteBinding": func(t *rapid.T) {
-			b, ok := pick(t, "binding", m.e.Snapshot().Bindings)
-			if !ok {
-				t.Skip("no Binding")
-			}
+			b := pickOrSkip(t, "binding", m.e.Snapshot().Bindings)
 			delete(m.w.bindings, b.UID)
 			m.do(m.e.DeleteBinding(b.UID))
 		},
 		"editBackend": func(t *rapid.T) {
-			b, ok := pick(t, "backend", m.e.Snapshot().Backends)
-			if !ok {
-				t.Skip("no backend")
-			}
-			switch rapid.IntRange(0, 3).Draw(t, "what") {
-			case 0:
-				b.Spec.URL = rapid.SampledFrom([]string{"https://a.example", "ftp://bad"}).Draw(t, "url")
-			case 1:
-				b.Spec.AllowedNamespaces = rapid.SliceOfN(rapid.SampledFrom([]string{"team-a", "team-b", "*"}), 0, 2).Draw(t, "allowed")
-			case 2:
+			edit(t, "backend", m.e.Snapshot().Backends, m.setBackend,
+				func(b *akv1.AgentBackend) {
+					b.Spec.URL = rapid.SampledFrom([]string{"https://a.example", "ftp://bad"}).Draw(t, "url")
+				},
+				func(b *akv1.AgentBackend) {
+					b.Spec.AllowedNamespaces = rapid.SliceOfN(rapid.SampledFrom([]string{"team-a", "team-b", "*"}), 0, 2).Draw(t, "allowed")
+				},
+				func(b *akv1.AgentBackend) {
+					b.Name = rapid.SampledFrom([]string{"echo", "hub", "ghost"}).Draw(t, "name")
+				},
+			)
+		},
+		"editConnection": func(t *rapid.T) {
+			edit(t, "connection", m.e.Snapshot().Connections, m.setConnection,
+				func(c *akv1.ChatConnection) {
+					c.Spec.Broker = rapid.SampledFrom([]string{"", "broker-b"}).Draw(t, "broker")
+				},
+				func(c *akv1.ChatConnection) {
+					c.Spec.Platform = rapid.SampledFrom([]string{akv1.PlatformSlack, "teams"}).Draw(t, "platform")
+				},
+				func(c *akv1.ChatConnection) {
+					c.Spec.AllowedNamespaces = rapid.SliceOfN(rapid.SampledFrom([]string{"team-a", "shared", "*"}), 0, 2).Draw(t, "allowed")
+				},
+				func(c *akv1.ChatConnection) {
+					c.Name = rapid.SampledFrom([]string{"slack", "hub", "none"}).Draw(t, "name")
+				},
+			)
+		},
+		// removeObject is addObject's counterpart: a backend or a
+		// connection goes.
+		"removeObject": func(t *rapid.T) {
+			s := m.e.Snapshot()
+			if rapid.Bool().Draw(t, "backend") {
+				b := pickOrSkip(t, "backend", s.Backends)
 				delete(m.w.backends, b.UID)
 				m.do(m.e.DeleteBackend(b.UID))
 				return
-			case 3:
-				b.Name = rapid.SampledFrom([]string{"echo", "hub", "ghost"}).Draw(t, "name")
 			}
-			b.Generation++
-			m.setBackend(b)
-		},
-		"editConnection": func(t *rapid.T) {
-			c, ok := pick(t, "connection", m.e.Snapshot().Connections)
-			if !ok {
-				t.Skip("no connection")
-			}
-			switch rapid.IntRange(0, 4).Draw(t, "what") {
-			case 0:
-				c.Spec.Broker = rapid.SampledFrom([]string{"", "broker-b"}).Draw(t, "broker")
-			case 1:
-				c.Spec.Platform = rapid.SampledFrom([]string{akv1.PlatformSlack, "teams"}).Draw(t, "platform")
-			case 2:
-				delete(m.w.connections, c.UID)
-				m.do(m.e.DeleteConnection(c.UID))
-				return
-			case 4:
-				c.Name = rapid.SampledFrom([]string{"slack", "hub", "none"}).Draw(t, "name")
-			case 3:
-				c.Spec.AllowedNamespaces = rapid.SliceOfN(rapid.SampledFrom([]string{"team-a", "shared", "*"}), 0, 2).Draw(t, "allowed")
-			}
-			c.Generation++
-			m.setConnection(c)
+			c := pickOrSkip(t, "connection", s.Connections)
+			delete(m.w.connections, c.UID)
+			m.do(m.e.DeleteConnection(c.UID))
 		},
 		"addObject": func(t *rapid.T) {
 			ns := rapid.SampledFrom(bindingtest.Namespaces()).Draw(t, "ns")
@@ -294,10 +311,7 @@ func (m *incrementalMachine) actions() map[string]func(*rapid.T) {
 			}
 		},
 		"probe": func(t *rapid.T) {
-			b, ok := pick(t, "binding", m.e.Snapshot().Bindings)
-			if !ok {
-				t.Skip("no Binding")
-			}
+			b := pickOrSkip(t, "binding", m.e.Snapshot().Bindings)
 			var rs []binding.ProbeResult
 			for range rapid.IntRange(0, 2).Draw(t, "n") {
 				r := bindingtest.Probe(b, rapid.Int64Range(1, b.Generation+1).Draw(t, "gen"),

@@ -208,9 +208,8 @@ func TestMerge_ForeignBeforeOursIsUnchangedButAnsweredInWrittenOrder(t *testing.
 	current := []metav1.Condition{cond("Foreign", "True", "Whatever", 1, t0), cond("Accepted", "True", "OK", 2, t0)}
 	r := v.Merge(current, []metav1.Condition{want("Accepted", "True", "OK", 2)}, 2, now)
 	assert.False(t, r.Changed)
-	require.Len(t, r.Conditions, 2)
-	assert.Equal(t, []string{"Accepted", "Foreign"}, []string{r.Conditions[0].Type, r.Conditions[1].Type})
-	assert.Equal(t, []string{"Foreign", "Accepted"}, []string{current[0].Type, current[1].Type}, "current is not modified")
+	assert.Equal(t, []string{"Accepted", "Foreign"}, types(r.Conditions))
+	assert.Equal(t, []string{"Foreign", "Accepted"}, types(current), "current is not modified")
 }
 
 // The settled shortcut applies rule 2 too: a desired observedGeneration

@@ -62,6 +62,13 @@ type Verdict struct {
 	Generation int64
 }
 
+// WithExample is r with input as its Example, for a rule built by a
+// kind's helper rather than written out field by field.
+func (r Rule) WithExample(input string) Rule {
+	r.Example = input
+	return r
+}
+
 // Verdict is the verdict of r writing the pair at Writes[i]; an empty
 // message takes that pair's fixed message.
 func (r *Rule) Verdict(i int, message string, generation int64) Verdict {

@@ -39,7 +39,7 @@ func TestConformReference_IsCurrent(t *testing.T) {
 		t.Fatal(err)
 	}
 	if string(want) != got {
-		t.Errorf("%s is stale: run go test ./conformance -run TestConformReference -update", referenceDoc)
+		t.Errorf("%s is stale: run go generate ./conformance", referenceDoc)
 	}
 }
 

@@ -78,8 +78,7 @@ func TestRuleScenario_ShowsTheRuleInEveryKind(t *testing.T) {
 			`, `"name": "acme"}}}}`, `"name": "other"}}}}`},
 	} {
 		t.Run(tc.rule, func(t *testing.T) {
-			r := rule(t, tc.rule)
-			r.Example = tc.example
+			r := rule(t, tc.rule).WithExample(tc.example)
 			p, text, err := conformance.RuleScenario(r)
 			require.NoError(t, err)
 			sys := strings.Split(p, "/")[0]

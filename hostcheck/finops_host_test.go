@@ -231,30 +231,11 @@ func (h *finopsHost) writeStatus(ctx context.Context, kind string, o *conditions
 	if meta == nil {
 		return nil
 	}
-	var st map[string]any
-	data, err := json.Marshal(status)
-	if err == nil {
-		err = json.Unmarshal(data, &st)
+	rv := meta.GetResourceVersion()
+	if h.bug == finopsNoGuard {
+		rv = ""
 	}
-	if err != nil {
-		return err
-	}
-	conds := []any{}
-	for _, c := range o.Owned {
-		conds = append(conds, map[string]any{
-			"type": c.Type, "status": string(c.Status), "reason": c.Reason, "message": c.Message,
-			"observedGeneration": c.ObservedGeneration, "lastTransitionTime": c.LastTransitionTime.UTC().Format(time.RFC3339),
-		})
-	}
-	st["conditions"] = conds
-	u := &unstructured.Unstructured{Object: map[string]any{"status": st}}
-	u.SetGroupVersionKind(finopsv1.GroupVersion.WithKind(kind))
-	u.SetNamespace(meta.GetNamespace())
-	u.SetName(meta.GetName())
-	if h.bug != finopsNoGuard {
-		u.SetResourceVersion(meta.GetResourceVersion())
-	}
-	return h.c.Status().Apply(ctx, client.ApplyConfigurationFromUnstructured(u), client.FieldOwner("finops-operator"), client.ForceOwnership)
+	return hostcheck.ApplyStatus(ctx, h.c, finopsv1.GroupVersion.WithKind(kind), meta.GetNamespace(), meta.GetName(), rv, status, o.Owned)
 }
 
 // finalizer adds or removes the finalizer of an Offering or a

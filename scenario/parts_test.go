@@ -10,37 +10,14 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-const (
-	engineFile = `
-name: conditions only
-system: binding
-now: "2026-11-30T10:00:00Z"
-expect:
-  - {kind: Binding, namespace: team-a, name: chat, conditions: []}
-`
-	writerFile = `
-name: a writer verdict
-system: binding
-now: "2026-11-30T10:00:00Z"
-expect:
-  - {kind: Binding, namespace: team-a, name: chat, decision: wait}
-`
-	writerBlockFile = `
-name: a writer memory, conditions expected
-system: binding
-now: "2026-11-30T10:00:00Z"
-writer: {bindings: []}
-expect:
-  - {kind: Binding, namespace: team-a, name: chat, conditions: []}
-`
-	proberFile = `
-name: a prober schedule
-system: binding
-now: "2026-11-30T10:00:00Z"
-prober: {lastPassStart: "2026-11-30T09:55:00Z"}
-expect:
-  - {kind: Prober, name: default, pass: {start: true}}
-`
+// Four Binding scenarios, each needing other parts of a host.
+var (
+	engineFile      = bindingFile("conditions only", "expect: [{kind: Binding, namespace: team-a, name: chat, conditions: []}]\n")
+	writerFile      = bindingFile("a writer verdict", "expect: [{kind: Binding, namespace: team-a, name: chat, decision: wait}]\n")
+	writerBlockFile = bindingFile("a writer memory, conditions expected",
+		"writer: {bindings: []}\nexpect: [{kind: Binding, namespace: team-a, name: chat, conditions: []}]\n")
+	proberFile = bindingFile("a prober schedule",
+		"prober: {lastPassStart: \"2026-11-30T09:55:00Z\"}\nexpect: [{kind: Prober, name: default, pass: {start: true}}]\n")
 )
 
 func parse(t *testing.T, s string) *File {

@@ -14,9 +14,11 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
-// bindingHead is the head of a Binding scenario, for a test to give the
-// rest.
-const bindingHead = "name: x\nsystem: binding\nnow: \"2026-11-30T10:00:00Z\"\n"
+// bindingFile is a Binding scenario of the given name at the tests' now,
+// with rest (the expectations and any other keys) after its head.
+func bindingFile(name, rest string) string {
+	return "name: " + name + "\nsystem: binding\nnow: \"2026-11-30T10:00:00Z\"\n" + rest
+}
 
 const sample = `
 name: the younger Binding loses the channel
@@ -175,14 +177,14 @@ func TestCheck_ConditionsIncludeFindsEachByType(t *testing.T) {
 }
 
 func TestCheck_WriterVerdict(t *testing.T) {
-	f := parse(t, bindingHead+"expect: [{kind: Binding, namespace: a, name: b, decision: wait, waitUntil: \"2026-11-30T10:00:10Z\", fight: true}]\n")
+	f := parse(t, bindingFile("x", "expect: [{kind: Binding, namespace: a, name: b, decision: wait, waitUntil: \"2026-11-30T10:00:10Z\", fight: true}]\n"))
 	o := Outcome{Kind: "Binding", Namespace: "a", Name: "b", Decision: "wait", Fight: true,
 		WaitUntil: metav1.NewTime(time.Date(2026, 11, 30, 10, 0, 10, 0, time.UTC))}
 	assert.Empty(t, f.Check([]Outcome{o}))
 	o.WaitUntil = metav1.NewTime(o.WaitUntil.Add(time.Second))
 	assert.Contains(t, f.Check([]Outcome{o}), `waitUntil: want "2026-11-30T10:00:10Z", got "2026-11-30T10:00:11Z"`)
 
-	f = parse(t, bindingHead+"expect: [{kind: Binding, namespace: a, name: b, fightBegins: true, foreignEdit: true}]\n")
+	f = parse(t, bindingFile("x", "expect: [{kind: Binding, namespace: a, name: b, fightBegins: true, foreignEdit: true}]\n"))
 	o = Outcome{Kind: "Binding", Namespace: "a", Name: "b", FightBegins: true, ForeignEdit: true}
 	assert.Empty(t, f.Check([]Outcome{o}))
 	o.FightBegins = false
@@ -196,13 +198,13 @@ func TestCheck_WriterVerdict(t *testing.T) {
 // fails, and so does a lastTransitionTime; the expected instant keeps the
 // file's fraction of a second.
 func TestCheck_InstantsAreExact(t *testing.T) {
-	f := parse(t, bindingHead+`expect:
+	f := parse(t, bindingFile("x", `expect:
   - kind: Binding
     namespace: a
     name: b
     waitUntil: "2026-11-30T10:00:05.3Z"
     conditions: [{type: Ready, status: "True", reason: OK, lastTransitionTime: "2026-11-30T09:00:00Z"}]
-`)
+`))
 	at := time.Date(2026, 11, 30, 10, 0, 5, 300_000_000, time.UTC)
 	ltt := time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC)
 	o := func(wait, lt time.Time) Outcome {
@@ -228,12 +230,12 @@ func TestCheck_InstantsAreExact(t *testing.T) {
 // The prober's verdict is checked key by key, instants and durations
 // exactly; a runner that reports none fails every key given.
 func TestCheck_ProberPass(t *testing.T) {
-	f := parse(t, bindingHead+`expect:
+	f := parse(t, bindingFile("x", `expect:
   - kind: Prober
     name: default
     pass: {start: false, at: "2026-11-30T10:00:30.25Z", cause: config, atOnce: 2, probeTimeout: 10s, maxDuration: 20s,
            targets: [{binding: team-a/a, generation: 1}, {binding: team-a/b, generation: 3}]}
-`)
+`))
 	good := func() Outcome {
 		return Outcome{Kind: KindProber, Name: "default", Pass: &Pass{At: time.Date(2026, 11, 30, 10, 0, 30, 250_000_000, time.UTC),
 			Cause: "config", AtOnce: 2, ProbeTimeout: 10 * time.Second, MaxDuration: 20 * time.Second,

@@ -84,19 +84,29 @@ func writeCheckJSON(w io.Writer, results []scenario.Result) error {
 // testcase per file, a failure per failed expectation block, an error
 // for a file that could not be run.
 type junitSuites struct {
-	XMLName  xml.Name     `xml:"testsuites"`
-	Tests    int          `xml:"tests,attr"`
-	Failures int          `xml:"failures,attr"`
-	Errors   int          `xml:"errors,attr"`
-	Suites   []junitSuite `xml:"testsuite"`
+	XMLName xml.Name `xml:"testsuites"`
+	junitCounts
+	Suites []junitSuite `xml:"testsuite"`
 }
 
 type junitSuite struct {
-	Name     string      `xml:"name,attr"`
-	Tests    int         `xml:"tests,attr"`
-	Failures int         `xml:"failures,attr"`
-	Errors   int         `xml:"errors,attr"`
-	Cases    []junitCase `xml:"testcase"`
+	Name string `xml:"name,attr"`
+	junitCounts
+	Cases []junitCase `xml:"testcase"`
+}
+
+// junitCounts are the counts of a testsuites or testsuite element: its
+// cases, failed ones and ones that could not be run.
+type junitCounts struct {
+	Tests    int `xml:"tests,attr"`
+	Failures int `xml:"failures,attr"`
+	Errors   int `xml:"errors,attr"`
+}
+
+func (c *junitCounts) add(o junitCounts) {
+	c.Tests += o.Tests
+	c.Failures += o.Failures
+	c.Errors += o.Errors
 }
 
 type junitCase struct {
@@ -134,16 +144,16 @@ func writeCheckJUnit(w io.Writer, results []scenario.Result) error {
 		case r.Err != nil:
 			c.Error = &junitProblem{Message: oneLine(r.Err.Error()), Type: "error", Text: r.Err.Error()}
 			s.Errors++
-			doc.Errors++
 		case r.Diff != "":
 			c.Failure = &junitProblem{Message: fmt.Sprintf("%d expectation(s) do not hold", len(r.Mismatches)), Type: "mismatch",
 				Text: r.File.Name + "\n" + r.Diff}
 			s.Failures++
-			doc.Failures++
 		}
 		s.Tests++
-		doc.Tests++
 		s.Cases = append(s.Cases, c)
+	}
+	for _, s := range doc.Suites {
+		doc.add(s.junitCounts)
 	}
 	if _, err := io.WriteString(w, xml.Header); err != nil {
 		return err

@@ -50,6 +50,18 @@ func golden(t *testing.T, name, got string) {
 	}
 }
 
+// runGolden runs the command with no input, fails t unless it exits 0,
+// and compares its stdout with the named golden file; it returns stdout.
+func runGolden(t *testing.T, name string, args ...string) string {
+	t.Helper()
+	code, out, errs := run(t, "", args...)
+	if code != exitOK {
+		t.Fatalf("code %d, stderr %q", code, errs)
+	}
+	golden(t, name, out)
+	return out
+}
+
 func TestRun_NoArguments_UsageAndExit2(t *testing.T) {
 	code, out, errs := run(t, "")
 	if code != exitUsage || out != "" || !strings.Contains(errs, "usage: condengine") {

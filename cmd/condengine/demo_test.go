@@ -6,11 +6,7 @@ import (
 )
 
 func TestDemo_Golden(t *testing.T) {
-	code, out, errs := run(t, "", "demo")
-	if code != exitOK {
-		t.Fatalf("code %d, stderr %q", code, errs)
-	}
-	golden(t, "demo.txt", out)
+	runGolden(t, "demo.txt", "demo")
 }
 
 // The demo shows the two rows of the seed's table.

@@ -20,11 +20,7 @@ func TestEval_Golden(t *testing.T) {
 		{"eval-scenario.yaml", "../check/connection-not-found.yaml", "yaml"},
 	} {
 		t.Run(tc.golden, func(t *testing.T) {
-			code, out, errs := run(t, "", "eval", "-f", cliData+"/eval/"+tc.file, "-o", tc.format, "-now", fixedNow)
-			if code != exitOK {
-				t.Fatalf("code %d, stderr %q", code, errs)
-			}
-			golden(t, tc.golden, out)
+			runGolden(t, tc.golden, "eval", "-f", cliData+"/eval/"+tc.file, "-o", tc.format, "-now", fixedNow)
 		})
 	}
 }

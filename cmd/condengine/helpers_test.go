@@ -13,6 +13,15 @@ func writeFile(t *testing.T, path, data string) {
 	}
 }
 
+// onlyWith skips t unless the environment variable env is set; what says
+// what setting it runs, for the skip message.
+func onlyWith(t *testing.T, env, what string) {
+	t.Helper()
+	if os.Getenv(env) == "" {
+		t.Skipf("set %s=1 to %s", env, what)
+	}
+}
+
 func stringsReader(s string) *strings.Reader { return strings.NewReader(s) }
 
 // containsAll fails t once for each of wants that out lacks.

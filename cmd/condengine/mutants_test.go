@@ -1,7 +1,6 @@
 package main
 
 import (
-	"os"
 	"os/exec"
 	"regexp"
 	"strings"
@@ -15,9 +14,7 @@ import (
 // CONDENGINE_MUTANTS=1 (CI sets it). It logs the table: bug, the request
 // each seed caught it on.
 func TestConform_CatchesPlantedBugs(t *testing.T) {
-	if os.Getenv("CONDENGINE_MUTANTS") == "" {
-		t.Skip("set CONDENGINE_MUTANTS=1 to run the planted bugs (about 45 seconds)")
-	}
+	onlyWith(t, "CONDENGINE_MUTANTS", "run the planted bugs (about 45 seconds)")
 	bin := goBuild(t, "../../conformance/testdata/mutants", "mutants")
 	list, err := exec.Command(bin).Output()
 	if err != nil {

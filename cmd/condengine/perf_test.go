@@ -25,9 +25,7 @@ import (
 // collector's budget weigh more than the input (20k Bindings, 10.6 MB,
 // peak at 4.0 times; 50k, 26.6 MB, at 2.7 times).
 func TestEval_LargeStream_PeakMemoryUnderTwiceTheInput(t *testing.T) {
-	if os.Getenv("CONDENGINE_PERF") == "" {
-		t.Skip("set CONDENGINE_PERF=1 to measure eval on 100k Bindings")
-	}
+	onlyWith(t, "CONDENGINE_PERF", "measure eval on 100k Bindings")
 	n := 100000
 	if s := os.Getenv("CONDENGINE_PERF_N"); s != "" {
 		var err error

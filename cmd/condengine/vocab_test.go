@@ -25,11 +25,7 @@ func TestVocab_Golden(t *testing.T) {
 		{"vocab.json", []string{"vocab", "-o", "json"}},
 	} {
 		t.Run(tc.golden, func(t *testing.T) {
-			code, out, errs := run(t, "", tc.args...)
-			if code != exitOK {
-				t.Fatalf("code %d, stderr %q", code, errs)
-			}
-			golden(t, tc.golden, out)
+			runGolden(t, tc.golden, tc.args...)
 		})
 	}
 }
