@@ -37,7 +37,7 @@ func (e *evaluator) decide(i int) (d decided, owned bool) {
 	// The ChatConnection the Binding names now decides its owner; with
 	// none to be found, every broker's leader answers for it.
 	if b.conn != nil && connBroker(b.conn) != s.Broker.Name {
-		probes.mark(s, o.UID, "the Binding belongs to another broker")
+		probes.mark(s, i, o.UID, "the Binding belongs to another broker")
 		return decided{}, false
 	}
 
@@ -71,7 +71,7 @@ func (e *evaluator) decide(i int) (d decided, owned bool) {
 	n := 1
 
 	if servedSpec != nil {
-		be, ch := probes.pick(s, o.UID, o.Generation, servedGen)
+		be, ch := probes.pick(s, i, o.UID, o.Generation, servedGen)
 		bv, bgen := pending, servedGen
 		if be != nil {
 			bv, bgen = classifyBackend(be.Backend), be.Generation
@@ -96,7 +96,7 @@ func (e *evaluator) decide(i int) (d decided, owned bool) {
 		}
 		n = 3
 	} else {
-		probes.mark(s, o.UID, "the Binding is not served")
+		probes.mark(s, i, o.UID, "the Binding is not served")
 	}
 	var from string
 	vs[n], from = readyVerdict(s, o, vs[:n])
