@@ -70,14 +70,14 @@ func ruleScenario(r conditions.Rule) (string, []byte, error) {
 		return fail("a rule that writes no condition of its own cannot show one")
 	}
 	body := dedent(r.Example)
-	var head bytes.Buffer
-	fmt.Fprintf(&head, "# Written by `go generate ./conformance` from the Example of rule\n# %s; edit the rule, not this file.\n", r.ID)
-	fmt.Fprintf(&head, "name: %s\nsystem: %s\n", quoteJSON(r.ID+": "+r.Sentence), system)
+	var out bytes.Buffer
+	fmt.Fprintf(&out, "# Written by `go generate ./conformance` from the Example of rule\n# %s; edit the rule, not this file.\n", r.ID)
+	fmt.Fprintf(&out, "name: %s\nsystem: %s\n", quoteJSON(r.ID+": "+r.Sentence), system)
 	if !hasTopKey(body, "now") {
-		fmt.Fprintf(&head, "now: %s\n", quoteJSON(ruleScenarioNow))
+		fmt.Fprintf(&out, "now: %s\n", quoteJSON(ruleScenarioNow))
 	}
-	head.WriteString(body)
-	f, err := scenario.Parse(append(slices.Clip(head.Bytes()), "expect: []\n"...))
+	out.WriteString(body)
+	f, err := scenario.Parse(append(slices.Clip(out.Bytes()), "expect: []\n"...))
 	if err != nil {
 		return fail("%v", err)
 	}
@@ -86,20 +86,20 @@ func ruleScenario(r conditions.Rule) (string, []byte, error) {
 		return fail("no object of kind %s", r.Kind)
 	}
 	w := r.Writes[0]
-	fmt.Fprintf(&head, "expect:\n  - kind: %s\n", r.Kind)
+	fmt.Fprintf(&out, "expect:\n  - kind: %s\n", r.Kind)
 	if ns != "" {
-		fmt.Fprintf(&head, "    namespace: %s\n", quoteJSON(ns))
+		fmt.Fprintf(&out, "    namespace: %s\n", quoteJSON(ns))
 	}
-	fmt.Fprintf(&head, "    name: %s\n    conditionsInclude:\n      - {\"type\": %s, \"status\": %s, \"reason\": %s",
+	fmt.Fprintf(&out, "    name: %s\n    conditionsInclude:\n      - {\"type\": %s, \"status\": %s, \"reason\": %s",
 		quoteJSON(name), quoteJSON(r.Types[0]), quoteJSON(string(w.Status)), quoteJSON(w.Reason))
 	if w.Message != "" {
-		fmt.Fprintf(&head, ", \"message\": %s", quoteJSON(w.Message))
+		fmt.Fprintf(&out, ", \"message\": %s", quoteJSON(w.Message))
 	}
-	head.WriteString("}\n")
-	if _, err := scenario.Parse(head.Bytes()); err != nil {
+	out.WriteString("}\n")
+	if _, err := scenario.Parse(out.Bytes()); err != nil {
 		return fail("%v", err)
 	}
-	return path.Join(system, ruleScenarioPrefix+strings.ReplaceAll(r.ID, "/", "-")+".yaml"), head.Bytes(), nil
+	return path.Join(system, ruleScenarioPrefix+strings.ReplaceAll(r.ID, "/", "-")+".yaml"), out.Bytes(), nil
 }
 
 // systemOfKind is the system that evaluates kind, "" for none.

@@ -376,21 +376,12 @@ func bindingSnapshot(objs []*unstructured.Unstructured, probes []binding.ProbeRe
 		Broker: binding.Broker{Leader: true, StartedAt: startedAt, ConfigSource: binding.ConfigSourceCRDs, ProberListed: true},
 		Probes: probes,
 	}
-	for _, o := range objs {
-		var err error
-		switch o.GetKind() {
-		case akv1.KindBinding:
-			s.Bindings, err = appendTyped(s.Bindings, o)
-		case akv1.KindAgentBackend:
-			s.Backends, err = appendTyped(s.Backends, o)
-		case akv1.KindChatConnection:
-			s.Connections, err = appendTyped(s.Connections, o)
-		}
-		if err != nil {
-			return s, err
-		}
-	}
-	return s, nil
+	err := sortInto(objs, map[string]func(*unstructured.Unstructured) error{
+		akv1.KindBinding:        typedInto(&s.Bindings),
+		akv1.KindAgentBackend:   typedInto(&s.Backends),
+		akv1.KindChatConnection: typedInto(&s.Connections),
+	})
+	return s, err
 }
 
 // bindingFixpoint is the engine's answer for every Binding once a fresh
@@ -427,12 +418,29 @@ func bindingFixpoint(objs []*unstructured.Unstructured, probes []binding.ProbeRe
 	return out, rounds, nil
 }
 
-func appendTyped[T any](list []T, u *unstructured.Unstructured) ([]T, error) {
-	var x T
-	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(u.Object, &x); err != nil {
-		return list, fmt.Errorf("hostcheck: %s: %w", keyOf(u), err)
+// sortInto hands each object to the function its kind names; an object
+// of a kind with none is passed over. It stops at the first error.
+func sortInto(objs []*unstructured.Unstructured, byKind map[string]func(*unstructured.Unstructured) error) error {
+	for _, o := range objs {
+		if f, ok := byKind[o.GetKind()]; ok {
+			if err := f(o); err != nil {
+				return err
+			}
+		}
 	}
-	return append(list, x), nil
+	return nil
+}
+
+// typedInto appends an object, converted to its typed form, to *list.
+func typedInto[T any](list *[]T) func(*unstructured.Unstructured) error {
+	return func(u *unstructured.Unstructured) error {
+		var x T
+		if err := runtime.DefaultUnstructuredConverter.FromUnstructured(u.Object, &x); err != nil {
+			return fmt.Errorf("hostcheck: %s: %w", keyOf(u), err)
+		}
+		*list = append(*list, x)
+		return nil
+	}
 }
 
 // probe is the prober's finding for one generation of a Binding: mostly

@@ -485,32 +485,24 @@ func (finopsSystem) requests(obj *unstructured.Unstructured, cache []*unstructur
 // what OpenCost holds.
 func finopsSnapshot(objs []*unstructured.Unstructured, now time.Time) (finops.Snapshot, error) {
 	s := finops.Snapshot{Now: now}
-	for _, o := range objs {
-		var err error
-		switch o.GetKind() {
-		case finopsv1.KindPriceBook:
-			s.PriceBooks, err = appendTyped(s.PriceBooks, o)
-		case finopsv1.KindOffering:
-			s.Offerings, err = appendTyped(s.Offerings, o)
-		case finopsv1.KindSubscription:
-			s.Subscriptions, err = appendTyped(s.Subscriptions, o)
-		case finopsv1.KindCostJob:
-			s.CostJobs, err = appendTyped(s.CostJobs, o)
-		case finopsv1.KindFinOpsProvider:
-			s.Providers, err = appendTyped(s.Providers, o)
-		case "ConfigMap":
+	err := sortInto(objs, map[string]func(*unstructured.Unstructured) error{
+		finopsv1.KindPriceBook:      typedInto(&s.PriceBooks),
+		finopsv1.KindOffering:       typedInto(&s.Offerings),
+		finopsv1.KindSubscription:   typedInto(&s.Subscriptions),
+		finopsv1.KindCostJob:        typedInto(&s.CostJobs),
+		finopsv1.KindFinOpsProvider: typedInto(&s.Providers),
+		"ConfigMap": func(o *unstructured.Unstructured) error {
 			s.Objects = append(s.Objects, finops.ObjectRef{APIVersion: "v1", Kind: "ConfigMap", Namespace: o.GetNamespace(), Name: o.GetName()})
-			if o.GetNamespace() == FinOpsNamespace && o.GetName() == finops.PricingConfigMap {
-				if doc, ok, _ := unstructured.NestedString(o.Object, "data", finops.PricingKey); ok {
-					err = json.Unmarshal([]byte(doc), &s.PricingDocument)
-				}
+			if o.GetNamespace() != FinOpsNamespace || o.GetName() != finops.PricingConfigMap {
+				return nil
 			}
-		}
-		if err != nil {
-			return s, err
-		}
-	}
-	return s, nil
+			if doc, ok, _ := unstructured.NestedString(o.Object, "data", finops.PricingKey); ok {
+				return json.Unmarshal([]byte(doc), &s.PricingDocument)
+			}
+			return nil
+		},
+	})
+	return s, err
 }
 
 // expect answers, for each object with a status, two things: what one

@@ -23,9 +23,15 @@ var fuzzLimits = Limits{Document: 64 << 10, Stream: 256 << 10}
 
 // readAll reads every document of data, Lists expanded, under fuzzLimits.
 func readAll(data []byte) ([]*Document, error) {
+	return readDocs(data, "fuzz.yaml", fuzzLimits)
+}
+
+// readDocs reads every document of data, Lists expanded, naming the
+// input file, under limits.
+func readDocs(data []byte, file string, limits Limits) ([]*Document, error) {
 	r := NewReader(bytes.NewReader(data))
-	r.File = "fuzz.yaml"
-	r.Limits = fuzzLimits
+	r.File = file
+	r.Limits = limits
 	var out []*Document
 	for {
 		d, err := r.Next()

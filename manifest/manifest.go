@@ -21,6 +21,8 @@
 //     the field), never replaced with U+FFFD.
 //   - The line of a field in YAML is found by looking for each key of its
 //     path after its parent's line; in JSON it is exact.
+//   - A JSON List is read item by item, before its kind is known when
+//     the items come first (docs/decisions/list-item-by-item.md).
 package manifest
 
 import (

@@ -38,6 +38,10 @@ type Document struct {
 	// path is Item followed by a dot, the prefix of the document's
 	// fields inside source.
 	path string
+	// base is the part of path that source starts at: "" when source is
+	// the whole document, "items[i]." for an item of a List read item by
+	// item, whose source is the item alone.
+	base string
 	// sourceLine is the line of the input source starts on.
 	sourceLine int
 	// at is where a List item's text starts in source; the zero value is
@@ -72,7 +76,14 @@ func keyStateOf(f bool) keyState {
 // than Limits.Stream is refused before it is held, so an endless input
 // fails with a LimitError after at most Limits.Stream bytes and holds at
 // most one document. Empty, comment-only and null documents are skipped
-// but counted; Lists are returned as they are (see Expand).
+// but counted. A JSON List (a document that is a JSON object with an
+// "items" array, its kind List or ending in List, or not yet given when
+// the items come, as kubectl prints it) is returned item by item, each a
+// document of its own with Item "items[i]", so that only one item's text
+// is held at a time and each item is bounded by Limits.Document, the
+// List by Limits.Stream; a document whose items came before its kind,
+// and whose kind then names no List, is an error at its kind. Other
+// Lists, YAML ones among them, are returned whole (see Expand).
 type Reader struct {
 	// File names the input in every error; set it before the first Next.
 	File string
@@ -87,11 +98,22 @@ type Reader struct {
 
 	in    io.Reader
 	br    *bufio.Reader
-	buf   []byte // the document being read, reused
+	buf   []byte // the document being read, reused; a List read item by item without its items
+	item  []byte // the List item being read, reused
+	pend  []byte // the rest of the last line read, past the item just read
 	read  int64  // bytes of the stream consumed
 	lines int    // lines of the stream consumed
 	n     int    // documents started
 	err   error  // sticky: the first error, or io.EOF
+
+	// The section being read (see section).
+	open      bool     // a section is being read
+	start     int      // the line it starts on
+	lineStart bool     // the next byte read starts a line
+	seen      bool     // a byte of the section was read
+	eof       bool     // the stream has ended
+	chunkLine int      // the line of the bytes in pend
+	scan      listScan // the scan of its top-level JSON object
 }
 
 // NewReader reads manifests from r.
@@ -121,14 +143,35 @@ func (r *Reader) next(typed func(d *Document, t []byte) bool) (*Document, bool, 
 		r.br = bufio.NewReaderSize(io.LimitReader(r.in, r.Limits.Stream+1), 64<<10)
 	}
 	for {
-		text, start, err := r.section()
+		text, start, item, err := r.section()
 		if err != nil {
 			r.err = err
 			return nil, false, err
 		}
+		if item {
+			d := r.itemDocument()
+			if r.Sized != nil {
+				r.Sized(len(text))
+			}
+			if typed != nil && typed(d, text) {
+				return d, true, nil
+			}
+			if err := r.itemJSON(d, text); err != nil {
+				r.err = err
+				return nil, false, err
+			}
+			return d, false, nil
+		}
 		if text == nil {
 			r.err = io.EOF
 			return nil, false, io.EOF
+		}
+		if r.scan.streamed {
+			if err := r.endList(text, start); err != nil {
+				r.err = err
+				return nil, false, err
+			}
+			continue
 		}
 		d := &Document{File: r.File, Index: r.n, Line: start, source: text, sourceLine: start}
 		if r.Sized != nil {
@@ -153,68 +196,94 @@ func (r *Reader) next(typed func(d *Document, t []byte) bool) (*Document, bool, 
 	}
 }
 
-// section reads the text up to the next --- line or the end. It returns
-// nil text at the end of the stream.
-func (r *Reader) section() ([]byte, int, error) {
-	// The previous document is no longer the caller's. A buffer grown
-	// for a large one (a List) is let go rather than held to the end of
-	// the stream, when its objects and their evaluation need the room.
-	if cap(r.buf) > maxKeptBuffer {
-		r.buf = nil
+// section reads on in the current section, the text up to the next ---
+// line or the end. It returns the section's text when it ends, nil at
+// the end of the stream, and, with true, each item of a List the section
+// holds as it is read (see listScan), the section's text then being the
+// List without its items.
+func (r *Reader) section() (text []byte, start int, item bool, err error) {
+	if !r.open {
+		// The previous document is no longer the caller's. A buffer
+		// grown for a large one is let go rather than held to the end
+		// of the stream, when its objects and their evaluation need the
+		// room.
+		if cap(r.buf) > maxKeptBuffer {
+			r.buf = nil
+		}
+		if cap(r.item) > maxKeptBuffer {
+			r.item = nil
+		}
+		r.buf = r.buf[:0]
+		r.open, r.start, r.lineStart, r.seen, r.scan = true, r.lines+1, true, false, listScan{}
 	}
-	r.buf = r.buf[:0]
-	start := r.lines + 1
-	lineStart := true
-	seen := false // a byte of this section was read
 	for {
+		if len(r.pend) > 0 {
+			n, item, err := r.feed(r.pend)
+			r.pend = r.pend[n:]
+			if err != nil {
+				return nil, r.start, false, err
+			}
+			if item {
+				return r.item, r.scan.line, true, nil
+			}
+			continue
+		}
+		if r.eof {
+			r.open = false
+			if !r.seen {
+				return nil, r.start, false, nil
+			}
+			return r.end()
+		}
 		chunk, err := r.br.ReadSlice('\n')
 		if err != nil && !errors.Is(err, bufio.ErrBufferFull) && !errors.Is(err, io.EOF) {
-			return nil, start, &DocumentError{File: r.File, Index: r.n + 1, Line: r.lines + 1, Err: err}
+			return nil, r.start, false, &DocumentError{File: r.File, Index: r.n + 1, Line: r.lines + 1, Err: err}
 		}
 		r.read += int64(len(chunk))
 		if r.read > r.Limits.Stream {
-			return nil, start, &DocumentError{File: r.File, Index: r.n + 1, Line: r.lines + 1,
+			return nil, r.start, false, &DocumentError{File: r.File, Index: r.n + 1, Line: r.lines + 1,
 				Err: &LimitError{Limit: "MaxStreamBytes", Bytes: r.Limits.Stream}}
 		}
-		whole := lineStart && !errors.Is(err, bufio.ErrBufferFull)
+		r.eof = errors.Is(err, io.EOF)
+		whole := r.lineStart && !errors.Is(err, bufio.ErrBufferFull)
 		if whole && bytes.HasPrefix(chunk, separator) {
 			rest := bytes.TrimSpace(chunk[len(separator):])
 			if len(rest) > 0 && rest[0] != '#' {
-				return nil, start, &DocumentError{File: r.File, Index: r.n + 1, Line: r.lines + 1,
+				return nil, r.start, false, &DocumentError{File: r.File, Index: r.n + 1, Line: r.lines + 1,
 					Err: fmt.Errorf("text after the --- separator: %q", clip(rest))}
 			}
 			r.lines++
-			if r.n > 0 || !blank(r.buf) {
-				r.n++
-				return r.buf, start, nil
+			if r.n > 0 || r.scan.streamed || !blank(r.buf) {
+				r.open = false
+				return r.end()
 			}
 			// Text before a file's first --- that holds nothing (a
 			// comment header) is not a document of its own.
 			r.buf = r.buf[:0]
-			start = r.lines + 1
+			r.start, r.scan = r.lines+1, listScan{}
 			continue
 		}
 		if len(chunk) > 0 {
-			seen = true
-			if int64(len(r.buf)+len(chunk)) > r.Limits.Document {
-				return nil, start, &DocumentError{File: r.File, Index: r.n + 1, Line: start,
-					Err: &LimitError{Limit: "MaxDocumentBytes", Bytes: r.Limits.Document}}
-			}
-			r.buf = grow(r.buf, len(chunk), r.Limits.Document)
-			r.buf = append(r.buf, chunk...)
-			lineStart = chunk[len(chunk)-1] == '\n'
-			if lineStart {
+			r.seen = true
+			r.chunkLine = r.lines + 1
+			r.lineStart = chunk[len(chunk)-1] == '\n'
+			if r.lineStart {
 				r.lines++
 			}
-		}
-		if errors.Is(err, io.EOF) {
-			if !seen {
-				return nil, start, nil
-			}
-			r.n++
-			return r.buf, start, nil
+			r.pend = chunk
 		}
 	}
+}
+
+// end ends the section: it is one more document, unless it ends inside
+// the items of a List read item by item.
+func (r *Reader) end() ([]byte, int, bool, error) {
+	if r.scan.inItems() {
+		return nil, r.start, false, &DocumentError{File: r.File, Index: r.n + 1, Line: r.chunkLine,
+			Err: errors.New("not valid JSON: unexpected end of JSON input")}
+	}
+	r.n++
+	return r.buf, r.start, false, nil
 }
 
 var separator = []byte("---")
@@ -275,7 +344,7 @@ func (d *Document) Expand(fn func(*Document) error) error {
 	for i, raw := range items {
 		item := d.path + "items[" + strconv.Itoa(i) + "]"
 		it := &Document{File: d.File, Index: d.Index, Item: item, Line: d.Line, JSON: raw,
-			source: d.source, sourceLine: d.sourceLine, path: item + ".", at: places[i], keys: d.keys}
+			source: d.source, sourceLine: d.sourceLine, path: item + ".", base: d.base, at: places[i], keys: d.keys}
 		if lines[i] > 0 {
 			it.Line = lines[i]
 		}
@@ -317,7 +386,8 @@ var (
 )
 
 // Split reads a whole stream into its non-empty JSON documents, within
-// the default Limits. Lists are not expanded.
+// the default Limits. Lists are not expanded, but a JSON List comes as
+// its items, as Reader yields it.
 func Split(data []byte) ([]json.RawMessage, error) {
 	r := NewReader(bytes.NewReader(data))
 	var out []json.RawMessage

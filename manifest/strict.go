@@ -181,14 +181,11 @@ func toJSON(text []byte, at int) (js json.RawMessage, folded bool, line int, err
 	}
 	if looksJSON(t) {
 		if !json.Valid(t) {
-			var v any
-			err := json.Unmarshal(t, &v)
-			var se *json.SyntaxError
-			if errors.As(err, &se) {
-				off := min(int(se.Offset), len(t))
-				return nil, false, lead + 1 + bytes.Count(t[:off], []byte("\n")), fmt.Errorf("not valid JSON: %v", se)
+			off, err := notJSON(t)
+			if off < 0 {
+				return nil, false, 0, err
 			}
-			return nil, false, 0, fmt.Errorf("not valid JSON: %v", err)
+			return nil, false, lead + 1 + bytes.Count(t[:off], []byte("\n")), err
 		}
 		if bytes.Equal(t, []byte("null")) {
 			return nil, false, 0, nil
@@ -226,6 +223,18 @@ func toJSON(text []byte, at int) (js json.RawMessage, folded bool, line int, err
 		return nil, false, 0, nil
 	}
 	return js, scanKeys(js).folded, 0, nil
+}
+
+// notJSON is the error of t, which is not valid JSON, and the offset in
+// t it is at, -1 when the decoder does not say.
+func notJSON(t []byte) (int, error) {
+	var v any
+	err := json.Unmarshal(t, &v)
+	var se *json.SyntaxError
+	if errors.As(err, &se) {
+		return min(int(se.Offset), len(t)), fmt.Errorf("not valid JSON: %v", se)
+	}
+	return -1, fmt.Errorf("not valid JSON: %v", err)
 }
 
 // yamlMessage is a YAML decoder's error without the prefixes that say
@@ -294,6 +303,11 @@ func (d *Document) lineOf(path string) int {
 	}
 	full := d.path + path
 	if path == "" {
+		full = strings.TrimSuffix(full, ".")
+	}
+	if d.base != "" {
+		// The source is the item alone.
+		full = strings.TrimPrefix(strings.TrimPrefix(full+".", d.base), ".")
 		full = strings.TrimSuffix(full, ".")
 	}
 	segs := splitPath(full)

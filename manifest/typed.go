@@ -35,7 +35,7 @@ type Slot func(apiVersion, kind string) any
 // its JSON, and true. Otherwise it returns the document as Next does,
 // and false, having recorded nothing in seen; whatever slot handed out
 // for that document holds nothing the caller may keep. The error is
-// Next's.
+// Next's. The items of a JSON List come one at a time, as from Next.
 func (r *Reader) NextTyped(seen *Identities, slot Slot) (*Document, bool, error) {
 	return r.next(func(d *Document, t []byte) bool {
 		a := typedAdds{seen: seen}

@@ -136,10 +136,11 @@ func TestNextTyped_DecodesTheSeedsStraight(t *testing.T) {
 		in      string
 		decoded int
 	}{
-		"YAML stream":                   {typedSeed, 2},
-		"kubectl List":                  {typedJSONSeed, 1},
-		"List then YAML, a name again":  {typedJSONSeed + "\n---\n" + typedSeed, 2},
-		"a List twice":                  {typedJSONSeed + "\n---\n" + typedJSONSeed, 1},
+		"YAML stream": {typedSeed, 2},
+		// A JSON List is read item by item: each item is a document.
+		"kubectl List":                  {typedJSONSeed, 2},
+		"List then YAML, a name again":  {typedJSONSeed + "\n---\n" + typedSeed, 3},
+		"a List twice":                  {typedJSONSeed + "\n---\n" + typedJSONSeed, 2},
 		"a word YAML 1.1 reads as true": {strings.Replace(typedSeed, "reason: OK", "reason: yes", 1), 1},
 	} {
 		t.Run(name, func(t *testing.T) {

@@ -86,10 +86,11 @@ func TestStraight_KubectlListIsDecodedStraight(t *testing.T) {
 		in      []byte
 		decoded int
 	}{
-		"kubectl List":         {list, 1},
-		"compact List":         {asList(t, stream, ""), 1},
+		// A JSON List is read item by item: each item is a document.
+		"kubectl List":         {list, len(objects)},
+		"compact List":         {asList(t, stream, ""), len(objects)},
 		"stream of JSON":       {bytes.Join(objects, []byte("\n---\n")), len(objects)},
-		"two Lists, one twice": {append(append(asList(t, stream, ""), "\n---\n"...), list...), 1},
+		"two Lists, one twice": {append(append(asList(t, stream, ""), "\n---\n"...), list...), len(objects)},
 		"YAML stream":          {stream, 300 + 2*7},
 	} {
 		t.Run(name, func(t *testing.T) {

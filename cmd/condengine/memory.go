@@ -154,12 +154,13 @@ func listKey(b []byte, conds []metav1.Condition) []byte {
 // have had from the start, and the evaluation, which comes after the
 // reading, runs under it.
 //
-// One large document (a scenario file, a List) is converted from YAML
-// all at once, which takes about twenty times its size for a moment:
-// under a budget of 1.6 times the input the collector then ran without
-// a break (docs/performance.md). The reader tells the returned budget each document's size (newStream
-// wires manifest.Reader.Sized to it), and the budget is never below
-// perDocument times the largest document read so far.
+// One large document (a scenario file, a YAML List) is converted from
+// YAML all at once, which takes about twenty times its size for a
+// moment: under a budget of 1.6 times the input the collector then ran
+// without a break (docs/performance.md). The reader tells the returned
+// budget each document's size (newStream wires manifest.Reader.Sized to
+// it; a JSON List's items are each a document), and the budget is never
+// below perDocument times the largest document read so far.
 func limitMemory(in io.Reader) (*budget, func()) {
 	oldLimit := debug.SetMemoryLimit(math.MaxInt64)
 	oldPercent := debug.SetGCPercent(50)

@@ -7,8 +7,12 @@
 package genstream
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"io"
+
+	"sigs.k8s.io/yaml"
 )
 
 // Write writes n Bindings over the given number of namespaces (at least
@@ -60,4 +64,49 @@ status:
 		}
 	}
 	return nil
+}
+
+// WriteList writes what Write writes as one JSON List, as `kubectl get
+// -o json` prints it when indent is four spaces: the List's apiVersion,
+// its items, its kind, its metadata, in that order, each item's keys
+// sorted. With indent "" the List is compact, on one line.
+func WriteList(w io.Writer, n, namespaces int, indent string) error {
+	var stream bytes.Buffer
+	if err := Write(&stream, n, namespaces); err != nil {
+		return err
+	}
+	open, sep, end := `{"apiVersion":"v1","items":[`, ",", `],"kind":"List","metadata":{"resourceVersion":""}}`
+	if indent != "" {
+		open = "{\n" + indent + `"apiVersion": "v1",` + "\n" + indent + `"items": [` + "\n" + indent + indent
+		sep = ",\n" + indent + indent
+		end = "\n" + indent + "],\n" + indent + `"kind": "List",` + "\n" + indent + `"metadata": {` + "\n" +
+			indent + indent + `"resourceVersion": ""` + "\n" + indent + "}\n}\n"
+	}
+	if _, err := io.WriteString(w, open); err != nil {
+		return err
+	}
+	var item bytes.Buffer
+	for i, doc := range bytes.Split(bytes.TrimSuffix(stream.Bytes(), []byte("---\n")), []byte("\n---\n")) {
+		js, err := yaml.YAMLToJSON(doc)
+		if err != nil {
+			return fmt.Errorf("genstream: %w", err)
+		}
+		if i > 0 {
+			if _, err := io.WriteString(w, sep); err != nil {
+				return err
+			}
+		}
+		if indent != "" {
+			item.Reset()
+			if err := json.Indent(&item, js, indent+indent, indent); err != nil {
+				return fmt.Errorf("genstream: %w", err)
+			}
+			js = item.Bytes()
+		}
+		if _, err := w.Write(js); err != nil {
+			return err
+		}
+	}
+	_, err := io.WriteString(w, end)
+	return err
 }

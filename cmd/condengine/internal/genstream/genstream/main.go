@@ -2,6 +2,7 @@
 // `condengine eval` on large inputs (see package genstream):
 //
 //	go run ./cmd/condengine/internal/genstream/genstream -n 100000 > /tmp/bindings.yaml
+//	go run ./cmd/condengine/internal/genstream/genstream -n 100000 -list kubectl > /tmp/list.json
 //	/usr/bin/time -v condengine eval -f /tmp/bindings.yaml -o yaml > /dev/null
 package main
 
@@ -17,9 +18,21 @@ import (
 func main() {
 	n := flag.Int("n", 100000, "how many Bindings")
 	namespaces := flag.Int("namespaces", 1000, "how many namespaces (each with one ChatConnection and one AgentBackend)")
+	list := flag.String("list", "", `print one JSON List instead of a YAML stream: "compact", or "kubectl" as kubectl get -o json prints it (four spaces)`)
 	flag.Parse()
 	w := bufio.NewWriterSize(os.Stdout, 1<<20)
-	if err := genstream.Write(w, *n, *namespaces); err != nil {
+	var err error
+	switch *list {
+	case "":
+		err = genstream.Write(w, *n, *namespaces)
+	case "compact":
+		err = genstream.WriteList(w, *n, *namespaces, "")
+	case "kubectl":
+		err = genstream.WriteList(w, *n, *namespaces, "    ")
+	default:
+		err = fmt.Errorf("genstream: -list is compact or kubectl, not %q", *list)
+	}
+	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
