@@ -88,18 +88,18 @@ func older(a, b *akv1.Binding) bool {
 // resolve runs the checks on every Binding that takes part and resolves
 // its references.
 //
-// A scratch kept from pass to pass (keep) remembers, by position, the
+// A scratch kept from pass to pass (carry) remembers, by position, the
 // objects each Binding's names were found as: while every identity is
 // where it was, the lookups by name are the last pass's, so a name
 // equal to the last one finds the same object.
 func (e *evaluator) resolve() {
 	s, ix, st, sc := e.s, e.ix, e.st, e.sc
 	var kept []keptRefs
-	if sc.keep {
-		if !sc.sameIDs || len(sc.refs) != len(s.Bindings) {
-			sc.refs = reuse(sc.refs, len(s.Bindings))
+	if k := sc.carry; k != nil {
+		if !sc.sameIDs || len(k.refs) != len(s.Bindings) {
+			k.refs = reuse(k.refs, len(s.Bindings))
 		}
-		kept = sc.refs
+		kept = k.refs
 	}
 	for i := range s.Bindings {
 		if ix.bindingOK[i] {
@@ -263,11 +263,11 @@ func claimInOf(ix *index, st []bstate, s *Snapshot, i int) claimIn {
 // keeps its position and so its info's pointer.
 func (sc *scratch) sameClaims(e *evaluator) bool {
 	st := e.st
-	if !sc.keep || !sc.sameIDs || len(sc.claims) != len(st) {
+	if sc.carry == nil || !sc.sameIDs || len(sc.carry.claims) != len(st) {
 		return false
 	}
 	for i := range st {
-		was := &sc.claims[i]
+		was := &sc.carry.claims[i]
 		st[i].curHolder, st[i].oldHolder = was.curHolder, was.oldHolder
 		now := claimInOf(e.ix, st, e.s, i)
 		if now.cur != was.cur || now.old != was.old || now.ok != was.ok || now.passes != was.passes ||
@@ -280,11 +280,12 @@ func (sc *scratch) sameClaims(e *evaluator) bool {
 
 // noteClaims records this pass's claims and holders for sameClaims.
 func (sc *scratch) noteClaims(e *evaluator) {
-	if !sc.keep {
+	k := sc.carry
+	if k == nil {
 		return
 	}
-	sc.claims = reuse(sc.claims, len(e.st))
+	k.claims = reuse(k.claims, len(e.st))
 	for i := range e.st {
-		sc.claims[i] = claimInOf(e.ix, e.st, e.s, i)
+		k.claims[i] = claimInOf(e.ix, e.st, e.s, i)
 	}
 }

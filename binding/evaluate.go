@@ -80,7 +80,7 @@ func evaluateIn(s *Snapshot, explain bool, each func(int, Outcome), sc *scratch)
 	}
 	e.resolve()
 	e.claimChannels()
-	sc.probes.keepStarts(s, sc.keep, indexProbes(s, &sc.probes) && sc.sameIDs)
+	sc.probes.keepStarts(s, sc.carry != nil, indexProbes(s, &sc.probes) && sc.sameIDs)
 	e.probes = &sc.probes
 	return e.result(each)
 }
