@@ -2,6 +2,7 @@ package binding
 
 import (
 	"cmp"
+	"time"
 
 	akv1 "github.com/condengine/condengine/api/agentkourier/v1alpha1"
 )
@@ -22,7 +23,7 @@ type claimKey struct {
 // keeps what the checks decided and the objects found, not the keys
 // they were found by: those are read again from the Binding and its
 // memory entry where needed (backendKey, connKey, curClaim, oldClaim),
-// which keeps the state an evaluation holds per Binding to 72 bytes.
+// which keeps the state an evaluation holds per Binding to 80 bytes.
 type bstate struct {
 	spec specCheck
 	// The current generation's references, resolved.
@@ -44,6 +45,10 @@ type bstate struct {
 	// staleMemory: the memory describes a newer generation than the
 	// snapshot's object.
 	staleMemory bool
+	// curHolder and oldHolder are the positions of the Bindings that hold
+	// the channels of curClaim (when hasCur) and oldClaim (when hasOld),
+	// or -1 when none holds it (claimChannels).
+	curHolder, oldHolder int32
 }
 
 // backendKey and connKey are the objects the Binding's current
@@ -82,20 +87,68 @@ func older(a, b *akv1.Binding) bool {
 
 // resolve runs the checks on every Binding that takes part and resolves
 // its references.
+//
+// A scratch kept from pass to pass (carry) remembers, by position, the
+// objects each Binding's names were found as: while every identity is
+// where it was, the lookups by name are the last pass's, so a name
+// equal to the last one finds the same object.
 func (e *evaluator) resolve() {
-	s, ix, st := e.s, e.ix, e.st
+	s, ix, st, sc := e.s, e.ix, e.st, e.sc
+	var kept []keptRefs
+	if k := sc.carry; k != nil {
+		if !sc.sameIDs || len(k.refs) != len(s.Bindings) {
+			k.refs = reuse(k.refs, len(s.Bindings))
+		}
+		kept = k.refs
+	}
 	for i := range s.Bindings {
 		if ix.bindingOK[i] {
-			resolveBinding(s, ix, i, &st[i])
+			var k *keptRefs
+			if kept != nil {
+				k = &kept[i]
+			}
+			resolveBinding(s, ix, i, &st[i], k)
 		}
 	}
 }
 
-// claimChannels decides the holder of every claimed channel. Claims are
-// made only after every Binding is resolved, so the holder of a channel
-// never depends on list order.
+// keptRefs are what one Binding's names were found as in the last pass.
+type keptRefs struct {
+	backend       found[backendInfo]
+	conn, oldConn found[connInfo]
+}
+
+// found is one lookup by namespaced name and what it found.
+type found[V any] struct {
+	key objKey
+	v   *V
+	set bool
+}
+
+// lookup finds k in m, or takes what kept found for k (kept nil: no
+// pass is kept), and keeps it.
+func lookup[V any](m map[objKey]*V, k objKey, kept *found[V]) *V {
+	if kept == nil {
+		return m[k]
+	}
+	if !kept.set || kept.key != k {
+		*kept = found[V]{key: k, v: m[k], set: true}
+	}
+	return kept.v
+}
+
+// claimChannels decides the holder of every claimed channel and notes,
+// in each Binding's state, the holders of the channels it names. Claims
+// are made only after every Binding is resolved, so the holder of a
+// channel never depends on list order.
 func (e *evaluator) claimChannels() {
-	s, ix, st, holders := e.s, e.ix, e.st, e.holders
+	sc := e.sc
+	if sc.sameClaims(e) {
+		return
+	}
+	s, ix, st := e.s, e.ix, e.st
+	holders := reuseMap(sc.holders, len(st))
+	sc.holders = holders
 	claim := func(k claimKey, i int) {
 		if h, ok := holders[k]; !ok || older(&s.Bindings[i], &s.Bindings[h]) {
 			holders[k] = int32(i)
@@ -116,23 +169,48 @@ func (e *evaluator) claimChannels() {
 			}
 		}
 	}
+	holderOf := func(k claimKey) int32 {
+		if h, ok := holders[k]; ok {
+			return h
+		}
+		return -1
+	}
+	for i := range st {
+		b := &st[i]
+		b.curHolder, b.oldHolder = -1, -1
+		if !ix.bindingOK[i] {
+			continue
+		}
+		if b.hasCur {
+			b.curHolder = holderOf(b.curClaim(&s.Bindings[i]))
+		}
+		if b.hasOld {
+			b.oldHolder = holderOf(b.oldClaim())
+		}
+	}
+	sc.noteClaims(e)
 }
 
 // resolveBinding runs the checks on one Binding's current generation and
 // finds its remembered claim.
-func resolveBinding(s *Snapshot, ix *index, i int, b *bstate) {
+func resolveBinding(s *Snapshot, ix *index, i int, b *bstate, kept *keptRefs) {
 	o := &s.Bindings[i]
 	b.spec = checkBinding(&o.Spec)
+	var kb *found[backendInfo]
+	var kc, ko *found[connInfo]
+	if kept != nil {
+		kb, kc, ko = &kept.backend, &kept.conn, &kept.oldConn
+	}
 	if b.spec.backendOK {
 		k := backendKey(o)
-		b.backend = ix.backends[k]
+		b.backend = lookup(ix.backends, k, kb)
 		if b.backend != nil {
 			b.backendDenied = !allows(k.ns, b.backend.allowed, o.Namespace)
 		}
 	}
 	if b.spec.connOK {
 		k := connKey(o)
-		b.conn = ix.connections[k]
+		b.conn = lookup(ix.connections, k, kc)
 		if b.conn != nil {
 			b.connDenied = !allows(k.ns, b.conn.allowed, o.Namespace)
 		}
@@ -151,6 +229,63 @@ func resolveBinding(s *Snapshot, ix *index, i int, b *bstate) {
 	// (its current connection reference resolves) and the connection it
 	// ran on exists. A Binding no broker owns is written by every broker,
 	// which agree only if none of them serves it.
-	b.oldConn = ix.connections[resolve(m.Binding.Chat.ConnectionRef, o.Namespace)]
+	b.oldConn = lookup(ix.connections, resolve(m.Binding.Chat.ConnectionRef, o.Namespace), ko)
 	b.hasOld = b.oldConn != nil && b.conn != nil && m.Binding.Chat.Channel != ""
+}
+
+// claimIn is what decides the holders of one Binding's channels, as
+// claimChannels read it, with the holders it found.
+type claimIn struct {
+	cur, old             claimKey // zero unless hasCur, hasOld
+	created              time.Time
+	ok, passes           bool
+	curHolder, oldHolder int32
+}
+
+func claimInOf(ix *index, st []bstate, s *Snapshot, i int) claimIn {
+	b, o := &st[i], &s.Bindings[i]
+	in := claimIn{created: o.CreationTimestamp.Time, ok: ix.bindingOK[i], passes: b.passes,
+		curHolder: b.curHolder, oldHolder: b.oldHolder}
+	if in.ok && b.hasCur {
+		in.cur = b.curClaim(o)
+	}
+	if in.ok && b.hasOld {
+		in.old = b.oldClaim()
+	}
+	return in
+}
+
+// sameClaims reports that every Binding claims what it claimed in the
+// last pass, at the same position, with the same identity and creation
+// time: the holders are then the last pass's, and it sets them in the
+// Binding states. A claim names its connection by the pointer to the
+// connection's info; with every identity where it was, each connection
+// keeps its position and so its info's pointer.
+func (sc *scratch) sameClaims(e *evaluator) bool {
+	st := e.st
+	if sc.carry == nil || !sc.sameIDs || len(sc.carry.claims) != len(st) {
+		return false
+	}
+	for i := range st {
+		was := &sc.carry.claims[i]
+		st[i].curHolder, st[i].oldHolder = was.curHolder, was.oldHolder
+		now := claimInOf(e.ix, st, e.s, i)
+		if now.cur != was.cur || now.old != was.old || now.ok != was.ok || now.passes != was.passes ||
+			!now.created.Equal(was.created) {
+			return false
+		}
+	}
+	return true
+}
+
+// noteClaims records this pass's claims and holders for sameClaims.
+func (sc *scratch) noteClaims(e *evaluator) {
+	k := sc.carry
+	if k == nil {
+		return
+	}
+	k.claims = reuse(k.claims, len(e.st))
+	for i := range e.st {
+		k.claims[i] = claimInOf(e.ix, e.st, e.s, i)
+	}
 }

@@ -21,7 +21,7 @@ type decided struct {
 // (or two) conditions, and whether this broker writes them. owned is
 // false for a Binding another broker answers for; it then gets no result.
 func (e *evaluator) decide(i int) (d decided, owned bool) {
-	s, holders, probes := e.s, e.holders, e.probes
+	s, probes := e.s, e.probes
 	o := &s.Bindings[i]
 	b := &e.st[i]
 
@@ -29,21 +29,21 @@ func (e *evaluator) decide(i int) (d decided, owned bool) {
 	var servedGen int64
 	var servedSpec *akv1.BindingSpec
 	switch {
-	case b.passes && b.hasCur && holders[b.curClaim(o)] == int32(i):
+	case b.passes && b.hasCur && b.curHolder == int32(i):
 		servedGen, servedSpec = o.Generation, &o.Spec
-	case b.hasOld && holders[b.oldClaim()] == int32(i):
+	case b.hasOld && b.oldHolder == int32(i):
 		servedGen, servedSpec = b.old.Generation, b.old.Binding
 	}
 	// The ChatConnection the Binding names now decides its owner; with
 	// none to be found, every broker's leader answers for it.
 	if b.conn != nil && connBroker(b.conn) != s.Broker.Name {
-		probes.mark(s, o.UID, "the Binding belongs to another broker")
+		probes.mark(s, i, o.UID, "the Binding belongs to another broker")
 		return decided{}, false
 	}
 
 	var holder *akv1.Binding
 	if b.hasCur {
-		if h, ok := holders[b.curClaim(o)]; ok && int(h) != i && (b.passes || older(&s.Bindings[h], o)) {
+		if h := b.curHolder; h >= 0 && int(h) != i && (b.passes || older(&s.Bindings[h], o)) {
 			holder = &s.Bindings[h]
 		}
 	}
@@ -71,7 +71,7 @@ func (e *evaluator) decide(i int) (d decided, owned bool) {
 	n := 1
 
 	if servedSpec != nil {
-		be, ch := probes.pick(s, o.UID, o.Generation, servedGen)
+		be, ch := probes.pick(s, i, o.UID, o.Generation, servedGen)
 		bv, bgen := pending, servedGen
 		if be != nil {
 			bv, bgen = classifyBackend(be.Backend), be.Generation
@@ -96,7 +96,7 @@ func (e *evaluator) decide(i int) (d decided, owned bool) {
 		}
 		n = 3
 	} else {
-		probes.mark(s, o.UID, "the Binding is not served")
+		probes.mark(s, i, o.UID, "the Binding is not served")
 	}
 	var from string
 	vs[n], from = readyVerdict(s, o, vs[:n])

@@ -50,10 +50,8 @@ type evaluator struct {
 	s  *Snapshot
 	ix *index
 	// st is the working state of each Binding, by position.
-	st []bstate
-	// holders maps each claimed channel to the position of its holder.
-	holders map[claimKey]int32
-	probes  *probeIndex
+	st     []bstate
+	probes *probeIndex
 	// rec records each decision's rule and evidence (Explain); nil in
 	// Evaluate.
 	rec *recording
@@ -75,15 +73,14 @@ func evaluateIn(s *Snapshot, explain bool, each func(int, Outcome), sc *scratch)
 	sc.sized = n
 	buildIndex(s, sc)
 	sc.st = reuse(sc.st, n)
-	sc.holders = reuseMap(sc.holders, n)
-	sc.e = evaluator{s: s, ix: &sc.ix, st: sc.st, holders: sc.holders, sc: sc}
+	sc.e = evaluator{s: s, ix: &sc.ix, st: sc.st, sc: sc}
 	e := &sc.e
 	if explain {
 		e.rec = &recording{}
 	}
 	e.resolve()
 	e.claimChannels()
-	indexProbes(s, &sc.probes)
+	sc.probes.keepStarts(s, sc.carry != nil, indexProbes(s, &sc.probes) && sc.sameIDs)
 	e.probes = &sc.probes
 	return e.result(each)
 }

@@ -46,7 +46,7 @@ func EvaluateInto(dst *ResultBuffer, s Snapshot) error {
 		return err
 	}
 	if dst.sc == nil || dst.sc.oversized(len(s.Bindings)) {
-		dst.sc = &scratch{}
+		dst.sc = &scratch{carry: &keptPass{}}
 	}
 	dst.Result = evaluateIn(&s, false, nil, dst.sc)
 	return nil
@@ -61,6 +61,11 @@ type scratch struct {
 	e      evaluator
 	// sized is the number of Bindings the scratch was last sized for.
 	sized int
+	// carry is set in a scratch kept from pass to pass (EvaluateInto): it
+	// then also notes what a later pass can keep, where a single pass
+	// would only pay to note it. It is a pointer so that a single pass's
+	// scratch stays in its allocation size class.
+	carry *keptPass
 
 	uids  map[types.UID]int
 	names map[nameKey]int
@@ -69,6 +74,7 @@ type scratch struct {
 	// primed is set once they ran on the identities in idKeys, of lists
 	// of lens; idErrors are the objects they left out.
 	primed   bool
+	sameIDs  bool // this pass's identities are the last pass's
 	lens     [3]int
 	idKeys   []idKey
 	idErrors []ObjectError
@@ -95,6 +101,16 @@ type scratch struct {
 	outcomes []Outcome
 	mem      [2][]Served
 	errors   []ObjectError
+}
+
+// keptPass is what a kept scratch notes for the next pass, by the
+// position of each Binding.
+type keptPass struct {
+	// claims are what each Binding's holders were decided from, and the
+	// holders found, in the last pass.
+	claims []claimIn
+	// refs are what each Binding's names were found as.
+	refs []keptRefs
 }
 
 // nameKey is an object's kind and namespaced name.

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"pgregory.net/rapid"
 
@@ -19,8 +20,13 @@ import (
 // over in buf's own array, the clock, objects gone or reordered, the
 // broker's state).
 func nextSnapshot(t *rapid.T, s binding.Snapshot, buf *binding.ResultBuffer) binding.Snapshot {
-	if rapid.IntRange(0, 4).Draw(t, "fresh") == 0 {
+	switch rapid.IntRange(0, 4).Draw(t, "fresh") {
+	case 0:
 		return bindingtest.SnapshotGen().Draw(t, "snapshot")
+	case 1:
+		// Only what a pass may keep from the last one is left to notice:
+		// every identity where it was, and content edited in place.
+		return editKeepingPositions(t, s)
 	}
 	next := s
 	if rapid.Bool().Draw(t, "land") {
@@ -71,9 +77,10 @@ func editKeepingPositions(t *rapid.T, s binding.Snapshot) binding.Snapshot {
 			s.Bindings = slices.Clone(s.Bindings)
 		}
 		b := &s.Bindings[rapid.IntRange(0, len(s.Bindings)-1).Draw(t, "binding")]
-		switch rapid.IntRange(0, 5).Draw(t, "binding edit") {
+		switch rapid.IntRange(0, 6).Draw(t, "binding edit") {
 		case 0:
-			b.Spec.Chat.Channel = rapid.SampledFrom([]string{"C1", "C2", ""}).Draw(t, "channel")
+			// Another Binding's channel makes a competitor.
+			b.Spec.Chat.Channel = rapid.SampledFrom([]string{"C1", "C2", "", s.Bindings[0].Spec.Chat.Channel}).Draw(t, "channel")
 		case 1:
 			b.Spec.Agent.BackendRef.Name = rapid.SampledFrom([]string{"echo", "hub", "ghost"}).Draw(t, "backend")
 		case 2:
@@ -84,6 +91,9 @@ func editKeepingPositions(t *rapid.T, s binding.Snapshot) binding.Snapshot {
 			b.UID = rapid.SampledFrom(uids).Draw(t, "uid")
 		case 5:
 			b.Namespace = rapid.SampledFrom(bindingtest.Namespaces()).Draw(t, "namespace")
+		case 6:
+			// Who holds a channel goes by creation time first.
+			b.CreationTimestamp = metav1.NewTime(b.CreationTimestamp.Add(time.Duration(rapid.IntRange(-3, 3).Draw(t, "hours")) * time.Hour))
 		}
 	}
 	if len(s.Backends) > 0 && rapid.Bool().Draw(t, "edit backend") {

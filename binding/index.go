@@ -104,6 +104,7 @@ type identity struct {
 func buildIndex(s *Snapshot, sc *scratch) {
 	ix := &sc.ix
 	sameIDs := sc.sameIdentities(s)
+	sc.sameIDs = sameIDs
 	sameMem := sc.sameMemory(s) && sameIDs
 	*ix = index{
 		backends:    ix.backends,

@@ -25,12 +25,17 @@ type probeIndex struct {
 	// again (their content may have changed).
 	uids  []types.UID
 	multi [][2]int32
+	// byBinding, in a scratch kept from pass to pass, is each Binding's
+	// start by its position in Snapshot.Bindings (-1 for none), found
+	// once and kept while the groups and the Bindings' UIDs stay: a
+	// lookup by position instead of by UID (keepStarts).
+	byBinding []int32
 }
 
 // indexProbes builds the index into p, reusing its buffers, and keeps
 // the last pass's groups when every position holds a result of the
-// same UID as then.
-func indexProbes(s *Snapshot, p *probeIndex) {
+// same UID as then, which it reports.
+func indexProbes(s *Snapshot, p *probeIndex) bool {
 	same := p.start != nil && len(p.uids) == len(s.Probes)
 	uids := p.uids
 	if !same {
@@ -43,20 +48,21 @@ func indexProbes(s *Snapshot, p *probeIndex) {
 		uids[i] = s.Probes[i].UID
 	}
 	*p = probeIndex{
-		order: p.order,
-		start: p.start,
-		used:  reuse(p.used, len(s.Probes)),
-		why:   reuse(p.why, len(s.Probes)),
-		out:   p.out,
-		uids:  uids,
-		multi: p.multi,
+		order:     p.order,
+		start:     p.start,
+		used:      reuse(p.used, len(s.Probes)),
+		why:       reuse(p.why, len(s.Probes)),
+		out:       p.out,
+		uids:      uids,
+		multi:     p.multi,
+		byBinding: p.byBinding,
 	}
 	if same {
 		for _, g := range p.multi {
 			group := p.order[g[0]:g[1]]
 			slices.SortFunc(group, func(a, b int) int { return compareProbes(&s.Probes[a], &s.Probes[b]) })
 		}
-		return
+		return true
 	}
 	p.order = reuse(p.order, len(s.Probes))
 	p.start = reuseMap(p.start, len(s.Probes))
@@ -97,13 +103,46 @@ func indexProbes(s *Snapshot, p *probeIndex) {
 		}
 		k = end
 	}
+	return false
 }
 
-// pick finds, for one Binding, the newest finished backend and channel
-// observations of a generation not above the served one, and marks the
-// results it uses and why it passes over the others.
-func (p *probeIndex) pick(s *Snapshot, uid types.UID, generation, served int64) (backend, channel *ProbeResult) {
+// keepStarts fills byBinding, unless same (the groups and the Bindings'
+// UIDs are the last pass's) leaves it as it was; keep false drops it.
+func (p *probeIndex) keepStarts(s *Snapshot, keep, same bool) {
+	if !keep {
+		p.byBinding = nil
+		return
+	}
+	if same && len(p.byBinding) == len(s.Bindings) {
+		return
+	}
+	p.byBinding = reuse(p.byBinding, len(s.Bindings))
+	for i := range s.Bindings {
+		k, ok := p.start[s.Bindings[i].UID]
+		if !ok {
+			k = -1
+		}
+		p.byBinding[i] = int32(k)
+	}
+}
+
+// first is where the results of the Binding at position i, of UID uid,
+// start in order.
+func (p *probeIndex) first(i int, uid types.UID) (int, bool) {
+	if p.byBinding != nil {
+		k := p.byBinding[i]
+		return int(k), k >= 0
+	}
 	k, ok := p.start[uid]
+	return k, ok
+}
+
+// pick finds, for the Binding at position i, of UID uid, the newest
+// finished backend and channel observations of a generation not above
+// the served one, and marks the results it uses and why it passes over
+// the others.
+func (p *probeIndex) pick(s *Snapshot, i int, uid types.UID, generation, served int64) (backend, channel *ProbeResult) {
+	k, ok := p.first(i, uid)
 	if !ok {
 		return nil, nil
 	}
@@ -133,9 +172,10 @@ func (p *probeIndex) pick(s *Snapshot, uid types.UID, generation, served int64) 
 	return backend, channel
 }
 
-// mark records why every result of a UID is ignored.
-func (p *probeIndex) mark(s *Snapshot, uid types.UID, why string) {
-	k, ok := p.start[uid]
+// mark records why every result of the Binding at position i, of UID
+// uid, is ignored.
+func (p *probeIndex) mark(s *Snapshot, i int, uid types.UID, why string) {
+	k, ok := p.first(i, uid)
 	if !ok {
 		return
 	}

@@ -103,13 +103,13 @@ func (e *evaluator) result(each func(int, Outcome)) Result {
 	// namespace, name and UID: walking positions sorted that way builds
 	// both in order, sorting small integers rather than large values.
 	mem := sc.memoryBuffer(s.Served.Objects, len(s.Bindings)+len(s.Backends)+len(s.Connections))
-	sc.backendOrder = sortedPositions(sc.backendOrder, len(s.Backends), func(i int) (string, string, string) {
+	sc.backendOrder = sortedPositions(sc.backendOrder, len(s.Backends), sc.sameIDs, func(i int) (string, string, string) {
 		o := &s.Backends[i]
 		return o.Namespace, o.Name, string(o.UID)
 	})
 	mem = appendRunning(mem, akv1.KindAgentBackend, sc.backendOrder, ix.backendList,
 		func(o *akv1.AgentBackend) *metav1.ObjectMeta { return &o.ObjectMeta })
-	sc.bindingOrder = sortedPositions(sc.bindingOrder, len(s.Bindings), func(i int) (string, string, string) {
+	sc.bindingOrder = sortedPositions(sc.bindingOrder, len(s.Bindings), sc.sameIDs, func(i int) (string, string, string) {
 		o := &s.Bindings[i]
 		return o.Namespace, o.Name, string(o.UID)
 	})
@@ -134,7 +134,7 @@ func (e *evaluator) result(each func(int, Outcome)) Result {
 			}
 		}
 	}
-	sc.connOrder = sortedPositions(sc.connOrder, len(s.Connections), func(i int) (string, string, string) {
+	sc.connOrder = sortedPositions(sc.connOrder, len(s.Connections), sc.sameIDs, func(i int) (string, string, string) {
 		o := &s.Connections[i]
 		return o.Namespace, o.Name, string(o.UID)
 	})
@@ -234,16 +234,17 @@ func appendRunning[O, S any](mem []Served, kind string, order []int32, infos []r
 // that id gives for each position, in prev's array when it has room.
 // When prev already holds n positions in that order, as it does when
 // the objects are those of the last evaluation, it is returned as it is,
-// for one comparison per position instead of a sort. Positions with
-// equal keys are of objects left out as duplicates, so which comes
-// first does not show.
-func sortedPositions(prev []int32, n int, id func(int) (string, string, string)) []int32 {
+// for one comparison per position instead of a sort; with same set (the
+// identities at every position are the last evaluation's, which made
+// prev), not even that. Positions with equal keys are of objects left
+// out as duplicates, so which comes first does not show.
+func sortedPositions(prev []int32, n int, same bool, id func(int) (string, string, string)) []int32 {
 	compare := func(a, b int32) int {
 		ans, an, au := id(int(a))
 		bns, bn, bu := id(int(b))
 		return cmp.Or(cmp.Compare(ans, bns), cmp.Compare(an, bn), cmp.Compare(au, bu))
 	}
-	if len(prev) == n && slices.IsSortedFunc(prev, compare) {
+	if len(prev) == n && (same || slices.IsSortedFunc(prev, compare)) {
 		return prev
 	}
 	out := prev[:0]
