@@ -27,10 +27,18 @@ func (e *env) planClient() client.Client {
 	return c
 }
 
+// planCond is a condition as a writer sets it. Its lastTransitionTime is
+// fixed, as the engine keeps it while the status holds: were it the
+// clock's, a write a second later would change it, take it over from the
+// writer that set it first, and drop it from a condition that writer
+// still co-owns (the server then refuses the object, a flake).
 func planCond(typ string, status metav1.ConditionStatus, reason string) metav1.Condition {
 	return metav1.Condition{Type: typ, Status: status, Reason: reason, Message: typ + " is " + reason, ObservedGeneration: 1,
-		LastTransitionTime: metav1.NewTime(time.Now().Truncate(time.Second))}
+		LastTransitionTime: metav1.NewTime(planTime)}
 }
+
+// planTime is every planCond's lastTransitionTime.
+var planTime = time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
 
 // writeOutcome reads b, plans the write of owned as ours (the other
 // writers' conditions kept as read) and carries out the plan, or only
