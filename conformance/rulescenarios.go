@@ -2,7 +2,6 @@ package conformance
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"io/fs"
 	"path"
@@ -72,9 +71,9 @@ func ruleScenario(r conditions.Rule) (string, []byte, error) {
 	body := dedent(r.Example)
 	var out bytes.Buffer
 	fmt.Fprintf(&out, "# Written by `go generate ./conformance` from the Example of rule\n# %s; edit the rule, not this file.\n", r.ID)
-	fmt.Fprintf(&out, "name: %s\nsystem: %s\n", quoteJSON(r.ID+": "+r.Sentence), system)
+	fmt.Fprintf(&out, "name: %s\nsystem: %s\n", quote(r.ID+": "+r.Sentence), system)
 	if !hasTopKey(body, "now") {
-		fmt.Fprintf(&out, "now: %s\n", quoteJSON(ruleScenarioNow))
+		fmt.Fprintf(&out, "now: %s\n", quote(ruleScenarioNow))
 	}
 	out.WriteString(body)
 	f, err := scenario.Parse(append(slices.Clip(out.Bytes()), "expect: []\n"...))
@@ -88,12 +87,12 @@ func ruleScenario(r conditions.Rule) (string, []byte, error) {
 	w := r.Writes[0]
 	fmt.Fprintf(&out, "expect:\n  - kind: %s\n", r.Kind)
 	if ns != "" {
-		fmt.Fprintf(&out, "    namespace: %s\n", quoteJSON(ns))
+		fmt.Fprintf(&out, "    namespace: %s\n", quote(ns))
 	}
 	fmt.Fprintf(&out, "    name: %s\n    conditionsInclude:\n      - {\"type\": %s, \"status\": %s, \"reason\": %s",
-		quoteJSON(name), quoteJSON(r.Types[0]), quoteJSON(string(w.Status)), quoteJSON(w.Reason))
+		quote(name), quote(r.Types[0]), quote(string(w.Status)), quote(w.Reason))
 	if w.Message != "" {
-		fmt.Fprintf(&out, ", \"message\": %s", quoteJSON(w.Message))
+		fmt.Fprintf(&out, ", \"message\": %s", quote(w.Message))
 	}
 	out.WriteString("}\n")
 	if _, err := scenario.Parse(out.Bytes()); err != nil {
@@ -154,15 +153,6 @@ func hasTopKey(text, key string) bool {
 		}
 	}
 	return false
-}
-
-// quoteJSON quotes s as a JSON string, which YAML reads as the same text.
-func quoteJSON(s string) string {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	_ = enc.Encode(s) // a string always encodes
-	return strings.TrimSuffix(b.String(), "\n")
 }
 
 // ruleExamples are the corpus scenarios of system written from the rules'
