@@ -6,6 +6,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/condengine/condengine/conditions"
+	"github.com/condengine/condengine/internal/wholesec"
 )
 
 // Action is what the writer does for one Binding at one tick.
@@ -116,8 +117,10 @@ type Decision struct {
 //     wait, to the nanosecond.
 //
 // Every comparison, for the write and for foreign edits, looks only at
-// the Binding's own condition types. Decide is pure and does not
-// allocate.
+// the Binding's own condition types, and reads the object's
+// lastTransitionTimes at whole seconds, as the API server stores them.
+// Decide is pure, and allocates nothing for an object without a
+// fraction of a second (every object read from a cluster).
 func (l Limits) Decide(in WriterInput) Decision {
 	if !in.Leader {
 		return Decision{Action: None, Log: LogStandby}
@@ -130,7 +133,9 @@ func (l Limits) Decide(in WriterInput) Decision {
 		m = &emptyMemory
 	}
 	fight := l.fightNow(m, false, in.Now)
-	object := in.Object
+	// The object's instants are read at whole seconds, as the API server
+	// stores them; the memory's keep their nanoseconds.
+	object := wholesec.Conditions(in.Object)
 	if equalOurs(object, in.Computed) {
 		return Decision{Action: None, Fight: fight.on, Log: LogUnchanged}
 	}
