@@ -71,9 +71,12 @@ func StatusKinds(system string) []string {
 
 // Reference is this engine as an Evaluator: the answer every other
 // implementation is compared with. Objects come sorted by kind, namespace
-// and name. A Binding's conditions are the ones it carries after the
-// reconcile (the written ones when a write is due, else those it had); a
-// FinOps object's are the ones the engine computes.
+// and name. For every kind of both systems, an object's conditions are
+// the ones it carries once the reconcile is done, as the runners report
+// them: the computed list where a write is made now, otherwise the list
+// the object already had, exactly as it stands (a standby, the ConfigMap
+// route, another broker's Binding, a held write, nothing changed), read
+// at whole seconds.
 func Reference(f *scenario.File) ([]Object, error) {
 	run, ok := Runners()[f.System]
 	if !ok {
@@ -87,7 +90,10 @@ func Reference(f *scenario.File) ([]Object, error) {
 }
 
 // fromOutcomes is the one place the engine's scenario outcomes become
-// answers; when the outcome shape changes, only this adapter moves.
+// answers; when the outcome shape changes, only this adapter moves. The
+// conditions are taken as the runner reports them: what the object
+// carries after the reconcile, never the computed list of a write that
+// is not made.
 func fromOutcomes(system string, outs []scenario.Outcome) ([]Object, error) {
 	kinds := StatusKinds(system)
 	var objs []Object
