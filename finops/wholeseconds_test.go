@@ -134,5 +134,3 @@ func TestEvaluate_InstantsAreReadAtWholeSeconds(t *testing.T) {
 		}
 	})
 }
-
-
