@@ -6,6 +6,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	finopsv1 "github.com/condengine/condengine/api/finops/v1alpha1"
+	"github.com/condengine/condengine/billing"
 	"github.com/condengine/condengine/conditions"
 	"github.com/condengine/condengine/manifest"
 	"github.com/condengine/condengine/redact"
@@ -78,10 +79,10 @@ var gateRules = [...]conditions.Rule{
 	ruleTargetIsSelf: rule(TypeReady, "subscription/ready/target-is-self", "spec.lifecycle.targetRef names the Subscription itself",
 		write(cFalse, ReasonTargetIsSelfReference, "", "spec.lifecycle.targetRef names this Subscription.",
 			"Point targetRef at another object, or remove it.")),
-	ruleOfferingGate: rule(TypeReady, "subscription/ready/offering-gate", "gate 1: spec.offeringRef names no Offering, or one whose status.ready is not True",
+	ruleOfferingGate: rule(TypeReady, "subscription/ready/offering-gate", "gate 1: spec.offeringRef names no Offering, or one whose status.ready is not True, or one whose subscription fee period is zero (read from its spec, whatever its status says)",
 		write(cFalse, ReasonOfferingNotFound, "", "Offering gate: spec.offeringRef names no Offering.",
 			"Create the Offering, or replace the Subscription with a correct reference (namespace included)."),
-		write(cFalse, ReasonOfferingNotReady, "", "Offering gate: the Offering exists but its status.ready is not True.",
+		write(cFalse, ReasonOfferingNotReady, "", "Offering gate: the Offering exists but its status.ready is not True, or its subscription fee period is zero.",
 			"Fix the Offering's own conditions; the Subscription follows by itself.")),
 	ruleParentGate: rule(TypeReady, "subscription/ready/parent-gate", "gate 2: the parent is missing, not ready, ended before this child began, or its chain of parents is broken",
 		write(cFalse, ReasonParentSubscriptionNotFound, "", "Parent gate: spec.parent.subscriptionRef names no Subscription.",
@@ -214,6 +215,12 @@ func (e *evaluator) gates(i int32, r *gateReads, gen int64, wasOrphan bool) gate
 		return v.hold(ruleOfferingGate, 0, gen, "offering gate: Offering %s not found", ref)
 	case !off.IsReady():
 		return v.hold(ruleOfferingGate, 1, gen, "offering gate: Offering %s is not ready", ref)
+	case zeroFee(off):
+		// The Offering's status may still read ready (it was before, or
+		// its reconcile has not run yet); its spec says it never can be,
+		// and that outranks the status the snapshot holds. An active
+		// Subscription keeps billing, as under any Offering not ready.
+		return v.hold(ruleOfferingGate, 1, gen, "offering gate: Offering %s is not ready: its subscription fee period is zero", ref)
 	}
 
 	// 2. Parent.
@@ -430,6 +437,13 @@ func targetOf(s *finopsv1.Subscription) *finopsv1.TargetRef {
 }
 
 func isReady(s *finopsv1.Subscription) bool { return s.Status.Ready == "True" }
+
+// zeroFee reports whether the Offering's subscription fee has a zero
+// period: whatever its status says, no Subscription activates on it.
+func zeroFee(off *finopsv1.Offering) bool {
+	fee := off.Spec.Pricing.SubscriptionFee
+	return fee != nil && billing.ZeroPeriod(billing.Alignment(fee.TickAlignment), fee.Period)
+}
 
 // describe names an object for a message: kind, namespace/name and API
 // version, all as the Subscription's own spec wrote them.
