@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
@@ -34,9 +35,11 @@ type Object struct {
 	// the object, and retry a write it holds back at that instant (nil:
 	// no retry). They are compared only when the implementation declares
 	// them (CompareOptions.Keys); the engine always fills them.
-	Write           *bool        `json:"write,omitempty"`
-	RemoveFinalizer *bool        `json:"removeFinalizer,omitempty"`
-	RetryAt         *metav1.Time `json:"retryAt,omitempty"`
+	// RetryAt is an exact instant, written and compared to the
+	// nanosecond (RFC 3339 with the fraction when there is one).
+	Write           *bool      `json:"write,omitempty"`
+	RemoveFinalizer *bool      `json:"removeFinalizer,omitempty"`
+	RetryAt         *time.Time `json:"retryAt,omitempty"`
 	// Absent lists the condition keys the API server requires that the
 	// answer line left out, as "conditions[i].key"; DecodeReply sets it
 	// and Validate reports it. A Go Evaluator leaves it empty.
@@ -116,7 +119,7 @@ func fromOutcomes(system string, outs []scenario.Outcome) ([]Object, error) {
 			// until an instant, or "none".
 			obj.Write = ptr(o.Decision == "write")
 			if o.Decision == "wait" {
-				at := o.WaitUntil
+				at := o.WaitUntil.UTC()
 				obj.RetryAt = &at
 			}
 		}
