@@ -110,10 +110,86 @@ var gateRules = [...]conditions.Rule{
 		write(cTrue, ReasonOrphaned, "billing is open; the parent is gone and the Orphan policy keeps it so",
 			"Billing is open and the parent is gone; requirements must still be covered.", "")),
 	ruleParentLost: rule(TypeActive, "subscription/active/parent-deactivated", "an active Subscription's parent ended or vanished and the effective policy (its lifecycle, else its Offering's, else Deactivate) is Deactivate",
-		end(ReasonParentDeactivated, "", "The parent ended or vanished under the Deactivate policy.", "Nothing; the cascade is intended.")),
+		end(ReasonParentDeactivated, "", "The parent ended or vanished under the Deactivate policy.", "Nothing; the cascade is intended.")).WithExample(`
+		objects:
+		  - apiVersion: finops.stakater.com/v1alpha1
+		    kind: Subscription
+		    metadata: {namespace: team-a, name: child, uid: u-child, generation: 1, creationTimestamp: "2026-11-01T00:00:00Z"}
+		    spec:
+		      offeringRef: {name: base, namespace: shop}
+		      parent: {subscriptionRef: {name: root, namespace: team-a}}
+		    status:
+		      ready: "True"
+		      activatedAt: "2026-11-01T09:00:00Z"
+		      compatibilityRoot: u-root
+		  - apiVersion: finops.stakater.com/v1alpha1
+		    kind: Subscription
+		    metadata: {namespace: team-a, name: root, uid: u-root, generation: 1, creationTimestamp: "2026-11-01T00:00:00Z"}
+		    spec:
+		      offeringRef: {name: base, namespace: shop}
+		    status:
+		      ready: "False"
+		      activatedAt: "2026-11-01T09:00:00Z"
+		      deactivatedAt: "2026-11-20T12:00:00Z"
+		      compatibilityRoot: u-root
+		  - apiVersion: finops.stakater.com/v1alpha1
+		    kind: Offering
+		    metadata: {namespace: shop, name: base, uid: o-base, generation: 1}
+		    spec: {pricing: {}}
+		    status: {ready: "True"}
+		`),
 	ruleRequirementLost: rule(TypeActive, "subscription/active/requirement-lost", "an active Subscription's required Offering lost its last active provider in the family",
 		end(ReasonCompatibilityRequirementNotMet, "", "A requirement lost its last active provider in the family.",
-			"Create a new Subscription; restoring the provider does not revive this one.")),
+			"Create a new Subscription; restoring the provider does not revive this one.")).WithExample(`
+		objects:
+		  - apiVersion: finops.stakater.com/v1alpha1
+		    kind: Subscription
+		    metadata: {namespace: team-a, name: app, uid: u-app, generation: 1, creationTimestamp: "2026-11-01T00:00:00Z"}
+		    spec:
+		      offeringRef: {name: app, namespace: shop}
+		      parent: {subscriptionRef: {name: root, namespace: team-a}}
+		    status:
+		      ready: "True"
+		      activatedAt: "2026-11-01T09:00:00Z"
+		      compatibilityRoot: u-root
+		  - apiVersion: finops.stakater.com/v1alpha1
+		    kind: Subscription
+		    metadata: {namespace: team-a, name: root, uid: u-root, generation: 1, creationTimestamp: "2026-11-01T00:00:00Z"}
+		    spec:
+		      offeringRef: {name: base, namespace: shop}
+		    status:
+		      ready: "True"
+		      activatedAt: "2026-11-01T09:00:00Z"
+		      compatibilityRoot: u-root
+		  - apiVersion: finops.stakater.com/v1alpha1
+		    kind: Subscription
+		    metadata: {namespace: team-a, name: db, uid: u-db, generation: 1, creationTimestamp: "2026-11-01T00:00:00Z"}
+		    spec:
+		      offeringRef: {name: db, namespace: shop}
+		      parent: {subscriptionRef: {name: root, namespace: team-a}}
+		    status:
+		      ready: "False"
+		      activatedAt: "2026-11-01T09:00:00Z"
+		      deactivatedAt: "2026-11-20T12:00:00Z"
+		      compatibilityRoot: u-root
+		  - apiVersion: finops.stakater.com/v1alpha1
+		    kind: Offering
+		    metadata: {namespace: shop, name: base, uid: o-base, generation: 1}
+		    spec: {pricing: {}}
+		    status: {ready: "True"}
+		  - apiVersion: finops.stakater.com/v1alpha1
+		    kind: Offering
+		    metadata: {namespace: shop, name: db, uid: o-db, generation: 1}
+		    spec: {pricing: {}}
+		    status: {ready: "True"}
+		  - apiVersion: finops.stakater.com/v1alpha1
+		    kind: Offering
+		    metadata: {namespace: shop, name: app, uid: o-app, generation: 1}
+		    spec:
+		      pricing: {}
+		      compatibility: {requiredOfferings: [{name: db, namespace: shop}]}
+		    status: {ready: "True"}
+		`),
 	ruleTargetDeleted: rule(TypeActive, "subscription/active/target-deleted", "an active Subscription's target object is no longer in the snapshot",
 		end(ReasonTargetNotFound, "", "The object named by spec.lifecycle.targetRef was deleted.", "Create a new Subscription if billing should resume.")),
 }
