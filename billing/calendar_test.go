@@ -111,6 +111,16 @@ func TestSubSecondInstants_ActivatedAtReadAtWholeSeconds(t *testing.T) {
 	assert.Equal(t, int64(40000000*2700/3600), h.prorated, "2700 whole seconds to 10:00, the fraction dropped")
 }
 
+// A deactivatedAt is read at whole seconds too: half a second past a
+// month boundary lies on it, so nothing of the month after is charged.
+func TestSubSecondInstants_DeactivatedAtReadAtWholeSeconds(t *testing.T) {
+	s := mustSchedule(t, Fee{PriceMicros: 1000, Period: "1", Alignment: MonthBoundary}, "2026-09-01T00:00:00Z")
+	d := mustDeactivated(t, s, "2026-11-01T00:00:00.5Z")
+	assert.Equal(t, int64(985+1000), mustFee(t, d, "2026-09-01T00:00:00Z", "2027-01-01T00:00:00Z"),
+		"the October boundary (prorated over the 30.4375-day month) and November's; December's is after the deactivation")
+	assert.Equal(t, int64(2), d.billedTicks(at("2027-01-01T00:00:00Z")))
+}
+
 func TestDeactivatedBeforeActivation_ChargesFirstTick(t *testing.T) {
 	s := mustSchedule(t, Fee{PriceMicros: 40000000, Period: "1", Alignment: HourBoundary}, "2026-04-01T09:15:00Z")
 	d := mustDeactivated(t, s, "2026-04-01T08:00:00Z")

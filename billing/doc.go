@@ -53,8 +53,9 @@
 // written first tests ChargesSettled(s.Snap(deactivatedAt).Add(-time.Nanosecond), hour)
 // instead. `condengine vocab` prints this warning too (HazardSettlementGate).
 //
-// The deactivation snap moves deactivatedAt forward to the next boundary
-// (not at all when it sits on one). Charging stops there: the final tick is
+// The deactivation snap moves deactivatedAt, read at whole seconds as
+// activatedAt is, forward to the next boundary (not at all when it sits
+// on one: 00:00:00.5 on a boundary is on it). Charging stops there: the final tick is
 // always charged whole, and every window end is clamped to the snapped
 // instant. The snapped instant is computed, never reported back as a status
 // time.

@@ -63,7 +63,28 @@ var (
 	// ErrInvalidUsage marks a usage amount the host hook returned that cannot
 	// be added to a bucket.
 	ErrInvalidUsage = errors.New("invalid usage charge")
+	// ErrZeroPeriod marks a period of the form its alignment takes that
+	// counts no unit ("0h", "000s", "0"): the CRD admits it, but a fee on
+	// it prices nothing and would divide by zero. An error that wraps it
+	// wraps ErrInvalidFee too.
+	ErrZeroPeriod = errors.New("zero subscription fee period")
 )
+
+// zeroPeriod is the error of a period that counts no unit: ErrInvalidFee's
+// text, and errors.Is holds for ErrZeroPeriod as well.
+type zeroPeriod struct{ error }
+
+func (zeroPeriod) Is(target error) bool { return target == ErrZeroPeriod }
+func (z zeroPeriod) Unwrap() error      { return z.error }
+
+// ZeroPeriod reports whether period has the form alignment takes (the
+// forms Fee.Period lists) and counts no unit: "0h", "000s" or "0m" under
+// ActivatedAt, "0" or "00" under a boundary alignment ("0h" too under
+// HourBoundary). An Offering with such a fee can never be priced.
+func ZeroPeriod(alignment Alignment, period string) bool {
+	_, err := parsePeriod(alignment, period)
+	return errors.Is(err, ErrZeroPeriod)
+}
 
 // feePath is the field path used in error messages, as an Offering user
 // would find the field.
@@ -168,7 +189,7 @@ func parseCount(a Alignment, whole, digits string, limit int64) (int64, error) {
 		}
 	}
 	if n == 0 {
-		return 0, periodError(a, whole, "must be greater than zero")
+		return 0, zeroPeriod{periodError(a, whole, "must be greater than zero")}
 	}
 	return n, nil
 }

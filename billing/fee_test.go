@@ -107,3 +107,28 @@ func TestFeeValidate_LongValueTruncatedInMessage(t *testing.T) {
 	assert.Less(t, len(err.Error()), 400)
 	assert.NotContains(t, err.Error(), "\n")
 }
+
+// A period of the right form that counts no unit is refused with
+// ErrZeroPeriod (and ErrInvalidFee); ZeroPeriod tells it from every
+// other refusal, so an Offering can say why it is refused.
+func TestZeroPeriod_RightFormNoUnit(t *testing.T) {
+	for _, c := range []struct {
+		a      Alignment
+		period string
+		zero   bool
+	}{
+		{ActivatedAt, "0h", true}, {ActivatedAt, "000s", true}, {ActivatedAt, "0m", true},
+		{HourBoundary, "0", true}, {HourBoundary, "00", true}, {HourBoundary, "0h", true},
+		{DayBoundary, "0", true}, {MonthBoundary, "00", true},
+		{ActivatedAt, "1h", false}, {ActivatedAt, "0", false}, {ActivatedAt, "h", false},
+		{DayBoundary, "0h", false}, {MonthBoundary, "1", false}, {MonthBoundary, "", false},
+	} {
+		assert.Equal(t, c.zero, ZeroPeriod(c.a, c.period), "%s %q", c.a, c.period)
+		err := Fee{PriceMicros: 1, Period: c.period, Alignment: c.a}.Validate()
+		assert.Equal(t, c.zero, errors.Is(err, ErrZeroPeriod), "%s %q: %v", c.a, c.period, err)
+		if c.zero {
+			assert.ErrorIs(t, err, ErrInvalidFee)
+			assert.Contains(t, err.Error(), "must be greater than zero")
+		}
+	}
+}

@@ -102,6 +102,9 @@ func drawSchedule(t *rapid.T, withDeactivation bool) drawn {
 		if err != nil {
 			t.Fatal(err)
 		}
+		// The model reads deactivatedAt at whole seconds, as it reads
+		// activatedAt (newWalker).
+		d = d.UTC().Truncate(time.Second)
 		w.deact = &d
 	}
 	return drawn{f, s, w}

@@ -105,15 +105,19 @@ func prorate(price, secs, denom int64) (q int64, over bool) {
 }
 
 // Deactivated returns a copy of s that stops charging at the deactivation
-// snap: deactivatedAt moved forward to the next boundary of the grid, or
-// kept when it is exactly on one. The snapped instant is only used inside
-// the fee calculation. A deactivatedAt at or before activatedAt snaps to
-// the first boundary, so one (possibly prorated) tick is charged.
+// snap: deactivatedAt, read at whole seconds as the API server stores it
+// (a fraction is dropped, as NewSchedule drops activatedAt's), moved
+// forward to the next boundary of the grid, or kept when it is exactly
+// on one: a deactivation at 00:00:00.5 on a boundary lies on it and
+// charges nothing of the period after. The snapped instant is only used
+// inside the fee calculation. A deactivatedAt at or before activatedAt
+// snaps to the first boundary, so one (possibly prorated) tick is
+// charged.
 func (s Schedule) Deactivated(deactivatedAt time.Time) (Schedule, error) {
 	if err := checkInput("deactivatedAt", deactivatedAt); err != nil {
 		return s, err
 	}
-	s.snapTicks = s.snapIndex(deactivatedAt)
+	s.snapTicks = s.snapIndex(deactivatedAt.UTC().Truncate(time.Second))
 	s.deactivated = true
 	return s, nil
 }

@@ -20,7 +20,8 @@ import (
 // of another namespace; every twentieth competes for the channel of the
 // one before it; one in ten probes fails. With healthy set, every Binding
 // is valid, alone on its channel and probed fine. Creation times rise
-// with i and all precede now, even at 100,000 Bindings: a condition
+// with i, 30 ms apart before they are stored at whole seconds as an API
+// server stores them, and all precede now, even at 100,000 Bindings: a condition
 // older than its object is not kept, so a world made in the future would
 // have writes due however often its status were applied.
 func benchWorld(n int, healthy bool) binding.Snapshot {
@@ -39,7 +40,7 @@ func benchWorld(n int, healthy bool) binding.Snapshot {
 			bt.Backend("", "b-"+strconv.Itoa((i/namespaces)%perNS)),
 			bt.Connection("", "c-"+strconv.Itoa((i/namespaces)%perNS)),
 			bt.Channel("C"+strconv.Itoa(i/(namespaces*perNS))),
-			bt.Created(bt.Epoch().Add(time.Duration(i)*30*time.Millisecond)))
+			bt.Created(bt.Epoch().Add(time.Duration(i)*30*time.Millisecond).Truncate(time.Second)))
 		if !healthy && i%7 == 3 {
 			b.Spec.Agent.BackendRef = akv1.Ref{Namespace: ns(i + 1), Name: "b-0"}
 		}

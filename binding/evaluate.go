@@ -40,7 +40,8 @@ func EvaluateEach(s Snapshot, each func(i int, o Outcome)) (Result, error) {
 // evaluator is one evaluation's working state. Its stages run in data
 // order, one file each:
 //
-//  1. index.go, probeindex.go: the snapshot grouped for lookups;
+//  1. index.go, probeindex.go: the snapshot read at whole seconds and
+//     grouped for lookups;
 //  2. speccheck.go: the broker's checks on every spec;
 //  3. claims.go: references resolved and the channels claimed;
 //  4. probe.go: probe results classified;
@@ -71,6 +72,7 @@ func evaluate(s *Snapshot, explain bool, each func(int, Outcome)) Result {
 func evaluateIn(s *Snapshot, explain bool, each func(int, Outcome), sc *scratch) Result {
 	n := len(s.Bindings)
 	sc.sized = n
+	s.Bindings = wholeSeconds(s.Bindings)
 	buildIndex(s, sc)
 	sc.st = reuse(sc.st, n)
 	sc.e = evaluator{s: s, ix: &sc.ix, st: sc.st, sc: sc}

@@ -6,7 +6,27 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	akv1 "github.com/condengine/condengine/api/agentkourier/v1alpha1"
+	"github.com/condengine/condengine/internal/wholesec"
 )
+
+// wholeSeconds is bs with every instant a Binding carries
+// (creationTimestamp, deletionTimestamp, each lastTransitionTime) read
+// at whole seconds, as the API server stores them: bs itself when none
+// has a fraction, else a copy. Every rule reads the Bindings through it,
+// so two Bindings created within one second tie on time (and the holder
+// of a channel is the first by namespace, then name), and a condition
+// is left over from an earlier Binding only when it is a whole second
+// older. Probe results, the memory and Now are not objects' instants and
+// keep their nanoseconds. AgentBackends and ChatConnections carry no
+// instant a rule reads.
+func wholeSeconds(bs []akv1.Binding) []akv1.Binding {
+	return wholesec.Objects(bs, func(b *akv1.Binding) bool {
+		return wholesec.MetaWhole(&b.ObjectMeta) && wholesec.ConditionsWhole(b.Status.Conditions)
+	}, func(b *akv1.Binding) {
+		wholesec.FixMeta(&b.ObjectMeta)
+		b.Status.Conditions = wholesec.Conditions(b.Status.Conditions)
+	})
+}
 
 // objKey is a namespaced name; struct keys avoid building strings.
 type objKey struct{ ns, name string }

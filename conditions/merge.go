@@ -9,17 +9,19 @@ import (
 // MergeResult is what Merge decided for one object.
 type MergeResult struct {
 	// Conditions is the exact set to write. When Changed is false and
-	// ours already stand before every other writer's condition, it is
-	// the current slice itself, so a settled object costs nothing. When
-	// Changed is false but another writer's condition stands before one
-	// of ours, it is a new slice holding the same conditions with ours
-	// first (rules 5 and 6): where a foreign condition sits is not a
+	// ours already stand first, in the vocabulary's order, it is the
+	// current slice itself, so a settled object costs nothing. When
+	// Changed is false but ours stand in another order (among themselves,
+	// or after another writer's condition), it is a new slice holding the
+	// same conditions with ours first (rules 5 and 6): order is not a
 	// change (rule 7), so nothing is due, yet the list Merge answers with
 	// is always in the one order it would write.
 	Conditions []metav1.Condition
-	// Changed reports whether Conditions differs from the current set in
-	// any field, observedGeneration and order included. A host writes the
-	// status only when it is true.
+	// Changed reports whether Conditions differs from the current set
+	// in any field of a condition of ours, observedGeneration included,
+	// or in which of our types it holds; conditions are matched by type,
+	// so order is not compared. A host writes the status only when it is
+	// true.
 	Changed bool
 	// Stale reports that a condition of ours on the object describes a
 	// newer generation than the snapshot's metadata.generation: the
@@ -49,11 +51,13 @@ type MergeResult struct {
 //  5. Types outside the vocabulary in current belong to another writer:
 //     they are kept untouched, in their order, after ours.
 //  6. Ours come in the vocabulary's order, whatever the order of desired.
-//  7. Changed is true when our conditions differ from current in any
-//     field, in number or in order; an observedGeneration-only change
-//     counts. Where another writer's conditions sit among ours is not a
-//     change: a host that writes with server-side apply cannot choose
-//     it, and counting it would make such a host write forever.
+//  7. Changed is true when one of our types is added, dropped or held
+//     twice, or differs from current in any field; an
+//     observedGeneration-only change counts. Conditions are matched by
+//     type: the order ours stand in, among themselves or among another
+//     writer's conditions, is never a change. A host that writes with
+//     server-side apply cannot choose where another manager's entries
+//     sit, and counting any order would make a host write for it alone.
 //
 // Merge is pure and does not modify its arguments. When nothing changes
 // it does not allocate.
@@ -156,33 +160,35 @@ func (v *Vocabulary) merge(current, desired []metav1.Condition, generation int64
 		return c
 	}
 
-	// First pass: compare our conditions in current, in their order, with
-	// the wanted ones, without building anything. Another writer's
-	// conditions are carried untouched, so only where they sit can differ.
+	// First pass: compare each of our conditions in current with the
+	// wanted one of its type, without building anything. Conditions are
+	// matched by type, so where ours stand (among themselves or among
+	// another writer's, which are carried untouched) is never a change;
+	// it only makes the answer a new slice in the written order.
 	changed := false
-	canonical := true // ours all come before every foreign condition
+	canonical := true // ours all come first, in the vocabulary's order
 	seenForeign := false
-	next := 0 // next vocabulary index with a desired condition
+	prev := -1 // the vocabulary index of the last of ours seen in current
 	for i := range current {
-		if kind[i] < 0 {
+		t := kind[i]
+		if t < 0 {
 			seenForeign = true
 			continue
 		}
-		if seenForeign {
+		if seenForeign || t <= prev {
 			canonical = false
 		}
-		for next < len(v.types) && dPos[next] < 0 {
-			next++
-		}
-		if next == len(v.types) || !equal(current[i], want(next)) {
+		prev = t
+		// A repeat of one of our types is a change: the write holds
+		// only the first.
+		if cPos[t] != i || dPos[t] < 0 || !equal(current[i], want(t)) {
 			changed = true
 			break
 		}
-		next++
 	}
 	if !changed {
-		for ; next < len(v.types); next++ {
-			if dPos[next] >= 0 {
+		for t := range v.types {
+			if dPos[t] >= 0 && cPos[t] < 0 {
 				changed = true // a wanted condition is missing from current
 				break
 			}

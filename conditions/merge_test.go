@@ -62,7 +62,8 @@ func TestMerge_NewReasonSameStatusKeepsTime(t *testing.T) {
 	for _, c := range r.Conditions {
 		assert.True(t, c.LastTransitionTime.Time.Equal(t0), c.Type)
 	}
-	assert.True(t, r.Changed, "order moved to the vocabulary's")
+	assert.False(t, r.Changed, "order alone is no change")
+	assert.Equal(t, []string{"Accepted", "Ready"}, types(r.Conditions), "answered in the vocabulary's order")
 }
 
 func TestMerge_TimeIsTruncatedToWholeSeconds(t *testing.T) {
@@ -221,4 +222,44 @@ func TestMerge_ZeroDesiredGenerationIsNotSettledAgainstZero(t *testing.T) {
 	r := v.Merge(current, []metav1.Condition{want("Ready", "True", "OK", 0)}, 1, now)
 	assert.True(t, r.Changed)
 	assert.Equal(t, int64(1), r.Conditions[0].ObservedGeneration)
+}
+
+// Order alone never makes a write due: ours standing in another order
+// among themselves is no change, and the answer is the same conditions
+// in the written order, a new slice; current is left as it is.
+func TestMerge_OrderAloneIsNoChange(t *testing.T) {
+	v := testVocab(t)
+	current := []metav1.Condition{cond("Ready", "True", "OK", 1, t0), cond("Synced", "True", "OK", 1, t0), cond("Accepted", "True", "OK", 1, t0)}
+	desired := []metav1.Condition{want("Accepted", "True", "OK", 1), want("Synced", "True", "OK", 1), want("Ready", "True", "OK", 1)}
+	r := v.Merge(current, desired, 1, now)
+	assert.False(t, r.Changed)
+	assert.Equal(t, []string{"Accepted", "Synced", "Ready"}, types(r.Conditions))
+	assert.Equal(t, []string{"Ready", "Synced", "Accepted"}, types(current), "current is not modified")
+
+	// Ours out of order and among another writer's: still no change.
+	mixed := []metav1.Condition{cond("Ready", "True", "OK", 1, t0), cond("Foreign", "True", "X", 1, t0), cond("Accepted", "True", "OK", 1, t0), cond("Synced", "True", "OK", 1, t0)}
+	r = v.Merge(mixed, desired, 1, now)
+	assert.False(t, r.Changed)
+	assert.Equal(t, []string{"Accepted", "Synced", "Ready", "Foreign"}, types(r.Conditions))
+}
+
+// When a write is due for another reason, ours are written first, in
+// the vocabulary's order, whatever order the object held them in.
+func TestMerge_WriteDueForAnotherReasonPutsOursFirstInOrder(t *testing.T) {
+	v := testVocab(t)
+	current := []metav1.Condition{cond("Foreign", "True", "X", 1, t0), cond("Ready", "True", "OK", 1, t0), cond("Accepted", "True", "OK", 1, t0)}
+	desired := []metav1.Condition{want("Accepted", "True", "OK", 1), want("Ready", "False", "NotReady", 1)}
+	r := v.Merge(current, desired, 1, now)
+	assert.True(t, r.Changed)
+	assert.Equal(t, []string{"Accepted", "Ready", "Foreign"}, types(r.Conditions))
+}
+
+// A type of ours held twice is a change even in an order-free
+// comparison: the write holds it once.
+func TestMerge_RepeatedTypeOfOursIsAChangeWhateverTheOrder(t *testing.T) {
+	v := testVocab(t)
+	current := []metav1.Condition{cond("Ready", "True", "OK", 1, t0), cond("Accepted", "True", "OK", 1, t0), cond("Ready", "True", "OK", 1, t0)}
+	r := v.Merge(current, []metav1.Condition{want("Accepted", "True", "OK", 1), want("Ready", "True", "OK", 1)}, 1, now)
+	assert.True(t, r.Changed)
+	assert.Equal(t, []string{"Accepted", "Ready"}, types(r.Conditions))
 }

@@ -20,9 +20,13 @@ import (
 //   - Kind, Namespace, Name, UID, Generation: the object, as the snapshot
 //     held it; Generation is the metadata.generation the conditions were
 //     computed for.
-//   - Conditions: the full list the object carries after this evaluation,
-//     ours in vocabulary order followed by other writers' conditions as
-//     the object holds them. It is what a read after the write shows.
+//   - Conditions: the computed list, ours in vocabulary order followed by
+//     other writers' conditions as the object holds them: what a write
+//     carries, and what a read after it shows. When no write is made
+//     (Write false) the object keeps its own list, exactly as it stands;
+//     that list differs from Conditions only where a write is due but not
+//     made here (Skip ConfigMapRoute, NotLeader, Held) or in the order of
+//     the same conditions, which is never a change.
 //   - Owned: the conditions of this controller's own types only, the ones
 //     a server-side apply under its field manager must carry. It never
 //     holds another writer's type, so applying it can never take over, or
@@ -43,8 +47,8 @@ type Outcome struct {
 	UID k8stypes.UID
 	// Generation is the object's metadata.generation.
 	Generation int64
-	// Conditions is the full condition list after this evaluation: what is
-	// written when Write is true, what the object holds otherwise.
+	// Conditions is the computed condition list: what is written when
+	// Write is true. With Write false the object keeps its own list.
 	Conditions []metav1.Condition
 	// Owned is the subset of Conditions of this controller's own types,
 	// in the same order: what a server-side apply carries.

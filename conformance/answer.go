@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
@@ -34,9 +35,11 @@ type Object struct {
 	// the object, and retry a write it holds back at that instant (nil:
 	// no retry). They are compared only when the implementation declares
 	// them (CompareOptions.Keys); the engine always fills them.
-	Write           *bool        `json:"write,omitempty"`
-	RemoveFinalizer *bool        `json:"removeFinalizer,omitempty"`
-	RetryAt         *metav1.Time `json:"retryAt,omitempty"`
+	// RetryAt is an exact instant, written and compared to the
+	// nanosecond (RFC 3339 with the fraction when there is one).
+	Write           *bool      `json:"write,omitempty"`
+	RemoveFinalizer *bool      `json:"removeFinalizer,omitempty"`
+	RetryAt         *time.Time `json:"retryAt,omitempty"`
 	// Absent lists the condition keys the API server requires that the
 	// answer line left out, as "conditions[i].key"; DecodeReply sets it
 	// and Validate reports it. A Go Evaluator leaves it empty.
@@ -71,9 +74,12 @@ func StatusKinds(system string) []string {
 
 // Reference is this engine as an Evaluator: the answer every other
 // implementation is compared with. Objects come sorted by kind, namespace
-// and name. A Binding's conditions are the ones it carries after the
-// reconcile (the written ones when a write is due, else those it had); a
-// FinOps object's are the ones the engine computes.
+// and name. For every kind of both systems, an object's conditions are
+// the ones it carries once the reconcile is done, as the runners report
+// them: the computed list where a write is made now, otherwise the list
+// the object already had, exactly as it stands (a standby, the ConfigMap
+// route, another broker's Binding, a held write, nothing changed), read
+// at whole seconds.
 func Reference(f *scenario.File) ([]Object, error) {
 	run, ok := Runners()[f.System]
 	if !ok {
@@ -87,7 +93,10 @@ func Reference(f *scenario.File) ([]Object, error) {
 }
 
 // fromOutcomes is the one place the engine's scenario outcomes become
-// answers; when the outcome shape changes, only this adapter moves.
+// answers; when the outcome shape changes, only this adapter moves. The
+// conditions are taken as the runner reports them: what the object
+// carries after the reconcile, never the computed list of a write that
+// is not made.
 func fromOutcomes(system string, outs []scenario.Outcome) ([]Object, error) {
 	kinds := StatusKinds(system)
 	var objs []Object
@@ -110,7 +119,7 @@ func fromOutcomes(system string, outs []scenario.Outcome) ([]Object, error) {
 			// until an instant, or "none".
 			obj.Write = ptr(o.Decision == "write")
 			if o.Decision == "wait" {
-				at := o.WaitUntil
+				at := o.WaitUntil.UTC()
 				obj.RetryAt = &at
 			}
 		}

@@ -11,29 +11,35 @@ import (
 	akv1 "github.com/condengine/condengine/api/agentkourier/v1alpha1"
 	"github.com/condengine/condengine/binding"
 	"github.com/condengine/condengine/binding/policy"
+	"github.com/condengine/condengine/internal/wholesec"
 	"github.com/condengine/condengine/manifest"
 	"github.com/condengine/condengine/scenario"
 )
 
-// bindingOutcomes reports, per Binding of the snapshot s evaluated to r,
-// the conditions the object carries afterwards (the written ones when a
-// write is due, else the ones it had), whether a write is due, and its
-// status as JSON. Objects of other kinds are read but get no outcome.
-func bindingOutcomes(s binding.Snapshot, r binding.Result) ([]scenario.Outcome, error) {
-	written := make(map[bindingKey]types.UID, len(r.Bindings))
-	for _, br := range r.Bindings {
-		if br.Write {
-			written[bindingKey{br.Namespace, br.Name}] = br.UID
-		}
+// bindingOutcomes reports, per Binding of the snapshot s evaluated to r
+// and in the order of s.Bindings, whether a write is due and the
+// conditions the Binding carries afterwards: the written ones when
+// shown(i, outcome) says they are written, else the ones it had, read at
+// whole seconds. Its status is those conditions as JSON. Objects of other
+// kinds are read but get no outcome.
+func bindingOutcomes(s binding.Snapshot, r binding.Result, shown func(i int, o *binding.Outcome) bool) ([]scenario.Outcome, error) {
+	results := make(map[bindingKey]*binding.Outcome, len(r.Bindings))
+	for i := range r.Bindings {
+		results[bindingKey{r.Bindings[i].Namespace, r.Bindings[i].Name}] = &r.Bindings[i]
 	}
-	after := binding.Apply(s, r)
-	out := make([]scenario.Outcome, 0, len(after.Bindings))
-	for i := range after.Bindings {
-		o := &after.Bindings[i]
-		uid, ok := written[bindingKey{o.Namespace, o.Name}]
-		oc := scenario.Outcome{Kind: akv1.KindBinding, Namespace: o.Namespace, Name: o.Name,
-			Conditions: o.Status.Conditions, Write: ok && uid == o.UID}
-		st, err := json.Marshal(o.Status)
+	out := make([]scenario.Outcome, 0, len(s.Bindings))
+	for i := range s.Bindings {
+		b := &s.Bindings[i]
+		br := results[bindingKey{b.Namespace, b.Name}]
+		if br != nil && br.UID != b.UID {
+			br = nil // another object under the name: not this one's outcome
+		}
+		oc := scenario.Outcome{Kind: akv1.KindBinding, Namespace: b.Namespace, Name: b.Name,
+			Conditions: wholesec.Conditions(b.Status.Conditions), Write: br != nil && br.Write}
+		if br != nil && shown(i, br) {
+			oc.Conditions = br.Status.Conditions
+		}
+		st, err := json.Marshal(akv1.BindingStatus{Conditions: oc.Conditions})
 		if err != nil {
 			return nil, err
 		}
@@ -163,13 +169,14 @@ func probeFromScenario(p scenario.Probe, uids map[bindingKey]types.UID) binding.
 }
 
 // RunBinding is the scenario runner of the binding system: it builds the
-// snapshot the file describes, evaluates it, reports per Binding the
-// conditions the object carries afterwards (the written ones when a write
-// is due, else the ones it had), whether a write is due and its status as
-// JSON, and adds the status writer's verdict to each Binding's outcome:
-// Decision
-// ("write", "wait" or "none"), WaitUntil for a wait, Fight, FightBegins
-// and ForeignEdit. It adds one outcome of kind scenario.KindProber, named
+// snapshot the file describes, evaluates it, and reports per Binding
+// whether a write is due (Write), the status writer's verdict (Decision
+// "write", "wait" or "none", WaitUntil for a wait, Fight, FightBegins and
+// ForeignEdit), and the conditions the object carries once the reconcile
+// is done, with its status as JSON: the written ones where the writer
+// writes now, else the ones it had, exactly as they stand (a standby, the
+// ConfigMap route, another broker's Binding, a held write, nothing
+// changed), read at whole seconds as the API server stores them. It adds one outcome of kind scenario.KindProber, named
 // after the broker ("default" for the default broker): the prober's
 // verdict at now from the file's prober block (see scenario.Prober)
 // and the plan of a pass over the evaluated Bindings. The writer's
@@ -185,17 +192,9 @@ func RunBinding(f *scenario.File) ([]scenario.Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
-	outs, err := bindingOutcomes(snap, res)
-	if err != nil {
-		return nil, err
-	}
 	lim, err := writerLimits(f.Writer)
 	if err != nil {
 		return nil, err
-	}
-	results := make(map[bindingKey]*binding.Outcome, len(res.Bindings))
-	for i := range res.Bindings {
-		results[bindingKey{res.Bindings[i].Namespace, res.Bindings[i].Name}] = &res.Bindings[i]
 	}
 	objects := make(map[bindingKey]*akv1.Binding, len(snap.Bindings))
 	for i := range snap.Bindings {
@@ -210,26 +209,31 @@ func RunBinding(f *scenario.File) ([]scenario.Outcome, error) {
 		}
 		memories[bindingKey{ns, name}] = b
 	}
-	for i := range outs {
-		o := &outs[i]
-		if o.Kind != akv1.KindBinding {
-			continue
-		}
-		k := bindingKey{o.Namespace, o.Name}
-		obj, br := objects[k], results[k]
-		if obj == nil || br == nil || br.UID != obj.UID {
-			// Another broker's Binding, or one the engine left out.
-			o.Decision = policy.None.String()
-			continue
-		}
+	// The writer decides for each Binding the engine answers for; the
+	// conditions shown are the written ones only where it writes now.
+	decisions := make([]policy.Decision, len(snap.Bindings))
+	var derr error
+	outs, err := bindingOutcomes(snap, res, func(i int, br *binding.Outcome) bool {
+		obj := &snap.Bindings[i]
 		var mem policy.Memory
-		if wb, ok := memories[k]; ok && (wb.UID == "" || types.UID(wb.UID) == obj.UID) {
+		if wb, ok := memories[bindingKey{obj.Namespace, obj.Name}]; ok && (wb.UID == "" || types.UID(wb.UID) == obj.UID) {
 			mem = writerMemory(wb, lim)
 		}
 		d, _, err := lim.DecideOutcome(br, obj.Status.Conditions, mem, f.Now.Time)
-		if err != nil {
-			return nil, err
+		if err != nil && derr == nil {
+			derr = err
 		}
+		decisions[i] = d.Decision
+		return d.Action == policy.Write
+	})
+	if err == nil {
+		err = derr
+	}
+	if err != nil {
+		return nil, err
+	}
+	for i := range outs {
+		o, d := &outs[i], decisions[i] // None for a Binding the engine does not answer for
 		o.Decision = d.Action.String()
 		if d.Action == policy.Wait {
 			o.WaitUntil = metav1.NewTime(d.At)

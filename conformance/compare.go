@@ -62,8 +62,10 @@ func orAbsent(s string) string {
 // got's extra ones. Objects are matched by kind, namespace and name,
 // conditions by type; list order does not matter for either. Every
 // condition field is compared, lastTransitionTime to the second; status
-// fields are compared as JSON values, with null the same as absent and
-// numbers by value. Nil means the answers agree.
+// fields are compared as JSON values, numbers by value, and a field whose
+// value is its type's zero value (null, "", false, 0, [], {}) the same as
+// an absent one. A declared retryAt is compared to the nanosecond. Nil
+// means the answers agree.
 func Compare(want, got []Object) []Difference {
 	return CompareWith(want, got, CompareOptions{AnyOrder: true})
 }
@@ -215,11 +217,13 @@ func compareKeys(w, g Object, keys []string) []Difference {
 		}
 		return strconv.FormatBool(*b)
 	}
-	instant := func(t *metav1.Time) string {
+	// retryAt is an instant the policy computes exactly: compared to the
+	// nanosecond, not to the second as a stored lastTransitionTime.
+	instant := func(t *time.Time) string {
 		if t == nil {
 			return "null"
 		}
-		return quote(stamp(*t))
+		return quote(t.UTC().Format(time.RFC3339Nano))
 	}
 	for _, k := range keys {
 		var a, b string
@@ -406,18 +410,28 @@ func decodeValue(raw json.RawMessage) (any, error) {
 	return v, nil
 }
 
-func diffValues(id, path string, w, g any, out *[]Difference) {
+// diffValues compares two JSON values under the one rule of absence: a
+// field whose value is its type's zero value (null, "", false, 0, an
+// empty list or an empty object) may be left out, and then compares
+// equal to the zero value, either way round. An object left out reads as
+// an empty object, so a nested field follows the same rule.
+func diffValues(id, path string, wAsIs, gAsIs any, out *[]Difference) {
+	w, g := wAsIs, gAsIs
+	if w == nil {
+		w = zeroLike(g)
+	}
+	if g == nil {
+		g = zeroLike(w)
+	}
 	wm, wIsMap := w.(map[string]any)
 	gm, gIsMap := g.(map[string]any)
 	if wIsMap && gIsMap {
 		keys := make([]string, 0, len(wm)+len(gm))
-		for k, v := range wm {
-			if v != nil {
-				keys = append(keys, k)
-			}
+		for k := range wm {
+			keys = append(keys, k)
 		}
-		for k, v := range gm {
-			if _, ok := wm[k]; v != nil && (!ok || wm[k] == nil) {
+		for k := range gm {
+			if _, ok := wm[k]; !ok {
 				keys = append(keys, k)
 			}
 		}
@@ -438,7 +452,25 @@ func diffValues(id, path string, w, g any, out *[]Difference) {
 	if sameScalar(w, g) {
 		return
 	}
-	*out = append(*out, Difference{Object: id, Field: path, Want: render(w), Got: render(g)})
+	*out = append(*out, Difference{Object: id, Field: path, Want: render(wAsIs), Got: render(gAsIs)})
+}
+
+// zeroLike is the zero value of v's JSON type: what an absent field is
+// read as beside v. It is nil for null and for a value of no known type.
+func zeroLike(v any) any {
+	switch v.(type) {
+	case map[string]any:
+		return map[string]any{}
+	case []any:
+		return []any{}
+	case string:
+		return ""
+	case bool:
+		return false
+	case json.Number:
+		return json.Number("0")
+	}
+	return nil
 }
 
 func sameScalar(w, g any) bool {

@@ -3,6 +3,7 @@ package conformance_test
 import (
 	"encoding/json"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -112,4 +113,58 @@ func hasDuplicates(objs []conformance.Object) bool {
 func TestObject_ID(t *testing.T) {
 	assert.Equal(t, "Binding team-a/chat", obj("Binding", "team-a", "chat", "").ID())
 	assert.Equal(t, "PriceBook list", obj("PriceBook", "", "list", "").ID())
+}
+
+// One rule of absence: a status field whose value is its type's zero
+// value may be left out and compares equal to the zero value, either
+// way round, at any depth; a non-zero value is never the same as absent.
+func TestCompare_ZeroValueEqualsAbsentEitherWay(t *testing.T) {
+	full := `{"active":false,"ready":"","root":null,"costs":[{"granularity":"day","current":0,"projected":0,"breakdown":[]}],"pricing":{},"meters":[]}`
+	bare := `{"costs":[{"granularity":"day"}]}`
+	for name, pair := range map[string][2]string{
+		"written zeros, engine left out": {bare, full},
+		"engine zeros, answer left out":  {full, bare},
+		"no status at all":               {`{"active":false,"meters":[],"pricing":{"x":0}}`, ``},
+	} {
+		t.Run(name, func(t *testing.T) {
+			d := conformance.Compare([]conformance.Object{obj("Subscription", "a", "s", pair[0])}, []conformance.Object{obj("Subscription", "a", "s", pair[1])})
+			assert.Empty(t, d)
+		})
+	}
+	for name, pair := range map[string][3]string{
+		"a number is not absent":    {`{"costs":[{"current":5}]}`, `{"costs":[{}]}`, `Subscription a/s: status.costs[0].current: want 5, got (absent)`},
+		"a list with an element":    {`{}`, `{"meters":[{}]}`, `Subscription a/s: status.meters: want (absent), got [{}]`},
+		"true is not absent":        {`{"active":true}`, `{}`, `Subscription a/s: status.active: want true, got (absent)`},
+		"a string is not absent":    {`{}`, `{"root":"u"}`, `Subscription a/s: status.root: want (absent), got "u"`},
+		"a zero of another type":    {`{"n":0}`, `{"n":""}`, `Subscription a/s: status.n: want 0, got ""`},
+		"nested non-zero in absent": {`{}`, `{"pricing":{"x":1}}`, `Subscription a/s: status.pricing.x: want (absent), got 1`},
+	} {
+		t.Run(name, func(t *testing.T) {
+			var got []string
+			for _, d := range conformance.Compare([]conformance.Object{obj("Subscription", "a", "s", pair[0])}, []conformance.Object{obj("Subscription", "a", "s", pair[1])}) {
+				got = append(got, d.String())
+			}
+			assert.Equal(t, []string{pair[2]}, got)
+		})
+	}
+}
+
+// retryAt is an exact instant: a second's fraction is a difference, and
+// the answer line carries it.
+func TestCompare_RetryAtToTheNanosecond(t *testing.T) {
+	at := time.Date(2026, 11, 30, 10, 0, 5, 300_000_000, time.UTC)
+	w := obj("Binding", "a", "b", "")
+	w.RetryAt = &at
+	g := w
+	whole := at.Truncate(time.Second)
+	g.RetryAt = &whole
+	opts := conformance.CompareOptions{Keys: []string{conformance.KeyRetryAt}}
+	d := conformance.CompareWith([]conformance.Object{w}, []conformance.Object{g}, opts)
+	if assert.Len(t, d, 1) {
+		assert.Equal(t, `Binding a/b: retryAt: want "2026-11-30T10:00:05.3Z", got "2026-11-30T10:00:05Z"`, d[0].String())
+	}
+	assert.Empty(t, conformance.CompareWith([]conformance.Object{w}, []conformance.Object{w}, opts))
+	line, err := json.Marshal(w)
+	assert.NoError(t, err)
+	assert.Contains(t, string(line), `"retryAt":"2026-11-30T10:00:05.3Z"`)
 }

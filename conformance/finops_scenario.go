@@ -7,7 +7,13 @@ import (
 	"slices"
 	"strings"
 
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+
+	finopsv1 "github.com/condengine/condengine/api/finops/v1alpha1"
+	"github.com/condengine/condengine/conditions"
 	"github.com/condengine/condengine/finops"
+	"github.com/condengine/condengine/internal/wholesec"
 	"github.com/condengine/condengine/manifest"
 	"github.com/condengine/condengine/scenario"
 	"github.com/condengine/condengine/subscription/subscriptiontest"
@@ -39,9 +45,13 @@ func FinOpsSnapshot(f *scenario.File) (finops.Snapshot, error) {
 }
 
 // RunFinOps is the scenario runner of the finops system: it evaluates a
-// finops scenario once (one reconcile of every object) and returns an outcome per object of a FinOps kind, sorted by
-// kind, namespace and name. CostJobs and FinOpsProviders keep the status
-// they came with, since no reconciler writes one. When the evaluation
+// finops scenario once (one reconcile of every object) and returns an
+// outcome per object of a FinOps kind, sorted by kind, namespace and
+// name. An outcome's conditions are what the object carries once the
+// reconcile is done: the computed list where a write is due, otherwise
+// the list the object already had, exactly as it stands, read at whole
+// seconds as the API server stores it. CostJobs and FinOpsProviders keep
+// the status they came with, since no reconciler writes one. When the evaluation
 // pushes an OpenCost document, it appears as an outcome of kind ConfigMap
 // named finops.PricingConfigMap whose status is {"document": {...},
 // "changed": bool}, with Write set when the document changed.
@@ -58,6 +68,32 @@ func RunFinOps(f *scenario.File) ([]scenario.Outcome, error) {
 		return nil, fmt.Errorf("snapshot: %s", strings.Join(r.Subscriptions.Errors, "; "))
 	}
 	var out []scenario.Outcome
+	// carried is what an object carries once the reconcile is done: the
+	// computed conditions where a write is due, else the ones it had,
+	// exactly as they stand (nothing changed, a stale snapshot), read at
+	// whole seconds.
+	held := map[objectKey][]metav1.Condition{}
+	note := func(kind, ns, name string, uid types.UID, conds []metav1.Condition) {
+		held[objectKey{kind, ns, name, uid}] = conds
+	}
+	for i := range s.PriceBooks {
+		b := &s.PriceBooks[i]
+		note(finopsv1.KindPriceBook, b.Namespace, b.Name, b.UID, b.Status.Conditions)
+	}
+	for i := range s.Offerings {
+		o := &s.Offerings[i]
+		note(finopsv1.KindOffering, o.Namespace, o.Name, o.UID, o.Status.Conditions)
+	}
+	for i := range s.Subscriptions {
+		o := &s.Subscriptions[i]
+		note(finopsv1.KindSubscription, o.Namespace, o.Name, o.UID, o.Status.Conditions)
+	}
+	carried := func(o *conditions.Outcome) []metav1.Condition {
+		if o.Write {
+			return o.Conditions
+		}
+		return wholesec.Conditions(held[objectKey{o.Kind, o.Namespace, o.Name, o.UID}])
+	}
 	add := func(kind, ns, name string, status any, o scenario.Outcome) error {
 		st, err := json.Marshal(status)
 		if err != nil {
@@ -69,19 +105,19 @@ func RunFinOps(f *scenario.File) ([]scenario.Outcome, error) {
 	}
 	for _, o := range r.PriceBooks.Books {
 		if err := add(o.Kind, o.Namespace, o.Name, o.Status,
-			scenario.Outcome{Conditions: o.Conditions, Write: o.Write}); err != nil {
+			scenario.Outcome{Conditions: carried(&o.Outcome), Write: o.Write}); err != nil {
 			return nil, err
 		}
 	}
 	for _, o := range r.Offerings.Offerings {
 		if err := add(o.Kind, o.Namespace, o.Name, o.Status,
-			scenario.Outcome{Conditions: o.Conditions, Write: o.Write, Finalizer: o.Finalizer}); err != nil {
+			scenario.Outcome{Conditions: carried(&o.Outcome), Write: o.Write, Finalizer: o.Finalizer}); err != nil {
 			return nil, err
 		}
 	}
 	for _, o := range r.Subscriptions.Subscriptions {
 		if err := add(o.Kind, o.Namespace, o.Name, o.Status,
-			scenario.Outcome{Conditions: o.Conditions, Write: o.Write, Finalizer: o.Finalizer}); err != nil {
+			scenario.Outcome{Conditions: carried(&o.Outcome), Write: o.Write, Finalizer: o.Finalizer}); err != nil {
 			return nil, err
 		}
 	}
@@ -111,4 +147,11 @@ func RunFinOps(f *scenario.File) ([]scenario.Outcome, error) {
 		return cmp.Or(cmp.Compare(a.Kind, b.Kind), cmp.Compare(a.Namespace, b.Namespace), cmp.Compare(a.Name, b.Name))
 	})
 	return out, nil
+}
+
+// objectKey identifies an object of the finops system by kind, namespace,
+// name and UID.
+type objectKey struct {
+	kind, ns, name string
+	uid            types.UID
 }

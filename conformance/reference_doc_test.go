@@ -54,8 +54,13 @@ a test fails when it is stale. docs/conform.md explains the protocol.
 
 Each kind's ` + "`status`" + ` object in an answer, with the JSON type of each
 field. An integer is compared as the exact decimal, up to 2^63−1: it must
-never pass through a float. "absent when empty" fields may be left out
-when empty, false or zero; ` + "`null`" + ` and an absent key mean the same.
+never pass through a float.
+
+Absence is one rule, the same for every field of every kind: a field
+whose value is its type's zero value (` + "`null`, `\"\"`, `false`, `0`, `[]`, `{}`" + `)
+may be left out, and an absent field compares equal to that zero value,
+whichever side leaves it out. An absent object reads as ` + "`{}`" + `, so the rule
+holds inside it too. Any other value must be given.
 
 `)
 	for _, k := range []struct {
@@ -73,7 +78,7 @@ when empty, false or zero; ` + "`null`" + ` and an absent key mean the same.
 			b.WriteString("No field but `conditions`: `status` is absent or `{}`.\n\n")
 			continue
 		}
-		b.WriteString("| field | JSON type | |\n|---|---|---|\n")
+		b.WriteString("| field | JSON type |\n|---|---|\n")
 		for _, r := range rows {
 			b.WriteString(r + "\n")
 		}
@@ -120,12 +125,13 @@ by examples the engine writes on the project's scenarios
 }
 
 // statusRows lists the JSON fields of a status struct, nested structs as
-// dotted paths, conditions left out.
+// dotted paths, conditions left out. Whether a field may be absent is
+// not a column: one rule covers every field (see the page's header).
 func statusRows(typ reflect.Type, prefix string) []string {
 	var rows []string
 	for i := range typ.NumField() {
 		f := typ.Field(i)
-		name, opts, _ := strings.Cut(f.Tag.Get("json"), ",")
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
 		if name == "-" || name == "conditions" || !f.IsExported() {
 			continue
 		}
@@ -133,26 +139,21 @@ func statusRows(typ reflect.Type, prefix string) []string {
 			name = f.Name
 		}
 		path := prefix + name
-		note := ""
-		if strings.Contains(opts, "omitempty") {
-			note = "absent when empty"
-		}
 		ft := f.Type
 		for ft.Kind() == reflect.Pointer {
 			ft = ft.Elem()
-			note = "absent when unset"
 		}
 		if ft.Kind() == reflect.Struct && ft != reflect.TypeOf(metav1.Time{}) {
-			rows = append(rows, fmt.Sprintf("| `%s` | object | %s |", path, note))
+			rows = append(rows, fmt.Sprintf("| `%s` | object |", path))
 			rows = append(rows, statusRows(ft, path+".")...)
 			continue
 		}
 		if ft.Kind() == reflect.Slice && ft.Elem().Kind() == reflect.Struct {
-			rows = append(rows, fmt.Sprintf("| `%s` | array of objects | %s |", path, note))
+			rows = append(rows, fmt.Sprintf("| `%s` | array of objects |", path))
 			rows = append(rows, statusRows(ft.Elem(), path+"[].")...)
 			continue
 		}
-		rows = append(rows, fmt.Sprintf("| `%s` | %s | %s |", path, jsonTypeOf(ft), note))
+		rows = append(rows, fmt.Sprintf("| `%s` | %s |", path, jsonTypeOf(ft)))
 	}
 	return rows
 }

@@ -8,6 +8,7 @@ import (
 
 	finopsv1 "github.com/condengine/condengine/api/finops/v1alpha1"
 	"github.com/condengine/condengine/conditions"
+	"github.com/condengine/condengine/internal/wholesec"
 	"github.com/condengine/condengine/pricebook"
 )
 
@@ -89,6 +90,7 @@ func Explain(s Snapshot) (Result, error) {
 }
 
 func evaluate(s Snapshot, explain bool) Result {
+	s.Offerings = wholeSeconds(s.Offerings)
 	offs := s.Offerings
 	e := evaluator{s: s, idx: index(offs), fails: newFailures(s.Failures), book: -1}
 	g := buildGraph(offs, e.idx)
@@ -130,6 +132,26 @@ type evaluator struct {
 	loops loops
 	book  int
 	deps  *dependents // built on the first deleting Offering
+}
+
+// wholeSeconds is offs with every instant an Offering carries
+// (creationTimestamp, deletionTimestamp, each lastTransitionTime and
+// status.resolvedPricing.resolvedAt) read at whole seconds, as the API
+// server stores them: offs itself when none has a fraction, else a copy.
+// Every rule reads the Offerings through it.
+func wholeSeconds(offs []finopsv1.Offering) []finopsv1.Offering {
+	return wholesec.Objects(offs, func(o *finopsv1.Offering) bool {
+		return wholesec.MetaWhole(&o.ObjectMeta) && wholesec.ConditionsWhole(o.Status.Conditions) &&
+			(o.Status.ResolvedPricing == nil || wholesec.Whole(o.Status.ResolvedPricing.ResolvedAt))
+	}, func(o *finopsv1.Offering) {
+		wholesec.FixMeta(&o.ObjectMeta)
+		o.Status.Conditions = wholesec.Conditions(o.Status.Conditions)
+		if p := o.Status.ResolvedPricing; p != nil && !wholesec.Whole(p.ResolvedAt) {
+			c := *p
+			c.ResolvedAt = wholesec.Time(p.ResolvedAt)
+			o.Status.ResolvedPricing = &c
+		}
+	})
 }
 
 func ref(o *finopsv1.Offering) conditions.ObjectRef {

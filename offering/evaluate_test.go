@@ -208,3 +208,37 @@ func TestEvaluate_AddsFinalizerOnLiveOffering(t *testing.T) {
 	assert.Equal(t, conditions.FinalizerAdd, out.Finalizer)
 	assert.Equal(t, conditions.FinalizerKeep, eval(ot.New("shop", "x")).Offerings[0].Finalizer)
 }
+
+// A zero subscription fee period is refused with the terminal
+// InvalidSubscriptionFee on Ready and PricingResolved, naming the field
+// and the value as written; pricing published before is withdrawn, and
+// no retry is asked for. A requirement that fails still decides first.
+func TestCheck_ZeroFeePeriodIsInvalidSubscriptionFee(t *testing.T) {
+	for _, c := range []struct{ period, align string }{
+		{"0h", finopsv1.AlignActivatedAt}, {"000s", finopsv1.AlignActivatedAt}, {"0m", finopsv1.AlignActivatedAt},
+		{"0", finopsv1.AlignMonthBoundary}, {"00", finopsv1.AlignHourBoundary}, {"0", finopsv1.AlignDayBoundary},
+	} {
+		t.Run(c.align+"/"+c.period, func(t *testing.T) {
+			offs := []finopsv1.Offering{ot.New("shop", "app", ot.Fee(1, c.period, c.align, 0), ot.Ready(),
+				ot.Resolved(finopsv1.ResolvedPricing{ResolvedAt: metav1.NewTime(ot.Epoch()), Meters: []finopsv1.ResolvedMeter{}}))}
+			r := evalWith(nil, nil, offs...)
+			require.Len(t, r.Offerings, 1)
+			o := r.Offerings[0]
+			for _, typ := range []string{offering.TypeReady, offering.TypePricingResolved} {
+				cond := conditions.Find(o.Status.Conditions, typ)
+				require.NotNil(t, cond, typ)
+				assert.Equal(t, metav1.ConditionFalse, cond.Status, typ)
+				assert.Equal(t, string(offering.ReasonInvalidSubscriptionFee), cond.Reason, typ)
+				assert.Contains(t, cond.Message, `spec.pricing.subscriptionFee.period "`+c.period+`"`, typ)
+			}
+			assert.Equal(t, metav1.ConditionFalse, o.Status.Ready)
+			assert.Nil(t, o.Status.ResolvedPricing, "published pricing is withdrawn")
+			assert.True(t, o.Write)
+			assert.False(t, o.Retry, "terminal: nothing to try again")
+			assert.True(t, offering.Vocabulary.IsTerminal(*conditions.Find(o.Status.Conditions, offering.TypeReady)))
+		})
+	}
+	offs := []finopsv1.Offering{ot.New("shop", "app", ot.Fee(1, "0h", finopsv1.AlignActivatedAt, 0), ot.Requires(ot.Ref("shop", "nope")))}
+	reason, _ := readyOf(t, offs, evalWith(nil, nil, offs...), "shop/app")
+	assert.Equal(t, string(offering.ReasonRequiredOfferingNotFound), reason, "the requirement entries are checked first")
+}

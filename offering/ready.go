@@ -9,6 +9,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	finopsv1 "github.com/condengine/condengine/api/finops/v1alpha1"
+	"github.com/condengine/condengine/billing"
 	"github.com/condengine/condengine/conditions"
 )
 
@@ -46,6 +47,10 @@ const (
 	// ReasonPricebookParseFailed goes with Ready and PricingResolved,
 	// False.
 	ReasonPricebookParseFailed Reason = "PricebookParseFailed"
+	// ReasonInvalidSubscriptionFee goes with Ready and PricingResolved,
+	// False, and is terminal: spec.pricing.subscriptionFee.period counts
+	// no unit, so the fee can never be priced.
+	ReasonInvalidSubscriptionFee Reason = "InvalidSubscriptionFee"
 )
 
 // write is one (status, reason) a rule writes, with its text.
@@ -63,13 +68,15 @@ var (
 )
 
 // The rules of Ready and PricingResolved, in the order the checks are
-// tried: the first that fails decides both. None is terminal; each is
-// checked again on the next reconcile.
+// tried: the first that fails decides both. Each is checked again on the
+// next reconcile; only a zero fee period is terminal, since the spec that
+// holds it is immutable.
 const (
 	ruleCircular = iota
 	ruleRequiredMissing
 	ruleRequiredUnready
 	ruleReadFailed
+	ruleInvalidFee
 	ruleNoActiveBook
 	ruleBookParseFailed
 	rulePassed
@@ -80,6 +87,18 @@ var readyRules = [...]conditions.Rule{
 	ruleRequiredMissing: failing("offering/checks/required-offering-not-found", "a requiredOfferings entry lacks a name or namespace, or names no Offering in the snapshot", ReasonRequiredOfferingNotFound, "A compatibility.requiredOfferings entry names no Offering; the message quotes the entry.", "Create that Offering or fix the entry; its namespace must be written out."),
 	ruleRequiredUnready: failing("offering/checks/required-offering-not-ready", "a required Offering's status.ready is not True", ReasonRequiredOfferingNotReady, "A required Offering exists but its status.ready is not True.", "Repair the required Offering; this one follows on a later retry."),
 	ruleReadFailed:      failing("offering/checks/read-failed", "reading a required Offering or the active PriceBook failed", ReasonValidationError, "A read needed for the checks failed; the host retries with a growing delay.", "Read the message; it usually clears by itself."),
+	ruleInvalidFee: checkRule("offering/checks/invalid-subscription-fee", "spec.pricing.subscriptionFee.period has its alignment's form but counts no unit (0h, 000s, \"0\"), so the fee prices nothing; published pricing is withdrawn",
+		conditions.Reason{Status: metav1.ConditionFalse, Reason: string(ReasonInvalidSubscriptionFee), Terminal: true,
+			Meaning: "The subscription fee's period is zero; no Subscription can activate on this Offering and nothing is priced.",
+			Action:  "Replace the Offering with a period of at least one unit (the spec cannot be edited)."}).WithExample(`
+		objects:
+		  - apiVersion: finops.stakater.com/v1alpha1
+		    kind: Offering
+		    metadata: {namespace: shop, name: free-forever, uid: u-free-forever, generation: 1, creationTimestamp: "2026-11-01T00:00:00Z"}
+		    spec:
+		      pricing:
+		        subscriptionFee: {priceMicros: 40000000, period: 0h, tickAlignment: ActivatedAt}
+		`),
 	ruleNoActiveBook:    failing("offering/checks/no-active-pricebook", "metered prices are declared and no PriceBook with status.active is a currency book", ReasonNoActivePricebook, "Metered prices are declared but no active currency PriceBook exists to price them.", "Create a currency PriceBook or annotate one "+finopsv1.ActiveAnnotation+"=\"true\"."),
 	ruleBookParseFailed: failing("offering/checks/pricebook-parse-failed", "a meter's rate on the active PriceBook, or that rate after the margin, is unusable", ReasonPricebookParseFailed, "A meter's rate on the active PriceBook, or that rate after the margin, is not a usable amount.", "Correct the rate named in the message (the PriceBook's Ready says more), or the margin."),
 	rulePassed: checkRule("offering/checks/passed", "every requirement is a ready Offering and the pricing is published (or was published before and is kept)",
@@ -148,14 +167,19 @@ func (e *evaluator) readiness(i int32, rec *conditions.Recorder) Outcome {
 	}
 	out.Status.Ready = v.Status
 	out.Status.ResolvedPricing = o.Status.ResolvedPricing
-	if o.Status.ResolvedPricing == nil && pricing != nil {
+	switch {
+	case v.Rule == &readyRules[ruleInvalidFee]:
+		out.Status.ResolvedPricing = nil // nothing can be priced on a zero period
+	case o.Status.ResolvedPricing == nil && pricing != nil:
 		out.Status.ResolvedPricing = pricing
 	}
 	out.Decide(m, out.Status.Ready != o.Status.Ready || out.Status.ResolvedPricing != o.Status.ResolvedPricing)
 	if !slices.Contains(o.Finalizers, finopsv1.OfferingFinalizer) {
 		out.Finalizer = conditions.FinalizerAdd
 	}
-	out.Retry = v.Status != metav1.ConditionTrue
+	// A terminal verdict is not tried again: the spec that causes it is
+	// immutable.
+	out.Retry = v.Status != metav1.ConditionTrue && v.Rule != &readyRules[ruleInvalidFee]
 	return out
 }
 
@@ -214,6 +238,13 @@ func (e *evaluator) check(i int32, rec *conditions.Recorder) (conditions.Verdict
 		e.readPricing(o, rec)
 	}
 	if v.Rule != nil {
+		return v, nil
+	}
+	// A zero fee period outranks the pricing kept from before: the
+	// Offering can never be priced, so it is not ready from this pass on.
+	if fee := o.Spec.Pricing.SubscriptionFee; fee != nil && billing.ZeroPeriod(billing.Alignment(fee.TickAlignment), fee.Period) {
+		fail(ruleInvalidFee, fmt.Sprintf("spec.pricing.subscriptionFee.period %s is zero for %s alignment: a fee needs a period of at least one unit",
+			strconv.Quote(fee.Period), fee.TickAlignment))
 		return v, nil
 	}
 	rule, msg, pricing := e.price(o)

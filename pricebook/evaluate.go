@@ -10,6 +10,7 @@ import (
 
 	finopsv1 "github.com/condengine/condengine/api/finops/v1alpha1"
 	"github.com/condengine/condengine/conditions"
+	"github.com/condengine/condengine/internal/wholesec"
 )
 
 // Outcome is what one reconcile decides for one PriceBook: the shared
@@ -68,6 +69,7 @@ func evaluate(books []finopsv1.PriceBook, previous map[string]string, now time.T
 	if err := conditions.CheckNow(now); err != nil {
 		return Result{}, err
 	}
+	books = wholeSeconds(books)
 	winner := Elect(books)
 	var w *finopsv1.PriceBook
 	if winner >= 0 {
@@ -90,6 +92,21 @@ func evaluate(books []finopsv1.PriceBook, previous map[string]string, now time.T
 		res.DocumentChanged = DocumentChanged(previous, res.Document)
 	}
 	return res, nil
+}
+
+// wholeSeconds is books with every instant a book carries
+// (creationTimestamp, deletionTimestamp, each lastTransitionTime) read
+// at whole seconds, as the API server stores them: books itself when
+// none has a fraction, else a copy. Every rule reads the books through
+// it, so two books created within one second tie on time and the
+// namespace, then the name, decides the election.
+func wholeSeconds(books []finopsv1.PriceBook) []finopsv1.PriceBook {
+	return wholesec.Objects(books, func(b *finopsv1.PriceBook) bool {
+		return wholesec.MetaWhole(&b.ObjectMeta) && wholesec.ConditionsWhole(b.Status.Conditions)
+	}, func(b *finopsv1.PriceBook) {
+		wholesec.FixMeta(&b.ObjectMeta)
+		b.Status.Conditions = wholesec.Conditions(b.Status.Conditions)
+	})
 }
 
 func ref(b *finopsv1.PriceBook) conditions.ObjectRef {

@@ -4,6 +4,7 @@ import (
 	"cmp"
 
 	finopsv1 "github.com/condengine/condengine/api/finops/v1alpha1"
+	"github.com/condengine/condengine/internal/wholesec"
 )
 
 // Selection tiers, highest first. A book's tier is the best one it
@@ -27,10 +28,12 @@ func tier(b *finopsv1.PriceBook) int {
 }
 
 // prefer orders books within a tier: negative when a should win over b.
-// Newest creationTimestamp first, then namespace and name ascending; the
-// uid ends ties between copies of one identity so the order is total.
+// Newest creationTimestamp first, read at whole seconds as the API server
+// stores it (so Elect, called on its own, agrees with Evaluate), then
+// namespace and name ascending; the uid ends ties between copies of one
+// identity so the order is total.
 func prefer(a, b *finopsv1.PriceBook) int {
-	if c := b.CreationTimestamp.Compare(a.CreationTimestamp.Time); c != 0 {
+	if c := wholesec.Time(b.CreationTimestamp).Compare(wholesec.Time(a.CreationTimestamp).Time); c != 0 {
 		return c
 	}
 	return cmp.Or(

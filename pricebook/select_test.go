@@ -84,3 +84,18 @@ func TestActiveBook_ReadsStoredFlagNotElection(t *testing.T) {
 	assert.Equal(t, "a/stored", names(books, pricebook.ActiveBook(books)))
 	assert.Equal(t, -1, pricebook.ActiveBook(books[:1]))
 }
+
+// creationTimestamp is read at whole seconds, as the API server stores
+// it: two books created within one second tie on time and the namespace,
+// then the name, ascending, decides, whether the election runs on its own
+// or inside Evaluate.
+func TestElect_CreatedWithinOneSecondTieOnTime(t *testing.T) {
+	books := []finopsv1.PriceBook{
+		pb.New("team-z", "later", pb.Created(pb.Epoch().Add(700*time.Millisecond))),
+		pb.New("team-a", "earlier", pb.Created(pb.Epoch().Add(200*time.Millisecond))),
+	}
+	assert.Equal(t, "team-a/earlier", names(books, pricebook.Elect(books)))
+	r, err := pricebook.Evaluate(books, nil, pb.Epoch().Add(time.Hour))
+	assert.NoError(t, err)
+	assert.Equal(t, "team-a/earlier", r.Books[r.Elected].Namespace+"/"+r.Books[r.Elected].Name)
+}

@@ -10,6 +10,7 @@ import (
 
 	finopsv1 "github.com/condengine/condengine/api/finops/v1alpha1"
 	"github.com/condengine/condengine/conditions"
+	"github.com/condengine/condengine/internal/wholesec"
 )
 
 // node is one Subscription of the snapshot with what the whole-snapshot
@@ -70,6 +71,7 @@ func Explain(snap Snapshot) (Result, error) {
 // evaluate decides every Subscription; with rec, each outcome carries
 // what rec recorded while it was decided.
 func evaluate(snap Snapshot, rec *conditions.Recorder) Result {
+	snap.Subscriptions = wholeSeconds(snap.Subscriptions)
 	e := newEvaluator(snap)
 	e.resolveRoots()
 	e.numberTree()
@@ -202,6 +204,42 @@ func newEvaluator(snap Snapshot) *evaluator {
 		}
 	}
 	return e
+}
+
+// wholeSeconds is subs with every instant a Subscription carries
+// (creationTimestamp, deletionTimestamp, each lastTransitionTime,
+// status.activatedAt and status.deactivatedAt, and the bounds of each
+// cost bucket) read at whole seconds, as the API server stores them:
+// subs itself when none has a fraction, else a copy. Every rule reads the
+// Subscriptions through it, so a deactivation at 00:00:00.5 on a boundary
+// lies on that boundary and charges no tick of the period after.
+func wholeSeconds(subs []finopsv1.Subscription) []finopsv1.Subscription {
+	return wholesec.Objects(subs, func(s *finopsv1.Subscription) bool {
+		st := &s.Status
+		return wholesec.MetaWhole(&s.ObjectMeta) && wholesec.ConditionsWhole(st.Conditions) &&
+			wholesec.PtrWhole(st.ActivatedAt) && wholesec.PtrWhole(st.DeactivatedAt) && bucketsWhole(st.Costs)
+	}, func(s *finopsv1.Subscription) {
+		st := &s.Status
+		wholesec.FixMeta(&s.ObjectMeta)
+		st.Conditions = wholesec.Conditions(st.Conditions)
+		st.ActivatedAt, st.DeactivatedAt = wholesec.Ptr(st.ActivatedAt), wholesec.Ptr(st.DeactivatedAt)
+		if !bucketsWhole(st.Costs) {
+			st.Costs = slices.Clone(st.Costs)
+			for i := range st.Costs {
+				b := &st.Costs[i]
+				b.Start, b.EndExclusive = wholesec.Time(b.Start), wholesec.Time(b.EndExclusive)
+			}
+		}
+	})
+}
+
+func bucketsWhole(bs []finopsv1.CostBucket) bool {
+	for i := range bs {
+		if !wholesec.Whole(bs[i].Start) || !wholesec.Whole(bs[i].EndExclusive) {
+			return false
+		}
+	}
+	return true
 }
 
 // zeroTimeField names the status time that holds the zero instant, or "".

@@ -285,3 +285,30 @@ func TestOutcome_EveryFieldFilled(t *testing.T) {
 		})
 	}
 }
+
+// An Offering whose subscription fee period is zero reads as not ready
+// whatever its status says (outranking the status the snapshot holds): a
+// new Subscription is held at the Offering gate and nothing is stamped;
+// an active one keeps billing, as under any Offering not ready, and no
+// fee is computed on the zero period.
+func TestGates_ZeroFeeOfferingIsNotReadyWhateverItsStatus(t *testing.T) {
+	off := st.Fee(st.ReadyOffering("shop", "base"), 40_000_000, "0h", finopsv1.AlignActivatedAt, 0)
+	require.Equal(t, metav1.ConditionTrue, off.Status.Ready, "the snapshot still reads it ready")
+	fresh := st.New("team-a", "fresh", st.Offering("shop", "base"))
+	active := st.New("team-a", "active", st.Offering("shop", "base"), st.Active(earlier, "u-team-a-active"))
+	res := evaluate(subscription.Snapshot{Now: now, Offerings: []finopsv1.Offering{off},
+		Subscriptions: []finopsv1.Subscription{fresh, active},
+		Collection:    &subscription.Collection{ScheduledHour: now, Results: []subscription.CollectionResult{{Subscription: active.Key(), Buckets: 3, Source: subscription.SourceDB}}}})
+
+	f := outcome(t, res, "team-a", "fresh")
+	assert.Equal(t, "False OfferingNotReady", reason(f, subscription.TypeReady))
+	assert.Contains(t, conditions.Find(f.Status.Conditions, subscription.TypeReady).Message, "subscription fee period is zero")
+	assert.Nil(t, f.Status.ActivatedAt)
+	assert.Empty(t, f.Status.CompatibilityRoot)
+
+	a := outcome(t, res, "team-a", "active")
+	assert.Equal(t, "False OfferingNotReady", reason(a, subscription.TypeReady))
+	assert.Equal(t, "True ActivationSucceeded", reason(a, subscription.TypeActive), "billing stays open")
+	assert.Empty(t, a.Status.Costs, "no fee arithmetic on a zero period")
+	assert.NotEmpty(t, a.Errors)
+}

@@ -6,6 +6,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	finopsv1 "github.com/condengine/condengine/api/finops/v1alpha1"
+	"github.com/condengine/condengine/billing"
 	"github.com/condengine/condengine/conditions"
 	"github.com/condengine/condengine/manifest"
 	"github.com/condengine/condengine/redact"
@@ -78,10 +79,10 @@ var gateRules = [...]conditions.Rule{
 	ruleTargetIsSelf: rule(TypeReady, "subscription/ready/target-is-self", "spec.lifecycle.targetRef names the Subscription itself",
 		write(cFalse, ReasonTargetIsSelfReference, "", "spec.lifecycle.targetRef names this Subscription.",
 			"Point targetRef at another object, or remove it.")),
-	ruleOfferingGate: rule(TypeReady, "subscription/ready/offering-gate", "gate 1: spec.offeringRef names no Offering, or one whose status.ready is not True",
+	ruleOfferingGate: rule(TypeReady, "subscription/ready/offering-gate", "gate 1: spec.offeringRef names no Offering, or one whose status.ready is not True, or one whose subscription fee period is zero (read from its spec, whatever its status says)",
 		write(cFalse, ReasonOfferingNotFound, "", "Offering gate: spec.offeringRef names no Offering.",
 			"Create the Offering, or replace the Subscription with a correct reference (namespace included)."),
-		write(cFalse, ReasonOfferingNotReady, "", "Offering gate: the Offering exists but its status.ready is not True.",
+		write(cFalse, ReasonOfferingNotReady, "", "Offering gate: the Offering exists but its status.ready is not True, or its subscription fee period is zero.",
 			"Fix the Offering's own conditions; the Subscription follows by itself.")),
 	ruleParentGate: rule(TypeReady, "subscription/ready/parent-gate", "gate 2: the parent is missing, not ready, ended before this child began, or its chain of parents is broken",
 		write(cFalse, ReasonParentSubscriptionNotFound, "", "Parent gate: spec.parent.subscriptionRef names no Subscription.",
@@ -109,10 +110,86 @@ var gateRules = [...]conditions.Rule{
 		write(cTrue, ReasonOrphaned, "billing is open; the parent is gone and the Orphan policy keeps it so",
 			"Billing is open and the parent is gone; requirements must still be covered.", "")),
 	ruleParentLost: rule(TypeActive, "subscription/active/parent-deactivated", "an active Subscription's parent ended or vanished and the effective policy (its lifecycle, else its Offering's, else Deactivate) is Deactivate",
-		end(ReasonParentDeactivated, "", "The parent ended or vanished under the Deactivate policy.", "Nothing; the cascade is intended.")),
+		end(ReasonParentDeactivated, "", "The parent ended or vanished under the Deactivate policy.", "Nothing; the cascade is intended.")).WithExample(`
+		objects:
+		  - apiVersion: finops.stakater.com/v1alpha1
+		    kind: Subscription
+		    metadata: {namespace: team-a, name: child, uid: u-child, generation: 1, creationTimestamp: "2026-11-01T00:00:00Z"}
+		    spec:
+		      offeringRef: {name: base, namespace: shop}
+		      parent: {subscriptionRef: {name: root, namespace: team-a}}
+		    status:
+		      ready: "True"
+		      activatedAt: "2026-11-01T09:00:00Z"
+		      compatibilityRoot: u-root
+		  - apiVersion: finops.stakater.com/v1alpha1
+		    kind: Subscription
+		    metadata: {namespace: team-a, name: root, uid: u-root, generation: 1, creationTimestamp: "2026-11-01T00:00:00Z"}
+		    spec:
+		      offeringRef: {name: base, namespace: shop}
+		    status:
+		      ready: "False"
+		      activatedAt: "2026-11-01T09:00:00Z"
+		      deactivatedAt: "2026-11-20T12:00:00Z"
+		      compatibilityRoot: u-root
+		  - apiVersion: finops.stakater.com/v1alpha1
+		    kind: Offering
+		    metadata: {namespace: shop, name: base, uid: o-base, generation: 1}
+		    spec: {pricing: {}}
+		    status: {ready: "True"}
+		`),
 	ruleRequirementLost: rule(TypeActive, "subscription/active/requirement-lost", "an active Subscription's required Offering lost its last active provider in the family",
 		end(ReasonCompatibilityRequirementNotMet, "", "A requirement lost its last active provider in the family.",
-			"Create a new Subscription; restoring the provider does not revive this one.")),
+			"Create a new Subscription; restoring the provider does not revive this one.")).WithExample(`
+		objects:
+		  - apiVersion: finops.stakater.com/v1alpha1
+		    kind: Subscription
+		    metadata: {namespace: team-a, name: app, uid: u-app, generation: 1, creationTimestamp: "2026-11-01T00:00:00Z"}
+		    spec:
+		      offeringRef: {name: app, namespace: shop}
+		      parent: {subscriptionRef: {name: root, namespace: team-a}}
+		    status:
+		      ready: "True"
+		      activatedAt: "2026-11-01T09:00:00Z"
+		      compatibilityRoot: u-root
+		  - apiVersion: finops.stakater.com/v1alpha1
+		    kind: Subscription
+		    metadata: {namespace: team-a, name: root, uid: u-root, generation: 1, creationTimestamp: "2026-11-01T00:00:00Z"}
+		    spec:
+		      offeringRef: {name: base, namespace: shop}
+		    status:
+		      ready: "True"
+		      activatedAt: "2026-11-01T09:00:00Z"
+		      compatibilityRoot: u-root
+		  - apiVersion: finops.stakater.com/v1alpha1
+		    kind: Subscription
+		    metadata: {namespace: team-a, name: db, uid: u-db, generation: 1, creationTimestamp: "2026-11-01T00:00:00Z"}
+		    spec:
+		      offeringRef: {name: db, namespace: shop}
+		      parent: {subscriptionRef: {name: root, namespace: team-a}}
+		    status:
+		      ready: "False"
+		      activatedAt: "2026-11-01T09:00:00Z"
+		      deactivatedAt: "2026-11-20T12:00:00Z"
+		      compatibilityRoot: u-root
+		  - apiVersion: finops.stakater.com/v1alpha1
+		    kind: Offering
+		    metadata: {namespace: shop, name: base, uid: o-base, generation: 1}
+		    spec: {pricing: {}}
+		    status: {ready: "True"}
+		  - apiVersion: finops.stakater.com/v1alpha1
+		    kind: Offering
+		    metadata: {namespace: shop, name: db, uid: o-db, generation: 1}
+		    spec: {pricing: {}}
+		    status: {ready: "True"}
+		  - apiVersion: finops.stakater.com/v1alpha1
+		    kind: Offering
+		    metadata: {namespace: shop, name: app, uid: o-app, generation: 1}
+		    spec:
+		      pricing: {}
+		      compatibility: {requiredOfferings: [{name: db, namespace: shop}]}
+		    status: {ready: "True"}
+		`),
 	ruleTargetDeleted: rule(TypeActive, "subscription/active/target-deleted", "an active Subscription's target object is no longer in the snapshot",
 		end(ReasonTargetNotFound, "", "The object named by spec.lifecycle.targetRef was deleted.", "Create a new Subscription if billing should resume.")),
 }
@@ -214,6 +291,12 @@ func (e *evaluator) gates(i int32, r *gateReads, gen int64, wasOrphan bool) gate
 		return v.hold(ruleOfferingGate, 0, gen, "offering gate: Offering %s not found", ref)
 	case !off.IsReady():
 		return v.hold(ruleOfferingGate, 1, gen, "offering gate: Offering %s is not ready", ref)
+	case zeroFee(off):
+		// The Offering's status may still read ready (it was before, or
+		// its reconcile has not run yet); its spec says it never can be,
+		// and that outranks the status the snapshot holds. An active
+		// Subscription keeps billing, as under any Offering not ready.
+		return v.hold(ruleOfferingGate, 1, gen, "offering gate: Offering %s is not ready: its subscription fee period is zero", ref)
 	}
 
 	// 2. Parent.
@@ -430,6 +513,13 @@ func targetOf(s *finopsv1.Subscription) *finopsv1.TargetRef {
 }
 
 func isReady(s *finopsv1.Subscription) bool { return s.Status.Ready == "True" }
+
+// zeroFee reports whether the Offering's subscription fee has a zero
+// period: whatever its status says, no Subscription activates on it.
+func zeroFee(off *finopsv1.Offering) bool {
+	fee := off.Spec.Pricing.SubscriptionFee
+	return fee != nil && billing.ZeroPeriod(billing.Alignment(fee.TickAlignment), fee.Period)
+}
 
 // describe names an object for a message: kind, namespace/name and API
 // version, all as the Subscription's own spec wrote them.

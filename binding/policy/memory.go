@@ -5,6 +5,8 @@ import (
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/condengine/condengine/internal/wholesec"
 )
 
 // Memory is what the writer keeps about one Binding UID between ticks. The
@@ -76,7 +78,7 @@ func (l Limits) Observe(m Memory, d Decision, object []metav1.Condition, now tim
 		}
 		return m
 	}
-	m.Foreign = slices.Clone(object)
+	m.Foreign = slices.Clone(wholesec.Conditions(object)) // the object's instants, as Decide reads them
 	if m.Foreign == nil {
 		m.Foreign = []metav1.Condition{}
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/condengine/condengine/binding"
 	"github.com/condengine/condengine/conditions"
+	"github.com/condengine/condengine/internal/wholesec"
 )
 
 // Verdict is DecideOutcome's answer: the writer's Decision, and the
@@ -61,7 +62,9 @@ func (l Limits) DecideOutcome(o *binding.Outcome, object []metav1.Condition, m M
 		return Verdict{}, m, err
 	}
 	leads := o.Skip != conditions.SkipNotLeader && o.Skip != conditions.SkipConfigMapRoute
-	ours := binding.Vocabulary.Owned(object)
+	// Read at whole seconds here, so that Observe remembers a foreign
+	// status as Decide compared it.
+	ours := binding.Vocabulary.Owned(wholesec.Conditions(object))
 	d := l.Decide(WriterInput{Object: ours, Computed: o.Owned, Memory: &m, Leader: leads, Now: now})
 	m = l.Observe(m, d, ours, now)
 	v := Verdict{Decision: d, Write: o.Write, Skip: o.Skip, Retry: o.Retry, RetryAt: o.RetryAt}

@@ -6,6 +6,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/condengine/condengine/conditions"
+	"github.com/condengine/condengine/internal/wholesec"
 )
 
 // Action is what the writer does for one Binding at one tick.
@@ -97,11 +98,11 @@ type Decision struct {
 //
 //  1. A replica that is not the leader never writes.
 //  2. An object whose conditions of the Binding's own types equal the
-//     computed ones, in order, needs no write. Another
-//     controller's conditions, and where they stand among ours, never
-//     make a write due: an API server applying our conditions keeps
-//     another manager's entries where they are, so counting their place
-//     would write forever.
+//     computed ones, matched by type, needs no write. Order never makes
+//     a write due, neither ours among themselves nor another
+//     controller's conditions among ours: an API server applying our
+//     conditions keeps another manager's entries where they are, so
+//     counting any order would write for it alone.
 //  3. The object's status differs from what this writer last wrote for
 //     the UID and from the computed one: someone else edited it. The edit
 //     is counted once (ForeignEdit) and put back with one write. A UID
@@ -116,8 +117,10 @@ type Decision struct {
 //     wait, to the nanosecond.
 //
 // Every comparison, for the write and for foreign edits, looks only at
-// the Binding's own condition types. Decide is pure and does not
-// allocate.
+// the Binding's own condition types, and reads the object's
+// lastTransitionTimes at whole seconds, as the API server stores them.
+// Decide is pure, and allocates nothing for an object without a
+// fraction of a second (every object read from a cluster).
 func (l Limits) Decide(in WriterInput) Decision {
 	if !in.Leader {
 		return Decision{Action: None, Log: LogStandby}
@@ -130,17 +133,20 @@ func (l Limits) Decide(in WriterInput) Decision {
 		m = &emptyMemory
 	}
 	fight := l.fightNow(m, false, in.Now)
-	if equalOurs(in.Object, in.Computed) {
+	// The object's instants are read at whole seconds, as the API server
+	// stores them; the memory's keep their nanoseconds.
+	object := wholesec.Conditions(in.Object)
+	if equalOurs(object, in.Computed) {
 		return Decision{Action: None, Fight: fight.on, Log: LogUnchanged}
 	}
 
 	// The object differs from the computed status (checked above); it is
 	// someone else's edit when it also differs from what this writer last
 	// wrote, and only then: a UID never written has no foreign edits.
-	foreign := len(m.Written) > 0 && !equalOurs(in.Object, m.Written)
+	foreign := len(m.Written) > 0 && !equalOurs(object, m.Written)
 	// Foreign is nil until an edit is counted, so a status someone
 	// cleared entirely still counts as an edit the first time.
-	newEdit := foreign && (m.Foreign == nil || !equalOurs(in.Object, m.Foreign))
+	newEdit := foreign && (m.Foreign == nil || !equalOurs(object, m.Foreign))
 	if newEdit {
 		fight = l.fightNow(m, true, in.Now)
 	}
@@ -187,24 +193,33 @@ func (l Limits) DecideAll(in []WriterInput, out []Decision) []Decision {
 	return out
 }
 
-// equalOurs compares the Binding's own condition types of two lists, in
-// order, ignoring other writers' types.
+// equalOurs compares the Binding's own condition types of two lists,
+// matched by type: the order they stand in, among themselves or among
+// other writers' types, is never a difference. Each type must occur as
+// often in both lists, its k-th occurrence in one equal to its k-th in
+// the other.
 func equalOurs(a, b []metav1.Condition) bool {
-	i, j := 0, 0
-	for {
-		for i < len(a) && !isOurs(a[i].Type) {
+	for _, typ := range ourTypes {
+		i, j := 0, 0
+		for {
+			for i < len(a) && a[i].Type != typ {
+				i++
+			}
+			for j < len(b) && b[j].Type != typ {
+				j++
+			}
+			if i == len(a) || j == len(b) {
+				if i != len(a) || j != len(b) {
+					return false
+				}
+				break
+			}
+			if !conditions.Equal(a[i:i+1], b[j:j+1]) {
+				return false
+			}
 			i++
-		}
-		for j < len(b) && !isOurs(b[j].Type) {
 			j++
 		}
-		if i == len(a) || j == len(b) {
-			return i == len(a) && j == len(b)
-		}
-		if !conditions.Equal(a[i:i+1], b[j:j+1]) {
-			return false
-		}
-		i++
-		j++
 	}
+	return true
 }

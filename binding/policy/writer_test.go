@@ -128,13 +128,21 @@ func TestDecide_LoopWithOtherConditionFirst_Converges(t *testing.T) {
 	assert.Equal(t, 1, writes)
 }
 
-// Our own conditions out of their order are a change: a write puts them
-// back in order (an apply orders the applier's entries as it sends them).
-func TestDecide_OurConditionsOutOfOrder_Write(t *testing.T) {
+// Order alone never makes a write due: our own conditions out of their
+// order, the same otherwise, are no change, and no foreign edit either.
+func TestDecide_OurConditionsOutOfOrder_None(t *testing.T) {
 	s := status(1, "OK")
 	object := []metav1.Condition{s[3], s[0], s[1], s[2]}
 	d := DefaultLimits().Decide(WriterInput{Object: object, Computed: s, Leader: true, Now: t0})
+	assert.Equal(t, None, d.Action)
+	assert.Equal(t, LogUnchanged, d.Log)
+
+	// A real change is still one, and an object whose only difference
+	// from the last write is order is no foreign edit.
+	m := Memory{Written: s, LastEnd: t0.Add(-time.Minute)}
+	d = DefaultLimits().Decide(WriterInput{Object: object, Computed: status(1, "Unreachable"), Memory: &m, Leader: true, Now: t0})
 	assert.Equal(t, Write, d.Action)
+	assert.False(t, d.ForeignEdit)
 }
 
 func TestDecide_FailedWrites_BackOffGapThenDoublingToCap(t *testing.T) {
