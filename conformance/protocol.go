@@ -323,7 +323,7 @@ func DecodeRequest(line []byte, system string) (*int64, *scenario.File, error) {
 		return id, nil, err
 	}
 	if f.System != system {
-		return id, nil, fmt.Errorf("request is a %q scenario, not %q", f.System, system)
+		return id, nil, fmt.Errorf("the request's system is %q, not %q", f.System, system)
 	}
 	if len(f.Expect) > 0 {
 		return id, nil, errors.New("a request carries no expect")

@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/condengine/condengine/internal/article"
 	"github.com/condengine/condengine/manifest"
 )
 
@@ -96,7 +97,7 @@ func read(in io.Reader, name string) (*File, error) {
 // and a broken or extra document after it is an error.
 func FromDocument(r *manifest.Reader, d *manifest.Document) (*File, error) {
 	if kind := manifestKind(d.JSON); kind != "" {
-		return nil, d.Fail(fmt.Errorf("%w (a %s), not a scenario", ErrManifest, kind))
+		return nil, d.Fail(fmt.Errorf("%w (%s), not a scenario", ErrManifest, article.A(kind)))
 	}
 	next, err := r.Next()
 	if err == nil {

@@ -37,7 +37,8 @@ func TestFor_Refuses(t *testing.T) {
 		"unknown kind":     {b, &conditions.Outcome{Kind: "Pod", Namespace: "n", Name: "b"}, nil, opts, `"Pod"`},
 		"nil status":       {b, ok, nil, opts, "nil status"},
 		"not an object":    {b, ok, 3, opts, "not a JSON object"},
-		"no finalizer":     {b, &conditions.Outcome{Kind: akv1.KindBinding, Namespace: "n", Name: "b", Finalizer: conditions.FinalizerRemove}, nil, opts, "has none"},
+		"no finalizer":     {b, &conditions.Outcome{Kind: akv1.KindBinding, Namespace: "n", Name: "b", Finalizer: conditions.FinalizerRemove}, nil, opts, "a Binding has none"},
+		"no finalizer, an": {&akv1.AgentBackend{ObjectMeta: b.ObjectMeta}, &conditions.Outcome{Kind: akv1.KindAgentBackend, Namespace: "n", Name: "b", Finalizer: conditions.FinalizerAdd}, nil, opts, "an AgentBackend has none"},
 		"unguarded removal": {&akv1.Binding{ObjectMeta: metav1.ObjectMeta{Namespace: "n", Name: "b"},
 			Status: akv1.BindingStatus{Conditions: []metav1.Condition{{Type: "Ready"}}}}, ok, akv1.BindingStatus{}, opts, "resourceVersion"},
 	} {

@@ -321,7 +321,7 @@ func TestReference_RefusesABadRequest(t *testing.T) {
 	req, _ := conformance.Request(f)
 	for name, tc := range map[string]struct{ stdin, want string }{
 		"not json":     {"{\n", "request 1: "},
-		"other system": {string(req) + "\n", `request 1: request is a "finops" scenario, not "binding"`},
+		"other system": {string(req) + "\n", `request 1: the request's system is "finops", not "binding"`},
 		"expect":       {`{"name":"x","system":"binding","now":"2026-11-30T10:00:00Z","expect":[{"kind":"Binding","name":"a"}]}` + "\n", "request 1: a request carries no expect"},
 		"second line":  {`{"name":"x","system":"binding","now":"2026-11-30T10:00:00Z"}` + "\nnope\n", "request 2: "},
 		"key twice":    {`{"name":"x","system":"binding","now":"2026-11-30T10:00:00Z","system":"finops"}` + "\n", "request 1: scenario: document 1, line 1: system: given twice on line 1 (columns 13 and 61)"},
