@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -265,6 +266,15 @@ func CheckLine(line []byte) error {
 		}
 		return fmt.Errorf("the line is not valid UTF-8 (byte %d)", at+1)
 	}
+	if json.Valid(line) {
+		// One JSON value: it only remains to see that it is an object.
+		// A valid line is checked without a copy; a broken one is read
+		// again below, to say what is wrong with it.
+		if t := bytes.TrimLeft(line, jsonSpace); len(t) > 0 && t[0] == '{' {
+			return nil
+		}
+		return errors.New("the line is not one JSON object: it does not begin with {")
+	}
 	dec := json.NewDecoder(bytes.NewReader(line))
 	tok, err := dec.Token()
 	if err != nil {
@@ -309,7 +319,8 @@ func ParseRequest(line []byte, system string) (*scenario.File, error) {
 
 // DecodeRequest reads one request line and returns its id (nil when it
 // has none) and its scenario. The line is first checked against the
-// protocol's limits (CheckLine).
+// protocol's limits (CheckLine). Besides the scenario's own reading, it
+// copies the line once, to leave the id out.
 func DecodeRequest(line []byte, system string) (*int64, *scenario.File, error) {
 	if err := CheckLine(line); err != nil {
 		return nil, nil, err
@@ -323,7 +334,7 @@ func DecodeRequest(line []byte, system string) (*int64, *scenario.File, error) {
 		return id, nil, err
 	}
 	if f.System != system {
-		return id, nil, fmt.Errorf("request is a %q scenario, not %q", f.System, system)
+		return id, nil, fmt.Errorf("the request's system is %q, not %q", f.System, system)
 	}
 	if len(f.Expect) > 0 {
 		return id, nil, errors.New("a request carries no expect")
@@ -331,43 +342,132 @@ func DecodeRequest(line []byte, system string) (*int64, *scenario.File, error) {
 	return id, f, nil
 }
 
+// maxIDEcho bounds how much of an id that is not one an error quotes.
+const maxIDEcho = 40
+
 // splitID takes the top-level "id" key out of a request object, leaving
-// every other byte as it was; the id is nil when there is none.
+// every other byte as it was; the id is nil when there is none. line is
+// one JSON object (CheckLine), so its top level is walked in place: a
+// decoder would first copy every value into its buffer only to find the
+// keys.
 func splitID(line []byte) (*int64, []byte, error) {
-	dec := json.NewDecoder(bytes.NewReader(line))
-	dec.UseNumber()
-	if _, err := dec.Token(); err != nil { // {
-		return nil, nil, err
-	}
-	for dec.More() {
-		start := dec.InputOffset()
-		k, err := dec.Token()
-		if err != nil {
-			return nil, nil, err
+	var id *int64
+	var from, to int            // the id's key and value, with the comma that goes with them
+	var idAt int                // where the id's key begins
+	i := skipSpace(line, 0) + 1 // past {
+	for first := true; ; first = false {
+		i = skipSpace(line, i)
+		if line[i] == '}' {
+			break
 		}
-		var v json.RawMessage
-		if err := dec.Decode(&v); err != nil {
-			return nil, nil, err
+		start := i
+		if !first {
+			i = skipSpace(line, i+1) // past ,
 		}
-		if k != "id" {
+		keyStart := i
+		i = skipJSON(line, i)
+		key := line[keyStart:i]
+		i = skipSpace(line, i)
+		valStart := skipSpace(line, i+1) // past :
+		i = skipJSON(line, valStart)
+		if !isIDKey(key) {
 			continue
 		}
-		end := dec.InputOffset()
-		n, err := json.Number(bytes.TrimSpace(v)).Int64()
-		if err != nil {
-			return nil, nil, fmt.Errorf("id %s is not an integer", bytes.TrimSpace(v))
+		if id != nil {
+			return nil, nil, fmt.Errorf("id: given twice (columns %d and %d); a request has one id, which its answer echoes", idAt+1, keyStart+1)
 		}
-		// Drop the key and its value with one comma: the one before it
-		// (the decoder's offset stands before that comma when the key is
-		// not the first), else the one after it.
-		before, after := line[:start], line[end:]
-		if !bytes.HasPrefix(bytes.TrimLeft(line[start:end], " \t\r\n"), []byte(",")) {
-			if t := bytes.TrimLeft(after, " \t\r\n"); len(t) > 0 && t[0] == ',' {
-				after = t[1:]
+		v := line[valStart:i]
+		n, err := strconv.ParseInt(string(v), 10, 64)
+		if err != nil {
+			return nil, nil, fmt.Errorf("id %s is not an integer from -2^63 to 2^63-1", clipID(v))
+		}
+		id, idAt = &n, keyStart
+		from, to = start, i
+		if first {
+			// Drop the comma after it instead, if there is one.
+			if j := skipSpace(line, i); line[j] == ',' {
+				to = j + 1
+			}
+			from = keyStart
+		}
+	}
+	if id == nil {
+		return nil, line, nil
+	}
+	out := make([]byte, 0, len(line)-(to-from))
+	return id, append(append(out, line[:from]...), line[to:]...), nil
+}
+
+// isIDKey reports whether the quoted key is "id", escapes decoded.
+func isIDKey(quoted []byte) bool {
+	if bytes.Equal(quoted, []byte(`"id"`)) {
+		return true
+	}
+	if len(quoted) > 16 || bytes.IndexByte(quoted, '\\') < 0 {
+		return false
+	}
+	var k string
+	return json.Unmarshal(quoted, &k) == nil && k == "id"
+}
+
+// clipID quotes at most maxIDEcho bytes of an id that is not one, with
+// its length when it is cut: a number of a million digits is named, not
+// echoed.
+func clipID(v []byte) string {
+	if len(v) <= maxIDEcho {
+		return string(v)
+	}
+	cut := v[:maxIDEcho]
+	for len(cut) > 0 && !utf8.Valid(cut) {
+		cut = cut[:len(cut)-1]
+	}
+	return fmt.Sprintf("%s… (%d bytes)", cut, len(v))
+}
+
+// jsonSpace is the white space JSON allows between tokens.
+const jsonSpace = " \t\r\n"
+
+func skipSpace(js []byte, i int) int {
+	for i < len(js) && strings.IndexByte(jsonSpace, js[i]) >= 0 {
+		i++
+	}
+	return i
+}
+
+// skipJSON returns the offset just past the value that begins at i in
+// js, which is valid JSON: a string, an object or array (to its closing
+// bracket, strings inside skipped whole), or a literal or number (to the
+// next delimiter).
+func skipJSON(js []byte, i int) int {
+	depth := 0
+	for ; i < len(js); i++ {
+		switch c := js[i]; c {
+		case '"':
+			i++
+			for js[i] != '"' {
+				if js[i] == '\\' {
+					i++
+				}
+				i++
+			}
+			if depth == 0 {
+				return i + 1
+			}
+		case '{', '[':
+			depth++
+		case '}', ']':
+			if depth == 0 {
+				return i
+			}
+			depth--
+			if depth == 0 {
+				return i + 1
+			}
+		case ',', ':', ' ', '\t', '\r', '\n':
+			if depth == 0 {
+				return i
 			}
 		}
-		out := append(append([]byte{}, before...), after...)
-		return &n, out, nil
 	}
-	return nil, line, nil
+	return i
 }

@@ -166,7 +166,7 @@ func (r *run) judge(p *replica, w write) error {
 	}
 	r.trace = append(r.trace, fmt.Sprintf("     replica %d: %s", p.id, w))
 	if w.status && slices.Contains(r.sys.silentKinds(), w.gvk) {
-		r.violateIn(RuleOthersUntouched, w, fmt.Sprintf("wrote the status of a %s, which the engine never decides: no condition type is ours there", w.gvk.Kind), "no write")
+		r.violateIn(RuleOthersUntouched, w, fmt.Sprintf("wrote the status of a kind the engine never decides (%s): no condition type is ours there", w.gvk.Kind), "no write")
 	}
 	if r.lease != p.id {
 		r.violateIn(RuleLeaderOnly, w, fmt.Sprintf("replica %d wrote while replica %d holds the lease", p.id, r.lease), "")

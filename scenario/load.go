@@ -13,7 +13,9 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/condengine/condengine/internal/article"
 	"github.com/condengine/condengine/manifest"
+	"github.com/condengine/condengine/redact"
 )
 
 // MaxFileBytes bounds a scenario file; larger ones are refused rather than
@@ -50,6 +52,11 @@ func decode(d *manifest.Document) (*File, error) {
 	if err := d.Unmarshal(&f); err != nil {
 		return nil, err
 	}
+	if f.Now.IsZero() {
+		if err := zeroNow(d.JSON); err != nil {
+			return nil, d.FailAt("now", fmt.Errorf("scenario: %w", err))
+		}
+	}
 	if err := f.Validate(); err != nil {
 		path := ""
 		if m := leadingPath.FindStringSubmatch(err.Error()); m != nil {
@@ -58,6 +65,23 @@ func decode(d *manifest.Document) (*File, error) {
 		return nil, d.FailAt(path, fmt.Errorf("scenario: %w", err))
 	}
 	return &f, nil
+}
+
+// zeroNow words the error for a now that is given and reads as no
+// instant: null, or the zero time, which Validate cannot tell from a now
+// left out. It is nil when the file has no now.
+func zeroNow(raw []byte) error {
+	var h struct {
+		Now json.RawMessage `json:"now"`
+	}
+	if json.Unmarshal(raw, &h) != nil || h.Now == nil {
+		return nil
+	}
+	given := redact.Clip(string(bytes.TrimSpace(h.Now)), 64)
+	if given == "null" {
+		return errors.New("now: null is not an instant; give the instant of the evaluation in RFC 3339, such as 2026-11-30T10:00:00Z")
+	}
+	return fmt.Errorf("now: %s is the zero time, which stands for no instant; give the instant of the evaluation, such as 2026-11-30T10:00:00Z", given)
 }
 
 // leadingPath is the field path a Validate error begins with
@@ -96,7 +120,7 @@ func read(in io.Reader, name string) (*File, error) {
 // and a broken or extra document after it is an error.
 func FromDocument(r *manifest.Reader, d *manifest.Document) (*File, error) {
 	if kind := manifestKind(d.JSON); kind != "" {
-		return nil, d.Fail(fmt.Errorf("%w (a %s), not a scenario", ErrManifest, kind))
+		return nil, d.Fail(fmt.Errorf("%w (%s), not a scenario", ErrManifest, article.A(kind)))
 	}
 	next, err := r.Next()
 	if err == nil {

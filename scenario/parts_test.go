@@ -106,3 +106,12 @@ func TestLoad_ManifestIsNamed(t *testing.T) {
 	}
 	parse(t, engineFile)
 }
+
+// The kind in that error takes the article it is read with.
+func TestLoad_ManifestKindWithItsArticle(t *testing.T) {
+	for kind, want := range map[string]string{"AgentBackend": "(an AgentBackend)", "ChatConnection": "(a ChatConnection)", "Offering": "(an Offering)"} {
+		_, err := Parse([]byte("apiVersion: v1\nkind: " + kind + "\nmetadata: {name: a}\n"))
+		require.ErrorIs(t, err, ErrManifest, kind)
+		assert.Contains(t, err.Error(), want)
+	}
+}

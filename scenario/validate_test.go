@@ -116,3 +116,19 @@ func TestParse_UnreadableTimeNamesTheField(t *testing.T) {
 	assert.Contains(t, err.Error(), `line 3: now: must be a time in RFC 3339 form, such as 2026-11-30T10:00:00Z, not "yesterday"`)
 	assert.NotContains(t, err.Error(), "2006")
 }
+
+// A now that is there but reads as no instant is named for what it is,
+// at its line; only a now left out is "required".
+func TestParse_NowGivenAsNoInstant(t *testing.T) {
+	for now, want := range map[string]string{
+		"now: \"0001-01-01T00:00:00Z\"\n":  `line 2: scenario: now: "0001-01-01T00:00:00Z" is the zero time, which stands for no instant; give the instant of the evaluation, such as 2026-11-30T10:00:00Z`,
+		"now: 0001-01-01T00:00:00+00:00\n": `line 2: scenario: now: "0001-01-01T00:00:00+00:00" is the zero time`,
+		"now: null\n":                      `line 2: scenario: now: null is not an instant; give the instant of the evaluation in RFC 3339, such as 2026-11-30T10:00:00Z`,
+		"now:\n":                           `line 2: scenario: now: null is not an instant`,
+		"expect: []\n":                     `scenario: now is required`,
+	} {
+		_, err := Parse([]byte("name: a\n" + now + "system: binding\n"))
+		require.Error(t, err, now)
+		assert.Contains(t, err.Error(), want, now)
+	}
+}

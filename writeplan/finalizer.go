@@ -5,10 +5,12 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/condengine/condengine/conditions"
+	"github.com/condengine/condengine/internal/article"
 )
 
 // finalizer returns the request that carries out action on the kind's
@@ -29,7 +31,7 @@ func finalizer(k kind, obj Object, action conditions.FinalizerAction, manager st
 		return nil, nil
 	}
 	if k.finalizer == "" {
-		return nil, fmt.Errorf("writeplan: the outcome asks to %s a finalizer and a %s has none", action, k.kind)
+		return nil, fmt.Errorf("writeplan: the outcome asks to %s a finalizer and %s has none", strings.ToLower(string(action)), article.A(k.kind))
 	}
 	at := slices.Index(obj.GetFinalizers(), k.finalizer)
 	switch action {

@@ -32,12 +32,10 @@ func soleApplyOwned(entries []metav1.ManagedFieldsEntry, manager string) map[str
 }
 
 // conditionKeys returns the condition types an entry names under
-// status.conditions. An entry it cannot read names none; for is then
-// cautious, since a type no entry is read to own solely gets a removal.
+// status.conditions. An entry it cannot read (no fieldsV1 included: its
+// raw bytes are then empty) names none; For is then cautious, since a
+// type no entry is read to own solely gets a removal.
 func conditionKeys(e metav1.ManagedFieldsEntry) []string {
-	if e.FieldsV1 == nil {
-		return nil
-	}
 	var fields struct {
 		Status struct {
 			Conditions map[string]json.RawMessage `json:"f:conditions"`

@@ -10,6 +10,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/types"
 
 	akv1 "github.com/condengine/condengine/api/agentkourier/v1alpha1"
 	finopsv1 "github.com/condengine/condengine/api/finops/v1alpha1"
@@ -36,7 +37,8 @@ func TestFor_Refuses(t *testing.T) {
 		"unknown kind":     {b, &conditions.Outcome{Kind: "Pod", Namespace: "n", Name: "b"}, nil, opts, `"Pod"`},
 		"nil status":       {b, ok, nil, opts, "nil status"},
 		"not an object":    {b, ok, 3, opts, "not a JSON object"},
-		"no finalizer":     {b, &conditions.Outcome{Kind: akv1.KindBinding, Namespace: "n", Name: "b", Finalizer: conditions.FinalizerRemove}, nil, opts, "has none"},
+		"no finalizer":     {b, &conditions.Outcome{Kind: akv1.KindBinding, Namespace: "n", Name: "b", Finalizer: conditions.FinalizerRemove}, nil, opts, "a Binding has none"},
+		"no finalizer, an": {&akv1.AgentBackend{ObjectMeta: b.ObjectMeta}, &conditions.Outcome{Kind: akv1.KindAgentBackend, Namespace: "n", Name: "b", Finalizer: conditions.FinalizerAdd}, nil, opts, "an AgentBackend has none"},
 		"unguarded removal": {&akv1.Binding{ObjectMeta: metav1.ObjectMeta{Namespace: "n", Name: "b"},
 			Status: akv1.BindingStatus{Conditions: []metav1.Condition{{Type: "Ready"}}}}, ok, akv1.BindingStatus{}, opts, "resourceVersion"},
 	} {
@@ -195,4 +197,55 @@ func TestFor_GuardsEveryRequest(t *testing.T) {
 	// The apply, guarded by what the removal left, now meets the
 	// auditor's write and fails rather than land on an object it never saw.
 	require.ErrorIs(t, s.carry(p.Requests[1]), errConflict)
+}
+
+// TestFor_FinalizerFirstInTheListIsThere: a finalizer at index 0 is
+// found, so an add asks for nothing and a removal removes index 0.
+func TestFor_FinalizerFirstInTheListIsThere(t *testing.T) {
+	s := &finopsv1.Subscription{ObjectMeta: metav1.ObjectMeta{Namespace: "n", Name: "s",
+		Finalizers: []string{finopsv1.SubscriptionFinalizer, "other.example/x"}}}
+	o := &conditions.Outcome{Kind: finopsv1.KindSubscription, Namespace: "n", Name: "s", Finalizer: conditions.FinalizerAdd}
+	p, err := writeplan.For(s, o, nil, opts)
+	require.NoError(t, err)
+	assert.True(t, p.Empty(), bodies(p))
+
+	o.Finalizer = conditions.FinalizerRemove
+	p, err = writeplan.For(s, o, nil, opts)
+	require.NoError(t, err)
+	require.Len(t, p.Requests, 1)
+	assert.JSONEq(t, `[{"op":"test","path":"/metadata/finalizers/0","value":"subscriptions.finops.stakater.com/finalizer"},{"op":"remove","path":"/metadata/finalizers/0"}]`, string(p.Requests[0].Body))
+}
+
+// TestFor_RefusesAnOutcomeOfAnotherUID: an outcome computed for an
+// object that was deleted and made again under the same name is not
+// planned onto the new one; with the same uid, or one side without a
+// uid, it is.
+func TestFor_RefusesAnOutcomeOfAnotherUID(t *testing.T) {
+	b := &akv1.Binding{ObjectMeta: metav1.ObjectMeta{Namespace: "n", Name: "b", UID: "u-new"}}
+	for _, tc := range []struct {
+		outcome, object string
+		refused         bool
+	}{
+		{"u-old", "u-new", true},
+		{"u-new", "u-new", false},
+		{"", "u-new", false},
+		{"u-old", "", false},
+	} {
+		b.UID = types.UID(tc.object)
+		o := &conditions.Outcome{Kind: akv1.KindBinding, Namespace: "n", Name: "b", UID: types.UID(tc.outcome)}
+		_, err := writeplan.For(b, o, nil, opts)
+		if tc.refused {
+			assert.ErrorContains(t, err, "the outcome is for Binding n/b", "outcome uid %q, object uid %q", tc.outcome, tc.object)
+		} else {
+			assert.NoError(t, err, "outcome uid %q, object uid %q", tc.outcome, tc.object)
+		}
+	}
+}
+
+// TestGuardedBody_EmptyPatch: an empty JSON patch guarded is the
+// resourceVersion test alone.
+func TestGuardedBody_EmptyPatch(t *testing.T) {
+	g, err := writeplan.Request{Step: writeplan.StepRemoveConditions, PatchType: types.JSONPatchType, Body: []byte(`[]`)}.GuardedBody("9")
+	require.NoError(t, err)
+	assert.JSONEq(t, `[{"op":"replace","path":"/metadata/resourceVersion","value":"9"}]`, string(g))
 }

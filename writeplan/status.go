@@ -54,7 +54,7 @@ func removal(obj Object, after []metav1.Condition, manager string) (*Request, er
 	if rv == "" {
 		return nil, errors.New("writeplan: the object read has no resourceVersion, so removing a condition could not be guarded against a newer write")
 	}
-	ops := make([]jsonPatchOp, 0, 2*len(idx))
+	var ops []jsonPatchOp
 	for j := len(idx) - 1; j >= 0; j-- {
 		p := "/status/conditions/" + strconv.Itoa(idx[j])
 		ops = append(ops,

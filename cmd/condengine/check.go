@@ -65,7 +65,11 @@ func report(w io.Writer, results []scenario.Result, verbose bool) int {
 			}
 		case r.Err != nil:
 			failed++
-			fmt.Fprintf(w, "FAIL %s: %s\n", r.Path, oneLine(r.Err.Error()))
+			lines := errorLines(r.Err)
+			fmt.Fprintf(w, "FAIL %s: %s\n", r.Path, strings.TrimPrefix(lines[0], r.Path+": "))
+			for _, l := range lines[1:] {
+				fmt.Fprintf(w, "    %s\n", l)
+			}
 			if errors.Is(r.Err, scenario.ErrManifest) {
 				fmt.Fprintf(w, "    check runs scenario files; for the status of these objects run: condengine eval -f %s\n", r.Path)
 			}
@@ -96,6 +100,30 @@ func indent(s, prefix string) string {
 		b.WriteByte('\n')
 	}
 	return b.String()
+}
+
+// errorLines is err's text as check prints it: one line for each error
+// joined into it (as eval prints them), each made one line, so text
+// that holds a line end of its own cannot pass for another error. What
+// wraps the joined errors (a file's name) leads the first line.
+func errorLines(err error) []string {
+	var joined interface{ Unwrap() []error }
+	whole := err.Error()
+	if !errors.As(err, &joined) || !strings.HasSuffix(whole, joined.(error).Error()) {
+		return []string{oneLine(whole)}
+	}
+	lead := strings.TrimSuffix(whole, joined.(error).Error())
+	var out []string
+	for _, e := range joined.Unwrap() {
+		if e != nil {
+			out = append(out, errorLines(e)...)
+		}
+	}
+	if len(out) == 0 {
+		return []string{oneLine(whole)}
+	}
+	out[0] = oneLine(lead + out[0])
+	return out
 }
 
 func oneLine(s string) string {

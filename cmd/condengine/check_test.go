@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"encoding/xml"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -79,6 +80,34 @@ func TestReport_ErrorsAreOneLine(t *testing.T) {
 	n := report(&b, []scenario.Result{{Path: "p.yaml", Err: errors.New("line one\nline two")}}, false)
 	if n != 1 || b.String() != "FAIL p.yaml: line one line two\n0 passed, 1 failed\n" {
 		t.Fatalf("%d %q", n, b.String())
+	}
+}
+
+// Several errors joined are printed one per line, as eval prints them,
+// each still one line, with what wraps them before the first; the
+// file's name is not said twice.
+func TestReport_JoinedErrorsOnePerLine(t *testing.T) {
+	var b strings.Builder
+	joined := fmt.Errorf("p.yaml: %w", errors.Join(errors.New("document 1: bad"), errors.New("document 2:\nworse"),
+		errors.Join(errors.New("document 3: nested"))))
+	n := report(&b, []scenario.Result{{Path: "p.yaml", Err: joined}}, false)
+	want := "FAIL p.yaml: document 1: bad\n    document 2: worse\n    document 3: nested\n0 passed, 1 failed\n"
+	if n != 1 || b.String() != want {
+		t.Fatalf("%d\n%s\nwant\n%s", n, b.String(), want)
+	}
+}
+
+func TestCheck_SeveralBadObjectsOnePerLine(t *testing.T) {
+	dir := t.TempDir()
+	obj := func(name string) string {
+		return `  - {"apiVersion": "agentkourier.dev/v1alpha1", "kind": "Binding", "metadata": {"namespace": "a", "name": "` + name + `"}, "spec": {"bogus": 1}}` + "\n"
+	}
+	writeFile(t, dir+"/two.yaml", "name: x\nsystem: binding\nnow: \"2026-11-30T10:00:00Z\"\nobjects:\n"+obj("b0")+obj("b1")+"expect: []\n")
+	code, out, _ := run(t, "", "check", dir+"/two.yaml")
+	want := "FAIL " + dir + "/two.yaml: document 1 (Binding a/b0): spec.bogus: unknown field\n" +
+		"    document 2 (Binding a/b1): spec.bogus: unknown field\n0 passed, 1 failed\n"
+	if code != exitFail || out != want {
+		t.Fatalf("code %d, output:\n%s\nwant\n%s", code, out, want)
 	}
 }
 

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/condengine/condengine/conformance"
+	"github.com/condengine/condengine/redact"
 	"github.com/condengine/condengine/scenario"
 )
 
@@ -289,11 +290,12 @@ func TestReference_AnswersEachLine(t *testing.T) {
 			break
 		}
 	}
-	req, err := conformance.Request(f)
+	first, err := conformance.EncodeRequest(1, f)
 	if err != nil {
 		t.Fatal(err)
 	}
-	code, out, errs := run(t, string(req)+"\n\n"+string(req), "reference", "--system", "binding")
+	second, _ := conformance.EncodeRequest(2, f)
+	code, out, errs := run(t, string(first)+"\n\n"+string(second), "reference", "--system", "binding")
 	if code != exitOK {
 		t.Fatalf("code %d, stderr %q", code, errs)
 	}
@@ -303,7 +305,7 @@ func TestReference_AnswersEachLine(t *testing.T) {
 		t.Fatalf("%d lines:\n%s", len(lines), out)
 	}
 	lines = lines[1:]
-	if lines[0] != lines[1] {
+	if !strings.HasPrefix(lines[0], `{"id":1,`) || strings.Replace(lines[1], `{"id":2,`, `{"id":1,`, 1) != lines[0] {
 		t.Fatalf("%d answer lines:\n%s", len(lines), out)
 	}
 	got, err := conformance.DecodeAnswer([]byte(lines[0]))
@@ -321,9 +323,15 @@ func TestReference_RefusesABadRequest(t *testing.T) {
 	req, _ := conformance.Request(f)
 	for name, tc := range map[string]struct{ stdin, want string }{
 		"not json":     {"{\n", "request 1: "},
-		"other system": {string(req) + "\n", `request 1: request is a "finops" scenario, not "binding"`},
+		"other system": {string(req) + "\n", `request 1: the request's system is "finops", not "binding"`},
 		"expect":       {`{"name":"x","system":"binding","now":"2026-11-30T10:00:00Z","expect":[{"kind":"Binding","name":"a"}]}` + "\n", "request 1: a request carries no expect"},
-		"second line":  {`{"name":"x","system":"binding","now":"2026-11-30T10:00:00Z"}` + "\nnope\n", "request 2: "},
+		"second line":  {`{"id":1,"name":"x","system":"binding","now":"2026-11-30T10:00:00Z"}` + "\nnope\n", "request 2: "},
+		"no id":        {`{"name":"x","system":"binding","now":"2026-11-30T10:00:00Z"}` + "\n", `request 1: the request has no "id": every request carries an integer id, which its answer echoes`},
+		"id twice":     {`{"name":"x","id":1,"system":"binding","id":2,"now":"2026-11-30T10:00:00Z"}` + "\n", "request 1: id: given twice (columns 13 and 39); a request has one id"},
+		"id not int":   {`{"id":1.5,"name":"x","system":"binding","now":"2026-11-30T10:00:00Z"}` + "\n", "request 1: id 1.5 is not an integer from -2^63 to 2^63-1"},
+		"now zero":     {`{"id":1,"name":"x","system":"binding","now":"0001-01-01T00:00:00Z"}` + "\n", `request 1: document 1, line 1: scenario: now: "0001-01-01T00:00:00Z" is the zero time, which stands for no instant`},
+		"now null":     {`{"id":1,"name":"x","system":"binding","now":null}` + "\n", `request 1: document 1, line 1: scenario: now: null is not an instant`},
+		"now left out": {`{"id":1,"name":"x","system":"binding"}` + "\n", `request 1: document 1, line 1: scenario: now is required`},
 		"key twice":    {`{"name":"x","system":"binding","now":"2026-11-30T10:00:00Z","system":"finops"}` + "\n", "request 1: scenario: document 1, line 1: system: given twice on line 1 (columns 13 and 61)"},
 		"key case":     {`{"name":"x","system":"binding","now":"2026-11-30T10:00:00Z","System":"finops"}` + "\n", `request 1: document 1, line 1: system: given twice on line 1, as "system" and as "System"`},
 	} {
@@ -415,7 +423,7 @@ func TestReference_EnforcesTheProtocolLimits(t *testing.T) {
 		"two objects": {ok + " " + ok + "\n", "request 1: the line holds more than one JSON value: exactly one object per line"},
 		"not utf-8":   {"{\"name\":\"x\xff\",\"system\":\"binding\",\"now\":\"2026-11-30T10:00:00Z\"}\n", "request 1: the line is not valid UTF-8 (byte 11)"},
 		"an array":    {"[1]\n", "request 1: the line is not one JSON object: it does not begin with {"},
-		"too long":    {ok + "\n" + `{"name":"` + strings.Repeat("a", 16<<20) + `"}` + "\n", "request 2: the line is over the protocol's limit of 16777216 bytes (16 MiB)"},
+		"too long":    {`{"id":1,` + ok[1:] + "\n" + `{"name":"` + strings.Repeat("a", 16<<20) + `"}` + "\n", "request 2: the line is over the protocol's limit of 16777216 bytes (16 MiB)"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			code, _, errs := run(t, tc.stdin, "reference", "--system", "binding")
@@ -423,6 +431,17 @@ func TestReference_EnforcesTheProtocolLimits(t *testing.T) {
 				t.Fatalf("code %d, stderr %q lacks %q", code, errs, tc.want)
 			}
 		})
+	}
+	// An id that is not one is named, not echoed whole.
+	long := strings.Repeat("9", 2_000_000)
+	code, _, errs := run(t, `{"id":`+long+`,"name":"x","system":"binding","now":"2026-11-30T10:00:00Z"}`+"\n", "reference", "--system", "binding")
+	if want := "request 1: id " + long[:40] + "… (2000000 bytes) is not an integer from -2^63 to 2^63-1\n"; code != exitFail || !strings.HasSuffix(errs, want) {
+		t.Errorf("code %d, stderr %q, want it to end %q", code, redact.Clip(errs, 300), want)
+	}
+	// Nor is any other long text of a request.
+	code, _, errs = run(t, `{"id":1,"`+long+`":1,"name":"x","system":"binding","now":"2026-11-30T10:00:00Z"}`+"\n", "reference", "--system", "binding")
+	if code != exitFail || len(errs) > 1200 || !strings.HasSuffix(errs, "…\n") || strings.Count(errs, "\n") != 1 {
+		t.Errorf("code %d, %d bytes of stderr: %q", code, len(errs), redact.Clip(errs, 300))
 	}
 	// An id is echoed.
 	code, out, errs := run(t, `{"id":7,"name":"x","system":"binding","now":"2026-11-30T10:00:00Z"}`+"\n", "reference", "--system", "binding")

@@ -22,8 +22,9 @@
 //
 // check runs scenario files with the runners of package conformance and
 // prints a FAIL block per failing file, one line per expectation that
-// does not hold (`conditions[0].reason: want "OK", got "ChannelConflict"`),
-// then the line "N passed, M failed". -o json prints the same verdicts as
+// does not hold (`conditions[0].reason: want "OK", got "ChannelConflict"`)
+// or per error of a file it cannot run, then the line "N passed, M
+// failed". -o json prints the same verdicts as
 // one JSON document, -o junit as JUnit XML (a testsuite per system, a
 // testcase per file) for CI systems.
 //

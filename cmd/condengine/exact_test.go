@@ -133,7 +133,7 @@ func bigScenario(t *testing.T) string {
 
 // reference answers a request line with the exact integers it was sent.
 func TestReference_PrintsExactIntegers(t *testing.T) {
-	req := `{"name":"n","system":"finops","now":"2026-11-30T10:00:00Z","objects":[` +
+	req := `{"id":1,"name":"n","system":"finops","now":"2026-11-30T10:00:00Z","objects":[` +
 		`{"apiVersion":"finops.stakater.com/v1alpha1","kind":"Offering","metadata":{"namespace":"shop","name":"big","uid":"o-big","generation":` + exacttest.Above53 +
 		`},"spec":{"pricing":{"subscriptionFee":{"priceMicros":` + exacttest.Above53 + `,"period":"1","tickAlignment":"MonthBoundary"}}}},` +
 		`{"apiVersion":"finops.stakater.com/v1alpha1","kind":"Subscription","metadata":{"namespace":"team-a","name":"max","uid":"u-max","generation":` + exacttest.Int64Max +

@@ -9,6 +9,7 @@ import (
 	"io"
 
 	"github.com/condengine/condengine/conformance"
+	"github.com/condengine/condengine/redact"
 	"github.com/condengine/condengine/scenario"
 )
 
@@ -55,7 +56,7 @@ func runReference(e env, args []string) int {
 		}
 		answer, err := answerRequest(line, *system)
 		if err != nil {
-			fmt.Fprintf(e.stderr, "condengine reference: request %d: %s\n", n, oneLine(err.Error()))
+			fmt.Fprintf(e.stderr, "condengine reference: request %d: %s\n", n, echo(err))
 			return exitFail
 		}
 		out.Write(answer)
@@ -68,19 +69,35 @@ func runReference(e env, args []string) int {
 	}
 }
 
-// answerRequest is the answer line to one request line, echoing its id
-// when it has one.
+// answerRequest is the answer line to one request line, echoing its id.
+// A request without an id is refused: an answer without one would break
+// the protocol, and one with a made-up id would be matched to the wrong
+// request (docs/decisions/conform-protocol.md).
 func answerRequest(line []byte, system string) ([]byte, error) {
 	id, f, err := conformance.DecodeRequest(line, system)
 	if err != nil {
 		return nil, err
 	}
+	if id == nil {
+		return nil, errNoID
+	}
 	objs, err := conformance.Reference(f)
 	if err != nil {
 		return nil, err
 	}
-	if id == nil {
-		return conformance.EncodeAnswer(objs)
-	}
 	return conformance.EncodeReply(*id, objs, nil)
+}
+
+var errNoID = errors.New(`the request has no "id": every request carries an integer id, which its answer echoes`)
+
+// maxEcho bounds the text of one refusal on stderr, which may quote the
+// request (a key, a value); a line of the protocol can be 16 MiB.
+const maxEcho = 1024
+
+// echo is err's text as one line of at most maxEcho bytes, marked where
+// it was cut.
+func echo(err error) string {
+	// Clipped first so that oneLine works on a bounded text; it only
+	// shortens it.
+	return redact.Clip(oneLine(redact.Clip(err.Error(), 4*maxEcho)), maxEcho)
 }
