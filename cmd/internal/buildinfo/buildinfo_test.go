@@ -6,7 +6,6 @@ import (
 	"runtime"
 	"runtime/debug"
 	"slices"
-	"strings"
 	"testing"
 )
 
@@ -78,17 +77,33 @@ func TestWriteJSON_FixedKeys(t *testing.T) {
 	}
 }
 
-func TestWriteText_UnknownRevision(t *testing.T) {
-	var buf bytes.Buffer
-	if err := WriteText(&buf, "condengine", fromBuildInfo(nil, "")); err != nil {
-		t.Fatal(err)
-	}
-	want := "condengine (devel)\nrevision: unknown\ngo: " + runtime.Version() + " " + runtime.GOOS + "/" + runtime.GOARCH + "\n"
-	if buf.String() != want {
-		t.Errorf("got %q, want %q", buf.String(), want)
-	}
-	if strings.Contains(buf.String(), "modified") {
-		t.Error("an unknown revision is said to be modified")
+func TestWriteText(t *testing.T) {
+	goLine := "go: " + runtime.Version() + " " + runtime.GOOS + "/" + runtime.GOARCH + "\n"
+	for _, tc := range []struct {
+		name string
+		info Info
+		want string
+	}{
+		{"unknown revision", fromBuildInfo(nil, ""), "condengine (devel)\nrevision: unknown\n" + goLine},
+		{"modified work tree",
+			fromBuildInfo(&debug.BuildInfo{
+				Main:     debug.Module{Version: "v0.0.0-20261201100000-4e966b8c0d1f+dirty"},
+				Settings: settings("vcs.revision", "4e966b8c0d1f", "vcs.time", "2026-12-01T10:00:00Z", "vcs.modified", "true"),
+			}, ""),
+			"condengine v0.0.0-20261201100000-4e966b8c0d1f+dirty\nrevision: 4e966b8c0d1f (modified), 2026-12-01T10:00:00Z\n" + goLine},
+		{"clean, no time",
+			fromBuildInfo(&debug.BuildInfo{Settings: settings("vcs.revision", "4e966b8c0d1f", "vcs.modified", "false")}, "v0.1.0"),
+			"condengine v0.1.0\nrevision: 4e966b8c0d1f\n" + goLine},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var buf bytes.Buffer
+			if err := WriteText(&buf, "condengine", tc.info); err != nil {
+				t.Fatal(err)
+			}
+			if buf.String() != tc.want {
+				t.Errorf("got %q, want %q", buf.String(), tc.want)
+			}
+		})
 	}
 }
 
