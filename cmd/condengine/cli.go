@@ -43,6 +43,7 @@ func commands() []command {
 		{"explain", "say which rule and which facts decided each condition", runExplain},
 		{"conform", "check another implementation against this engine over JSON lines", runConform},
 		{"reference", "answer the conform protocol with this engine", runReference},
+		{"version", "print the version, commit and Go release of this binary", runVersion},
 	}
 }
 

@@ -99,6 +99,8 @@ func TestRun_UsageErrors_Exit2(t *testing.T) {
 		{"eval", "-now", "yesterday"},
 		{"eval", "stray"},
 		{"demo", "extra"},
+		{"version", "extra"},
+		{"version", "-o", "yaml"},
 	} {
 		t.Run(strings.Join(args, " "), func(t *testing.T) {
 			code, out, errs := run(t, "", args...)

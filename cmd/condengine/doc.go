@@ -10,6 +10,7 @@
 //	condengine explain -rules [-o markdown|json] [-out FILE]
 //	condengine conform --system binding|finops --exec CMD [--runs N] [--seed S] [--out FILE]
 //	condengine reference --system binding|finops
+//	condengine version [-o text|json]
 //
 // demo prints, from built-in scenario files (demo/*.yaml, which `check`
 // also verifies), the `kubectl get akbinding -A` view of the seed and a
@@ -33,6 +34,11 @@
 // generated snapshots and compares each answer; the first disagreement is
 // shrunk and printed (and written to --out) as a scenario file. reference
 // answers that protocol with this engine.
+//
+// version prints the module version (a release tag, a pseudo-version
+// for a build from a checkout, or "(devel)"), the commit the binary was
+// built from and whether its work tree had changes, and the Go release
+// and platform; -o json prints them as one object with fixed keys.
 //
 // vocab prints the reason tables of each kind's condition vocabulary, the
 // same tables the validator enforces; `go generate ./cmd/condengine`

@@ -58,7 +58,7 @@ func run(args []string, stdout, stderr io.Writer, newReader newReaderFunc, now f
 	root.SetErr(stderr)
 	flags := genericclioptions.NewConfigFlags(true)
 	flags.AddFlags(root.PersistentFlags())
-	root.AddCommand(auditCommand(flags, newReader, now), explainCommand(flags, newReader, now))
+	root.AddCommand(auditCommand(flags, newReader, now), explainCommand(flags, newReader, now), versionCommand())
 	err := root.ExecuteContext(context.Background())
 	switch {
 	case err == nil:

@@ -47,7 +47,7 @@ func TestExplain_KindsAndNamesAsKubectl(t *testing.T) {
 // Help and errors name the command as the user types it.
 func TestHelpNamesKubectlCondengine(t *testing.T) {
 	_, newReader := fakeCluster()
-	for _, args := range [][]string{{"--help"}, {"explain", "--help"}, {"audit", "--help"}} {
+	for _, args := range [][]string{{"--help"}, {"explain", "--help"}, {"audit", "--help"}, {"version", "--help"}} {
 		var out, errb bytes.Buffer
 		code := run(args, &out, &errb, newReader, func() time.Time { return auditNow })
 		if code != exitOK || !strings.Contains(out.String(), "kubectl condengine") || strings.Contains(out.String(), "kubectl-condengine") {

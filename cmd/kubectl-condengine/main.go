@@ -4,10 +4,12 @@
 // every condition written otherwise, with the rule and the evidence that
 // make the due value. `kubectl condengine explain` prints, for one
 // object, every due condition with the rule that decided it and the
-// evidence it read. Neither ever writes to the cluster.
+// evidence it read. Neither ever writes to the cluster. `kubectl
+// condengine version` prints the plugin's version and commit.
 //
 //	kubectl condengine audit [-n NAMESPACE | -A] [-o table|yaml|json] [--kubeconfig FILE] [--context NAME]
 //	kubectl condengine explain KIND NAME|KIND/NAME|KIND NAMESPACE/NAME [-n NAMESPACE] [-o tree|json] [--kubeconfig FILE] [--context NAME]
+//	kubectl condengine version [-o text|json]
 //
 // KIND is Binding, PriceBook, Offering or Subscription, in any case,
 // singular or plural, the CRD's short name (akbinding) or qualified by
