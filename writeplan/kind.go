@@ -32,10 +32,10 @@ var ErrNoKind = errors.New("writeplan: Options.Kind is incomplete")
 
 // check reports the first field of k that is missing or unreadable.
 func (k Kind) check() error {
-	switch {
-	case k.APIVersion == "":
+	if k.APIVersion == "" {
 		return fmt.Errorf("%w: APIVersion is empty (the group/version of the apply bodies, as in %q)", ErrNoKind, "example.com/v1")
-	case k.Kind == "":
+	}
+	if k.Kind == "" {
 		return fmt.Errorf("%w: Kind is empty (the kind's name, as in %q)", ErrNoKind, "Database")
 	}
 	if _, err := schema.ParseGroupVersion(k.APIVersion); err != nil {
