@@ -37,6 +37,7 @@ func acceptedBlockProblems(table []conditions.Rule) []string {
 
 func TestRules_EveryPartOfEveryReasonIsDeclared(t *testing.T) {
 	conditionstest.CheckRuleTable(t, ruleTable)
+	conditionstest.CheckRuleSource(t, ruleTable)
 }
 
 // A throwaway Accepted reason added to a copy of the table and of

@@ -16,6 +16,7 @@ var ruleTable = conditionstest.RuleTable{Rules: rules, Vocabulary: Vocabulary, A
 
 func TestRules_EveryPartOfEveryReasonIsDeclared(t *testing.T) {
 	conditionstest.CheckRuleTable(t, ruleTable)
+	conditionstest.CheckRuleSource(t, ruleTable)
 }
 
 // A throwaway check added to a copy of the table and of ready.go, with

@@ -6,8 +6,10 @@ import (
 	"github.com/condengine/condengine/conditions/conditionstest"
 )
 
-// The PriceBook's table passes the checks every kind's does. Its reasons
-// are untyped strings, so the checks of Reason constants find none here.
+// The PriceBook's table passes the checks every kind's does, its source
+// included (its Reason constants are untyped strings).
 func TestRules_EveryPartOfEveryReasonIsDeclared(t *testing.T) {
-	conditionstest.CheckRuleTable(t, conditionstest.RuleTable{Rules: rules[:], Vocabulary: Vocabulary})
+	table := conditionstest.RuleTable{Rules: rules[:], Vocabulary: Vocabulary}
+	conditionstest.CheckRuleTable(t, table)
+	conditionstest.CheckRuleSource(t, table)
 }

@@ -11,6 +11,7 @@ var ruleTable = conditionstest.RuleTable{Rules: rules, Vocabulary: Vocabulary, T
 
 func TestRules_EveryPartOfEveryReasonIsDeclared(t *testing.T) {
 	conditionstest.CheckRuleTable(t, ruleTable)
+	conditionstest.CheckRuleSource(t, ruleTable)
 }
 
 // A throwaway reason added to a copy of the table and of gates.go, with

@@ -3,6 +3,20 @@
 // out. A host reads the object, evaluates, asks For for a plan and sends
 // its requests in order with whatever client it has.
 //
+// The package knows no kind. A host declares each kind it writes once,
+// with its field manager, and passes that to every For:
+//
+//	var bindingWrites = writeplan.Options{
+//		FieldManager: "agent-kourier",
+//		Kind:         writeplan.Kind{APIVersion: akv1.APIVersion, Kind: akv1.KindBinding},
+//	}
+//
+//	plan, err := writeplan.For(obj, &o.Outcome, o.Status, bindingWrites)
+//
+// Kind.Finalizer names the finalizer the host manages on the kind, if
+// any; an outcome that adds or removes a finalizer of a kind declared
+// without one is refused, as is an outcome of another kind.
+//
 // What a plan guarantees, for an outcome that writes:
 //
 //  1. Our conditions end up exactly the outcome's Owned: each is applied

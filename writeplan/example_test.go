@@ -31,7 +31,10 @@ func Example() {
 	o := &conditions.Outcome{Kind: "Binding", Namespace: "team-a", Name: "support",
 		Conditions: []metav1.Condition{ready}, Owned: []metav1.Condition{ready}, Write: true}
 
-	plan, err := writeplan.For(read, o, akv1.BindingStatus{}, writeplan.Options{FieldManager: "agent-kourier"})
+	plan, err := writeplan.For(read, o, akv1.BindingStatus{}, writeplan.Options{
+		FieldManager: "agent-kourier",
+		Kind:         writeplan.Kind{APIVersion: akv1.APIVersion, Kind: akv1.KindBinding},
+	})
 	if err != nil {
 		fmt.Println(err)
 		return

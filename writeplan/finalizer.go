@@ -13,8 +13,8 @@ import (
 	"github.com/condengine/condengine/internal/article"
 )
 
-// finalizer returns the request that carries out action on the kind's
-// finalizer, or nil when there is nothing to do: keep, an add when the
+// finalizer returns the request that carries out action on the
+// finalizer k declares, or nil when there is nothing to do: keep, an add when the
 // object has it, a removal when it does not.
 //
 // Both are JSON patches of metadata.finalizers, guarded like every
@@ -26,22 +26,22 @@ import (
 // to the object makes our field manager co-own every status field
 // stored, other controllers' conditions included, which no real API
 // server does and which a test would then read as taking them over.
-func finalizer(k kind, obj Object, action conditions.FinalizerAction, manager string) (*Request, error) {
+func finalizer(k Kind, obj Object, action conditions.FinalizerAction, manager string) (*Request, error) {
 	if action == conditions.FinalizerKeep {
 		return nil, nil
 	}
-	if k.finalizer == "" {
-		return nil, fmt.Errorf("writeplan: the outcome asks to %s a finalizer and %s has none", strings.ToLower(string(action)), article.A(k.kind))
+	if k.Finalizer == "" {
+		return nil, fmt.Errorf("writeplan: the outcome asks to %s a finalizer and %s has none (Options.Kind.Finalizer is empty)", strings.ToLower(string(action)), article.A(k.Kind))
 	}
-	at := slices.Index(obj.GetFinalizers(), k.finalizer)
+	at := slices.Index(obj.GetFinalizers(), k.Finalizer)
 	switch action {
 	case conditions.FinalizerAdd:
 		if at >= 0 {
 			return nil, nil
 		}
-		op := jsonPatchOp{Op: "add", Path: "/metadata/finalizers/-", Value: k.finalizer}
+		op := jsonPatchOp{Op: "add", Path: "/metadata/finalizers/-", Value: k.Finalizer}
 		if len(obj.GetFinalizers()) == 0 {
-			op = jsonPatchOp{Op: "add", Path: "/metadata/finalizers", Value: []string{k.finalizer}}
+			op = jsonPatchOp{Op: "add", Path: "/metadata/finalizers", Value: []string{k.Finalizer}}
 		}
 		body, err := json.Marshal([]jsonPatchOp{op})
 		if err != nil {
@@ -53,7 +53,7 @@ func finalizer(k kind, obj Object, action conditions.FinalizerAction, manager st
 			return nil, nil
 		}
 		p := "/metadata/finalizers/" + strconv.Itoa(at)
-		body, err := json.Marshal([]jsonPatchOp{{Op: "test", Path: p, Value: k.finalizer}, {Op: "remove", Path: p}})
+		body, err := json.Marshal([]jsonPatchOp{{Op: "test", Path: p, Value: k.Finalizer}, {Op: "remove", Path: p}})
 		if err != nil {
 			return nil, fmt.Errorf("writeplan: %w", err)
 		}

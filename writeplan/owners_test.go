@@ -66,7 +66,7 @@ func TestFor_WhoseConditionIsRemoved(t *testing.T) {
 			ready := read.Status.Conditions[0]
 			o := &conditions.Outcome{Kind: finopsv1.KindSubscription, Namespace: read.Namespace, Name: read.Name, Write: true,
 				Conditions: []metav1.Condition{ready}, Owned: []metav1.Condition{ready}}
-			p, err := writeplan.For(read, o, read.Status, writeplan.Options{FieldManager: ourManager})
+			p, err := writeplan.For(read, o, read.Status, finopsWriter)
 			require.NoError(t, err)
 			if !tc.removed {
 				require.Len(t, p.Requests, 1, bodies(p))

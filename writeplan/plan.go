@@ -19,11 +19,20 @@ type Object interface {
 	GetConditions() []metav1.Condition
 }
 
-// Options name the writer the plan is made for.
+// Options name the writer and the kind a plan is made for. Both are
+// required: a host declares one Options per kind it writes and passes it
+// to every For of that kind.
+//
+//	var databaseWrites = writeplan.Options{
+//		FieldManager: "database-operator",
+//		Kind:         writeplan.Kind{APIVersion: examplev1.APIVersion, Kind: "Database", Finalizer: examplev1.DatabaseFinalizer},
+//	}
 type Options struct {
 	// FieldManager is the field manager of every request; our conditions
 	// are the ones it applies to the status subresource.
 	FieldManager string
+	// Kind is the kind of the objects planned for.
+	Kind Kind
 }
 
 // Step says what a request is for. The set is closed; a plan lists its
@@ -137,28 +146,33 @@ var ErrNoFieldManager = errors.New("writeplan: Options.FieldManager is empty")
 // For returns the requests that make the stored object equal the
 // outcome o computed for obj: status holds exactly o.Owned as our
 // conditions beside every other writer's conditions, untouched, and the
-// kind's finalizer is added or removed as o.Finalizer says. status is the
-// kind's status from the same outcome (for example a binding.Outcome's
-// Status); its conditions are ignored, o.Owned is written in their place.
+// kind's finalizer (opts.Kind.Finalizer) is added or removed as
+// o.Finalizer says. status is the kind's status from the same outcome
+// (for example a binding.Outcome's Status); its conditions are ignored,
+// o.Owned is written in their place.
 //
-// Nothing is written for the status unless o.Write is set. For fails on a
-// nil outcome or status, on an object that is not the one the outcome
-// names, on a kind this module does not know, and on a finalizer change
-// for a kind without a finalizer.
+// Nothing is written for the status unless o.Write is set. For fails on
+// Options without a field manager or a kind, on a nil outcome or status,
+// on an outcome of another kind than opts.Kind or for another object
+// than obj, and on a finalizer change for a kind declared without a
+// finalizer.
 func For(obj Object, o *conditions.Outcome, status any, opts Options) (Plan, error) {
 	if opts.FieldManager == "" {
 		return Plan{}, ErrNoFieldManager
 	}
+	k := opts.Kind
+	if err := k.check(); err != nil {
+		return Plan{}, err
+	}
 	if obj == nil || o == nil {
 		return Plan{}, errors.New("writeplan: nil object or outcome")
+	}
+	if o.Kind != k.Kind {
+		return Plan{}, fmt.Errorf("writeplan: the outcome is for kind %q and Options.Kind.Kind is %q", o.Kind, k.Kind)
 	}
 	if obj.GetNamespace() != o.Namespace || obj.GetName() != o.Name || (o.UID != "" && obj.GetUID() != "" && obj.GetUID() != o.UID) {
 		return Plan{}, fmt.Errorf("writeplan: the outcome is for %s %s/%s, the object read is %s/%s",
 			o.Kind, o.Namespace, o.Name, obj.GetNamespace(), obj.GetName())
-	}
-	k, ok := kinds[o.Kind]
-	if !ok {
-		return Plan{}, fmt.Errorf("writeplan: kind %q is not one of the module's kinds", o.Kind)
 	}
 	p := Plan{Kind: o.Kind, Namespace: o.Namespace, Name: o.Name}
 	if o.Write {

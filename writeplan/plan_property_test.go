@@ -58,7 +58,7 @@ func history(t *rapid.T, s *store) {
 				Conditions: append(slices.Clone(owned), foreign(cur.Status.Conditions)...), Write: true}
 			st := cur.Status
 			st.Conditions = owned
-			p, err := writeplan.For(cur, o, st, writeplan.Options{FieldManager: ourManager})
+			p, err := writeplan.For(cur, o, st, finopsWriter)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -162,7 +162,7 @@ func TestPlanLeavesExactlyTheOutcome(t *testing.T) {
 		status.Ready = rapid.SampledFrom([]metav1.ConditionStatus{"", metav1.ConditionTrue, metav1.ConditionFalse}).Draw(t, "ready")
 		status.Conditions = owned
 
-		p, err := writeplan.For(read, o, status, writeplan.Options{FieldManager: ourManager})
+		p, err := writeplan.For(read, o, status, finopsWriter)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -213,7 +213,7 @@ func TestPlanLeavesExactlyTheOutcome(t *testing.T) {
 
 		// The same read, planned again against the store as it is now,
 		// finds nothing left to remove.
-		again, err := writeplan.For(after, o, status, writeplan.Options{FieldManager: ourManager})
+		again, err := writeplan.For(after, o, status, finopsWriter)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -18,7 +18,16 @@ import (
 	"github.com/condengine/condengine/writeplan"
 )
 
-var opts = writeplan.Options{FieldManager: "agent-kourier"}
+// The kinds the tests plan for, declared as a host declares them.
+var (
+	bindingKind      = writeplan.Kind{APIVersion: akv1.APIVersion, Kind: akv1.KindBinding}
+	subscriptionKind = writeplan.Kind{APIVersion: finopsv1.APIVersion, Kind: finopsv1.KindSubscription, Finalizer: finopsv1.SubscriptionFinalizer}
+
+	opts    = writeplan.Options{FieldManager: "agent-kourier", Kind: bindingKind}
+	subOpts = writeplan.Options{FieldManager: "agent-kourier", Kind: subscriptionKind}
+	// finopsWriter is the FinOps writer of the store tests.
+	finopsWriter = writeplan.Options{FieldManager: ourManager, Kind: subscriptionKind}
+)
 
 func TestFor_Refuses(t *testing.T) {
 	b := &akv1.Binding{ObjectMeta: metav1.ObjectMeta{Namespace: "n", Name: "b", ResourceVersion: "1"}}
@@ -38,7 +47,8 @@ func TestFor_Refuses(t *testing.T) {
 		"nil status":       {b, ok, nil, opts, "nil status"},
 		"not an object":    {b, ok, 3, opts, "not a JSON object"},
 		"no finalizer":     {b, &conditions.Outcome{Kind: akv1.KindBinding, Namespace: "n", Name: "b", Finalizer: conditions.FinalizerRemove}, nil, opts, "a Binding has none"},
-		"no finalizer, an": {&akv1.AgentBackend{ObjectMeta: b.ObjectMeta}, &conditions.Outcome{Kind: akv1.KindAgentBackend, Namespace: "n", Name: "b", Finalizer: conditions.FinalizerAdd}, nil, opts, "an AgentBackend has none"},
+		"no finalizer, an": {&akv1.AgentBackend{ObjectMeta: b.ObjectMeta}, &conditions.Outcome{Kind: akv1.KindAgentBackend, Namespace: "n", Name: "b", Finalizer: conditions.FinalizerAdd}, nil,
+			writeplan.Options{FieldManager: "agent-kourier", Kind: writeplan.Kind{APIVersion: akv1.APIVersion, Kind: akv1.KindAgentBackend}}, "an AgentBackend has none"},
 		"unguarded removal": {&akv1.Binding{ObjectMeta: metav1.ObjectMeta{Namespace: "n", Name: "b"},
 			Status: akv1.BindingStatus{Conditions: []metav1.Condition{{Type: "Ready"}}}}, ok, akv1.BindingStatus{}, opts, "resourceVersion"},
 	} {
@@ -60,7 +70,7 @@ func TestFor_FinalizerSteps(t *testing.T) {
 	s := &finopsv1.Subscription{ObjectMeta: metav1.ObjectMeta{Namespace: "n", Name: "s",
 		Finalizers: []string{"other.example/x", finopsv1.SubscriptionFinalizer}}}
 	o := &conditions.Outcome{Kind: finopsv1.KindSubscription, Namespace: "n", Name: "s", Write: true, Finalizer: conditions.FinalizerRemove}
-	p, err := writeplan.For(s, o, s.Status, opts)
+	p, err := writeplan.For(s, o, s.Status, subOpts)
 	require.NoError(t, err)
 	require.Len(t, p.Requests, 2)
 	assert.Equal(t, writeplan.StepApplyStatus, p.Requests[0].Step)
@@ -68,13 +78,13 @@ func TestFor_FinalizerSteps(t *testing.T) {
 	assert.JSONEq(t, `[{"op":"test","path":"/metadata/finalizers/1","value":"subscriptions.finops.stakater.com/finalizer"},{"op":"remove","path":"/metadata/finalizers/1"}]`, string(p.Requests[1].Body))
 
 	o.Finalizer = conditions.FinalizerAdd
-	p, err = writeplan.For(s, o, s.Status, opts)
+	p, err = writeplan.For(s, o, s.Status, subOpts)
 	require.NoError(t, err)
 	require.Len(t, p.Requests, 1, "the finalizer is there already")
 
 	s.Finalizers = nil
 	o.Write = false
-	p, err = writeplan.For(s, o, s.Status, opts)
+	p, err = writeplan.For(s, o, s.Status, subOpts)
 	require.NoError(t, err)
 	require.Len(t, p.Requests, 1)
 	assert.Equal(t, writeplan.StepAddFinalizer, p.Requests[0].Step)
@@ -82,7 +92,7 @@ func TestFor_FinalizerSteps(t *testing.T) {
 
 	s.Finalizers = []string{"other.example/x"}
 	s.ResourceVersion = "7"
-	p, err = writeplan.For(s, o, s.Status, opts)
+	p, err = writeplan.For(s, o, s.Status, subOpts)
 	require.NoError(t, err)
 	require.Len(t, p.Requests, 1)
 	assert.JSONEq(t, `[{"op":"replace","path":"/metadata/resourceVersion","value":"7"},{"op":"add","path":"/metadata/finalizers/-","value":"subscriptions.finops.stakater.com/finalizer"}]`, string(p.Requests[0].Body),
@@ -138,7 +148,7 @@ func TestRemovalNeverRemovesAFresherWrite(t *testing.T) {
 	}
 	read := fromU(t, s.get())
 	o := &conditions.Outcome{Kind: finopsv1.KindSubscription, Namespace: read.Namespace, Name: read.Name, Write: true}
-	p, err := writeplan.For(read, o, read.Status, writeplan.Options{FieldManager: ourManager})
+	p, err := writeplan.For(read, o, read.Status, finopsWriter)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -169,7 +179,7 @@ func TestFor_GuardsEveryRequest(t *testing.T) {
 	require.NoError(t, s.create(toU(t, subscription([]metav1.Condition{stale}, []string{finopsv1.SubscriptionFinalizer})), "finops-operator-v0"))
 	read := fromU(t, s.get())
 	o := &conditions.Outcome{Kind: finopsv1.KindSubscription, Namespace: read.Namespace, Name: read.Name, Write: true, Finalizer: conditions.FinalizerRemove}
-	p, err := writeplan.For(read, o, read.Status, writeplan.Options{FieldManager: ourManager})
+	p, err := writeplan.For(read, o, read.Status, finopsWriter)
 	require.NoError(t, err)
 	require.Len(t, p.Requests, 3, bodies(p))
 	first := p.Requests[0]
@@ -205,12 +215,12 @@ func TestFor_FinalizerFirstInTheListIsThere(t *testing.T) {
 	s := &finopsv1.Subscription{ObjectMeta: metav1.ObjectMeta{Namespace: "n", Name: "s",
 		Finalizers: []string{finopsv1.SubscriptionFinalizer, "other.example/x"}}}
 	o := &conditions.Outcome{Kind: finopsv1.KindSubscription, Namespace: "n", Name: "s", Finalizer: conditions.FinalizerAdd}
-	p, err := writeplan.For(s, o, nil, opts)
+	p, err := writeplan.For(s, o, nil, subOpts)
 	require.NoError(t, err)
 	assert.True(t, p.Empty(), bodies(p))
 
 	o.Finalizer = conditions.FinalizerRemove
-	p, err = writeplan.For(s, o, nil, opts)
+	p, err = writeplan.For(s, o, nil, subOpts)
 	require.NoError(t, err)
 	require.Len(t, p.Requests, 1)
 	assert.JSONEq(t, `[{"op":"test","path":"/metadata/finalizers/0","value":"subscriptions.finops.stakater.com/finalizer"},{"op":"remove","path":"/metadata/finalizers/0"}]`, string(p.Requests[0].Body))

@@ -97,7 +97,7 @@ type applyBody struct {
 // the object changed since it was read (deleted and made again
 // included), so an outcome is never written over an object it was not
 // computed for.
-func applyStatus(k kind, obj Object, owned []metav1.Condition, status any, manager string) (Request, error) {
+func applyStatus(k Kind, obj Object, owned []metav1.Condition, status any, manager string) (Request, error) {
 	raw, err := json.Marshal(status)
 	if err != nil {
 		return Request{}, fmt.Errorf("writeplan: status: %w", err)
@@ -112,7 +112,7 @@ func applyStatus(k kind, obj Object, owned []metav1.Condition, status any, manag
 	if fields["conditions"], err = json.Marshal(owned); err != nil {
 		return Request{}, fmt.Errorf("writeplan: conditions: %w", err)
 	}
-	body, err := json.Marshal(applyBody{k.apiVersion, k.kind, applyMeta{Name: obj.GetName(), Namespace: obj.GetNamespace()}, fields})
+	body, err := json.Marshal(applyBody{k.APIVersion, k.Kind, applyMeta{Name: obj.GetName(), Namespace: obj.GetNamespace()}, fields})
 	if err != nil {
 		return Request{}, fmt.Errorf("writeplan: %w", err)
 	}

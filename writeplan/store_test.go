@@ -64,6 +64,12 @@ func newStore(gvk schema.GroupVersionKind) (*store, error) {
 	if err != nil {
 		return nil, err
 	}
+	return newStoreWith(tc, gvk)
+}
+
+// newStoreWith is a store of a kind tc knows: one of another module's.
+func newStoreWith(tc managedfields.TypeConverter, gvk schema.GroupVersionKind) (*store, error) {
+	var err error
 	s := &store{}
 	for sub, fm := range map[string]**managedfields.FieldManager{"": &s.main, "status": &s.status} {
 		*fm, err = managedfields.NewDefaultCRDFieldManager(tc, noConversion{}, noDefaults{}, creater{}, gvk, gvk.GroupVersion(), sub, nil)

@@ -4,8 +4,11 @@
 // engine's outcomes it has CheckOutcomes (the rules every kind's list
 // obeys) and CheckOutcome (one outcome's shared fields against a table
 // test's expectation). For a kind's rule table it has CheckRuleTable
-// (every part of every rule and reason is declared) and CheckForgetting
-// (forgetting any part of a new reason fails that check).
+// (the table and the vocabulary, as values, agree and leave nothing out:
+// no orphan reason, no write the vocabulary lacks, no rule of another
+// kind), CheckRuleSource (the three source conventions a package may
+// follow, stated in SourceProblems) and CheckForgetting (forgetting any
+// part of a new reason fails one of the two).
 package conditionstest
 
 import (

@@ -2,13 +2,6 @@ package conditionstest
 
 import (
 	"fmt"
-	"go/ast"
-	"go/build"
-	"go/parser"
-	"go/token"
-	"maps"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -18,24 +11,21 @@ import (
 	"github.com/condengine/condengine/conditions"
 )
 
-// RuleTable is one kind's rule declarations as RuleProblems reads them:
-// the table, the kind's vocabulary, which the checks build again from the
-// table, and the source of the package that declares the rules and
-// returns them.
+// RuleTable is one kind's rule declarations as values: the table and the
+// kind's vocabulary, which must agree. Nothing in it is read from source
+// code; see SourceProblems for the checks that need it.
 type RuleTable struct {
 	// Rules is the kind's table, in declaration order.
 	Rules []conditions.Rule
-	// Vocabulary is the kind's own: the checks keep its kind, API version
-	// and condition types, and read the reasons again from a table. A
-	// kind's rule IDs start with its kind in lower case and a slash.
+	// Vocabulary is the kind's own, as the kind builds it (from the
+	// table with conditions.FromRules, or listed by hand). Its kind is
+	// the table's: every rule is of it, and every rule ID starts with it
+	// in lower case and a slash.
 	Vocabulary *conditions.Vocabulary
-	// Arrange, when set, turns a table into the rules the kind's
-	// vocabulary is read from, as the kind does (one rule per type, say).
+	// Arrange, when set, turns the table into the rules the kind's
+	// vocabulary is read from, as the kind does (one rule per type, say);
+	// the vocabulary is compared with the arranged table.
 	Arrange func([]conditions.Rule) []conditions.Rule
-	// Sources maps the package's file names to their Go source, tests
-	// left out; CheckRuleTable and CheckForgetting read them with
-	// PackageSources when it is nil.
-	Sources map[string]string
 	// TrueNeedsNoAction lets a True write go without an action, for a
 	// kind whose documentation leaves the reader nothing to do there.
 	TrueNeedsNoAction bool
@@ -44,372 +34,187 @@ type RuleTable struct {
 	More func([]conditions.Rule) []string
 }
 
-// vocabulary builds the kind's vocabulary from table, as the kind builds
-// its own from its rules.
+// arranged is the table the vocabulary is read from.
+func (k RuleTable) arranged(table []conditions.Rule) []conditions.Rule {
+	if k.Arrange != nil {
+		return k.Arrange(slices.Clone(table))
+	}
+	return table
+}
+
+// vocabulary builds the kind's vocabulary from table, as a kind that
+// reads it from its rules does: the types of k.Vocabulary, their reasons
+// from the (arranged) table.
 func (k RuleTable) vocabulary(table []conditions.Rule) (*conditions.Vocabulary, error) {
 	types := k.Vocabulary.Types()
 	for i := range types {
 		types[i].Reasons = nil
 	}
-	if k.Arrange != nil {
-		table = k.Arrange(table)
-	}
-	return conditions.NewVocabulary(k.Vocabulary.APIVersion(), k.Vocabulary.Kind(), types, conditions.FromRules(table))
+	return conditions.NewVocabulary(k.Vocabulary.APIVersion(), k.Vocabulary.Kind(), types, conditions.FromRules(k.arranged(table)))
 }
 
-// RuleProblems reports every part of a rule or reason that a kind's
-// declarations leave out or get wrong: a vocabulary that cannot be built
-// from the table or does not hold a rule's writes (CheckRules),
-// a rule left empty in the table, an ID outside the kind's prefix, a rule
-// that decides a type and writes nothing, a write without a meaning or an
-// action, a Reason constant that no rule writes, that is not named after
-// its value or whose comment does not say which condition it goes with,
-// a rule index that no function uses (no decision returns the rule), and
-// a table of rules that the kind's rules variable does not join. The
+// RuleProblems reports, from the values alone, every way a kind's rule
+// table and its vocabulary disagree or leave a part out. Each finding
+// names the kind, and the rule, type, status and reason it is about:
+//
+//  1. A missing vocabulary, or an empty table.
+//  2. A rule left empty in the table, a rule of another kind, an ID
+//     outside the kind's prefix, repeated or not in lower case, a
+//     sentence that is empty or not one line (the shape CheckRules
+//     checks).
+//  3. A rule that decides a type and writes nothing, or a write without
+//     a meaning or an action.
+//  4. A rule that decides a type the vocabulary lacks, or writes a
+//     (status, reason) the vocabulary does not list for that type.
+//  5. An orphan reason: a (type, status, reason) the vocabulary lists
+//     and no rule writes; a type no rule decides.
+//  6. A pair two rules, or a rule and the vocabulary, declare with
+//     different text; a vocabulary that lists a type's reasons in
+//     another order than the rules write them.
+//  7. Whatever RuleTable.More reports.
+//
+// Rules are compared with the vocabulary after RuleTable.Arrange. The
 // list is empty when the declarations are whole.
 func RuleProblems(k RuleTable) []string {
-	var probs []string
-	vocab, err := k.vocabulary(k.Rules)
-	if err != nil {
-		return []string{err.Error()}
+	if k.Vocabulary == nil {
+		return []string{"RuleTable.Vocabulary is nil: the table is checked against the kind's vocabulary"}
 	}
-	prefix := strings.ToLower(vocab.Kind()) + "/"
-	probs = append(probs, CheckRules(k.Rules, []*conditions.Vocabulary{vocab})...)
-	written := map[string]bool{}
+	kind := k.Vocabulary.Kind()
+	if len(k.Rules) == 0 {
+		return []string{fmt.Sprintf("%s: the rule table is empty", kind)}
+	}
+	var probs []string
+	seen := map[string]bool{}
+	prefix := strings.ToLower(kind) + "/"
 	for i, r := range k.Rules {
+		probs = append(probs, shapeProblems(r, seen)...)
 		switch {
 		case r.ID == "":
-			probs = append(probs, fmt.Sprintf("rule %d is declared but left out of the table", i))
+			probs = append(probs, fmt.Sprintf("%s: rule %d is declared but left out of the table", kind, i))
+			continue
+		case r.Kind != kind:
+			probs = append(probs, fmt.Sprintf("rule %s is of kind %q, in the table of %s%s", r.ID, r.Kind, kind, writesOf(r)))
 			continue
 		case !strings.HasPrefix(r.ID, prefix):
-			probs = append(probs, fmt.Sprintf("rule %s: the kind's IDs start with %s", r.ID, prefix))
+			probs = append(probs, fmt.Sprintf("rule %s: the IDs of %s start with %s", r.ID, kind, prefix))
 		case r.Types != nil && len(r.Writes) == 0:
-			probs = append(probs, fmt.Sprintf("rule %s writes nothing", r.ID))
+			probs = append(probs, fmt.Sprintf("rule %s decides %s %s and writes nothing", r.ID, kind, strings.Join(r.Types, " and ")))
 		}
 		for _, w := range r.Writes {
-			written[w.Reason] = true
 			if w.Meaning == "" || w.Action == "" && !(k.TrueNeedsNoAction && w.Status == metav1.ConditionTrue) {
-				probs = append(probs, fmt.Sprintf("rule %s: %s %s lacks a meaning or an action", r.ID, w.Status, w.Reason))
+				probs = append(probs, fmt.Sprintf("rule %s: %s %s %s %s lacks a meaning or an action", r.ID, kind, strings.Join(r.Types, " and "), w.Status, w.Reason))
 			}
 		}
 	}
 	if k.More != nil {
 		probs = append(probs, k.More(k.Rules)...)
 	}
-	var types []string
-	for _, t := range vocab.Types() {
-		types = append(types, t.Name)
-	}
-	return append(probs, sourceProblems(k.Sources, written, types)...)
+	return append(probs, agreement(k.Vocabulary, k.arranged(k.Rules))...)
 }
 
-// sourceProblems reads the package's declarations: its Reason constants,
-// its rule indexes and its rule tables.
-func sourceProblems(srcs map[string]string, written map[string]bool, types []string) []string {
-	var probs, indexes, tables []string
-	used := map[string]bool{}   // names used inside a function
-	joined := map[string]bool{} // names used in the rules variable
-	fset := token.NewFileSet()
-	for _, name := range slices.Sorted(maps.Keys(srcs)) {
-		f, err := parser.ParseFile(fset, name, srcs[name], parser.ParseComments)
-		if err != nil {
-			return append(probs, err.Error())
-		}
-		for _, d := range f.Decls {
-			switch d := d.(type) {
-			case *ast.FuncDecl:
-				if d.Body != nil {
-					namesIn(d.Body, used)
-				}
-			case *ast.GenDecl:
-				for _, spec := range d.Specs {
-					vs, ok := spec.(*ast.ValueSpec)
-					if !ok {
-						continue
-					}
-					for k, id := range vs.Names {
-						switch {
-						case d.Tok == token.CONST && isIdent(vs.Type, "Reason"):
-							probs = append(probs, reasonProblems(id.Name, valueAt(vs, k), doc(d, vs), written, types)...)
-						case d.Tok == token.CONST && isRuleIndex(id.Name):
-							indexes = append(indexes, id.Name)
-						case d.Tok == token.VAR && id.Name == "rules":
-							namesIn(valueAt(vs, k), joined)
-						case d.Tok == token.VAR && isRuleTable(valueAt(vs, k)):
-							tables = append(tables, id.Name)
-						}
-						// A function literal in a variable is code too.
-						if k >= len(vs.Values) {
-							continue
-						}
-						ast.Inspect(vs.Values[k], func(n ast.Node) bool {
-							if fl, ok := n.(*ast.FuncLit); ok {
-								namesIn(fl.Body, used)
-								return false
-							}
-							return true
-						})
-					}
-				}
-			}
-		}
+// writesOf is ", writing <types> <status> <reason>, ..." for a message
+// about r, or "" when r writes nothing.
+func writesOf(r conditions.Rule) string {
+	if len(r.Writes) == 0 {
+		return ""
 	}
-	for _, n := range indexes {
-		if !used[n] {
-			probs = append(probs, fmt.Sprintf("rule %s is declared but no decision returns it", n))
-		}
+	var ws []string
+	for _, w := range r.Writes {
+		ws = append(ws, string(w.Status)+" "+w.Reason)
 	}
-	for _, n := range tables {
-		if !joined[n] {
-			probs = append(probs, fmt.Sprintf("rule table %s is not joined into rules", n))
-		}
-	}
-	return probs
+	return ", writing " + strings.Join(r.Types, " and ") + " " + strings.Join(ws, ", ")
 }
 
-// reasonProblems checks one Reason constant: a rule writes it, it is named
-// after its value, and its comment says which condition it goes with. A
-// constant set from another package's is taken to carry its own name's
-// text.
-func reasonProblems(name string, value ast.Expr, comment string, written map[string]bool, types []string) []string {
+// pair is one (type, status, reason) of a kind.
+type pair struct {
+	typ    string
+	status metav1.ConditionStatus
+	reason string
+}
+
+func (p pair) String() string { return p.typ + " " + string(p.status) + " " + p.reason }
+
+// declaration is the first rule that writes a pair, with its text.
+type declaration struct {
+	rule  string
+	write conditions.Reason
+}
+
+// agreement reports where the vocabulary v and the rules it is read from
+// disagree (points 4 to 6 of RuleProblems). Rules of another kind are
+// left to RuleProblems.
+func agreement(v *conditions.Vocabulary, rules []conditions.Rule) []string {
 	var probs []string
-	text := strings.TrimPrefix(name, "Reason")
-	if lit, ok := value.(*ast.BasicLit); ok && strings.Trim(lit.Value, `"`) != text {
-		probs = append(probs, fmt.Sprintf("reason %s is not named after its value %s", name, lit.Value))
-	}
-	if !written[text] {
-		probs = append(probs, fmt.Sprintf("reason %s is declared but no rule writes it", name))
-	}
-	if !strings.Contains(comment, "goes with") || !slices.ContainsFunc(append(types, "every type"), func(t string) bool { return strings.Contains(comment, t) }) {
-		probs = append(probs, fmt.Sprintf("reason %s: its comment does not say which condition it goes with", name))
-	}
-	return probs
-}
-
-// doc is the comment of a constant: its own, or its declaration's when
-// the declaration holds that one constant alone.
-func doc(d *ast.GenDecl, vs *ast.ValueSpec) string {
-	if vs.Doc == nil && len(d.Specs) == 1 {
-		return d.Doc.Text()
-	}
-	return vs.Doc.Text()
-}
-
-// namesIn adds every identifier under n to names.
-func namesIn(n ast.Node, names map[string]bool) {
-	if n == nil {
-		return
-	}
-	ast.Inspect(n, func(n ast.Node) bool {
-		if id, ok := n.(*ast.Ident); ok {
-			names[id.Name] = true
-		}
-		return true
-	})
-}
-
-func valueAt(vs *ast.ValueSpec, k int) ast.Expr {
-	if k < len(vs.Values) {
-		return vs.Values[k]
-	}
-	return nil
-}
-
-func isIdent(e ast.Expr, name string) bool {
-	id, ok := e.(*ast.Ident)
-	return ok && id.Name == name
-}
-
-// isRuleIndex reports whether name is a rule's index constant: "rule"
-// then a capital letter.
-func isRuleIndex(name string) bool {
-	return len(name) > 4 && strings.HasPrefix(name, "rule") && name[4] >= 'A' && name[4] <= 'Z'
-}
-
-// isRuleTable reports whether e is a slice or array literal of
-// conditions.Rule.
-func isRuleTable(e ast.Expr) bool {
-	lit, ok := e.(*ast.CompositeLit)
-	if !ok {
-		return false
-	}
-	arr, ok := lit.Type.(*ast.ArrayType)
-	if !ok {
-		return false
-	}
-	sel, ok := arr.Elt.(*ast.SelectorExpr)
-	return ok && isIdent(sel.X, "conditions") && sel.Sel.Name == "Rule"
-}
-
-// CheckRuleTable fails t with each of RuleProblems' findings.
-func CheckRuleTable(t testing.TB, k RuleTable) {
-	t.Helper()
-	for _, p := range RuleProblems(withSources(t, k)) {
-		t.Error(p)
-	}
-}
-
-// withSources is k with the package's sources when it names none.
-func withSources(t testing.TB, k RuleTable) RuleTable {
-	if k.Sources == nil {
-		k.Sources = PackageSources(t)
-	}
-	return k
-}
-
-// PackageSources reads the Go files the package in the current directory
-// builds from (a test runs there), tests left out, for RuleTable.Sources.
-func PackageSources(t testing.TB) map[string]string {
-	t.Helper()
-	pkg, err := build.ImportDir(".", 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := make(map[string]string, len(pkg.GoFiles))
-	for _, f := range pkg.GoFiles {
-		b, err := os.ReadFile(filepath.Join(pkg.Dir, f))
-		if err != nil {
-			t.Fatal(err)
-		}
-		out[f] = string(b)
-	}
-	return out
-}
-
-// Throwaway is a whole new reason for a kind, to be forgotten one part at
-// a time by CheckForgetting: its rule and where it goes in the table.
-// CheckForgetting adds to File the source a kind writes for it: the
-// Reason constant ReasonThrowaway, commented with the conditions it goes
-// with, the rule's index ruleThrowaway and a function returning the rule.
-type Throwaway struct {
-	// Rule is the new rule; it writes one reason, "Throwaway", not True.
-	Rule conditions.Rule
-	// At is where Rule goes in the table.
-	At int
-	// File is the package file the source is added to.
-	File string
-}
-
-// source is the declarations of x's reason and rule index, and the
-// function that returns the rule.
-func (x Throwaway) source() (decl, returns string) {
-	decl = fmt.Sprintf("const (\n\t// ReasonThrowaway goes with %s, %s.\n\tReasonThrowaway Reason = %q\n)\n\nconst ruleThrowaway = %d",
-		strings.Join(x.Rule.Types, " and "), x.Rule.Writes[0].Status, x.Rule.Writes[0].Reason, x.At)
-	return decl, "func throwaway() conditions.Verdict { return rules[ruleThrowaway].Verdict(0, \"\", 0) }"
-}
-
-// Spoil forgets one part of a new reason: it changes the table (and may
-// return another) or the sources.
-type Spoil func(table []conditions.Rule, srcs map[string]string) []conditions.Rule
-
-// CheckForgetting adds x to a copy of k's table and sources and shows
-// that RuleProblems finds nothing wrong with it, then that forgetting any
-// one part of it (each of the common cases, then the kind's own in more)
-// is found. So every test that calls CheckRuleTable on the kind fails
-// when a part of a new reason is forgotten.
-func CheckForgetting(t *testing.T, k RuleTable, x Throwaway, more map[string]Spoil) {
-	t.Helper()
-	k = withSources(t, k)
-	decl, returns := x.source()
-	whole := func() RuleTable {
-		c := k
-		c.Rules = slices.Insert(slices.Clone(k.Rules), x.At, x.Rule)
-		c.Rules[x.At].Writes = slices.Clone(x.Rule.Writes)
-		c.Sources = maps.Clone(k.Sources)
-		c.Sources[x.File] += "\n\n" + decl + "\n\n" + returns + "\n"
-		return c
-	}
-	if p := RuleProblems(whole()); len(p) > 0 {
-		t.Fatalf("the whole throwaway reason is refused: %q", p)
-	}
-	other := 0
-	if x.At == 0 {
-		other = 1
-	}
-	cases := map[string]Spoil{
-		"the rule left out of the table": func(r []conditions.Rule, _ map[string]string) []conditions.Rule {
-			r[x.At] = conditions.Rule{}
-			return r
-		},
-		"no sentence": func(r []conditions.Rule, _ map[string]string) []conditions.Rule { r[x.At].Sentence = ""; return r },
-		"an ID of another kind": func(r []conditions.Rule, _ map[string]string) []conditions.Rule {
-			r[x.At].ID = "other/x/throwaway"
-			return r
-		},
-		"an ID used twice": func(r []conditions.Rule, _ map[string]string) []conditions.Rule {
-			r[x.At].ID = r[other].ID
-			return r
-		},
-		"no meaning": func(r []conditions.Rule, _ map[string]string) []conditions.Rule {
-			r[x.At].Writes[0].Meaning = ""
-			return r
-		},
-		"no action": func(r []conditions.Rule, _ map[string]string) []conditions.Rule {
-			r[x.At].Writes[0].Action = ""
-			return r
-		},
-		"no reason written": func(r []conditions.Rule, _ map[string]string) []conditions.Rule { r[x.At].Writes = nil; return r },
-		"the reason constant written by no rule": func(r []conditions.Rule, _ map[string]string) []conditions.Rule {
-			r[x.At].Writes[0].Reason = "Throwaway2"
-			return r
-		},
-		"a pair of another rule with other text": func(r []conditions.Rule, _ map[string]string) []conditions.Rule {
-			r[x.At].Writes = append(r[x.At].Writes, otherWrite(r, x))
-			return r
-		},
-		"no code returns the rule": func(r []conditions.Rule, srcs map[string]string) []conditions.Rule {
-			srcs[x.File] = strings.Replace(srcs[x.File], returns, "", 1)
-			return r
-		},
-		"no comment on the reason": func(r []conditions.Rule, srcs map[string]string) []conditions.Rule {
-			srcs[x.File] = strings.Replace(srcs[x.File], decl, uncommented(decl), 1)
-			return r
-		},
-		"a rule table not joined into rules": func(r []conditions.Rule, srcs map[string]string) []conditions.Rule {
-			srcs[x.File] += "\n\nvar throwawayRules = [...]conditions.Rule{}\n"
-			return r
-		},
-	}
-	for name, spoil := range more {
-		cases[name] = spoil
-	}
-	for _, name := range slices.Sorted(maps.Keys(cases)) {
-		t.Run(name, func(t *testing.T) {
-			c := whole()
-			c.Rules = cases[name](c.Rules, c.Sources)
-			if len(RuleProblems(c)) == 0 {
-				t.Errorf("forgetting %s goes unnoticed", name)
-			}
-		})
-	}
-}
-
-// otherWrite is a pair another rule of x's first type writes, with other
-// text: a second declaration of it that FromRules refuses.
-func otherWrite(table []conditions.Rule, x Throwaway) conditions.Reason {
-	for i, r := range table {
-		if i == x.At || !slices.Contains(r.Types, x.Rule.Types[0]) {
+	kind := v.Kind()
+	declared := map[pair]declaration{}
+	written := map[string][]pair{} // by type, in rule order
+	decided := map[string]bool{}
+	for _, r := range rules {
+		if r.Kind != kind {
 			continue
 		}
-		for _, w := range r.Writes {
-			if w.Status != metav1.ConditionTrue {
-				w.Meaning += " Other."
-				return w
+		if r.Types == nil {
+			for _, t := range v.Types() {
+				decided[t.Name] = true
+			}
+		}
+		for _, typ := range r.Types {
+			decided[typ] = true
+			if !v.Has(typ) {
+				probs = append(probs, fmt.Sprintf("rule %s decides %s %s, which the vocabulary lacks", r.ID, kind, typ))
+				continue
+			}
+			for _, w := range r.Writes {
+				p := pair{typ, w.Status, w.Reason}
+				if d, ok := declared[p]; ok {
+					if d.write != w {
+						probs = append(probs, fmt.Sprintf("%s %s is declared with different text by rules %s and %s", kind, p, d.rule, r.ID))
+					}
+					continue
+				}
+				declared[p] = declaration{r.ID, w}
+				written[typ] = append(written[typ], p)
+				switch listed, ok := v.Lookup(typ, w.Status, w.Reason); {
+				case !ok:
+					probs = append(probs, fmt.Sprintf("rule %s writes %s %s, which the vocabulary lacks", r.ID, kind, p))
+				case listed != w:
+					probs = append(probs, fmt.Sprintf("%s %s: the vocabulary's text is not the text of rule %s", kind, p, r.ID))
+				}
 			}
 		}
 	}
-	return conditions.Reason{}
-}
-
-// uncommented is src without its comment lines.
-func uncommented(src string) string {
-	var kept []string
-	for _, l := range strings.Split(src, "\n") {
-		if !strings.HasPrefix(strings.TrimSpace(l), "//") {
-			kept = append(kept, l)
+	for _, t := range v.Types() {
+		if !decided[t.Name] {
+			probs = append(probs, fmt.Sprintf("%s %s: no rule decides it", kind, t.Name))
+		}
+		var listed []pair
+		for _, e := range t.Reasons {
+			p := pair{t.Name, e.Status, e.Reason}
+			if _, ok := declared[p]; !ok {
+				probs = append(probs, fmt.Sprintf("%s %s is in the vocabulary but no rule writes it (an orphan reason)", kind, p))
+				continue
+			}
+			listed = append(listed, p)
+		}
+		inVocabulary := slices.DeleteFunc(slices.Clone(written[t.Name]), func(p pair) bool {
+			_, ok := v.Lookup(p.typ, p.status, p.reason)
+			return !ok
+		})
+		if !slices.Equal(listed, inVocabulary) {
+			probs = append(probs, fmt.Sprintf("%s %s: the vocabulary lists the reasons %v, the rules write them in the order %v", kind, t.Name, listed, inVocabulary))
 		}
 	}
-	return strings.Join(kept, "\n")
+	return probs
+}
+
+// CheckRuleTable fails t with each of RuleProblems' findings: the
+// kind's rule table and vocabulary, as values, agree and leave nothing
+// out.
+func CheckRuleTable(t testing.TB, k RuleTable) {
+	t.Helper()
+	for _, p := range RuleProblems(k) {
+		t.Error(p)
+	}
 }
 
 // CheckRules reports the problems of a rule table: an ID repeated or not
@@ -420,16 +225,7 @@ func CheckRules(rules []conditions.Rule, vocabs []*conditions.Vocabulary) []stri
 	var probs []string
 	seen := map[string]bool{}
 	for _, r := range rules {
-		if seen[r.ID] {
-			probs = append(probs, fmt.Sprintf("rule %s is declared twice", r.ID))
-		}
-		seen[r.ID] = true
-		if r.ID == "" || r.ID != strings.ToLower(r.ID) || !strings.Contains(r.ID, "/") {
-			probs = append(probs, fmt.Sprintf("rule %q: an ID is kind/type/name in lower case", r.ID))
-		}
-		if r.Sentence == "" || strings.ContainsAny(r.Sentence, "\n\r") {
-			probs = append(probs, fmt.Sprintf("rule %s: the sentence must be one non-empty line", r.ID))
-		}
+		probs = append(probs, shapeProblems(r, seen)...)
 		if r.Kind == "" {
 			continue
 		}
@@ -448,6 +244,24 @@ func CheckRules(rules []conditions.Rule, vocabs []*conditions.Vocabulary) []stri
 				probs = append(probs, fmt.Sprintf("rule %s: %s %s is not in the vocabulary of %v", r.ID, p.Status, p.Reason, r.Types))
 			}
 		}
+	}
+	return probs
+}
+
+// shapeProblems checks what a rule must be whatever its vocabulary: an ID
+// not seen before in the table, kind/... in lower case, and a one-line
+// sentence. seen collects the IDs.
+func shapeProblems(r conditions.Rule, seen map[string]bool) []string {
+	var probs []string
+	if seen[r.ID] {
+		probs = append(probs, fmt.Sprintf("rule %s is declared twice", r.ID))
+	}
+	seen[r.ID] = true
+	if r.ID == "" || r.ID != strings.ToLower(r.ID) || !strings.Contains(r.ID, "/") {
+		probs = append(probs, fmt.Sprintf("rule %q: an ID is kind/type/name in lower case", r.ID))
+	}
+	if r.Sentence == "" || strings.ContainsAny(r.Sentence, "\n\r") {
+		probs = append(probs, fmt.Sprintf("rule %s: the sentence must be one non-empty line", r.ID))
 	}
 	return probs
 }

@@ -2,16 +2,12 @@ package crd
 
 import (
 	"embed"
-	"encoding/json"
+	"errors"
 	"fmt"
 	"io/fs"
-	"path"
-	"sort"
 	"sync"
 
 	"k8s.io/apimachinery/pkg/util/managedfields"
-	"k8s.io/kube-openapi/pkg/validation/spec"
-	"sigs.k8s.io/yaml"
 )
 
 // FS holds the generated CustomResourceDefinitions of every kind the
@@ -23,21 +19,43 @@ import (
 //go:embed *.yaml
 var FS embed.FS
 
-// TypeConverter returns the converter a server-side apply field manager
-// needs for our kinds: the openAPIV3Schema of every version of every CRD
-// in FS, with ObjectMeta typed as the API server types it. It is what
-// makes status.conditions a list keyed by type, so that each condition
-// has its own owner in managedFields; without it a field manager deduces
-// a schema, treats the list as atomic and one writer's apply replaces
-// every other writer's conditions.
-//
-// The converter is built once and shared; it is safe for concurrent use.
+// TypeConverter is TypeConverterFrom(FS): the converter for the module's
+// own kinds, built once and shared.
 func TypeConverter() (managedfields.TypeConverter, error) {
 	return typeConverter()
 }
 
 var typeConverter = sync.OnceValues(func() (managedfields.TypeConverter, error) {
-	models, err := schemas()
+	return TypeConverterFrom(FS)
+})
+
+// TypeConverterFrom returns the converter a server-side apply field
+// manager needs for the kinds whose CustomResourceDefinitions fsys holds:
+// the openAPIV3Schema of every version of every definition, with
+// metadata typed as the API server types it. It is what makes
+// status.conditions a list keyed by type, so that each condition has its
+// own owner in managedFields; without it a field manager deduces a
+// schema, treats the list as atomic and one writer's apply replaces
+// every other writer's conditions.
+//
+// Every file of fsys whose name ends in .yaml, .yml or .json is read, in
+// every directory, in lexical order, as a stream of manifests: YAML
+// documents separated by ---, JSON, Lists expanded. A document of another
+// kind (a kustomization, a Namespace) is passed over, and so is a file
+// with another extension. Everything else that is wrong is an error: a
+// file that is not YAML or JSON, a document that is not an object, a
+// definition other than apiextensions.k8s.io/v1, a group, kind, version
+// or schema missing or of the wrong shape, one kind and version defined
+// twice, and an fsys that holds no definition at all. Each problem is a
+// *manifest.DocumentError naming the file, the document, the line and
+// the field (manifest.Errors lists them); all are reported at once.
+//
+// Build the converter once and share it: it is safe for concurrent use.
+func TypeConverterFrom(fsys fs.FS) (managedfields.TypeConverter, error) {
+	if fsys == nil {
+		return nil, errors.New("crd: nil FS")
+	}
+	models, err := schemas(fsys)
 	if err != nil {
 		return nil, err
 	}
@@ -46,76 +64,4 @@ var typeConverter = sync.OnceValues(func() (managedfields.TypeConverter, error) 
 		return nil, fmt.Errorf("crd: building the type converter: %w", err)
 	}
 	return tc, nil
-})
-
-// definition is the part of a CustomResourceDefinition the converter
-// reads.
-type definition struct {
-	Kind string `json:"kind"`
-	Spec struct {
-		Group string `json:"group"`
-		Names struct {
-			Kind string `json:"kind"`
-		} `json:"names"`
-		Versions []struct {
-			Name   string `json:"name"`
-			Schema struct {
-				OpenAPIV3Schema map[string]any `json:"openAPIV3Schema"`
-			} `json:"schema"`
-		} `json:"versions"`
-	} `json:"spec"`
-}
-
-// schemas returns the openAPIV3Schema of every version of every CRD in
-// FS, keyed "<group>.<version>.<Kind>" and tagged with its
-// group-version-kind, with metadata replaced by the ObjectMeta schema
-// the API server merges into a CRD's schema. It is the input of
-// managedfields.NewTypeConverter.
-func schemas() (map[string]*spec.Schema, error) {
-	files, err := fs.Glob(FS, "*.yaml")
-	if err != nil {
-		return nil, fmt.Errorf("crd: %w", err)
-	}
-	sort.Strings(files)
-	models := map[string]*spec.Schema{}
-	for _, name := range files {
-		raw, err := FS.ReadFile(name)
-		if err != nil {
-			return nil, fmt.Errorf("crd: %s: %w", name, err)
-		}
-		var d definition
-		if err := yaml.Unmarshal(raw, &d); err != nil {
-			return nil, fmt.Errorf("crd: %s: %w", name, err)
-		}
-		if d.Kind != "CustomResourceDefinition" {
-			continue
-		}
-		for i, v := range d.Spec.Versions {
-			s := v.Schema.OpenAPIV3Schema
-			if s == nil {
-				return nil, fmt.Errorf("crd: %s: spec.versions[%d].schema.openAPIV3Schema is missing", path.Base(name), i)
-			}
-			props, _ := s["properties"].(map[string]any)
-			if props == nil {
-				return nil, fmt.Errorf("crd: %s: spec.versions[%d].schema.openAPIV3Schema.properties is missing", path.Base(name), i)
-			}
-			props["metadata"] = objectMeta()
-			s["x-kubernetes-group-version-kind"] = []any{map[string]any{
-				"group": d.Spec.Group, "version": v.Name, "kind": d.Spec.Names.Kind,
-			}}
-			js, err := json.Marshal(s)
-			if err != nil {
-				return nil, fmt.Errorf("crd: %s: %w", name, err)
-			}
-			var sch spec.Schema
-			if err := json.Unmarshal(js, &sch); err != nil {
-				return nil, fmt.Errorf("crd: %s: spec.versions[%d].schema.openAPIV3Schema: %w", name, i, err)
-			}
-			models[d.Spec.Group+"."+v.Name+"."+d.Spec.Names.Kind] = &sch
-		}
-	}
-	if len(models) == 0 {
-		return nil, fmt.Errorf("crd: no CustomResourceDefinition in FS")
-	}
-	return models, nil
 }

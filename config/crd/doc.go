@@ -1,6 +1,6 @@
 // Package crd embeds the CustomResourceDefinitions of every kind the
-// engine reads and builds, from them, the type converter a server-side
-// apply field manager needs.
+// engine reads and builds, from those or from any others, the type
+// converter a server-side apply field manager needs.
 //
 // The YAML files beside this package are what hack/generate.sh derives
 // from the markers in api/; FS carries them into any program that imports
@@ -8,13 +8,15 @@
 // the API server enforces.
 //
 // TypeConverter is the one line a test needs for real server-side apply
-// on our kinds. With controller-runtime's fake client:
+// on the module's kinds, and TypeConverterFrom the same for a kind of
+// your own, from the directory of its generated definitions. With
+// controller-runtime's fake client:
 //
-//	tc, err := crd.TypeConverter()
+//	tc, err := crd.TypeConverterFrom(os.DirFS("config/crd/bases"))
 //	...
 //	c := fake.NewClientBuilder().
 //		WithScheme(scheme).
-//		WithStatusSubresource(&akv1.Binding{}).
+//		WithStatusSubresource(&examplev1.Database{}).
 //		WithTypeConverters(tc, managedfields.NewDeducedTypeConverter()).
 //		Build()
 //

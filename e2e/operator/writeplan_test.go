@@ -54,7 +54,10 @@ func (e *env) writeOutcome(c client.Client, b *akv1.Binding, owned []metav1.Cond
 	}
 	o := &conditions.Outcome{Kind: akv1.KindBinding, Namespace: b.Namespace, Name: b.Name, UID: b.UID,
 		Conditions: all, Owned: owned, Write: true}
-	p, err := writeplan.For(b, o, akv1.BindingStatus{Conditions: owned}, writeplan.Options{FieldManager: kube.FieldManager})
+	p, err := writeplan.For(b, o, akv1.BindingStatus{Conditions: owned}, writeplan.Options{
+		FieldManager: kube.FieldManager,
+		Kind:         writeplan.Kind{APIVersion: akv1.APIVersion, Kind: akv1.KindBinding},
+	})
 	require.NoError(e.T, err)
 	var steps []writeplan.Step
 	var keep []writeplan.Request
@@ -145,7 +148,10 @@ func TestWritePlan_StatusBeforeFinalizer(t *testing.T) {
 		deleting := []metav1.Condition{planCond("Ready", "False", "Deleting"), planCond("Deleting", "True", "Deleted")}
 		o := &conditions.Outcome{Kind: finopsv1.KindSubscription, Namespace: ns, Name: name, UID: s.UID,
 			Conditions: deleting, Owned: deleting, Write: true, Finalizer: conditions.FinalizerRemove}
-		p, err := writeplan.For(s, o, finopsv1.SubscriptionStatus{Ready: metav1.ConditionFalse}, writeplan.Options{FieldManager: "finops-operator"})
+		p, err := writeplan.For(s, o, finopsv1.SubscriptionStatus{Ready: metav1.ConditionFalse}, writeplan.Options{
+			FieldManager: "finops-operator",
+			Kind:         writeplan.Kind{APIVersion: finopsv1.APIVersion, Kind: finopsv1.KindSubscription, Finalizer: finopsv1.SubscriptionFinalizer},
+		})
 		require.NoError(t, err)
 		require.Len(t, p.Requests, 2)
 		require.Equal(t, writeplan.StepApplyStatus, p.Requests[0].Step)

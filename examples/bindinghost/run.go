@@ -294,6 +294,10 @@ func withOthers(ours, current []metav1.Condition) []metav1.Condition {
 	return out
 }
 
+// writes is what every write plan of the host declares: the field
+// manager and the kind (a Binding has no finalizer).
+var writes = writeplan.Options{FieldManager: FieldManager, Kind: writeplan.Kind{APIVersion: akv1.APIVersion, Kind: akv1.KindBinding}}
+
 // write carries out the write plan of the outcome the writer decided to
 // write (writeplan.For): the removal of a condition type of ours another
 // manager co-owns, when there is one, then the server-side apply of
@@ -306,7 +310,7 @@ func withOthers(ours, current []metav1.Condition) []metav1.Condition {
 func (h *Host) write(ctx context.Context, obj *akv1.Binding, r *binding.Outcome) error {
 	o := r.Outcome
 	o.Write = true // the writer's verdict, which only writes what the engine would
-	plan, err := writeplan.For(obj, &o, r.Status, writeplan.Options{FieldManager: FieldManager})
+	plan, err := writeplan.For(obj, &o, r.Status, writes)
 	if err != nil {
 		return err
 	}

@@ -26,6 +26,13 @@ import (
 
 const manager = "agent-kourier"
 
+// The writers of the tests: one field manager, two kinds.
+var (
+	bindingWrites      = writeplan.Options{FieldManager: manager, Kind: writeplan.Kind{APIVersion: akv1.APIVersion, Kind: akv1.KindBinding}}
+	subscriptionWrites = writeplan.Options{FieldManager: manager,
+		Kind: writeplan.Kind{APIVersion: finopsv1.APIVersion, Kind: finopsv1.KindSubscription, Finalizer: finopsv1.SubscriptionFinalizer}}
+)
+
 var (
 	now = time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
 	ltt = metav1.NewTime(now.Add(-time.Hour))
@@ -48,7 +55,7 @@ func write(t *testing.T, c client.Client, b *akv1.Binding, owned []metav1.Condit
 		}
 	}
 	o := &conditions.Outcome{Kind: akv1.KindBinding, Namespace: b.Namespace, Name: b.Name, UID: b.UID, Conditions: all, Owned: owned, Write: true}
-	p, err := writeplan.For(b, o, akv1.BindingStatus{Conditions: owned}, writeplan.Options{FieldManager: manager})
+	p, err := writeplan.For(b, o, akv1.BindingStatus{Conditions: owned}, bindingWrites)
 	require.NoError(t, err)
 	if len(only) > 0 {
 		var keep []writeplan.Request
@@ -141,7 +148,7 @@ func TestCarry_AWriteBetweenTwoRequestsStopsThePlan(t *testing.T) {
 	require.NoError(t, c.Get(ctx, client.ObjectKeyFromObject(b), b))
 	owned := []metav1.Condition{cond("Ready", "False", "NotServed")}
 	o := &conditions.Outcome{Kind: akv1.KindBinding, Namespace: b.Namespace, Name: b.Name, UID: b.UID, Conditions: owned, Owned: owned, Write: true}
-	p, err := writeplan.For(b, o, akv1.BindingStatus{Conditions: owned}, writeplan.Options{FieldManager: manager})
+	p, err := writeplan.For(b, o, akv1.BindingStatus{Conditions: owned}, bindingWrites)
 	require.NoError(t, err)
 	require.Equal(t, writeplan.StepRemoveConditions, p.Requests[0].Step)
 	between = true
@@ -168,7 +175,7 @@ func TestCarry_StatusBeforeFinalizer(t *testing.T) {
 		deleting := []metav1.Condition{cond("Deleting", "True", "Deleted")}
 		o := &conditions.Outcome{Kind: finopsv1.KindSubscription, Namespace: s.Namespace, Name: s.Name, UID: s.UID,
 			Conditions: deleting, Owned: deleting, Write: true, Finalizer: conditions.FinalizerRemove}
-		p, err := writeplan.For(s, o, finopsv1.SubscriptionStatus{}, writeplan.Options{FieldManager: manager})
+		p, err := writeplan.For(s, o, finopsv1.SubscriptionStatus{}, subscriptionWrites)
 		require.NoError(t, err)
 		require.Len(t, p.Requests, 2)
 		require.Equal(t, []writeplan.Step{writeplan.StepApplyStatus, writeplan.StepRemoveFinalizer}, []writeplan.Step{p.Requests[0].Step, p.Requests[1].Step})
@@ -239,7 +246,7 @@ func TestCarry_AClientThatDoesNotKnowOurKinds(t *testing.T) {
 	ready := []metav1.Condition{cond("Ready", "True", "ActivationSucceeded")}
 	o := &conditions.Outcome{Kind: finopsv1.KindSubscription, Namespace: s.Namespace, Name: s.Name, UID: s.UID,
 		Conditions: ready, Owned: ready, Write: true, Finalizer: conditions.FinalizerAdd}
-	p, err := writeplan.For(s, o, finopsv1.SubscriptionStatus{}, writeplan.Options{FieldManager: manager})
+	p, err := writeplan.For(s, o, finopsv1.SubscriptionStatus{}, subscriptionWrites)
 	require.NoError(t, err)
 	require.NoError(t, ctrlplan.Carry(ctx, c, s, p))
 	assert.Contains(t, s.Finalizers, finopsv1.SubscriptionFinalizer, "obj holds what the server answered")

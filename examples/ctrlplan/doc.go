@@ -4,7 +4,10 @@
 //
 // A reconciler that has an outcome o for the object obj it read:
 //
-//	plan, err := writeplan.For(obj, &o.Outcome, o.Status, writeplan.Options{FieldManager: "agent-kourier"})
+//	plan, err := writeplan.For(obj, &o.Outcome, o.Status, writeplan.Options{
+//		FieldManager: "agent-kourier",
+//		Kind:         writeplan.Kind{APIVersion: akv1.APIVersion, Kind: akv1.KindBinding},
+//	})
 //	if err != nil {
 //		return ctrl.Result{}, err
 //	}

@@ -26,7 +26,10 @@ func Example() {
 		LastTransitionTime: metav1.Unix(1_700_000_000, 0)}
 	o := &conditions.Outcome{Kind: akv1.KindBinding, Namespace: "team-a", Name: "support",
 		Conditions: []metav1.Condition{ready}, Owned: []metav1.Condition{ready}, Write: true}
-	plan, err := writeplan.For(b, o, akv1.BindingStatus{}, writeplan.Options{FieldManager: "agent-kourier"})
+	plan, err := writeplan.For(b, o, akv1.BindingStatus{}, writeplan.Options{
+		FieldManager: "agent-kourier",
+		Kind:         writeplan.Kind{APIVersion: akv1.APIVersion, Kind: akv1.KindBinding},
+	})
 	if err == nil {
 		err = ctrlplan.Carry(ctx, c, b, plan)
 	}

@@ -29,6 +29,18 @@ import (
 // FieldManager owns every status this host writes.
 const FieldManager = "finops-operator"
 
+// What the write plans of each kind the host writes declare: the field
+// manager, the kind and the finalizer the host manages on it.
+var (
+	priceBookWrites    = writesOf(finopsv1.KindPriceBook, "")
+	offeringWrites     = writesOf(finopsv1.KindOffering, finopsv1.OfferingFinalizer)
+	subscriptionWrites = writesOf(finopsv1.KindSubscription, finopsv1.SubscriptionFinalizer)
+)
+
+func writesOf(kind, finalizer string) writeplan.Options {
+	return writeplan.Options{FieldManager: FieldManager, Kind: writeplan.Kind{APIVersion: finopsv1.APIVersion, Kind: kind, Finalizer: finalizer}}
+}
+
 // The kinds the host reads and writes.
 var (
 	PriceBookGVK    = finopsv1.GroupVersion.WithKind(finopsv1.KindPriceBook)
@@ -273,7 +285,7 @@ func (h *Host) RunOnce(ctx context.Context, now time.Time) (Report, error) {
 	for i := range r.PriceBooks.Books {
 		o := &r.PriceBooks.Books[i]
 		if b := books[o.UID]; b != nil {
-			h.carry(ctx, b, &o.Outcome, o.Status, &rep, fail)
+			h.carry(ctx, b, &o.Outcome, o.Status, priceBookWrites, &rep, fail)
 		}
 	}
 	if r.PriceBooks.DocumentChanged && r.PriceBooks.Document != nil {
@@ -283,14 +295,14 @@ func (h *Host) RunOnce(ctx context.Context, now time.Time) (Report, error) {
 	for i := range r.Offerings.Offerings {
 		o := &r.Offerings.Offerings[i]
 		if x := offs[o.UID]; x != nil {
-			h.carry(ctx, x, &o.Outcome, o.Status, &rep, fail)
+			h.carry(ctx, x, &o.Outcome, o.Status, offeringWrites, &rep, fail)
 		}
 	}
 	listed := byUID(s.Subscriptions)
 	for i := range r.Subscriptions.Subscriptions {
 		o := &r.Subscriptions.Subscriptions[i]
 		if x := listed[o.UID]; x != nil {
-			h.carry(ctx, x, &o.Outcome, o.Status, &rep, fail)
+			h.carry(ctx, x, &o.Outcome, o.Status, subscriptionWrites, &rep, fail)
 		}
 	}
 	h.backoff(now, r, &rep)
@@ -401,9 +413,9 @@ type object interface {
 // is never released before the status that explains it is stored. After
 // a plan carried out whole, it records one Event per condition
 // transition.
-func (h *Host) carry(ctx context.Context, obj object, o *conditions.Outcome, status any, rep *Report, fail func(string, error)) {
+func (h *Host) carry(ctx context.Context, obj object, o *conditions.Outcome, status any, writes writeplan.Options, rep *Report, fail func(string, error)) {
 	what := o.Kind + " " + obj.GetNamespace() + "/" + obj.GetName()
-	plan, err := writeplan.For(obj, o, status, writeplan.Options{FieldManager: FieldManager})
+	plan, err := writeplan.For(obj, o, status, writes)
 	if err != nil {
 		fail(what, err)
 		return

@@ -104,6 +104,13 @@ func (r *BindingReconciler) Reconcile(ctx context.Context, _ ctrl.Request) (ctrl
 	return ctrl.Result{RequeueAfter: wait}, errors.Join(failed...)
 }
 
+// bindingWrites is what every write plan of the reconciler declares: its
+// field manager and the kind it writes (a Binding has no finalizer).
+var bindingWrites = writeplan.Options{
+	FieldManager: "agent-kourier",
+	Kind:         writeplan.Kind{APIVersion: akv1.APIVersion, Kind: akv1.KindBinding},
+}
+
 // write carries out the outcome's write plan: the removal of a condition
 // of ours someone else co-owns (guarded by the resourceVersion read),
 // the server-side apply of exactly o.Owned under "agent-kourier", and
@@ -111,7 +118,7 @@ func (r *BindingReconciler) Reconcile(ctx context.Context, _ ctrl.Request) (ctrl
 // transition.
 func (r *BindingReconciler) write(ctx context.Context, obj *akv1.Binding, o *binding.Outcome) error {
 	before := obj.Status.Conditions
-	plan, err := writeplan.For(obj, &o.Outcome, o.Status, writeplan.Options{FieldManager: "agent-kourier"})
+	plan, err := writeplan.For(obj, &o.Outcome, o.Status, bindingWrites)
 	if err != nil {
 		return err
 	}
