@@ -1,7 +1,6 @@
 package writeplan
 
 import (
-	"encoding/json"
 	"fmt"
 	"slices"
 	"strconv"
@@ -9,6 +8,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/condengine/condengine/conditions"
+	"github.com/condengine/condengine/internal/safejson"
 )
 
 // finalizer returns the request that carries out action on the kind's
@@ -41,7 +41,7 @@ func finalizer(k kind, obj Object, action conditions.FinalizerAction, manager st
 		if len(obj.GetFinalizers()) == 0 {
 			op = jsonPatchOp{Op: "add", Path: "/metadata/finalizers", Value: []string{k.finalizer}}
 		}
-		body, err := json.Marshal([]jsonPatchOp{op})
+		body, err := safejson.Marshal([]jsonPatchOp{op})
 		if err != nil {
 			return nil, fmt.Errorf("writeplan: %w", err)
 		}
@@ -51,7 +51,7 @@ func finalizer(k kind, obj Object, action conditions.FinalizerAction, manager st
 			return nil, nil
 		}
 		p := "/metadata/finalizers/" + strconv.Itoa(at)
-		body, err := json.Marshal([]jsonPatchOp{{Op: "test", Path: p, Value: k.finalizer}, {Op: "remove", Path: p}})
+		body, err := safejson.Marshal([]jsonPatchOp{{Op: "test", Path: p, Value: k.finalizer}, {Op: "remove", Path: p}})
 		if err != nil {
 			return nil, fmt.Errorf("writeplan: %w", err)
 		}
