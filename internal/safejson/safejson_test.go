@@ -94,10 +94,14 @@ func TestEscape_WhitespaceOutsideStringsKept(t *testing.T) {
 	require.NoError(t, err)
 	out := Escape(in)
 	assert.Equal(t, "{\n\t\"message\": \"\\u009c\",\n\t\"fields\": null\n}", string(out))
+	crlf := []byte("{\r\n\"a\": 1}")
+	assert.Equal(t, crlf, Escape(crlf))
 }
 
 func TestEscape_NotUTF8_BecomesReplacementCharacter(t *testing.T) {
 	assert.Equal(t, `"a\ufffdb\ufffd"`, string(Escape([]byte("\"a\xffb\xc2\""))))
+	assert.Equal(t, `"\ufffd"`, string(Escape([]byte("\"\x80\""))), "a lone continuation byte")
+	assert.Equal(t, `"\u009ca\ufffd\u2028é"`, string(Escape([]byte("\"\u009ca\xff\u2028é\""))), "after an escape too")
 }
 
 // anyText draws strings rich in what YAML readers treat specially:
