@@ -216,8 +216,25 @@ func RunBinding(f *scenario.File) ([]scenario.Outcome, error) {
 	outs, err := bindingOutcomes(snap, res, func(i int, br *binding.Outcome) bool {
 		obj := &snap.Bindings[i]
 		var mem policy.Memory
+		var looks []metav1.Time
 		if wb, ok := memories[bindingKey{obj.Namespace, obj.Name}]; ok && (wb.UID == "" || types.UID(wb.UID) == obj.UID) {
-			mem = writerMemory(wb, lim)
+			mem, looks = writerMemory(wb, lim), wb.LookedAt
+		}
+		// Earlier decisions on the same world leave their memory, as a
+		// host keeps it between ticks; none of them may write.
+		for j, at := range looks {
+			d, m, err := lim.DecideOutcome(br, obj.Status.Conditions, mem, at.Time)
+			if err == nil && d.Write {
+				err = fmt.Errorf("writer: %s/%s lookedAt[%d]: the writer writes at %s, so the scenario must show that write",
+					obj.Namespace, obj.Name, j, at.UTC().Format(time.RFC3339Nano))
+			}
+			if err != nil {
+				if derr == nil {
+					derr = err
+				}
+				return false
+			}
+			mem = m
 		}
 		d, _, err := lim.DecideOutcome(br, obj.Status.Conditions, mem, f.Now.Time)
 		if err != nil && derr == nil {
@@ -258,7 +275,19 @@ func proberOutcome(f *scenario.File, snap binding.Snapshot, res binding.Result) 
 	if err != nil {
 		return scenario.Outcome{}, err
 	}
-	d := lim.NextPass(proberState(f.Prober, lim, snap.Broker.StartedAt), f.Now.Time)
+	s := proberState(f.Prober, lim, snap.Broker.StartedAt)
+	if f.Prober != nil {
+		// Earlier looks leave their state, as a host keeps it between
+		// ticks; none of them may start a pass.
+		for i, at := range f.Prober.LookedAt {
+			var d policy.PassDecision
+			if d, s = lim.DecidePass(s, at.Time); d.Start {
+				return scenario.Outcome{}, fmt.Errorf("prober.lookedAt[%d]: a pass starts at %s, so the scenario must show that pass",
+					i, at.UTC().Format(time.RFC3339Nano))
+			}
+		}
+	}
+	d, _ := lim.DecidePass(s, f.Now.Time)
 	targets := make([]policy.Target, 0, len(res.Bindings))
 	for _, b := range res.Bindings {
 		targets = append(targets, policy.Target{Namespace: b.Namespace, Name: b.Name, UID: b.UID,

@@ -5,9 +5,11 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	akv1 "github.com/condengine/condengine/api/agentkourier/v1alpha1"
 	"github.com/condengine/condengine/binding"
@@ -147,6 +149,22 @@ func TestRunBinding_WriterNamesUnknownBinding(t *testing.T) {
 	f.Writer = &scenario.Writer{Bindings: []scenario.WriterMemory{{Binding: "team-a/ghost"}}}
 	_, err = conformance.RunBinding(f)
 	assert.ErrorContains(t, err, "team-a/ghost is not a Binding")
+}
+
+// An earlier look that would write, or start a pass, is a scenario that
+// hides a write: the runner refuses it rather than drop the write.
+func TestRunBinding_LookedAtThatActs_Refused(t *testing.T) {
+	f, err := scenario.Load(filepath.Join(bindingCorpus, "writer-clock-stepped-back-after-a-failed-write-exactly-at.yaml"))
+	require.NoError(t, err)
+	f.Writer.Bindings[0].LookedAt = append(f.Writer.Bindings[0].LookedAt, f.Now)
+	_, err = conformance.RunBinding(f)
+	assert.ErrorContains(t, err, "team-a/chat lookedAt[1]: the writer writes at 2026-11-30T09:53:10Z")
+
+	f, err = scenario.Load(filepath.Join(bindingCorpus, "prober-clock-stepped-back-periodic-after-the-look-exactly-at.yaml"))
+	require.NoError(t, err)
+	f.Prober.LookedAt = append(f.Prober.LookedAt, metav1.NewTime(f.Now.Add(time.Second)))
+	_, err = conformance.RunBinding(f)
+	assert.ErrorContains(t, err, "prober.lookedAt[1]: a pass starts at 2026-11-30T09:58:01Z")
 }
 
 func TestRunBinding_WithoutWriterBlock_DecidesWithEmptyMemory(t *testing.T) {

@@ -20,7 +20,8 @@
 // FinOps kinds become their Go types; any other object is kept by
 // identity as an Object, so a Subscription's targetRef can find it. The
 // OpenCost pricing ConfigMap, when present, supplies the document
-// OpenCost holds. The scenario.Runner of the "finops" system is
+// OpenCost holds; PricingData is the text a host writes there. The
+// scenario.Runner of the "finops" system is
 // conformance.RunFinOps.
 //
 // # Decisions

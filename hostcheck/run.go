@@ -17,6 +17,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	"github.com/condengine/condengine/binding"
+	"github.com/condengine/condengine/binding/policy"
 )
 
 // t0 is the virtual clock's start.
@@ -535,6 +536,14 @@ func (r *run) call(p *replica, name types.NamespacedName) (res reconcile.Result,
 	}()
 	r.trace = append(r.trace, fmt.Sprintf("     replica %d reconciles %s", p.id, name))
 	p.planned = map[types.UID]bool{}
+	if r.sys.timed() {
+		// The host's writer observes the clock as it decides; a
+		// remembered instant after now counts from now from then on,
+		// so the harness's account of its writes does the same.
+		for uid, m := range p.writer {
+			p.writer[uid] = r.o.Limits.Observe(m, policy.Decision{}, nil, r.now)
+		}
+	}
 	r.passFrom = len(r.log)
 	res, err = p.host.Reconcile(r.ctx, requestOf(name))
 	if err != nil {

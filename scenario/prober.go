@@ -24,6 +24,7 @@ import (
 //	    - {kind: config, at: "2026-11-30T09:59:40Z"}   # leaderStart | config | secret
 //	  lastCovered:                          # when the last pass covering each kind started
 //	    config: "2026-11-30T09:58:00Z"
+//	  lookedAt: ["2026-11-30T09:59:55Z"]    # optional: earlier looks at the schedule, as they happened
 //
 // The first pass may not start before the prober first lists the
 // Bindings: broker.startedAt plus startupList, or leaderSince when later.
@@ -42,6 +43,12 @@ type Prober struct {
 	// LastCovered maps a trigger kind to the start of the last pass that
 	// covered it, for its rate limit.
 	LastCovered map[string]metav1.Time `json:"lastCovered,omitempty"`
+	// LookedAt lists earlier instants, in the order they happened, at
+	// which the prober looked at its schedule without starting a pass. A
+	// runner decides at each of them first, keeping the state each
+	// decision leaves as a host does, then at now. Its clock may have
+	// stepped back between two of them.
+	LookedAt []metav1.Time `json:"lookedAt,omitempty"`
 }
 
 // ProberTrigger is one recorded trigger of a prober block.
@@ -89,7 +96,8 @@ var triggerKinds = []string{TriggerLeaderStart, TriggerConfig, TriggerSecret}
 
 // Validate reports what the block's format does not allow: a limit of
 // zero or less, a trigger of an unknown kind or without a time, a
-// lastCovered key that is not a trigger kind. How limits relate to each
+// lastCovered key that is not a trigger kind, a lookedAt entry without a
+// time. How limits relate to each
 // other is checked by the runner, which knows their defaults. A nil block is valid.
 func (p *Prober) Validate() error {
 	if p == nil {
@@ -114,6 +122,11 @@ func (p *Prober) Validate() error {
 	for _, k := range sortedKeys(p.LastCovered) {
 		if !slices.Contains(triggerKinds, k) {
 			return fmt.Errorf("prober.lastCovered: %q is not leaderStart, config or secret", k)
+		}
+	}
+	for i, at := range p.LookedAt {
+		if at.IsZero() {
+			return fmt.Errorf("prober.lookedAt[%d] is required", i)
 		}
 	}
 	return nil

@@ -37,6 +37,8 @@ func TestParse_RefusesWhatTheFormatDoesNotAllow(t *testing.T) {
 		"WriterNoFightEdits":      {`writer: {limits: {fightEdits: 0}}`, "writer.limits.fightEdits: 0 must be at least 1"},
 		"ProberZeroConcurrency":   {`prober: {limits: {concurrency: 0}}`, "prober.limits.concurrency: 0 must be at least 1"},
 		"ProberNegativePeriod":    {`prober: {limits: {period: -1m}}`, "prober.limits.period: -1m0s must be positive"},
+		"WriterLookedAtNoTime":    {`writer: {bindings: [{binding: a/b, lookedAt: [null]}]}`, "writer.bindings[0].lookedAt[0] is required"},
+		"ProberLookedAtNoTime":    {`prober: {lookedAt: ["2026-11-30T09:59:00Z", null]}`, "prober.lookedAt[1] is required"},
 		"CollectionSource":        {`collection: {scheduledHour: "2026-11-30T09:00:00Z", results: [{subscription: a/web, buckets: 1, source: guess}]}`, `collection.results[0].source: "guess" is not db, calculator or error`},
 	} {
 		t.Run(name, func(t *testing.T) {

@@ -23,6 +23,7 @@ import (
 //	      foreignStatus: [...]          # optional: the foreign status last counted
 //	      fightSince: "2026-11-30T09:58:30Z"             # optional: a fight is on since
 //	      fightEdits: 4                 # foreign edits counted in that fight
+//	      lookedAt: ["2026-11-30T09:53:00Z"]             # optional: earlier decisions, as they happened
 type Writer struct {
 	// Limits changes some of the writer's limits; nil keeps the defaults.
 	Limits *WriterLimits `json:"limits,omitempty"`
@@ -71,11 +72,17 @@ type WriterMemory struct {
 	FightSince *metav1.Time `json:"fightSince,omitempty"`
 	// FightEdits counts the fight's foreign edits so far.
 	FightEdits int `json:"fightEdits,omitempty"`
+	// LookedAt lists earlier instants, in the order they happened, at
+	// which the writer decided for this Binding on the same world without
+	// writing. A runner decides at each of them first, carrying the
+	// memory from one decision to the next as a host does, then at now.
+	// Its clock may have stepped back between two of them.
+	LookedAt []metav1.Time `json:"lookedAt,omitempty"`
 }
 
 // Validate reports what the block's format does not allow: a limit of
 // zero or less, a binding that is not namespace/name or is listed twice,
-// a negative count. How limits relate to each other (a cap below a gap)
+// a negative count, a lookedAt entry without a time. How limits relate to each other (a cap below a gap)
 // is checked by the runner, which knows their defaults.
 // A nil block is valid.
 func (w *Writer) Validate() error {
@@ -96,6 +103,11 @@ func (w *Writer) Validate() error {
 		}
 		if b.Failures < 0 || b.FightEdits < 0 {
 			return fmt.Errorf("writer.bindings[%d]: failures and fightEdits must not be negative", i)
+		}
+		for j, at := range b.LookedAt {
+			if at.IsZero() {
+				return fmt.Errorf("writer.bindings[%d].lookedAt[%d] is required", i, j)
+			}
 		}
 		if seen[b.Binding] {
 			return fmt.Errorf("writer.bindings[%d].binding: %s is listed twice", i, b.Binding)

@@ -35,6 +35,11 @@
 //  4. A finalizer change comes last, after the status write: releasing a
 //     deleted object's last finalizer deletes it, and a status write after
 //     that would fail.
+//  5. Every body reads the same as JSON and as YAML, which is how an API
+//     server reads an apply: a character YAML readers refuse (DEL, the C1
+//     controls U+0080–U+009F, the noncharacters U+FFFE and U+FFFF) or
+//     read otherwise (NEL) is written as a \u escape, never dropped or
+//     replaced, so a rate or message holding one is stored as it is.
 //
 // When a request fails, the host stops, reads again and plans again; a
 // plan is only valid for the object it was made from.

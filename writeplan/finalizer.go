@@ -1,7 +1,6 @@
 package writeplan
 
 import (
-	"encoding/json"
 	"fmt"
 	"slices"
 	"strconv"
@@ -11,6 +10,7 @@ import (
 
 	"github.com/condengine/condengine/conditions"
 	"github.com/condengine/condengine/internal/article"
+	"github.com/condengine/condengine/internal/safejson"
 )
 
 // finalizer returns the request that carries out action on the
@@ -43,7 +43,7 @@ func finalizer(k Kind, obj Object, action conditions.FinalizerAction, manager st
 		if len(obj.GetFinalizers()) == 0 {
 			op = jsonPatchOp{Op: "add", Path: "/metadata/finalizers", Value: []string{k.Finalizer}}
 		}
-		body, err := json.Marshal([]jsonPatchOp{op})
+		body, err := safejson.Marshal([]jsonPatchOp{op})
 		if err != nil {
 			return nil, fmt.Errorf("writeplan: %w", err)
 		}
@@ -53,7 +53,7 @@ func finalizer(k Kind, obj Object, action conditions.FinalizerAction, manager st
 			return nil, nil
 		}
 		p := "/metadata/finalizers/" + strconv.Itoa(at)
-		body, err := json.Marshal([]jsonPatchOp{{Op: "test", Path: p, Value: k.Finalizer}, {Op: "remove", Path: p}})
+		body, err := safejson.Marshal([]jsonPatchOp{{Op: "test", Path: p, Value: k.Finalizer}, {Op: "remove", Path: p}})
 		if err != nil {
 			return nil, fmt.Errorf("writeplan: %w", err)
 		}

@@ -9,6 +9,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/condengine/condengine/conditions"
+	"github.com/condengine/condengine/internal/safejson"
 )
 
 // Object is the object as the host read it: its metadata (name,
@@ -76,7 +77,11 @@ type Request struct {
 	// PatchType is the body's content type: server-side apply or JSON
 	// patch.
 	PatchType types.PatchType
-	// Body is the patch, JSON.
+	// Body is the patch, JSON that a YAML reader (an API server reads an
+	// apply body as YAML) reads as the same value: every character such
+	// a reader refuses or reads otherwise (DEL, the C1 controls, …) is
+	// written as a \u escape, so the text written is the object's own,
+	// whatever it holds.
 	Body []byte
 	// FieldManager is the fieldManager query parameter.
 	FieldManager string
@@ -99,7 +104,7 @@ type Request struct {
 // GuardedBody returns the request's body guarded by resourceVersion: the
 // API server refuses it with a conflict when the object's
 // resourceVersion is no longer that one. An empty resourceVersion gives
-// the body unchanged.
+// the body unchanged; a guarded body is escaped as Body is.
 func (r Request) GuardedBody(resourceVersion string) ([]byte, error) {
 	if resourceVersion == "" {
 		return r.Body, nil
@@ -111,7 +116,7 @@ func (r Request) GuardedBody(resourceVersion string) ([]byte, error) {
 			return nil, fmt.Errorf("writeplan: %s body: %w", r.Step, err)
 		}
 		b.Metadata.ResourceVersion = resourceVersion
-		return json.Marshal(b)
+		return safejson.Marshal(b)
 	case types.JSONPatchType:
 		var ops []jsonPatchOp
 		if err := json.Unmarshal(r.Body, &ops); err != nil {
@@ -120,7 +125,7 @@ func (r Request) GuardedBody(resourceVersion string) ([]byte, error) {
 		if len(ops) > 0 && ops[0].Op == "replace" && ops[0].Path == rvPath {
 			ops = ops[1:]
 		}
-		return json.Marshal(append([]jsonPatchOp{{Op: "replace", Path: rvPath, Value: resourceVersion}}, ops...))
+		return safejson.Marshal(append([]jsonPatchOp{{Op: "replace", Path: rvPath, Value: resourceVersion}}, ops...))
 	}
 	return nil, fmt.Errorf("writeplan: %s: patch type %q", r.Step, r.PatchType)
 }

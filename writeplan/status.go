@@ -8,6 +8,8 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/condengine/condengine/internal/safejson"
 )
 
 // jsonPatchOp is one operation of an RFC 6902 JSON patch.
@@ -61,7 +63,7 @@ func removal(obj Object, after []metav1.Condition, manager string) (*Request, er
 			jsonPatchOp{Op: "test", Path: p + "/type", Value: read[idx[j]].Type},
 			jsonPatchOp{Op: "remove", Path: p})
 	}
-	body, err := json.Marshal(ops)
+	body, err := safejson.Marshal(ops)
 	if err != nil {
 		return nil, fmt.Errorf("writeplan: %w", err)
 	}
@@ -112,7 +114,7 @@ func applyStatus(k Kind, obj Object, owned []metav1.Condition, status any, manag
 	if fields["conditions"], err = json.Marshal(owned); err != nil {
 		return Request{}, fmt.Errorf("writeplan: conditions: %w", err)
 	}
-	body, err := json.Marshal(applyBody{k.APIVersion, k.Kind, applyMeta{Name: obj.GetName(), Namespace: obj.GetNamespace()}, fields})
+	body, err := safejson.Marshal(applyBody{k.APIVersion, k.Kind, applyMeta{Name: obj.GetName(), Namespace: obj.GetNamespace()}, fields})
 	if err != nil {
 		return Request{}, fmt.Errorf("writeplan: %w", err)
 	}

@@ -13,6 +13,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/managedfields"
+	"sigs.k8s.io/yaml"
 
 	"github.com/condengine/condengine/config/crd"
 	"github.com/condengine/condengine/writeplan"
@@ -22,7 +23,8 @@ import (
 // resource: managed fields kept by apimachinery's field manager over the
 // embedded CRDs' schemas, a request to the status subresource changing
 // only status and one to the object leaving status alone, a
-// resourceVersion in a request's body treated as a precondition, and an
+// resourceVersion in a request's body treated as a precondition, an apply
+// body read as YAML, and an
 // object whose deletion was asked gone once its last finalizer is.
 type store struct {
 	main, status *managedfields.FieldManager
@@ -186,8 +188,11 @@ func (s *store) carry(r writeplan.Request) error {
 func (s *store) carryOne(r writeplan.Request) error {
 	switch r.PatchType {
 	case types.ApplyPatchType:
+		// An API server reads an apply body as YAML (JSON is YAML), with
+		// sigs.k8s.io/yaml: a character its reader refuses fails the
+		// request.
 		applied := &unstructured.Unstructured{}
-		if err := json.Unmarshal(r.Body, &applied.Object); err != nil {
+		if err := yaml.Unmarshal(r.Body, &applied.Object); err != nil {
 			return err
 		}
 		if rv := applied.GetResourceVersion(); rv != "" && rv != s.live.GetResourceVersion() {

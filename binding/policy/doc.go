@@ -23,9 +23,11 @@
 // Limits.Decide is the same policy on plain condition lists.
 //
 // Prober: keep a ProberState per leadership term, record triggers with
-// ProberState.Trigger, and call Limits.NextPass each prober tick. When it
-// says Start, Limits.Plan orders the served Bindings into a pass whose
-// longest duration Plan.MaxDuration gives in advance.
+// ProberState.Trigger, and call Limits.DecidePass each prober tick,
+// keeping the state it returns. When it says Start, record
+// ProberState.Started, and Limits.Plan orders the served Bindings into a
+// pass whose longest duration Plan.MaxDuration gives in advance.
+// Limits.NextPass is the same decision without the state to keep.
 //
 // A standby calls DecideOutcome like a leader and gets no write (Skip
 // NotLeader). A new leader starts with empty probe results, an empty

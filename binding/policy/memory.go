@@ -20,6 +20,8 @@ type Memory struct {
 	// Written is the status this writer last wrote successfully.
 	Written []metav1.Condition
 	// LastEnd is when the last write attempt ended, successful or not.
+	// After the clock steps back it is the first decision that found it
+	// after its now (see Observe).
 	LastEnd time.Time
 	// Failures counts the write attempts that failed since the last
 	// success.
@@ -67,10 +69,18 @@ func (m Memory) Failed(end time.Time) Memory {
 }
 
 // Observe records what a decision saw: a foreign edit (its status and
-// time), and the start or end of a fight. The host calls it after every
-// decision, with the object's conditions the decision read; when there is
-// nothing to record it returns m unchanged without allocating.
+// time), the start or end of a fight, and a clock stepped back. The host
+// calls it after every decision, with the object's conditions the
+// decision read; when there is nothing to record it returns m unchanged
+// without allocating.
+//
+// An instant the memory holds after now (the last write's end, an edit,
+// the fight's start) can only come from a clock that stepped back; it is
+// moved to now, so the wait the decision counted from now stays where it
+// is at the next decision instead of moving along with the clock. The
+// failure count and the edits themselves are kept.
 func (l Limits) Observe(m Memory, d Decision, object []metav1.Condition, now time.Time) Memory {
+	m = m.notAfter(now)
 	f := l.fightNow(&m, d.ForeignEdit, now)
 	if !d.ForeignEdit {
 		if !f.on && !m.FightSince.IsZero() {
@@ -106,6 +116,31 @@ func (l Limits) Observe(m Memory, d Decision, object []metav1.Condition, now tim
 		m.FightSince, m.FightEdits = time.Time{}, 0
 	}
 	return m
+}
+
+// notAfter returns m with every instant after now moved to now. The
+// edits stay in order (no edit moves past another), and the receiver's
+// slice is copied before it is changed.
+func (m Memory) notAfter(now time.Time) Memory {
+	m.LastEnd = earliest(m.LastEnd, now)
+	m.LastForeign = earliest(m.LastForeign, now)
+	m.FightSince = earliest(m.FightSince, now)
+	if slices.ContainsFunc(m.Edits, func(t time.Time) bool { return t.After(now) }) {
+		edits := make([]time.Time, len(m.Edits))
+		for i, t := range m.Edits {
+			edits[i] = earliest(t, now)
+		}
+		m.Edits = edits
+	}
+	return m
+}
+
+// earliest returns t, or now when t is after it.
+func earliest(t, now time.Time) time.Time {
+	if t.After(now) {
+		return now
+	}
+	return t
 }
 
 // fight is the state of a fight at one instant.

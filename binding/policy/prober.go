@@ -120,17 +120,17 @@ type PassDecision struct {
 // within PassSpacing of the last pass's start, or before NotBefore. A due
 // time in the future is returned exactly, to the nanosecond.
 //
-// A LastStart after now (a clock stepped back) counts from now instead,
-// so the step neither starts a pass early nor stalls the prober for its
-// size. NextPass is pure and does not allocate.
+// It reads s as DecidePass keeps it (an instant after now, from a clock
+// stepped back, counts as now), and so answers as DecidePass does; a host
+// that keeps its state between ticks calls DecidePass, or the wait it is
+// told moves along with the clock at every tick. NextPass is pure and
+// does not allocate.
 func (l Limits) NextPass(s ProberState, now time.Time) PassDecision {
 	if s.Running {
 		return PassDecision{Cause: CauseNone}
 	}
+	s = l.proberNotAfter(s, now)
 	last := s.LastStart
-	if last.After(now) {
-		last = now
-	}
 	var due time.Time
 	cause := CausePeriodic
 	if last.IsZero() {
@@ -150,9 +150,6 @@ func (l Limits) NextPass(s ProberState, now time.Time) PassDecision {
 				continue
 			}
 			if by := s.LastBy[k]; !by.IsZero() {
-				if by.After(now) {
-					by = now
-				}
 				if r := by.Add(l.TriggerRateLimit); r.After(p) {
 					p = r
 				}
@@ -175,4 +172,32 @@ func (l Limits) NextPass(s ProberState, now time.Time) PassDecision {
 		return PassDecision{Start: true, At: now, Cause: cause}
 	}
 	return PassDecision{At: due, Cause: cause}
+}
+
+// DecidePass is NextPass for a prober that keeps its state between ticks,
+// as every host does: it decides at now and returns the state to keep in
+// place of s. That state holds no instant after now: a last start, a
+// pending trigger or a covering pass stamped after now (a clock stepped
+// back) becomes now, and NotBefore is at most StartupList after now. The
+// spacing, the rate limits and the period then count from the first tick
+// that saw the step, so the step neither starts a pass early nor stalls
+// the prober until the clock is back where it was. When the decision
+// starts a pass, the host records it with Started on the returned state.
+func (l Limits) DecidePass(s ProberState, now time.Time) (PassDecision, ProberState) {
+	s = l.proberNotAfter(s, now)
+	return l.NextPass(s, now), s
+}
+
+// proberNotAfter returns s with every instant after now moved to now, and
+// NotBefore no later than StartupList after now: a prober that has not
+// listed yet lists StartupList after it starts, whatever the clock said
+// then.
+func (l Limits) proberNotAfter(s ProberState, now time.Time) ProberState {
+	s.LastStart = earliest(s.LastStart, now)
+	for k := range s.Pending {
+		s.Pending[k] = earliest(s.Pending[k], now)
+		s.LastBy[k] = earliest(s.LastBy[k], now)
+	}
+	s.NotBefore = earliest(s.NotBefore, now.Add(l.StartupList))
+	return s
 }

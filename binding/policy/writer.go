@@ -114,7 +114,9 @@ type Decision struct {
 //     holds. With no write remembered (a new leader, a new UID)
 //     nothing holds the write back.
 //  5. The wait ends at an exact instant: the last write's end plus the
-//     wait, to the nanosecond.
+//     wait, to the nanosecond. A last write ending after now (a clock
+//     stepped back) counts from now, and Observe moves it there, so the
+//     next decision counts from the same instant.
 //
 // Every comparison, for the write and for foreign edits, looks only at
 // the Binding's own condition types, and reads the object's

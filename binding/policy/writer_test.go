@@ -357,11 +357,16 @@ func TestNextPass_FarTimes(t *testing.T) {
 	late := time.Date(9999, 12, 31, 23, 59, 0, 0, time.UTC)
 	s := ProberState{NotBefore: late}
 	d := l.NextPass(s, t0)
-	assert.False(t, d.Start)
-	assert.Equal(t, late, d.At, "no pass before the prober lists the Bindings")
+	// A NotBefore further than StartupList ahead comes from a clock
+	// stepped back: the prober lists StartupList after now at the latest.
+	assert.Equal(t, PassDecision{At: t0.Add(l.StartupList), Cause: CausePeriodic}, d)
+	d = l.NextPass(s, late.Add(-time.Second))
+	assert.Equal(t, PassDecision{At: late, Cause: CausePeriodic}, d, "no pass before the prober lists the Bindings")
+	// A trigger stamped after now (a clock stepped back) counts as now: it
+	// neither holds the period back nor waits for the clock to come back.
 	s = ProberState{}.Started(t0).Finished().Trigger(TriggerConfig, late)
 	d = l.NextPass(s, t0.Add(time.Minute))
-	assert.Equal(t, PassDecision{At: t0.Add(5 * time.Minute), Cause: CausePeriodic}, d, "a trigger from the future does not hold the period back")
+	assert.Equal(t, PassDecision{Start: true, At: t0.Add(time.Minute), Cause: CauseConfig}, d)
 }
 
 func TestDecide_FightWindowEdge(t *testing.T) {

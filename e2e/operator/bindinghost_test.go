@@ -8,7 +8,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/stretchr/testify/require"
-	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/client/interceptor"
 
@@ -180,13 +180,15 @@ func TestBindingHost_WriteRacingARecreationDoesNotLandOnTheNewObject(t *testing.
 	e.seed()
 	raced := false
 	racing := interceptor.NewClient(e.cl, interceptor.Funcs{
-		SubResourceApply: func(ctx context.Context, c client.Client, sub string, obj runtime.ApplyConfiguration, opts ...client.SubResourceApplyOption) error {
-			if u, ok := obj.(interface{ GetName() string }); ok && !raced && u.GetName() == "team-a-chat" {
+		// ctrlplan sends the plan's status apply as it is, a PATCH of the
+		// apply type.
+		SubResourcePatch: func(ctx context.Context, c client.Client, sub string, obj client.Object, patch client.Patch, opts ...client.SubResourcePatchOption) error {
+			if patch.Type() == types.ApplyPatchType && !raced && obj.GetName() == "team-a-chat" {
 				raced = true
 				e.Kubectl("", "delete", "akbinding", "team-a-chat", "-n", "team-a", "--wait=true")
 				e.Kubectl(seed.BindingYAML("team-a", "team-a-chat", "echo", "", "C2"), "apply", "-f", "-")
 			}
-			return c.SubResource(sub).Apply(ctx, obj, opts...)
+			return c.SubResource(sub).Patch(ctx, obj, patch, opts...)
 		},
 	})
 	h, err := bindinghost.New(racing, policy.DefaultLimits(), "")

@@ -87,17 +87,39 @@ func newClient(t testing.TB, rec *applies, objs ...client.Object) client.WithWat
 				if err != nil {
 					return err
 				}
-				u := &unstructured.Unstructured{}
-				if err := yaml.Unmarshal(data, &u.Object); err != nil {
+				if err := rec.record(data); err != nil {
 					return err
 				}
-				rec.mu.Lock()
-				rec.calls = append(rec.calls, u)
-				rec.mu.Unlock()
 				return c.SubResource(sub).Apply(ctx, obj, opts...)
+			},
+			// ctrlplan sends a plan's apply as it is, a PATCH of the
+			// apply type.
+			SubResourcePatch: func(ctx context.Context, c client.Client, sub string, obj client.Object, patch client.Patch, opts ...client.SubResourcePatchOption) error {
+				if patch.Type() == types.ApplyPatchType {
+					data, err := patch.Data(obj)
+					if err != nil {
+						return err
+					}
+					if err := rec.record(data); err != nil {
+						return err
+					}
+				}
+				return c.SubResource(sub).Patch(ctx, obj, patch, opts...)
 			},
 		}).
 		Build()
+}
+
+// record keeps one apply body.
+func (a *applies) record(body []byte) error {
+	u := &unstructured.Unstructured{}
+	if err := yaml.Unmarshal(body, &u.Object); err != nil {
+		return err
+	}
+	a.mu.Lock()
+	a.calls = append(a.calls, u)
+	a.mu.Unlock()
+	return nil
 }
 
 // okProbe is a finished pass that found the agent and the channel well.
@@ -335,6 +357,12 @@ func TestRunOnce_FailedWriteBacksOff(t *testing.T) {
 	failing := interceptor.NewClient(c, interceptor.Funcs{
 		SubResourceApply: func(context.Context, client.Client, string, runtime.ApplyConfiguration, ...client.SubResourceApplyOption) error {
 			return context.DeadlineExceeded
+		},
+		SubResourcePatch: func(ctx context.Context, c client.Client, sub string, obj client.Object, patch client.Patch, opts ...client.SubResourcePatchOption) error {
+			if patch.Type() == types.ApplyPatchType {
+				return context.DeadlineExceeded
+			}
+			return c.SubResource(sub).Patch(ctx, obj, patch, opts...)
 		},
 	})
 	h := newHost(t, failing)

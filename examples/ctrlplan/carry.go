@@ -6,7 +6,6 @@ import (
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/client/apiutil"
 
@@ -19,23 +18,24 @@ import (
 // updated from each response, so after Carry it holds what the server
 // stored (unless the last request deleted it), and a request marked
 // AfterPrevious is guarded by the resourceVersion obj holds then.
+//
+// Each body goes out as the plan wrote it, a server-side apply too (a
+// PATCH of the apply type, with ForceOwnership when the request says
+// Force): client.Apply would encode the object again with encoding/json
+// and lose the escapes that let an API server's YAML reader take a text
+// holding a C1 control or DEL.
 func Carry(ctx context.Context, c client.Client, obj client.Object, p writeplan.Plan) error {
 	if obj.GetNamespace() != p.Namespace || obj.GetName() != p.Name {
 		return fmt.Errorf("ctrlplan: the plan is for %s/%s, the object is %s/%s", p.Namespace, p.Name, obj.GetNamespace(), obj.GetName())
 	}
 	for _, r := range p.Requests {
-		var err error
 		if r.AfterPrevious {
+			var err error
 			if r.Body, err = r.GuardedBody(obj.GetResourceVersion()); err != nil {
 				return fmt.Errorf("ctrlplan: %w", err)
 			}
 		}
-		if r.PatchType == types.ApplyPatchType {
-			err = apply(ctx, c, obj, r)
-		} else {
-			err = patch(ctx, c, obj, r)
-		}
-		if err != nil {
+		if err := patch(ctx, c, obj, r); err != nil {
 			return fmt.Errorf("ctrlplan: %s of %s %s/%s: %w", r.Step, p.Kind, p.Namespace, p.Name, err)
 		}
 	}
@@ -47,8 +47,8 @@ func Carry(ctx context.Context, c client.Client, obj client.Object, p writeplan.
 // client that does not know our API groups still carries the plan.
 var ours = Scheme()
 
-// patch sends a JSON or merge patch of obj (or of its status) and copies
-// the object the server answered into obj.
+// patch sends the request's body as a PATCH of obj (or of its status)
+// and copies the object the server answered into obj.
 func patch(ctx context.Context, c client.Client, obj client.Object, r writeplan.Request) error {
 	target, u := obj, (*unstructured.Unstructured)(nil)
 	if _, isU := obj.(*unstructured.Unstructured); !isU {
@@ -63,39 +63,19 @@ func patch(ctx context.Context, c client.Client, obj client.Object, r writeplan.
 	p := client.RawPatch(r.PatchType, r.Body)
 	var err error
 	if r.Subresource == writeplan.SubresourceStatus {
-		err = c.Status().Patch(ctx, target, p, client.FieldOwner(r.FieldManager))
+		opts := []client.SubResourcePatchOption{client.FieldOwner(r.FieldManager)}
+		if r.Force {
+			opts = append(opts, client.ForceOwnership)
+		}
+		err = c.Status().Patch(ctx, target, p, opts...)
 	} else {
-		err = c.Patch(ctx, target, p, client.FieldOwner(r.FieldManager))
+		opts := []client.PatchOption{client.FieldOwner(r.FieldManager)}
+		if r.Force {
+			opts = append(opts, client.ForceOwnership)
+		}
+		err = c.Patch(ctx, target, p, opts...)
 	}
 	if err != nil || u == nil {
-		return err
-	}
-	return runtime.DefaultUnstructuredConverter.FromUnstructured(u.Object, obj)
-}
-
-// apply sends a server-side apply request through the client's Apply
-// (or Status().Apply) and copies the object the server answered into obj.
-func apply(ctx context.Context, c client.Client, obj client.Object, r writeplan.Request) error {
-	u := &unstructured.Unstructured{}
-	if err := u.UnmarshalJSON(r.Body); err != nil {
-		return err
-	}
-	ac := client.ApplyConfigurationFromUnstructured(u)
-	var err error
-	if r.Subresource == writeplan.SubresourceStatus {
-		opts := []client.SubResourceApplyOption{client.FieldOwner(r.FieldManager)}
-		if r.Force {
-			opts = append(opts, client.ForceOwnership)
-		}
-		err = c.Status().Apply(ctx, ac, opts...)
-	} else {
-		opts := []client.ApplyOption{client.FieldOwner(r.FieldManager)}
-		if r.Force {
-			opts = append(opts, client.ForceOwnership)
-		}
-		err = c.Apply(ctx, ac, opts...)
-	}
-	if err != nil {
 		return err
 	}
 	return runtime.DefaultUnstructuredConverter.FromUnstructured(u.Object, obj)

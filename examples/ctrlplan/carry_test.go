@@ -255,3 +255,18 @@ func TestCarry_AClientThatDoesNotKnowOurKinds(t *testing.T) {
 	assert.Contains(t, stored.Finalizers, finopsv1.SubscriptionFinalizer)
 	assert.Equal(t, "Ready", stored.Status.Conditions[0].Type)
 }
+
+// A message holding a C1 control or DEL reaches the store as it is: the
+// plan's body carries it escaped, and Carry sends that body unchanged to
+// a store that reads apply bodies as YAML, as an API server does.
+func TestCarry_ControlCharactersStoredAsWritten(t *testing.T) {
+	ctx := context.Background()
+	c := ctrlplan.NewFakeClientBuilder().Build()
+	b := &akv1.Binding{ObjectMeta: metav1.ObjectMeta{Namespace: "team-a", Name: "support"}}
+	require.NoError(t, c.Create(ctx, b, client.FieldOwner("e2e-user")))
+	ready := cond("Ready", "False", "AgentNotFound")
+	ready.Message = "agent card name \"echo\u009c\u007f\u0085\""
+	write(t, c, b, []metav1.Condition{ready})
+	require.NoError(t, c.Get(ctx, client.ObjectKeyFromObject(b), b))
+	assert.Equal(t, ready.Message, types(b)["Ready"].Message)
+}

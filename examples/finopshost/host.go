@@ -446,12 +446,14 @@ func (h *Host) carry(ctx context.Context, obj object, o *conditions.Outcome, sta
 
 func (h *Host) writeDocument(ctx context.Context, doc map[string]string, rep *Report, fail func(string, error)) {
 	what := "ConfigMap " + h.namespace + "/" + finops.PricingConfigMap
-	data, err := json.Marshal(doc)
+	// PricingData escapes what the API server's YAML reader refuses: a
+	// percent book's rates are its own text and may hold anything.
+	data, err := finops.PricingData(doc)
 	if err != nil {
 		fail(what, err)
 		return
 	}
-	u := &unstructured.Unstructured{Object: map[string]any{"data": map[string]any{finops.PricingKey: string(data)}}}
+	u := &unstructured.Unstructured{Object: map[string]any{"data": map[string]any{finops.PricingKey: data}}}
 	u.SetGroupVersionKind(configMapGVK)
 	u.SetNamespace(h.namespace)
 	u.SetName(finops.PricingConfigMap)

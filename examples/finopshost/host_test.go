@@ -2,6 +2,7 @@ package finopshost
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -10,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -178,6 +181,14 @@ func (s *steps) client(t *testing.T, objs ...client.Object) client.WithWatch {
 		SubResourceApply: func(ctx context.Context, c client.Client, sub string, obj runtime.ApplyConfiguration, opts ...client.SubResourceApplyOption) error {
 			s.list = append(s.list, "status apply")
 			return c.SubResource(sub).Apply(ctx, obj, opts...)
+		},
+		// ctrlplan sends a plan's apply as it is, a PATCH of the apply
+		// type.
+		SubResourcePatch: func(ctx context.Context, c client.Client, sub string, obj client.Object, patch client.Patch, opts ...client.SubResourcePatchOption) error {
+			if patch.Type() == types.ApplyPatchType {
+				s.list = append(s.list, "status apply")
+			}
+			return c.SubResource(sub).Patch(ctx, obj, patch, opts...)
 		},
 		Patch: func(ctx context.Context, c client.WithWatch, obj client.Object, patch client.Patch, opts ...client.PatchOption) error {
 			s.list = append(s.list, "patch "+obj.GetName())
@@ -529,4 +540,33 @@ func TestRunOnce_AClockThatWentBackDoesNotStretchAWait(t *testing.T) {
 	if got := rep.RequeueAfterOf(name, back); got <= 0 || got > 2*time.Second {
 		t.Errorf("after the clock went back: wait %v, want at most the 2s it was given", got)
 	}
+}
+
+// A percent book's rate is its own text and may hold a C1 control: the
+// host's status apply and its pricing ConfigMap both pass the store's
+// YAML reader (as an API server's apply does), and both hold the rate as
+// written.
+func TestRunOnce_ARateHoldingAC1Control_StoredAsWritten(t *testing.T) {
+	u := &unstructured.Unstructured{}
+	require.NoError(t, yaml.Unmarshal([]byte(`
+apiVersion: finops.stakater.com/v1alpha1
+kind: PriceBook
+metadata: {namespace: finops-operator-system, name: odd, uid: u-odd, generation: 1, creationTimestamp: "2026-09-01T00:00:00Z",
+           annotations: {finops.stakater.com/active: "true"}}
+spec: {currency: USD, valuationMode: percent, rates: {cpuHour: "0.5\u009c", gpuHour: "\u007f\u0085"}}
+`), &u.Object))
+	c := ctrlplan.NewFakeClientBuilder().WithObjects(u).Build()
+	h, err := New(c, "finops-operator-system")
+	require.NoError(t, err)
+	settle(t, h, t0)
+
+	b := get(t, c, PriceBookGVK, "finops-operator-system", "odd")
+	pricing, _, _ := unstructured.NestedStringMap(b.Object, "status", "activePricing")
+	assert.Equal(t, "0.5\u009c", pricing["CPU"])
+	assert.Equal(t, "\u007f\u0085", pricing["GPU"])
+	cm := get(t, c, schema.GroupVersionKind{Version: "v1", Kind: "ConfigMap"}, "finops-operator-system", finops.PricingConfigMap)
+	data, _, _ := unstructured.NestedString(cm.Object, "data", finops.PricingKey)
+	var doc map[string]string
+	require.NoError(t, json.Unmarshal([]byte(data), &doc))
+	assert.Equal(t, pricing, doc)
 }

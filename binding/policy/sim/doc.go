@@ -18,8 +18,8 @@
 // writer that counted their place would write forever and the
 // simulation would show it. Each Replica reads the whole store every ConfigLook,
 // evaluates with binding.Evaluate and decides writes with
-// policy.Limits.Decide every WriterTick, and, while it leads, asks
-// policy.Limits.NextPass every ProberTick and runs the policy.Plan it
+// policy.Limits.DecideOutcome every WriterTick, and, while it leads, asks
+// policy.Limits.DecidePass every ProberTick and runs the policy.Plan it
 // gets: two Bindings at a time, both probes of a Binding side by side,
 // each answering after the delay the script chose for its backend and
 // channel, or timing out at ProbeTimeout.
@@ -47,4 +47,9 @@
 //     controller's apply (Sim.ApplyOther) owns only its own type.
 //   - Sim.ForeignEdit replaces the whole list, as an update by someone
 //     else would; Sim.ApplyOther adds or replaces one condition in place.
+//   - Each replica has its own clock, the world's until Replica.StepClock
+//     moves it. Its writer, its prober and its evaluations read that
+//     clock (the memory and prober state it keeps hold its instants);
+//     every record (Writes, Passes, Fights, History) and whether the
+//     prober has listed are on the world's clock.
 package sim

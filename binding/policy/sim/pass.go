@@ -23,7 +23,8 @@ func (r *Replica) proberTick() {
 	if !r.leader || !r.looked {
 		return
 	}
-	d := s.lim.NextPass(r.prober, s.now)
+	var d policy.PassDecision
+	d, r.prober = s.lim.DecidePass(r.prober, r.now())
 	if !d.Start {
 		return
 	}
@@ -33,7 +34,7 @@ func (r *Replica) proberTick() {
 		targets = append(targets, policy.Target{Namespace: b.Namespace, Name: b.Name, UID: b.UID,
 			Generation: b.ServedGeneration, Served: b.Served})
 	}
-	r.prober = r.prober.Started(s.now)
+	r.prober = r.prober.Started(r.now())
 	p := &pass{plan: s.lim.Plan(targets), start: s.now, cause: d.Cause}
 	r.pass = p
 	r.startProbes(p)

@@ -21,10 +21,13 @@ type Replica struct {
 	// Name names the replica in the Writes, Passes and Fights records.
 	Name      string
 	sim       *Sim
-	startedAt time.Time
-	alive     bool
-	leader    bool
-	diedAt    time.Time
+	startedAt time.Time // on the world's clock
+	// skew is how far the replica's own clock is from the world's; its
+	// writer and prober read that clock (StepClock).
+	skew   time.Duration
+	alive  bool
+	leader bool
+	diedAt time.Time
 
 	looked      bool
 	bindings    []akv1.Binding
@@ -85,6 +88,15 @@ func (s *Sim) hasLeader() bool {
 	return false
 }
 
+// StepClock moves the replica's own clock by d from now on (a negative d
+// steps it back), as a time sync would. The writer and the prober read
+// that clock, and the engine evaluates at it; the world's time, and the
+// records (Writes, Passes, Fights, History), stay on the world's clock.
+func (r *Replica) StepClock(d time.Duration) { r.skew += d }
+
+// now is the replica's own clock.
+func (r *Replica) now() time.Time { return r.sim.now.Add(r.skew) }
+
 // Leader reports whether the replica leads.
 func (r *Replica) Leader() bool { return r.alive && r.leader }
 
@@ -121,7 +133,7 @@ func (r *Replica) becomeLeader() {
 	if s.now.After(notBefore) {
 		notBefore = s.now
 	}
-	r.prober = policy.ProberState{NotBefore: notBefore}.Trigger(policy.TriggerLeaderStart, s.now)
+	r.prober = policy.ProberState{NotBefore: notBefore.Add(r.skew)}.Trigger(policy.TriggerLeaderStart, r.now())
 }
 
 // look copies the store into the replica's view, as a config read would.
@@ -155,7 +167,7 @@ func (r *Replica) look() {
 		return cmp.Or(cmp.Compare(a.kind, b.kind), cmp.Compare(a.ns, b.ns), cmp.Compare(a.name, b.name))
 	})
 	if r.looked && !slices.Equal(fp, r.fingerprint) && r.leader {
-		r.prober = r.prober.Trigger(policy.TriggerConfig, s.now)
+		r.prober = r.prober.Trigger(policy.TriggerConfig, r.now())
 	}
 	r.fingerprint, r.looked = fp, true
 	// A UID that is gone takes its probe results and writer memory with
@@ -187,7 +199,7 @@ func (r *Replica) evaluate() binding.Result {
 	// The world's clock starts at a set instant (Options.Start defaults
 	// to one), so Now is never zero and Evaluate never refuses it.
 	res, _ := binding.Evaluate(binding.Snapshot{
-		Now: s.now,
+		Now: r.now(),
 		Broker: binding.Broker{Leader: r.leader, StartedAt: r.startedAt, ConfigSource: binding.ConfigSourceCRDs,
 			ProberListed: !s.now.Before(r.startedAt.Add(s.lim.StartupList))},
 		Bindings: r.bindings, Backends: r.backends, Connections: r.connections,
@@ -217,7 +229,7 @@ func (r *Replica) writerTick() {
 		obj := r.bindings[i].Status.Conditions
 		prev := r.writer[br.UID]
 		inFight := !prev.FightSince.IsZero()
-		d, mem, _ := s.lim.DecideOutcome(br, obj, prev, s.now)
+		d, mem, _ := s.lim.DecideOutcome(br, obj, prev, r.now())
 		if inFight && !d.Fight {
 			s.fightEnded(r.Name, br.Namespace, br.Name)
 		}
@@ -229,12 +241,12 @@ func (r *Replica) writerTick() {
 				Name: br.Name, UID: br.UID, PutBack: d.Log == policy.LogPutBack, Conditions: br.Conditions}
 			s.store(&w)
 			if w.OK {
-				mem = mem.Wrote(br.Owned, w.End)
+				mem = mem.Wrote(br.Owned, w.End.Add(r.skew))
 				// The host shows its own write to itself, as the API
 				// server answered it.
 				r.bindings[i].Status.Conditions = w.Stored
 			} else {
-				mem = mem.Failed(w.End)
+				mem = mem.Failed(w.End.Add(r.skew))
 			}
 			s.Writes = append(s.Writes, w)
 			if w.OK {

@@ -270,7 +270,7 @@ func (s *Sim) AfterWrite(fn func(Write)) { s.afterWrite = append(s.afterWrite, f
 func (s *Sim) ChangeSecret() {
 	for _, r := range s.replicas {
 		if r.alive && r.leader {
-			r.prober = r.prober.Trigger(policy.TriggerSecret, s.now)
+			r.prober = r.prober.Trigger(policy.TriggerSecret, r.now())
 		}
 	}
 }
