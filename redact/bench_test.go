@@ -35,7 +35,7 @@ func BenchmarkMessage(b *testing.B) {
 				b.ReportAllocs()
 				b.SetBytes(int64(len(s)))
 				for b.Loop() {
-					_ = message(s, 1<<20)
+					_ = message(s, 1<<20, nil)
 				}
 				reportPerByte(b, len(s))
 			})

@@ -12,6 +12,11 @@
 // the name of an object the reader may see: it is shown as written when
 // it has the shape of a Kubernetes name, so only free text from outside
 // (probe errors, URLs, other objects' values) is ever redacted.
+// [Names.Message] redacts a whole message again, one kept from a stored
+// condition, where the parts can no longer be told apart: the caller says
+// which names the reader sees, and only text equal to one of them is left
+// as written, so a message the engine wrote comes back unchanged and text
+// someone else put there is hidden.
 //
 // # What is hidden, and by what
 //
