@@ -60,7 +60,9 @@ func (e *evaluator) costsResolved(i int32, r *gateReads, out *Outcome, st *finop
 	}
 	rec.Read(TypeCostsResolved, subRef(e.nodes[i].sub))
 	rec.Decided(TypeCostsResolved, "", conditions.Verdict{Rule: &costsRules[ruleCostsKept]})
-	return *c, true
+	kept := *c
+	kept.Message = e.heldMessage(e.nodes[i].sub, kept.Message)
+	return kept, true
 }
 
 // collect applies the snapshot's charge collection run to one
