@@ -147,7 +147,13 @@ func (e *evaluator) deletion(i int32, rec *conditions.Recorder) Outcome {
 			rec.Read(t, ref(o), conditions.FTime("metadata.deletionTimestamp", o.DeletionTimestamp.Time))
 		}
 	}
-	desired := append(keep(Vocabulary.Held(o.Status.Conditions, o.CreationTimestamp.Time), TypeReady, TypePricingResolved), v.Condition(TypeDeleting))
+	desired := keep(Vocabulary.Held(o.Status.Conditions, o.CreationTimestamp.Time), TypeReady, TypePricingResolved)
+	for k := range desired {
+		// Carried as stored, their messages redacted again: anyone who can
+		// write the status may have put a secret there.
+		desired[k].Message = e.seen(o.Namespace).Message(desired[k].Message)
+	}
+	desired = append(desired, v.Condition(TypeDeleting))
 	out, m := e.write(o, desired)
 	if m.Stale {
 		return out
