@@ -74,7 +74,7 @@ var secretKeys = [...]string{
 	"password", "passwd", "passphrase", "pwd", "pw",
 	"token", "secret", "credential", "credentials",
 	"apikey", "api_key", "api-key",
-	"access_key", "accesskey", "secret_key", "secretkey",
+	"access_key", "accesskey", "accountkey", "secret_key", "secretkey",
 	"private_key", "privatekey", "client_secret", "auth", "cookie",
 	"signature",
 }
@@ -257,6 +257,85 @@ func findRuns(s string, out []span) []span {
 		i = j
 	}
 	return out
+}
+
+// minTokenRun is the shortest base64 token hidden for its shape alone:
+// twelve characters are 72 bits, a password or key a person or a
+// generator picks.
+const minTokenRun = 12
+
+// findShortTokens hides a token of minTokenRun to minBase64Run-1 letters,
+// digits, '+' and '/' (with up to two '=' of padding) that reads as random
+// rather than as words: it has both upper- and lower-case letters and
+// splits into at least two CamelCase segments for every five characters
+// (see segments). Random base64 of that length passes more than nine
+// times in ten; an identifier (ObservedGeneration, X509Certificate,
+// IPv4AddressPool) has far fewer segments, and a Kubernetes name has no
+// capital. The token ends at any other byte, '-', '_' and '.' included,
+// so each part of a longer word is judged on its own.
+func findShortTokens(s string, out []span) []span {
+	for i := 0; i < len(s); {
+		if !is(s[i], cB64) || s[i] == '-' || s[i] == '_' {
+			i++
+			continue
+		}
+		j := i
+		var seen uint16
+		for j < len(s) && is(s[j], cB64) && s[j] != '-' && s[j] != '_' {
+			seen |= class[s[j]]
+			j++
+		}
+		if n := j - i; n >= minTokenRun && n < minBase64Run && seen&cUpper != 0 && seen&cLower != 0 && 5*segments(s[i:j]) >= 2*n {
+			e := j
+			for pad := 0; pad < 2 && e < len(s) && s[e] == '='; pad++ {
+				e++
+			}
+			out = append(out, span{i, e, kindSecret})
+		}
+		i = j
+	}
+	return out
+}
+
+// segments counts the parts t splits into as CamelCase identifiers split:
+// a capital with the lower-case run after it, a run of capitals (giving
+// its last one to a lower-case run after it: HTTPServer is HTTP, Server),
+// a lower-case run and a run of digits. '+' and '/' separate parts and
+// are not counted, so a path of words (/etc/certs/CA) stays a few words.
+func segments(t string) int {
+	n := 0
+	for i := 0; i < len(t); {
+		j := i + 1
+		c := class[t[i]]
+		if c&(cLetter|cDigit) != 0 {
+			n++
+		}
+		switch {
+		case c&cUpper != 0:
+			for j < len(t) && is(t[j], cUpper) {
+				j++
+			}
+			if j < len(t) && is(t[j], cLower) {
+				if j-i > 1 {
+					j--
+				} else {
+					for j < len(t) && is(t[j], cLower) {
+						j++
+					}
+				}
+			}
+		case c&cLower != 0:
+			for j < len(t) && is(t[j], cLower) {
+				j++
+			}
+		case c&cDigit != 0:
+			for j < len(t) && is(t[j], cDigit) {
+				j++
+			}
+		}
+		i = j
+	}
+	return n
 }
 
 // findJWTs hides header.payload.signature runs whose header starts with

@@ -33,6 +33,7 @@ var rules = [...]rule{
 	{"auth-scheme", findAuthTokens, true},
 	{"key-value", findKeyValues, true},
 	{"password-phrase", findPasswordPhrases, true},
+	{"connection-string", findConnectionStrings, true},
 	{"slack-token", slackToken.find, false},
 	{"aws-access-key-id", awsKeyID.find, false},
 	{"github-token", githubToken.find, false},
@@ -43,6 +44,7 @@ var rules = [...]rule{
 	{"square-token", squareToken.find, false},
 	{"pem-block", findPEM, false},
 	{"long-run", findRuns, false},
+	{"short-token", findShortTokens, false},
 	{"jwt", findJWTs, false},
 }
 
