@@ -27,8 +27,8 @@ var connFields = [...]struct {
 
 // findConnectionStrings hides the value of each field of connFields
 // written "Name=value", the name in any case and not the end of a longer
-// key. The value runs to the ';' that starts the next field, white space,
-// a quote or a backquote: '&' and '=' are part of a signature.
+// key. The value ends where a bare secret value ends (see valueEnd),
+// except that '&' is part of it: a signature is a query string.
 func findConnectionStrings(s string, out []span) []span {
 	for from := 0; ; {
 		i := indexFrom(s, from, '=')
@@ -48,10 +48,7 @@ func findConnectionStrings(s string, out []span) []span {
 			continue
 		}
 		v := i + 1
-		ve := v
-		for ve < len(s) && s[ve] != ';' && s[ve] != ' ' && s[ve] != '"' && s[ve] != '\'' && s[ve] != '`' {
-			ve++
-		}
+		ve := connValueEnd(s, v)
 		if ve > v {
 			out = append(out, span{v, ve, k})
 			from = ve
@@ -67,4 +64,15 @@ func connField(name string) (kind, bool) {
 		}
 	}
 	return 0, false
+}
+
+// connValueEnd is valueEnd with '&' inside the value.
+func connValueEnd(s string, v int) int {
+	for j := v; ; {
+		j = valueEnd(s, j)
+		if j == len(s) || s[j] != '&' {
+			return j
+		}
+		j++
+	}
 }

@@ -25,6 +25,8 @@ func TestMessage_ConnectionStrings(t *testing.T) {
 		{"JSONAccountKey", `{"accountKey": "abc"}`, `{"accountKey": "[secret]"}`},
 		{"CaseInsensitive", "accountname=foo;accountkey=bar", "accountname=[address];accountkey=[secret]"},
 		{"ProseStays", "set AccountName and AccountKey in the Secret", "set AccountName and AccountKey in the Secret"},
+		{"InParentheses", "(AccountName=foo, SharedAccessSignature=sv=1&sig=x)", "(AccountName=[address], SharedAccessSignature=[secret])"},
+		{"AfterPlaceholder", "(accountkey=[secret])", "(accountkey=[secret])"},
 	})
 }
 
