@@ -39,7 +39,7 @@ var lifecycleRules = [...]conditions.Rule{
 			"The Subscription was deactivated; the cause is on the Active condition.", "Read the Active condition and status.deactivatedAt.")),
 	ruleMarkedForDeletion: rule(TypeActive, "subscription/active/marked-for-deletion", "metadata.deletionTimestamp is set",
 		writeMarkedForDeletion),
-	ruleEndKept: rule(TypeActive, "subscription/active/end-kept", "a deactivated Subscription is never re-validated: its terminal Active is restated for the current generation",
+	ruleEndKept: rule(TypeActive, "subscription/active/end-kept", "a deactivated Subscription is never re-validated: its terminal Active is restated for the current generation, its message redacted again",
 		activeEnds()...),
 	ruleWaitingCollection: rule(TypeDeleting, "subscription/deleting/waiting-for-collection", "a deleted Subscription keeps its finalizer until a charge collection run releases it",
 		end(ReasonWaitingForCollectionJob, "waiting for a SubscriptionChargeCollection run to release the finalizer",
