@@ -36,6 +36,9 @@ func findConnectionStrings(s string, out []span) []span {
 			return out
 		}
 		from = i + 1
+		if i == 0 || !connFieldEnd(s[i-1]) {
+			continue
+		}
 		ks := i
 		for ks > 0 && is(s[ks-1], cLetter) {
 			ks--
@@ -56,8 +59,25 @@ func findConnectionStrings(s string, out []span) []span {
 	}
 }
 
+// connFieldEnd reports whether c can end a name of connFields: most
+// keys before '=' are turned down on their last letter alone.
+func connFieldEnd(c byte) bool {
+	switch lowerASCII(c) {
+	case 'y', 'e', 'x', 't':
+		return true
+	}
+	return false
+}
+
+// The lengths of the shortest and longest names of connFields: most keys
+// before '=' are turned down on their length alone.
+const minConnField, maxConnField = len("accountkey"), len("sharedaccesssignature")
+
 // connField looks a field name up in connFields, ignoring ASCII case.
 func connField(name string) (kind, bool) {
+	if len(name) < minConnField || len(name) > maxConnField {
+		return 0, false
+	}
 	for _, f := range connFields {
 		if len(name) == len(f.name) && hasPrefixFold(name, f.name) {
 			return f.k, true

@@ -220,11 +220,12 @@ const (
 	minBase64Run = 40
 )
 
-// findRuns hides long hex runs and long base64 runs in one pass: the hex
-// alphabet is inside the base64 one, so each hex run lies within a base64
-// run. A base64 run counts only with both upper- and lower-case letters:
-// random data always has them, while Kubernetes names (lower case) and
-// constants (upper case) do not.
+// findRuns hides long hex runs, long base64 runs and short random-looking
+// tokens in one pass: the hex alphabet is inside the base64 one, so each
+// hex run lies within a base64 run, and so does each token. A base64 run
+// counts only with both upper- and lower-case letters: random data always
+// has them, while Kubernetes names (lower case) and constants (upper
+// case) do not.
 func findRuns(s string, out []span) []span {
 	for i := 0; i < len(s); {
 		if !is(s[i], cB64) {
@@ -248,13 +249,17 @@ func findRuns(s string, out []span) []span {
 		if j-hexStart >= minHexRun {
 			out = append(out, span{hexStart, j, kindSecret})
 		}
-		for pad := 0; pad < 2 && j < len(s) && s[j] == '='; pad++ {
-			j++
+		e := j
+		for pad := 0; pad < 2 && e < len(s) && s[e] == '='; pad++ {
+			e++
 		}
-		if j-i >= minBase64Run && seen&cUpper != 0 && seen&cLower != 0 {
-			out = append(out, span{i, j, kindSecret})
+		if j-i >= minTokenRun && seen&cUpper != 0 && seen&cLower != 0 {
+			out = shortTokens(s, i, j, e, out)
 		}
-		i = j
+		if e-i >= minBase64Run && seen&cUpper != 0 && seen&cLower != 0 {
+			out = append(out, span{i, e, kindSecret})
+		}
+		i = e
 	}
 	return out
 }
@@ -264,35 +269,33 @@ func findRuns(s string, out []span) []span {
 // generator picks.
 const minTokenRun = 12
 
-// findShortTokens hides a token of minTokenRun to minBase64Run-1 letters,
-// digits, '+' and '/' (with up to two '=' of padding) that reads as random
-// rather than as words: it has both upper- and lower-case letters and
-// splits into at least two CamelCase segments for every five characters
-// (see segments). Random base64 of that length passes more than nine
-// times in ten; an identifier (ObservedGeneration, X509Certificate,
-// IPv4AddressPool) has far fewer segments, and a Kubernetes name has no
-// capital. The token ends at any other byte, '-', '_' and '.' included,
-// so each part of a longer word is judged on its own.
-func findShortTokens(s string, out []span) []span {
-	for i := 0; i < len(s); {
-		if !is(s[i], cB64) || s[i] == '-' || s[i] == '_' {
-			i++
-			continue
-		}
-		j := i
+// shortTokens hides each token in the base64 run s[a:b] (its padding
+// runs to e) that has minTokenRun to minBase64Run-1 characters and reads
+// as random rather than as words: it has both upper- and lower-case
+// letters and splits into at least two CamelCase segments for every five
+// characters (see segments). Random base64 of that length passes more
+// than nine times in ten; an identifier (ObservedGeneration,
+// X509Certificate, IPv4AddressPool) has far fewer segments, and a
+// Kubernetes name has no capital. A token is letters, digits, '+' and
+// '/': it ends at '-' and '_' as at any other byte, so each part of a
+// longer word is judged on its own. Only a run long enough and with both
+// cases is split, so ordinary words cost nothing here.
+func shortTokens(s string, a, b, e int, out []span) []span {
+	for p := a; p < b; {
+		q := p
 		var seen uint16
-		for j < len(s) && is(s[j], cB64) && s[j] != '-' && s[j] != '_' {
-			seen |= class[s[j]]
-			j++
+		for q < b && s[q] != '-' && s[q] != '_' {
+			seen |= class[s[q]]
+			q++
 		}
-		if n := j - i; n >= minTokenRun && n < minBase64Run && seen&cUpper != 0 && seen&cLower != 0 && 5*segments(s[i:j]) >= 2*n {
-			e := j
-			for pad := 0; pad < 2 && e < len(s) && s[e] == '='; pad++ {
-				e++
-			}
-			out = append(out, span{i, e, kindSecret})
+		end := q
+		if q == b {
+			end = e // the padding belongs to the last token
 		}
-		i = j
+		if n := q - p; n >= minTokenRun && n < minBase64Run && seen&cUpper != 0 && seen&cLower != 0 && 5*segments(s[p:q]) >= 2*n {
+			out = append(out, span{p, end, kindSecret})
+		}
+		p = q + 1
 	}
 	return out
 }

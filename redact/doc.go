@@ -78,9 +78,9 @@
 //	           pem-block: -----BEGIN ... through its -----END line, or to
 //	           the end of a cut message;
 //	           long-run: 32 or more hex digits, 40 or more base64 with
-//	           both cases; short-token: 12 to 39 base64 characters with
-//	           both cases that read as random, not as words (two CamelCase
-//	           segments or more for every five characters); jwt: eyJ....x.y
+//	           both cases, and 12 to 39 base64 characters with both cases
+//	           that read as random, not as words (two CamelCase segments
+//	           or more for every five characters); jwt: eyJ....x.y
 //
 // # Measured on a labelled corpus
 //

@@ -62,7 +62,7 @@ func TestMessage_ShortBase64Tokens(t *testing.T) {
 	})
 }
 
-// Random base64 tokens of the short-token lengths are hidden more than
+// Random base64 tokens of 12 to 39 characters are hidden more than
 // nine times in ten, by their shape alone (the doc's figure). The draw is
 // seeded, so the figure is the same on every run.
 func TestShortToken_RecallOnRandomTokens(t *testing.T) {
@@ -83,6 +83,22 @@ func TestShortToken_RecallOnRandomTokens(t *testing.T) {
 		t.Logf("%d characters: %d of %d hidden", n, hidden, draws)
 		if hidden*10 < draws*9 {
 			t.Errorf("%d characters: %d of %d hidden, fewer than nine in ten", n, hidden, draws)
+		}
+	}
+}
+
+// The quick checks findConnectionStrings makes first (the last letter,
+// the length) turn down no field name.
+func TestConnFields_WithinLengthBounds(t *testing.T) {
+	for _, f := range connFields {
+		if len(f.name) < minConnField || len(f.name) > maxConnField {
+			t.Errorf("%s is outside [%d, %d]", f.name, minConnField, maxConnField)
+		}
+		if !connFieldEnd(f.name[len(f.name)-1]) {
+			t.Errorf("%s ends in a letter connFieldEnd turns down", f.name)
+		}
+		if k, ok := connField(strings.ToUpper(f.name)); !ok || k != f.k {
+			t.Errorf("%s is not found", f.name)
 		}
 	}
 }

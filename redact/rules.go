@@ -44,7 +44,6 @@ var rules = [...]rule{
 	{"square-token", squareToken.find, false},
 	{"pem-block", findPEM, false},
 	{"long-run", findRuns, false},
-	{"short-token", findShortTokens, false},
 	{"jwt", findJWTs, false},
 }
 

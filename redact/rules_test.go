@@ -108,12 +108,10 @@ var ruleExamples = map[string]struct{ positive, negative []string }{
 		negative: []string{"----- separator -----", "BEGIN transaction"},
 	},
 	"long-run": {
-		positive: []string{"0123456789abcdef0123456789abcdef", "QWxhZGRpbjpvcGVuIHNlc2FtZQ0123456789abcdEF"},
-		negative: []string{"a-very-long-kubernetes-name-that-is-lower-case-only", "CONSTANT_NAMES_IN_UPPER_CASE_ARE_NOT_SECRETS"},
-	},
-	"short-token": {
-		positive: []string{"Xk9mP2qL7vNw", "dXNlcjpwYXNz", "A1b+C2d/E3f4G5", "Zm9vYmFyYmF6cQ==", "r4PZozCXKuuGNg"},
-		negative: []string{"ObservedGeneration", "CrashLoopBackOff", "X509Certificate", "IPv4AddressPool", "HTTP2Server",
+		positive: []string{"0123456789abcdef0123456789abcdef", "QWxhZGRpbjpvcGVuIHNlc2FtZQ0123456789abcdEF",
+			"Xk9mP2qL7vNw", "dXNlcjpwYXNz", "A1b+C2d/E3f4G5", "Zm9vYmFyYmF6cQ==", "r4PZozCXKuuGNg", "ENV_Xk9mP2qL7vNw"},
+		negative: []string{"a-very-long-kubernetes-name-that-is-lower-case-only", "CONSTANT_NAMES_IN_UPPER_CASE_ARE_NOT_SECRETS",
+			"ObservedGeneration", "CrashLoopBackOff", "X509Certificate", "IPv4AddressPool", "HTTP2Server",
 			"web-7d4b9c6f5-x2k9q", "C0123ABCDEF9", "Xk9mP2qL7vN", "a1b2c3d4e5f6a7b8"},
 	},
 	"jwt": {
