@@ -155,6 +155,9 @@ func TestNames_PropertyKeepsOnlySeenNames(t *testing.T) {
 // names in s.
 func withinOccurrence(s string, sp span, names []string) bool {
 	for _, n := range names {
+		if n == "" {
+			continue // a ref without a slash has no second part
+		}
 		for i := 0; ; {
 			j := strings.Index(s[i:], n)
 			if j < 0 {
