@@ -32,10 +32,10 @@ func (n Names) Message(s string) string { return message(s, DefaultMaxBytes, n) 
 // NamesObject reports whether n names the object namespace/name as Names
 // is asked about it: the pair, the name, or the namespace.
 func NamesObject(n, namespace, name string) bool {
-	switch {
-	case n == "":
+	if n == "" {
 		return false
-	case n == name || n == namespace:
+	}
+	if n == name || n == namespace {
 		return true
 	}
 	return len(n) == len(namespace)+1+len(name) && n[len(namespace)] == '/' &&
