@@ -182,10 +182,10 @@ func findEncodedIPv6(s string, out []span) []span {
 // zoneMark is the length of the zone mark at s[k]: 3 for %25, 1 for a
 // bare '%', 0 for none.
 func zoneMark(s string, k int) int {
-	switch {
-	case strings.HasPrefix(s[k:], "%25"):
+	if strings.HasPrefix(s[k:], "%25") {
 		return 3
-	case k < len(s) && s[k] == '%':
+	}
+	if k < len(s) && s[k] == '%' {
 		return 1
 	}
 	return 0

@@ -313,8 +313,7 @@ func segments(t string) int {
 		if c&(cLetter|cDigit) != 0 {
 			n++
 		}
-		switch {
-		case c&cUpper != 0:
+		if c&cUpper != 0 {
 			for j < len(t) && is(t[j], cUpper) {
 				j++
 			}
@@ -327,11 +326,11 @@ func segments(t string) int {
 					}
 				}
 			}
-		case c&cLower != 0:
+		} else if c&cLower != 0 {
 			for j < len(t) && is(t[j], cLower) {
 				j++
 			}
-		case c&cDigit != 0:
+		} else if c&cDigit != 0 {
 			for j < len(t) && is(t[j], cDigit) {
 				j++
 			}
