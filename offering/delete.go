@@ -74,7 +74,7 @@ const (
 var deleteRules = [...]conditions.Rule{
 	ruleKeptWhileDeleting: {ID: "offering/deleting/keeps-ready-and-pricing", Kind: finopsv1.KindOffering,
 		Types:    []string{TypeReady, TypePricingResolved},
-		Sentence: "while the Offering is deleted, Ready and PricingResolved stay exactly as the object carries them",
+		Sentence: "while the Offering is deleted, Ready and PricingResolved stay as the object carries them, their messages redacted again",
 		Writes:   keptWrites()},
 	ruleListFailed: deletingRule("offering/deleting/list-failed", "listing the Subscriptions or the Offerings failed, so the dependents are unknown",
 		write(metav1.ConditionFalse, ReasonValidationError, "Listing the dependents failed; the host retries.",
@@ -105,8 +105,8 @@ func keptWrites() []conditions.Reason {
 }
 
 // deletion runs the guard for an Offering with a deletion timestamp.
-// Ready and PricingResolved stay exactly as they were: the delete branch
-// decides only whether the finalizer may go.
+// Ready and PricingResolved stay as they were, their messages redacted
+// again: the delete branch decides only whether the finalizer may go.
 func (e *evaluator) deletion(i int32, rec *conditions.Recorder) Outcome {
 	o := &e.s.Offerings[i]
 	var v conditions.Verdict
@@ -147,7 +147,13 @@ func (e *evaluator) deletion(i int32, rec *conditions.Recorder) Outcome {
 			rec.Read(t, ref(o), conditions.FTime("metadata.deletionTimestamp", o.DeletionTimestamp.Time))
 		}
 	}
-	desired := append(keep(Vocabulary.Held(o.Status.Conditions, o.CreationTimestamp.Time), TypeReady, TypePricingResolved), v.Condition(TypeDeleting))
+	desired := keep(Vocabulary.Held(o.Status.Conditions, o.CreationTimestamp.Time), TypeReady, TypePricingResolved)
+	for k := range desired {
+		// Carried as stored, their messages redacted again: anyone who can
+		// write the status may have put a secret there.
+		desired[k].Message = e.seen(o.Namespace).Message(desired[k].Message)
+	}
+	desired = append(desired, v.Condition(TypeDeleting))
 	out, m := e.write(o, desired)
 	if m.Stale {
 		return out

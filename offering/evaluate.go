@@ -131,7 +131,8 @@ type evaluator struct {
 	reach []bool
 	loops loops
 	book  int
-	deps  *dependents // built on the first deleting Offering
+	deps  *dependents                    // built on the first deleting Offering
+	names map[string]map[string]struct{} // see seen; built on first use
 }
 
 // wholeSeconds is offs with every instant an Offering carries
@@ -170,8 +171,8 @@ func (e *evaluator) write(o *finopsv1.Offering, desired []metav1.Condition) (Out
 	return out, m
 }
 
-// keep returns the current conditions of the given types, so a merge
-// leaves them exactly as they are.
+// keep returns copies of the current conditions of the given types, so a
+// merge leaves them as they are.
 func keep(conds []metav1.Condition, types ...string) []metav1.Condition {
 	var out []metav1.Condition
 	for _, t := range types {

@@ -45,13 +45,14 @@ var activeRules = []conditions.Rule{
 		Sentence: "the book held the slot and another book wins the election",
 		Writes:   []conditions.Reason{writeDemoted}},
 	ruleKept: {ID: "pricebook/active/kept", Kind: finopsv1.KindPriceBook, Types: []string{TypeActive},
-		Sentence: "no transition: Active stays exactly as the object carries it",
+		Sentence: "no transition: Active stays as the object carries it, its message redacted again",
 		Writes:   []conditions.Reason{writeActivated, writeDemoted}},
 }
 
 // activity decides Active from the election: a transition is written, no
-// transition keeps the condition exactly as it is, its observedGeneration
-// included, and absent on a book that never held the slot (kept is nil).
+// transition keeps the condition as it is, its observedGeneration
+// included (the caller redacts its message again), and absent on a book
+// that never held the slot (kept is nil).
 func activity(b, winner *finopsv1.PriceBook, rec *conditions.Recorder) (v conditions.Verdict, kept *metav1.Condition) {
 	won := b == winner
 	if rec.On() {

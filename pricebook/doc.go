@@ -23,7 +23,9 @@
 //
 // The Active condition records changes of the flag only: Activated when a
 // book gains the slot, Demoted when it loses it. Between changes it is
-// left exactly as it was, and a book that never held the slot has none.
+// left as it was, only its message redacted again (a secret someone put
+// there is not written back), and a book that never held the slot has
+// none.
 // status.activePricing is the rendered document on the book that is both
 // active and ready, and absent everywhere else.
 //

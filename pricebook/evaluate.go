@@ -11,6 +11,7 @@ import (
 	finopsv1 "github.com/condengine/condengine/api/finops/v1alpha1"
 	"github.com/condengine/condengine/conditions"
 	"github.com/condengine/condengine/internal/wholesec"
+	"github.com/condengine/condengine/redact"
 )
 
 // Outcome is what one reconcile decides for one PriceBook: the shared
@@ -136,7 +137,12 @@ func decideBook(b, winner *finopsv1.PriceBook, now time.Time, rec *conditions.Re
 	case av.Rule != &rules[ruleKept]:
 		desired = append(desired, av.Condition(TypeActive))
 	case kept != nil:
-		desired = append(desired, *kept)
+		// Carried as stored, its message redacted again: anyone who can
+		// write the status may have put a secret there. The book's own
+		// name is the only name its messages carry.
+		c := *kept
+		c.Message = redact.Names(func(n string) bool { return redact.NamesObject(n, b.Namespace, b.Name) }).Message(c.Message)
+		desired = append(desired, c)
 	}
 	m := Vocabulary.MergeObject(b, cur.Conditions, desired, now)
 	out := Outcome{Outcome: conditions.Outcome{Kind: finopsv1.KindPriceBook, Namespace: b.Namespace, Name: b.Name, UID: b.UID,

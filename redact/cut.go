@@ -11,7 +11,7 @@ import (
 // scanned again and, while anything would change, cut back to before the
 // first span. The result is therefore a fixed point of Message; each round
 // strictly shortens it, so the loop ends.
-func cut(t string, limit int) string {
+func cut(t string, limit int, names Names) string {
 	if limit < len(ellipsis) {
 		return "" // no room even for the ellipsis
 	}
@@ -22,7 +22,7 @@ func cut(t string, limit int) string {
 			return ellipsis
 		}
 		out := p + ellipsis
-		spans := scan(out)
+		spans := scan(out, names)
 		if len(spans) == 0 {
 			return out
 		}

@@ -131,8 +131,13 @@ func findEncodedIPv6(s string, out []span) []span {
 		}
 		j := p
 		dec = dec[:0]
+		zoned, afterZone := false, false
 		for k := i; k < len(s); {
 			if e := encodedV6(s, k); e || is(s[k], cV6) {
+				if afterZone && (!e || decodeV6(s[k+1:k+3]) != ']') {
+					break // only the closing bracket may follow a zone
+				}
+				afterZone = false
 				if e {
 					dec = append(dec, decodeV6(s[k+1:k+3]))
 					k += 3
@@ -141,6 +146,14 @@ func findEncodedIPv6(s string, out []span) []span {
 					k++
 				}
 				j = k
+				continue
+			}
+			// A zone after the address, its '%' written %25 (as RFC 6874
+			// has it in a URL) or bare: fe80%3A%3A1%25eth0.
+			if z := zoneEnd(s, k); !zoned && len(dec) > 0 && z > k {
+				dec = append(dec, '%')
+				dec = append(dec, s[k+zoneMark(s, k):z]...)
+				k, j, zoned, afterZone = z, z, true, true
 				continue
 			}
 			break
@@ -164,6 +177,36 @@ func findEncodedIPv6(s string, out []span) []span {
 		}
 		from = max(j, p+3)
 	}
+}
+
+// zoneMark is the length of the zone mark at s[k]: 3 for %25, 1 for a
+// bare '%', 0 for none.
+func zoneMark(s string, k int) int {
+	if strings.HasPrefix(s[k:], "%25") {
+		return 3
+	}
+	if k < len(s) && s[k] == '%' {
+		return 1
+	}
+	return 0
+}
+
+// zoneEnd returns the end of a zone at s[k] (its mark, then one or more
+// letters, digits, '_', '.', '-' or '~', as findIPv6 reads one), or k
+// when there is none.
+func zoneEnd(s string, k int) int {
+	m := zoneMark(s, k)
+	if m == 0 {
+		return k
+	}
+	z := k + m
+	for z < len(s) && (is(s[z], cWord) || s[z] == '.' || s[z] == '-' || s[z] == '~') {
+		z++
+	}
+	if z == k+m {
+		return k
+	}
+	return z
 }
 
 // nextEncoded is the offset of the next %3A, %5B or %5D at or after
@@ -216,6 +259,9 @@ func encodedIPv6Span(s string, i, j int, dec string) (span, bool) {
 			return span{}, false
 		}
 		addr = addr[1:end]
+	}
+	if z := strings.IndexByte(addr, '%'); z >= 0 {
+		addr = addr[:z] // the zone, read by findEncodedIPv6
 	}
 	if strings.Count(addr, ":") < 2 || !validIPv6(addr) {
 		return span{}, false

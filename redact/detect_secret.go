@@ -74,7 +74,7 @@ var secretKeys = [...]string{
 	"password", "passwd", "passphrase", "pwd", "pw",
 	"token", "secret", "credential", "credentials",
 	"apikey", "api_key", "api-key",
-	"access_key", "accesskey", "secret_key", "secretkey",
+	"access_key", "accesskey", "accountkey", "secret_key", "secretkey",
 	"private_key", "privatekey", "client_secret", "auth", "cookie",
 	"signature",
 }
@@ -220,11 +220,12 @@ const (
 	minBase64Run = 40
 )
 
-// findRuns hides long hex runs and long base64 runs in one pass: the hex
-// alphabet is inside the base64 one, so each hex run lies within a base64
-// run. A base64 run counts only with both upper- and lower-case letters:
-// random data always has them, while Kubernetes names (lower case) and
-// constants (upper case) do not.
+// findRuns hides long hex runs, long base64 runs and short random-looking
+// tokens in one pass: the hex alphabet is inside the base64 one, so each
+// hex run lies within a base64 run, and so does each token. A base64 run
+// counts only with both upper- and lower-case letters: random data always
+// has them, while Kubernetes names (lower case) and constants (upper
+// case) do not.
 func findRuns(s string, out []span) []span {
 	for i := 0; i < len(s); {
 		if !is(s[i], cB64) {
@@ -248,15 +249,95 @@ func findRuns(s string, out []span) []span {
 		if j-hexStart >= minHexRun {
 			out = append(out, span{hexStart, j, kindSecret})
 		}
-		for pad := 0; pad < 2 && j < len(s) && s[j] == '='; pad++ {
-			j++
+		e := j
+		for pad := 0; pad < 2 && e < len(s) && s[e] == '='; pad++ {
+			e++
 		}
-		if j-i >= minBase64Run && seen&cUpper != 0 && seen&cLower != 0 {
-			out = append(out, span{i, j, kindSecret})
+		if j-i >= minTokenRun && seen&cUpper != 0 && seen&cLower != 0 {
+			out = shortTokens(s, i, j, e, out)
+		}
+		if e-i >= minBase64Run && seen&cUpper != 0 && seen&cLower != 0 {
+			out = append(out, span{i, e, kindSecret})
+		}
+		i = e
+	}
+	return out
+}
+
+// minTokenRun is the shortest base64 token hidden for its shape alone:
+// twelve characters are 72 bits, a password or key a person or a
+// generator picks.
+const minTokenRun = 12
+
+// shortTokens hides each token in the base64 run s[a:b] (its padding
+// runs to e) that has minTokenRun to minBase64Run-1 characters and reads
+// as random rather than as words: it has both upper- and lower-case
+// letters and splits into at least two CamelCase segments for every five
+// characters (see segments). Random base64 of that length passes more
+// than nine times in ten; an identifier (ObservedGeneration,
+// X509Certificate, IPv4AddressPool) has far fewer segments, and a
+// Kubernetes name has no capital. A token is letters, digits, '+' and
+// '/': it ends at '-' and '_' as at any other byte, so each part of a
+// longer word is judged on its own. Only a run long enough and with both
+// cases is split, so ordinary words cost nothing here.
+func shortTokens(s string, a, b, e int, out []span) []span {
+	for p := a; p < b; {
+		q := p
+		var seen uint16
+		for q < b && s[q] != '-' && s[q] != '_' {
+			seen |= class[s[q]]
+			q++
+		}
+		end := q
+		if q == b {
+			end = e // the padding belongs to the last token
+		}
+		if n := q - p; n >= minTokenRun && n < minBase64Run && seen&cUpper != 0 && seen&cLower != 0 && 5*segments(s[p:q]) >= 2*n {
+			out = append(out, span{p, end, kindSecret})
+		}
+		p = q + 1
+	}
+	return out
+}
+
+// segments counts the parts t splits into as CamelCase identifiers split:
+// a capital with the lower-case run after it, a run of capitals (giving
+// its last one to a lower-case run after it: HTTPServer is HTTP, Server),
+// a lower-case run and a run of digits. '+' and '/' separate parts and
+// are not counted, so a path of words (/etc/certs/CA) stays a few words.
+func segments(t string) int {
+	n := 0
+	for i := 0; i < len(t); {
+		j := i + 1
+		c := class[t[i]]
+		if c&(cLetter|cDigit) != 0 {
+			n++
+		}
+		if c&cUpper != 0 {
+			for j < len(t) && is(t[j], cUpper) {
+				j++
+			}
+			if j < len(t) && is(t[j], cLower) {
+				if j-i > 1 {
+					j--
+				} else {
+					for j < len(t) && is(t[j], cLower) {
+						j++
+					}
+				}
+			}
+		} else if c&cLower != 0 {
+			for j < len(t) && is(t[j], cLower) {
+				j++
+			}
+		} else if c&cDigit != 0 {
+			for j < len(t) && is(t[j], cDigit) {
+				j++
+			}
 		}
 		i = j
 	}
-	return out
+	return n
 }
 
 // findJWTs hides header.payload.signature runs whose header starts with

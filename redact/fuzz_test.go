@@ -1,8 +1,10 @@
 package redact
 
 // Fuzzing: FuzzMessage checks the message rule, idempotence and that a
-// planted secret of every rule's family never survives;
-// FuzzCheck that Check agrees with the rule. Both run far above 1,000
+// planted secret of every rule's family never survives; FuzzNamesMessage
+// the same rule and idempotence for a message redacted again with names
+// seen, and that nothing but a seen name is kept; FuzzCheck that Check
+// agrees with the rule. Both run far above 1,000
 // executions a second on one core: Message is linear and allocation-free
 // on clean text, and the inputs are strings the fuzzer keeps short.
 //
@@ -42,6 +44,52 @@ func FuzzMessage(f *testing.F) {
 		planted := s[:at] + " " + secret + " " + s[at:]
 		if got := messageMax(planted, 1<<16); strings.Contains(got, secret) {
 			t.Fatalf("planted %q survives in %q", secret, got)
+		}
+	})
+}
+
+// FuzzNamesMessage redacts a kept message again with the names in the
+// input's first line seen (one namespace/name per space): the result
+// obeys the message rule, a second pass changes nothing, and whatever
+// Message would still hide in it lies inside one of those names.
+func FuzzNamesMessage(f *testing.F) {
+	for _, s := range []string{
+		"shop/x-10.0.0.7\nrequirement loop: shop/u -> shop/x-10.0.0.7 -> shop/y-10.0.0.8",
+		"team-a/backup-10.0.0.7\ntarget ConfigMap team-a/backup-10.0.0.7 (v1) was deleted. password=x",
+		"a/0123456789abcdef0123456789abcdef b/glpat-0123456789abcdefghij\na/0123456789abcdef0123456789abcdef:8080 b/glpat-0123456789abcdefghij.",
+		"\nAccountName=x;AccountKey=y fe80%3A%3A1%25eth0 Xk9mP2qL7vNw",
+	} {
+		f.Add(s, 0)
+	}
+	f.Fuzz(func(t *testing.T, s string, max int) {
+		head, text, _ := strings.Cut(s, "\n")
+		refs := strings.Fields(head)
+		seen := Names(func(n string) bool {
+			for _, r := range refs {
+				ns, name, _ := strings.Cut(r, "/")
+				if NamesObject(n, ns, name) {
+					return true
+				}
+			}
+			return false
+		})
+		limit := limitOf(max % 4096)
+		out := message(text, limit, seen)
+		if err := Check(out, limit); err != nil || !isNormal(out) {
+			t.Fatalf("%q breaks the message rule: %v", out, err)
+		}
+		if again := message(out, limit, seen); again != out {
+			t.Fatalf("not idempotent for %q:\n once: %q\ntwice: %q", text, out, again)
+		}
+		var shown []string
+		for _, r := range refs {
+			ns, name, _ := strings.Cut(r, "/")
+			shown = append(shown, r, ns, name)
+		}
+		for _, sp := range scan(out, nil) {
+			if !withinOccurrence(out, sp, shown) {
+				t.Fatalf("%q keeps %q, which no seen name covers (seen %v)", out, out[sp.start:sp.end], refs)
+			}
 		}
 	})
 }

@@ -39,7 +39,7 @@ func limitOf(max int) int {
 }
 
 // messageMax is message at the limit max stands for.
-func messageMax(s string, max int) string { return message(s, limitOf(max)) }
+func messageMax(s string, max int) string { return message(s, limitOf(max), nil) }
 
 // inside reports whether [i, j) lies within one placeholder.
 func inside(ph []span, i, j int) bool {
@@ -78,7 +78,7 @@ func genSafeText(t *rapid.T, label string) string {
 func TestMessage_PropertySafeTextUntouched(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		s := genSafeText(t, "words")
-		if got := message(s, 1<<20); got != s {
+		if got := message(s, 1<<20, nil); got != s {
 			t.Fatalf("changed:\n in: %q\nout: %q", s, got)
 		}
 	})

@@ -9,37 +9,42 @@ import "strings"
 // the order never changes the result.
 
 // rule is one detector: a stable name (used by the tests and in the
-// package doc) and the scanner that appends its findings.
+// package doc) and the scanner that appends its findings. A rule marked
+// byContext finds a value by the words around it (a key, "Bearer", "the
+// password is"), not by its own shape: what it finds stays hidden even
+// where it reads as a name the reader sees (see Names).
 type rule struct {
-	name string
-	find func(s string, out []span) []span
+	name      string
+	find      func(s string, out []span) []span
+	byContext bool
 }
 
 var rules = [...]rule{
-	{"url", findURLs},
-	{"url-percent-encoded", findEncodedURLs},
-	{"email", findEmails},
-	{"ipv4", findIPv4},
-	{"ipv6", findIPv6},
-	{"host-port", findHostPorts},
-	{"host-port-percent-encoded", findEncodedHostPorts},
-	{"ipv4-decimal", findDecimalIPv4},
-	{"ipv4-hex-octal", findIPv4HexOctal},
-	{"ipv6-percent-encoded", findEncodedIPv6},
-	{"auth-scheme", findAuthTokens},
-	{"key-value", findKeyValues},
-	{"password-phrase", findPasswordPhrases},
-	{"slack-token", slackToken.find},
-	{"aws-access-key-id", awsKeyID.find},
-	{"github-token", githubToken.find},
-	{"stripe-key", stripeKey.find},
-	{"gitlab-token", gitlabToken.find},
-	{"google-api-key", googleAPIKey.find},
-	{"huggingface-token", huggingFaceToken.find},
-	{"square-token", squareToken.find},
-	{"pem-block", findPEM},
-	{"long-run", findRuns},
-	{"jwt", findJWTs},
+	{"url", findURLs, false},
+	{"url-percent-encoded", findEncodedURLs, false},
+	{"email", findEmails, false},
+	{"ipv4", findIPv4, false},
+	{"ipv6", findIPv6, false},
+	{"host-port", findHostPorts, false},
+	{"host-port-percent-encoded", findEncodedHostPorts, false},
+	{"ipv4-decimal", findDecimalIPv4, false},
+	{"ipv4-hex-octal", findIPv4HexOctal, false},
+	{"ipv6-percent-encoded", findEncodedIPv6, false},
+	{"auth-scheme", findAuthTokens, true},
+	{"key-value", findKeyValues, true},
+	{"password-phrase", findPasswordPhrases, true},
+	{"connection-string", findConnectionStrings, true},
+	{"slack-token", slackToken.find, false},
+	{"aws-access-key-id", awsKeyID.find, false},
+	{"github-token", githubToken.find, false},
+	{"stripe-key", stripeKey.find, false},
+	{"gitlab-token", gitlabToken.find, false},
+	{"google-api-key", googleAPIKey.find, false},
+	{"huggingface-token", huggingFaceToken.find, false},
+	{"square-token", squareToken.find, false},
+	{"pem-block", findPEM, false},
+	{"long-run", findRuns, false},
+	{"jwt", findJWTs, false},
 }
 
 // prefixed is a token family known by its prefix: the prefix, then at

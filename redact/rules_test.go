@@ -49,8 +49,8 @@ var ruleExamples = map[string]struct{ positive, negative []string }{
 	},
 	"ipv6-percent-encoded": {
 		positive: []string{"fe80%3A%3A1", "%5B::1%5D", "%5Bfe80%3A%3A1%5D%3A8443", "2001%3adb8%3a%3a1", "q=%5B2001%3Adb8%3A%3A7%5D&x=1",
-			"%5B2001%3Adb8%3A%3A7%5D%3A8443: refused", "fe80%3A%3A1."},
-		negative: []string{"100%3A5", "10%3A00%3A00", "Foo%3A%3ABar", "%5Bx%5D", "%3A%3A", "line%3A12", "a%5B0%5D"},
+			"%5B2001%3Adb8%3A%3A7%5D%3A8443: refused", "fe80%3A%3A1.", "fe80%3A%3A1%25eth0", "%5Bfe80%3A%3A1%25en0%5D%3A8443"},
+		negative: []string{"100%3A5", "10%3A00%3A00", "Foo%3A%3ABar", "%5Bx%5D", "%3A%3A", "line%3A12", "a%5B0%5D", "%3A%3A%25eth0", "50%25 done"},
 	},
 	"auth-scheme": {
 		positive: []string{"Bearer abc.def", "Basic dXNlcjpwYXNz"},
@@ -65,6 +65,11 @@ var ruleExamples = map[string]struct{ positive, negative []string }{
 	"password-phrase": {
 		positive: []string{"hunter2x", "correcthorse"},
 		negative: []string{"the password is required", "token was revoked", "the answer is 42"},
+	},
+	"connection-string": {
+		positive: []string{"AccountKey=abc123", "AccountName=acct01;", "SharedAccessSignature=sv=2021-06-08&sig=x", "EndpointSuffix=core.windows.net",
+			"BlobEndpoint=acct.blob.core.windows.net", "accountname=x"},
+		negative: []string{"AccountName is required", "MyAccountName=x", "AccountName=", "AccountName: x", "db.AccountName=x"},
 	},
 	"slack-token": {
 		positive: []string{"xoxb-123456789012-abcdefghijkl", "xoxp-1234-5678-abcdefabcdef", "xapp-1-A0123-456-abcdef0123"},
@@ -103,8 +108,11 @@ var ruleExamples = map[string]struct{ positive, negative []string }{
 		negative: []string{"----- separator -----", "BEGIN transaction"},
 	},
 	"long-run": {
-		positive: []string{"0123456789abcdef0123456789abcdef", "QWxhZGRpbjpvcGVuIHNlc2FtZQ0123456789abcdEF"},
-		negative: []string{"a-very-long-kubernetes-name-that-is-lower-case-only", "CONSTANT_NAMES_IN_UPPER_CASE_ARE_NOT_SECRETS"},
+		positive: []string{"0123456789abcdef0123456789abcdef", "QWxhZGRpbjpvcGVuIHNlc2FtZQ0123456789abcdEF",
+			"Xk9mP2qL7vNw", "dXNlcjpwYXNz", "A1b+C2d/E3f4G5", "Zm9vYmFyYmF6cQ==", "r4PZozCXKuuGNg", "ENV_Xk9mP2qL7vNw"},
+		negative: []string{"a-very-long-kubernetes-name-that-is-lower-case-only", "CONSTANT_NAMES_IN_UPPER_CASE_ARE_NOT_SECRETS",
+			"ObservedGeneration", "CrashLoopBackOff", "X509Certificate", "IPv4AddressPool", "HTTP2Server",
+			"web-7d4b9c6f5-x2k9q", "C0123ABCDEF9", "Xk9mP2qL7vN", "a1b2c3d4e5f6a7b8"},
 	},
 	"jwt": {
 		positive: []string{"eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.sig"},

@@ -40,7 +40,7 @@ var costsRules = [...]conditions.Rule{
 	ruleCostsCollected: rule(TypeCostsResolved, "subscription/costs-resolved/collection-run",
 		"the charge collection run at now wrote status.costs, from the charge rows or the fee calculator", costsWrites...),
 	ruleCostsKept: rule(TypeCostsResolved, "subscription/costs-resolved/kept",
-		"no collection run wrote this time, so the collector's last CostsResolved is kept", costsWrites...),
+		"no collection run wrote this time, so the collector's last CostsResolved is kept, its message redacted again", costsWrites...),
 }
 
 // costsResolved is the CostsResolved condition to write and whether there
@@ -60,7 +60,9 @@ func (e *evaluator) costsResolved(i int32, r *gateReads, out *Outcome, st *finop
 	}
 	rec.Read(TypeCostsResolved, subRef(e.nodes[i].sub))
 	rec.Decided(TypeCostsResolved, "", conditions.Verdict{Rule: &costsRules[ruleCostsKept]})
-	return *c, true
+	kept := *c
+	kept.Message = e.heldMessage(e.nodes[i].sub, kept.Message)
+	return kept, true
 }
 
 // collect applies the snapshot's charge collection run to one

@@ -31,7 +31,10 @@ func TestDeactivated_GenerationMoveKeepsEveryCondition(t *testing.T) {
 		{"BrokenByHandIsFitted", "two\nlines", "", "two lines", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			s := st.New("team-a", "a", st.Active(earlier, "u-team-a-a"), st.Deactivated(ended, subscription.ReasonTargetNotFound))
+			// The target its spec names: a held message shows the names
+			// the reader sees as written.
+			s := st.New("team-a", "a", st.Target("v1", "ConfigMap", "team-a", "backup-10.0.0.7"),
+				st.Active(earlier, "u-team-a-a"), st.Deactivated(ended, subscription.ReasonTargetNotFound))
 			s.Status.Conditions[0].Message, s.Status.Conditions[1].Message = tc.readyMsg, tc.activeMsg
 			s.Generation = 5
 			o := evaluate(subscription.Snapshot{Now: now, Subscriptions: []finopsv1.Subscription{s},

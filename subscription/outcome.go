@@ -8,6 +8,7 @@ import (
 
 	finopsv1 "github.com/condengine/condengine/api/finops/v1alpha1"
 	"github.com/condengine/condengine/conditions"
+	"github.com/condengine/condengine/redact"
 )
 
 // Reasons of a Subscription that is deleted or has ended, each with the
@@ -38,7 +39,7 @@ var lifecycleRules = [...]conditions.Rule{
 			"The Subscription was deactivated; the cause is on the Active condition.", "Read the Active condition and status.deactivatedAt.")),
 	ruleMarkedForDeletion: rule(TypeActive, "subscription/active/marked-for-deletion", "metadata.deletionTimestamp is set",
 		writeMarkedForDeletion),
-	ruleEndKept: rule(TypeActive, "subscription/active/end-kept", "a deactivated Subscription is never re-validated: its terminal Active is restated for the current generation",
+	ruleEndKept: rule(TypeActive, "subscription/active/end-kept", "a deactivated Subscription is never re-validated: its terminal Active is restated for the current generation, its message redacted again",
 		activeEnds()...),
 	ruleWaitingCollection: rule(TypeDeleting, "subscription/deleting/waiting-for-collection", "a deleted Subscription keeps its finalizer until a charge collection run releases it",
 		end(ReasonWaitingForCollectionJob, "waiting for a SubscriptionChargeCollection run to release the finalizer",
@@ -105,15 +106,16 @@ func (e *evaluator) evaluate(i int32, rec *conditions.Recorder) Outcome {
 	case s.IsDeactivated():
 		// Never re-validated: the pair stays as it was, status, reason
 		// and message, re-stated for the current generation only.
+		// The messages are redacted again (see heldMessage).
 		ready, readyFrom = lifecycleRules[ruleReadyDeactivated].Verdict(0, "", gen), TypeActive
 		if r := conditions.Find(held, TypeReady); r != nil && r.Status == cFalse && r.Reason == string(ReasonValidationSucceeded) {
-			ready.Message = heldMessage(r.Message)
+			ready.Message = e.heldMessage(s, r.Message)
 		}
 		kept := &lifecycleRules[ruleEndKept]
 		if a := conditions.Find(held, TypeActive); a != nil {
 			if k := slices.IndexFunc(kept.Writes, func(w conditions.Reason) bool { return w.Status == a.Status && w.Reason == a.Reason }); k >= 0 {
 				active = kept.Verdict(k, "", gen)
-				active.Message = heldMessage(a.Message)
+				active.Message = e.heldMessage(s, a.Message)
 			}
 		}
 		if rec.On() {
@@ -198,14 +200,40 @@ func (e *evaluator) evaluate(i int32, rec *conditions.Recorder) Outcome {
 	return out
 }
 
-// heldMessage is a message kept from the status as it was written: the
-// engine wrote it from the object's own text, so it is shown as it is,
-// only fitted when a hand edit broke the one-line rule.
-func heldMessage(m string) string {
-	if conditions.MessageProblem(m) == "" {
-		return m
+// heldMessage is a message kept from the status as it was written, as
+// it is written again: redacted like any text from elsewhere, since
+// anyone who can write the status may have put a secret in it, except for
+// the names the Subscription's messages are built with (see seen), which
+// stay as written. A message the engine wrote comes back unchanged; a
+// hand edit that broke the one-line rule is mended.
+func (e *evaluator) heldMessage(s *finopsv1.Subscription, m string) string {
+	return e.seen(s).Message(m)
+}
+
+// seen is what a Subscription's reader sees by name: the Subscription
+// itself, what its spec names (its Offering, its parent, its target) and
+// the requirements of its bound Offering. These are the only names its
+// messages carry.
+func (e *evaluator) seen(s *finopsv1.Subscription) redact.Names {
+	return func(n string) bool {
+		switch {
+		case redact.NamesObject(n, s.Namespace, s.Name), redact.NamesObject(n, s.Spec.OfferingRef.Namespace, s.Spec.OfferingRef.Name):
+			return true
+		case s.Spec.Parent != nil && redact.NamesObject(n, s.Spec.Parent.SubscriptionRef.Namespace, s.Spec.Parent.SubscriptionRef.Name):
+			return true
+		}
+		if t := targetOf(s); t != nil && redact.NamesObject(n, t.Namespace, t.Name) {
+			return true
+		}
+		if off := e.offerings[s.Spec.OfferingRef]; off != nil && off.Spec.Compatibility != nil {
+			for _, r := range off.Spec.Compatibility.RequiredOfferings {
+				if redact.NamesObject(n, r.Namespace, r.Name) {
+					return true
+				}
+			}
+		}
+		return false
 	}
-	return conditions.FitMessage(m)
 }
 
 func timeEqual(a, b *metav1.Time) bool {
