@@ -64,9 +64,9 @@ type Evaluator func(*scenario.File) ([]Object, error)
 // computes and are not part of an answer. Nil for an unknown system.
 func StatusKinds(system string) []string {
 	switch system {
-	case scenario.SystemBinding:
+	case "binding":
 		return []string{"Binding"}
-	case scenario.SystemFinOps:
+	case "finops":
 		return []string{"Offering", "PriceBook", "Subscription"}
 	}
 	return nil

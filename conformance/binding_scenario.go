@@ -61,8 +61,8 @@ func DefaultBroker(now time.Time) binding.Broker {
 // BindingSnapshot builds the binding.Snapshot a binding scenario
 // describes, with the format's defaults (DefaultBroker).
 func BindingSnapshot(f *scenario.File) (binding.Snapshot, error) {
-	if f.System != scenario.SystemBinding {
-		return binding.Snapshot{}, fmt.Errorf("scenario system is %q, not %q", f.System, scenario.SystemBinding)
+	if f.System != "binding" {
+		return binding.Snapshot{}, fmt.Errorf("scenario system is %q, not %q", f.System, "binding")
 	}
 	if err := f.Validate(); err != nil {
 		return binding.Snapshot{}, err

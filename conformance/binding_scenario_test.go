@@ -62,7 +62,7 @@ func TestRunBinding_WrongExpectationFails(t *testing.T) {
 	bad := strings.Replace(runnerScenario, "reason: NotInChannel", "reason: ChannelArchived", 1)
 	f, err := scenario.Parse([]byte(bad))
 	require.NoError(t, err)
-	r := scenario.Runners{scenario.SystemBinding: conformance.RunBinding}.Run(f)
+	r := scenario.Runners{"binding": conformance.RunBinding}.Run(f)
 	require.False(t, r.Passed())
 	require.Contains(t, r.Diff, "ChannelArchived")
 }
@@ -136,7 +136,7 @@ func TestRunBinding_WrongDecisionFails(t *testing.T) {
 	require.NoError(t, err)
 	write := "write"
 	f.Expect[0].Decision = &write
-	res := scenario.Runners{scenario.SystemBinding: conformance.RunBinding}.Run(f)
+	res := scenario.Runners{"binding": conformance.RunBinding}.Run(f)
 	assert.False(t, res.Passed())
 	assert.Contains(t, res.Diff, `decision: want "write", got "wait"`)
 }

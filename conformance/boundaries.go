@@ -30,7 +30,7 @@ func boundaries(f *scenario.File, seed int) {
 	r := rand.New(rand.NewPCG(uint64(seed), 0x636f6e666f726d)) // "conform"
 	objs := decodeObjects(f.Objects)
 	switch f.System {
-	case scenario.SystemBinding:
+	case "binding":
 		if r.IntN(3) == 0 {
 			healthyProbes(f, r)
 		} else {
@@ -52,7 +52,7 @@ func boundaries(f *scenario.File, seed int) {
 		if r.IntN(3) == 0 {
 			memoryAhead(f, objs, r)
 		}
-	case scenario.SystemFinOps:
+	case "finops":
 		deletedBefore(objs, f.Now.Time, r)
 		if r.IntN(3) == 0 {
 			failedRead(f, objs, r)

@@ -17,7 +17,7 @@ import (
 // engine's answer. A host calls it from its own test:
 //
 //	func TestConformsToEngine(t *testing.T) {
-//		conformance.Check(t, scenario.SystemBinding, myEvaluator, conformance.Options{Runs: 500})
+//		conformance.Check(t, "binding", myEvaluator, conformance.Options{Runs: 500})
 //	}
 func Check(t testing.TB, system string, eval Evaluator, opts Options) {
 	t.Helper()

@@ -32,7 +32,7 @@ var rarelyDrawn = map[string]string{
 func ReachedRules(f *scenario.File) ([]string, error) {
 	var provs []conditions.Provenance
 	switch f.System {
-	case scenario.SystemBinding:
+	case "binding":
 		s, err := BindingSnapshot(f)
 		if err != nil {
 			return nil, err
@@ -44,7 +44,7 @@ func ReachedRules(f *scenario.File) ([]string, error) {
 		for _, r := range res.Bindings {
 			provs = append(provs, r.Provenance...)
 		}
-	case scenario.SystemFinOps:
+	case "finops":
 		s, err := FinOpsSnapshot(f)
 		if err != nil {
 			return nil, err
@@ -148,7 +148,7 @@ func systemRuleIDs(system string) []string {
 	var out []string
 	for _, r := range Rules() {
 		shared, isBinding := strings.HasPrefix(r.ID, "any/"), strings.HasPrefix(r.ID, "binding/")
-		if shared || (system == scenario.SystemBinding) == isBinding {
+		if shared || (system == "binding") == isBinding {
 			out = append(out, r.ID)
 		}
 	}

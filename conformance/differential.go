@@ -204,12 +204,12 @@ func generate(system string, seed int, ex [][]byte) (*scenario.File, error) {
 	var f *scenario.File
 	var err error
 	switch system {
-	case scenario.SystemBinding:
+	case "binding":
 		f, err = BindingScenario(bindingtest.SnapshotGen().Example(seed))
-	case scenario.SystemFinOps:
+	case "finops":
 		f, err = FinOpsScenario(finopstest.SnapshotGen().Example(seed))
 	default:
-		return nil, fmt.Errorf("system %q is not %q or %q", system, scenario.SystemBinding, scenario.SystemFinOps)
+		return nil, fmt.Errorf("system %q is not %q or %q", system, "binding", "finops")
 	}
 	if err != nil {
 		return nil, err

@@ -31,7 +31,7 @@ func renamed(from, to string) conformance.Evaluator {
 }
 
 func TestDifferential_EngineAgreesWithItself(t *testing.T) {
-	for _, sys := range []string{scenario.SystemBinding, scenario.SystemFinOps} {
+	for _, sys := range []string{"binding", "finops"} {
 		t.Run(sys, func(t *testing.T) {
 			c, err := conformance.Differential(sys, conformance.Reference, conformance.Options{Runs: 200})
 			require.NoError(t, err)
@@ -42,8 +42,8 @@ func TestDifferential_EngineAgreesWithItself(t *testing.T) {
 
 func TestDifferential_CatchesARenamedReasonWithASmallCounterexample(t *testing.T) {
 	cases := []struct{ system, from, to, field string }{
-		{scenario.SystemBinding, "ChannelConflict", "ChannelTaken", "conditions[Accepted].reason"},
-		{scenario.SystemFinOps, "OfferingNotFound", "OfferingMissing", "].reason"},
+		{"binding", "ChannelConflict", "ChannelTaken", "conditions[Accepted].reason"},
+		{"finops", "OfferingNotFound", "OfferingMissing", "].reason"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.system, func(t *testing.T) {
@@ -83,7 +83,7 @@ func TestCheck_FailsTheHostTestAndWritesTheFile(t *testing.T) {
 	ft := &fakeT{TB: t}
 	func() {
 		defer func() { _ = recover() }()
-		conformance.Check(ft, scenario.SystemBinding, renamed("ChannelConflict", "Elsewhere"), conformance.Options{Runs: 300, Out: out})
+		conformance.Check(ft, "binding", renamed("ChannelConflict", "Elsewhere"), conformance.Options{Runs: 300, Out: out})
 	}()
 	require.True(t, ft.failed, "Check did not fail")
 	assert.Contains(t, ft.msg, "written to "+out)
@@ -93,7 +93,7 @@ func TestCheck_FailsTheHostTestAndWritesTheFile(t *testing.T) {
 	assert.True(t, strings.HasPrefix(string(data), "name: \"counterexample: binding snapshot"), string(data))
 
 	ok := &fakeT{TB: t}
-	conformance.Check(ok, scenario.SystemFinOps, conformance.Reference, conformance.Options{Runs: 20})
+	conformance.Check(ok, "finops", conformance.Reference, conformance.Options{Runs: 20})
 	assert.False(t, ok.failed)
 }
 
@@ -145,7 +145,7 @@ func TestDifferential_BreakingWhileShrinkingReportsThatRequest(t *testing.T) {
 		}
 		return got, err
 	}
-	c, err := conformance.Differential(scenario.SystemBinding, eval, conformance.Options{Runs: 300})
+	c, err := conformance.Differential("binding", eval, conformance.Options{Runs: 300})
 	require.NoError(t, err)
 	require.NotNil(t, c, "the mutation went unnoticed")
 	require.NotZero(t, disagreedAt)

@@ -8,7 +8,7 @@
 //	func TestCorpus(t *testing.T) {
 //		rs := conformance.Runners()
 //		rs["binding"] = myReconcileAsARunner
-//		rs.TestFS(t, conformance.Corpus()) // -run Corpus/ready-all-true selects one file
+//		conformance.TestFS(t, rs, conformance.Corpus()) // -run Corpus/ready-all-true selects one file
 //	}
 //
 // Differential conformance: Check (in a Go test) and Differential (from

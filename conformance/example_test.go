@@ -48,7 +48,7 @@ func ExampleDifferential() {
 		}
 		return objs, err
 	}
-	c, err := conformance.Differential(scenario.SystemBinding, wrong, conformance.Options{Runs: 100})
+	c, err := conformance.Differential("binding", wrong, conformance.Options{Runs: 100})
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -22,8 +22,8 @@ import (
 // FinOpsSnapshot builds the snapshot a finops scenario describes: its
 // objects decoded, its failures and its collection run carried over.
 func FinOpsSnapshot(f *scenario.File) (finops.Snapshot, error) {
-	if f.System != scenario.SystemFinOps {
-		return finops.Snapshot{}, fmt.Errorf("scenario system is %q, not %q", f.System, scenario.SystemFinOps)
+	if f.System != "finops" {
+		return finops.Snapshot{}, fmt.Errorf("scenario system is %q, not %q", f.System, "finops")
 	}
 	if err := f.Validate(); err != nil {
 		return finops.Snapshot{}, err

@@ -37,7 +37,7 @@ func FuzzRunBinding(f *testing.F) {
 			t.Skip()
 		}
 		sf, err := scenario.Parse(data)
-		if err != nil || sf.System != scenario.SystemBinding {
+		if err != nil || sf.System != "binding" {
 			return
 		}
 		outs, err := conformance.RunBinding(sf)

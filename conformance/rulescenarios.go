@@ -103,7 +103,7 @@ func ruleScenario(r conditions.Rule) (string, []byte, error) {
 
 // systemOfKind is the system that evaluates kind, "" for none.
 func systemOfKind(kind string) string {
-	for _, sys := range []string{scenario.SystemBinding, scenario.SystemFinOps} {
+	for _, sys := range []string{"binding", "finops"} {
 		if kind != "" && slices.Contains(StatusKinds(sys), kind) {
 			return sys
 		}

@@ -6,8 +6,6 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"github.com/condengine/condengine/scenario"
 )
 
 // Generate hands out each rule scenario once, at seeds 3, 7, ..., as
@@ -35,9 +33,9 @@ func TestGenerate_HandsOutEachRuleExampleOnce(t *testing.T) {
 	}
 	require.Len(t, ex, 2)
 	for seed := range 12 {
-		f, err := generate(scenario.SystemBinding, seed, ex)
+		f, err := generate("binding", seed, ex)
 		require.NoError(t, err)
-		drawn, err := generate(scenario.SystemBinding, seed, nil)
+		drawn, err := generate("binding", seed, nil)
 		require.NoError(t, err)
 		switch seed {
 		case 3, 7:

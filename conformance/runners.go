@@ -10,7 +10,7 @@ import (
 // caller may add its own systems.
 func Runners() scenario.Runners {
 	return scenario.Runners{
-		scenario.SystemBinding: RunBinding,
-		scenario.SystemFinOps:  RunFinOps,
+		"binding": RunBinding,
+		"finops":  RunFinOps,
 	}
 }

@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"github.com/condengine/condengine/conformance"
-	"github.com/condengine/condengine/scenario"
 )
 
 // schema is a JSON Schema, read with the keywords the protocol's schemas
@@ -171,7 +170,7 @@ func decodeLine(t *testing.T, line []byte) any {
 func TestSchemas_ValidateRealRequestsAndAnswers(t *testing.T) {
 	req := loadSchema(t, "schema/request.schema.json")
 	ans := loadSchema(t, "schema/answer.schema.json")
-	for _, sys := range []string{scenario.SystemBinding, scenario.SystemFinOps} {
+	for _, sys := range []string{"binding", "finops"} {
 		for seed := range 60 {
 			f, err := conformance.Generate(sys, seed)
 			if err != nil {

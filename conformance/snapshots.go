@@ -24,7 +24,7 @@ import (
 // twice (the engine reads such twins as neither) is written with the
 // first of them only.
 func BindingScenario(s binding.Snapshot) (*scenario.File, error) {
-	f := &scenario.File{Name: "generated", System: scenario.SystemBinding, Now: metav1.NewTime(s.Now)}
+	f := &scenario.File{Name: "generated", System: "binding", Now: metav1.NewTime(s.Now)}
 	w := objectWriter{f: f}
 	leader, listed := s.Broker.Leader, s.Broker.ProberListed
 	started := metav1.NewTime(s.Broker.StartedAt)
@@ -103,7 +103,7 @@ func BindingScenario(s binding.Snapshot) (*scenario.File, error) {
 // not carry. The file has the name "generated" and no expectations; like
 // BindingScenario's, it holds one object per kind, namespace and name.
 func FinOpsScenario(s finops.Snapshot) (*scenario.File, error) {
-	f := &scenario.File{Name: "generated", System: scenario.SystemFinOps, Now: metav1.NewTime(s.Now)}
+	f := &scenario.File{Name: "generated", System: "finops", Now: metav1.NewTime(s.Now)}
 	w := objectWriter{f: f}
 	var err error
 	add := func(apiVersion, kind string, obj any) {

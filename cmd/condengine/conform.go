@@ -64,7 +64,7 @@ func runConform(e env, args []string) int {
 	case *replay != "":
 		return replayOne(e, *replay, *command, *timeout+*startTimeout, conformance.Options{AnyOrder: !*strictOrder, Keys: keyList, Only: onlyList})
 	case conformance.StatusKinds(*system) == nil:
-		return usageError(e, "conform", "--system must be %s or %s", scenario.SystemBinding, scenario.SystemFinOps)
+		return usageError(e, "conform", "--system must be %s or %s", "binding", "finops")
 	case *runs < 1:
 		return usageError(e, "conform", "--runs must be at least 1")
 	case *seed < 0:

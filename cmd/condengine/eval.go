@@ -149,7 +149,7 @@ func evaluateFrom(s *stream, now time.Time) (*world, error) {
 func evaluateScenario(f *scenario.File) (*world, error) {
 	w := &world{now: f.Now.Time}
 	switch f.System {
-	case scenario.SystemBinding:
+	case "binding":
 		snap, err := conformance.BindingSnapshot(f)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", f.Path, err)
@@ -193,7 +193,7 @@ func evaluateStream(s *stream, now time.Time) (*world, error) {
 		s.ak = newAKObjects()
 	}
 	objs, chunks, in := &s.ak.objs, &s.ak.chunks, s.ak.in
-	finops := &scenario.File{Path: s.name, Name: s.name, System: scenario.SystemFinOps}
+	finops := &scenario.File{Path: s.name, Name: s.name, System: "finops"}
 	finops.Now.Time = now
 	var foreign []json.RawMessage
 	var foreignAt []*manifest.DocumentError // where each foreign manifest came from

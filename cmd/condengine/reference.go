@@ -10,7 +10,6 @@ import (
 
 	"github.com/condengine/condengine/conformance"
 	"github.com/condengine/condengine/redact"
-	"github.com/condengine/condengine/scenario"
 )
 
 // runReference answers the conform protocol with this engine: a
@@ -27,7 +26,7 @@ func runReference(e env, args []string) int {
 		return code
 	}
 	if conformance.StatusKinds(*system) == nil {
-		return usageError(e, "reference", "--system must be %s or %s", scenario.SystemBinding, scenario.SystemFinOps)
+		return usageError(e, "reference", "--system must be %s or %s", "binding", "finops")
 	}
 	in := bufio.NewReaderSize(e.stdin, 1<<16)
 	out := bufio.NewWriter(e.stdout)

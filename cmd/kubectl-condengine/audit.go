@@ -176,7 +176,7 @@ func auditBindings(in auditInput) ([]ObjectReport, []binding.ObjectError, error)
 	explained := map[key]explain.Object{}
 	for w, probe := range probeWorlds {
 		due[w] = map[key][]metav1.Condition{}
-		f := &scenario.File{Name: "audit", System: scenario.SystemBinding, Now: metav1.NewTime(in.now), Objects: in.bindings}
+		f := &scenario.File{Name: "audit", System: "binding", Now: metav1.NewTime(in.now), Objects: in.bindings}
 		yes := true
 		started := metav1.NewTime(in.now.Add(-24 * time.Hour))
 		f.Broker = &scenario.Broker{Leader: &yes, ProberListed: &yes, StartedAt: &started, ConfigSource: string(binding.ConfigSourceCRDs)}
