@@ -79,7 +79,7 @@ func TestValidate_RefusesWhatBreaksTheContract(t *testing.T) {
 		"rule shared":     {func(s *system.System) { s.Rules = append(s.Rules, conditions.SharedRules()[0]) }, "is a shared rule"},
 		"rule kind":       {func(s *system.System) { s.Rules[0].Kind = "Secret" }, `rule database/ready/provisioned decides kind "Secret", which is not a kind of the system with a vocabulary`},
 		"rule type":       {func(s *system.System) { s.Rules[0].Types = []string{"Healthy"} }, "rule database/ready/provisioned: type Healthy is not in the vocabulary of Database"},
-		"rule reason":     {func(s *system.System) { s.Rules[1].Writes = []conditions.Reason{{Status: "False", Reason: "Gone"}} }, "rule database/ready/secret-missing: Ready False Gone is not in the vocabulary of Database"},
+		"rule reason":     {func(s *system.System) { s.Rules[1].Writes = []conditions.Reason{{Status: "False", Reason: "Gone"}} }, "rule database/ready/secret-missing: False Gone is not in the vocabulary of Database for Ready"},
 		"unreachable":     {func(s *system.System) { s.Unreachable = map[string]string{"database/x": "why"} }, "Unreachable: database/x is not a rule of the system"},
 		"rare reason":     {func(s *system.System) { s.Rare = map[string]string{"database/ready/provisioned": " "} }, "Rare: database/ready/provisioned has no reason"},
 		"crd missing":     {func(s *system.System) { s.CRDs = fstest.MapFS{} }, "kind Database.db.example.dev has no CustomResourceDefinition in CRDs"},

@@ -28,8 +28,10 @@ var name = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$`)
 //     and no name a kubectl user types stands for two kinds of one
 //     group;
 //   - every rule has an ID of its own (none of conditions.SharedRules),
-//     decides a kind of the system that has a vocabulary, and names
-//     only that vocabulary's types and (status, reason) pairs;
+//     decides a kind of the system that has a vocabulary, names only
+//     that vocabulary's types, and writes only (status, reason) pairs
+//     the vocabulary has for one of them (for any type of the kind when
+//     the rule names none);
 //   - every key of Unreachable and Rare is a rule ID of the system or a
 //     shared rule's, with a reason;
 //   - when CRDs is set, every kind the system writes to (one with a
@@ -124,15 +126,23 @@ func validate(s *System) []error {
 			fail("rule %s decides kind %q, which is not a kind of the system with a vocabulary", r.ID, r.Kind)
 			continue
 		}
+		types := r.Types
 		for _, typ := range r.Types {
 			if !k.Vocabulary.Has(typ) {
 				fail("rule %s: type %s is not in the vocabulary of %s", r.ID, typ, r.Kind)
-				continue
 			}
-			for _, w := range r.Writes {
-				if _, ok := k.Vocabulary.Lookup(typ, w.Status, w.Reason); !ok {
-					fail("rule %s: %s %s %s is not in the vocabulary of %s", r.ID, typ, w.Status, w.Reason, r.Kind)
-				}
+		}
+		if len(types) == 0 {
+			for _, t := range k.Vocabulary.Types() {
+				types = append(types, t.Name)
+			}
+		}
+		for _, w := range r.Writes {
+			if !slices.ContainsFunc(types, func(typ string) bool {
+				_, ok := k.Vocabulary.Lookup(typ, w.Status, w.Reason)
+				return ok
+			}) {
+				fail("rule %s: %s %s is not in the vocabulary of %s for %s", r.ID, w.Status, w.Reason, r.Kind, strings.Join(types, ", "))
 			}
 		}
 	}
