@@ -10,8 +10,8 @@ import (
 )
 
 // The whole corpus, both systems, through the same runners the command
-// uses: each binding file through RunBinding, each finops file through
-// RunFinOps, once.
+// uses: each binding file through bindingtest.Run, each finops file
+// through finopstest.Run, once.
 func TestCorpus(t *testing.T) {
 	conformance.TestFS(t, conformance.Runners(), conformance.Corpus())
 }
@@ -46,6 +46,9 @@ func TestCorpus_SubtestNames(t *testing.T) {
 
 func TestRunners_CoverEverySystem(t *testing.T) {
 	rs := conformance.Runners()
+	if len(rs) != 2 {
+		t.Errorf("%d runners, want the two seed systems'", len(rs))
+	}
 	for _, sys := range []string{"binding", "finops"} {
 		if rs[sys] == nil {
 			t.Errorf("no runner for %q", sys)
@@ -70,7 +73,7 @@ func TestRunners_DeliberatelyFailingScenarioFails(t *testing.T) {
 
 func TestVocabularies_DistinctKindsInDocumentedOrder(t *testing.T) {
 	var kinds []string
-	for _, v := range conformance.Vocabularies() {
+	for _, v := range conformance.Vocabularies(conformance.SeedSystems()...) {
 		kinds = append(kinds, v.Kind())
 	}
 	want := []string{"Binding", "PriceBook", "Offering", "Subscription"}

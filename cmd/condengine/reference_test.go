@@ -15,7 +15,7 @@ import (
 func FuzzReference(f *testing.F) {
 	for seed := range 3 {
 		for _, sys := range []string{"binding", "finops"} {
-			g, err := conformance.Generate(sys, seed)
+			g, err := conformance.Generate(findSystem(sys), seed)
 			if err != nil {
 				f.Fatal(err)
 			}
@@ -41,7 +41,7 @@ func FuzzReference(f *testing.F) {
 		if finops {
 			system = "finops"
 		}
-		answer, err := answerRequest(line, system)
+		answer, err := answerRequest(line, findSystem(system))
 		if err != nil {
 			if msg := echo(err); len(msg) > maxEcho || strings.ContainsAny(msg, "\r\n") {
 				t.Fatalf("the refusal is not one line of at most %d bytes: %q", maxEcho, msg)
