@@ -20,8 +20,8 @@
 // FinOps kinds become their Go types; any other object is kept by
 // identity as an Object, so a Subscription's targetRef can find it. The
 // OpenCost pricing ConfigMap, when present, supplies the document
-// OpenCost holds. The scenario.Runner of the "finops" system is
-// conformance.RunFinOps.
+// OpenCost holds. The scenario runner of the "finops" system is
+// finopstest.Run.
 //
 // # Decisions
 //
