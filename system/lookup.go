@@ -14,6 +14,9 @@ import (
 func Find(name string, systems ...*System) (*System, error) {
 	var known []string
 	for _, s := range systems {
+		if s == nil {
+			continue
+		}
 		if s.Name == name {
 			return s, nil
 		}
@@ -39,6 +42,9 @@ func ResolveKind(name string, systems ...*System) (Kind, error) {
 	var all, known []string
 	hint := ""
 	for _, s := range systems {
+		if s == nil {
+			continue
+		}
 		for _, k := range s.Kinds {
 			if k.Vocabulary == nil {
 				continue

@@ -1,6 +1,7 @@
 package system
 
 import (
+	"fmt"
 	"io/fs"
 	"strings"
 
@@ -131,13 +132,22 @@ func (s *System) Vocabularies() []*conditions.Vocabulary {
 }
 
 // Runners returns a scenario runner per system, keyed by its name, each
-// running the system without explanation. The map is new on each call,
-// so a caller may replace or add runners.
+// running the system without explanation; a nil system is left out, and
+// one without Run answers every file with an error. The map is new on
+// each call, so a caller may replace or add runners.
 func Runners(systems ...*System) scenario.Runners {
 	out := make(scenario.Runners, len(systems))
 	for _, s := range systems {
-		run := s.Run
-		out[s.Name] = func(f *scenario.File) ([]scenario.Outcome, error) { return run(f, false) }
+		if s == nil {
+			continue
+		}
+		name, run := s.Name, s.Run
+		out[name] = func(f *scenario.File) ([]scenario.Outcome, error) {
+			if run == nil {
+				return nil, fmt.Errorf("system %q has no Run", name)
+			}
+			return run(f, false)
+		}
 	}
 	return out
 }

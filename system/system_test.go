@@ -55,6 +55,9 @@ func database() *system.System {
 
 func TestValidate_AcceptsAValidSystem(t *testing.T) {
 	require.NoError(t, system.Validate(database()))
+	s0 := database()
+	s0.Rules[0].Types = nil // a rule of every type writes a pair of one of them
+	require.NoError(t, system.Validate(s0))
 	s := database()
 	s.CRDs = nil // the CRDs are optional; without them nothing is held to them
 	s.Kinds[0].ShortNames = []string{"other"}
@@ -179,6 +182,15 @@ func TestRunners(t *testing.T) {
 	_, err := rs["database"](&scenario.File{Name: "x"})
 	assert.EqualError(t, err, "ran x")
 	assert.Equal(t, []bool{false}, explained)
+
+	// A value that breaks the contract does not panic a tool.
+	s.Run = nil
+	_, err = system.Runners(s, nil)["database"](&scenario.File{Name: "x"})
+	assert.EqualError(t, err, `system "database" has no Run`)
+	_, err = system.ResolveKind("pgdb", nil, s)
+	assert.NoError(t, err)
+	_, err = system.Find("database", nil, s)
+	assert.NoError(t, err)
 }
 
 func TestSystem_KindsAndVocabularies(t *testing.T) {
