@@ -5,7 +5,7 @@ import (
 	"os"
 
 	"github.com/condengine/condengine/binding"
-	"github.com/condengine/condengine/conformance"
+	"github.com/condengine/condengine/binding/bindingtest"
 	"github.com/condengine/condengine/scenario"
 )
 
@@ -20,7 +20,7 @@ func ExampleExplain() {
 	if err != nil {
 		panic(err)
 	}
-	s, err := conformance.BindingSnapshot(f)
+	s, err := bindingtest.Snapshot(f)
 	if err != nil {
 		panic(err)
 	}

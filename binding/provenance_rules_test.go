@@ -5,8 +5,8 @@ import (
 	"testing"
 
 	"github.com/condengine/condengine/binding"
+	"github.com/condengine/condengine/binding/bindingtest"
 	"github.com/condengine/condengine/conditions"
-	"github.com/condengine/condengine/conformance"
 	"github.com/condengine/condengine/scenario"
 )
 
@@ -63,7 +63,7 @@ func TestExplain_EvidencePerRule(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			s, err := conformance.BindingSnapshot(f)
+			s, err := bindingtest.Snapshot(f)
 			if err != nil {
 				t.Fatal(err)
 			}

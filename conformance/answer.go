@@ -13,6 +13,7 @@ import (
 	"github.com/condengine/condengine/conditions"
 	"github.com/condengine/condengine/manifest"
 	"github.com/condengine/condengine/scenario"
+	"github.com/condengine/condengine/system"
 )
 
 // Object is what an implementation says one object's status is once a
@@ -57,48 +58,39 @@ func (o Object) ID() string {
 // answer; the difference is reported like a disagreement.
 type Evaluator func(*scenario.File) ([]Object, error)
 
-// StatusKinds lists the kinds whose status an implementation of system
-// writes, and so the kinds an answer lists: Binding for "binding";
-// PriceBook, Offering and Subscription for "finops". CostJobs,
-// FinOpsProviders and the OpenCost ConfigMap carry no status the operator
-// computes and are not part of an answer. Nil for an unknown system.
-func StatusKinds(system string) []string {
-	switch system {
-	case scenario.SystemBinding:
-		return []string{"Binding"}
-	case scenario.SystemFinOps:
-		return []string{"Offering", "PriceBook", "Subscription"}
+// Reference is this engine as an Evaluator of sys: the answer every
+// other implementation is compared with. It runs sys on the file and
+// answers for the objects of sys's status kinds (Kind.Status), sorted by
+// kind, namespace and name: their conditions as the runner reports them,
+// what the object carries once the reconcile is done (the computed list
+// where a write is made now, otherwise the list the object already had,
+// exactly as it stands, read at whole seconds), their other status
+// fields, and the decision keys from the outcome (write, removeFinalizer,
+// retryAt). A file of another system is refused.
+func Reference(sys *system.System) Evaluator {
+	return func(f *scenario.File) ([]Object, error) {
+		if f.System != sys.Name {
+			return nil, fmt.Errorf("the scenario is of system %q; this reference is of %q", f.System, sys.Name)
+		}
+		outs, err := sys.Run(f, false)
+		if err != nil {
+			return nil, err
+		}
+		return fromOutcomes(sys, outs)
 	}
-	return nil
-}
-
-// Reference is this engine as an Evaluator: the answer every other
-// implementation is compared with. Objects come sorted by kind, namespace
-// and name. For every kind of both systems, an object's conditions are
-// the ones it carries once the reconcile is done, as the runners report
-// them: the computed list where a write is made now, otherwise the list
-// the object already had, exactly as it stands (a standby, the ConfigMap
-// route, another broker's Binding, a held write, nothing changed), read
-// at whole seconds.
-func Reference(f *scenario.File) ([]Object, error) {
-	run, ok := Runners()[f.System]
-	if !ok {
-		return nil, fmt.Errorf("no reference for system %q", f.System)
-	}
-	outs, err := run(f)
-	if err != nil {
-		return nil, err
-	}
-	return fromOutcomes(f.System, outs)
 }
 
 // fromOutcomes is the one place the engine's scenario outcomes become
 // answers; when the outcome shape changes, only this adapter moves. The
-// conditions are taken as the runner reports them: what the object
-// carries after the reconcile, never the computed list of a write that
-// is not made.
-func fromOutcomes(system string, outs []scenario.Outcome) ([]Object, error) {
-	kinds := StatusKinds(system)
+// objects answered are those of sys's status kinds. The conditions are
+// taken as the runner reports them: what the object carries after the
+// reconcile, never the computed list of a write that is not made. The
+// host writes now when the outcome says a write is due, unless a status
+// writer decided (Outcome.Decision): then only on its "write". It
+// removes the finalizer on conditions.FinalizerRemove and retries at
+// Outcome.RetryAt.
+func fromOutcomes(sys *system.System, outs []scenario.Outcome) ([]Object, error) {
+	kinds := sys.StatusKinds()
 	var objs []Object
 	for _, o := range outs {
 		if !slices.Contains(kinds, o.Kind) {
@@ -115,13 +107,11 @@ func fromOutcomes(system string, outs []scenario.Outcome) ([]Object, error) {
 		obj := Object{Kind: o.Kind, Namespace: o.Namespace, Name: o.Name, Conditions: conds, Status: st,
 			Write: ptr(o.Write), RemoveFinalizer: ptr(o.Finalizer == conditions.FinalizerRemove)}
 		if o.Decision != "" {
-			// The Binding's status writer decides: "write" now, "wait"
-			// until an instant, or "none".
 			obj.Write = ptr(o.Decision == "write")
-			if o.Decision == "wait" {
-				at := o.WaitUntil.UTC()
-				obj.RetryAt = &at
-			}
+		}
+		if !o.RetryAt.IsZero() {
+			at := o.RetryAt.UTC()
+			obj.RetryAt = &at
 		}
 		objs = append(objs, obj)
 	}

@@ -15,6 +15,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/condengine/condengine/scenario"
+	"github.com/condengine/condengine/system"
 )
 
 // Difference is one field on which an implementation's answer and the
@@ -274,13 +275,16 @@ func restrict(objs []Object, only []string) []Object {
 	return out
 }
 
-// ValidOnly reports a selector of CompareOptions.Only that names no kind
-// of system, or no condition type of that kind.
-func ValidOnly(system string, only []string) error {
+// ValidOnly reports a selector of CompareOptions.Only that names no
+// status kind of sys (the kinds an answer lists), or an empty condition
+// type.
+func ValidOnly(sys *system.System, only []string) error {
+	kinds := sys.StatusKinds()
+	slices.Sort(kinds)
 	for _, s := range only {
 		kind, typ, hasType := strings.Cut(s, ":")
-		if !slices.Contains(StatusKinds(system), kind) {
-			return fmt.Errorf("%q: %q is not a kind %s answers for (%s)", s, kind, system, strings.Join(StatusKinds(system), ", "))
+		if !slices.Contains(kinds, kind) {
+			return fmt.Errorf("%q: %q is not a kind %s answers for (%s)", s, kind, sys.Name, strings.Join(kinds, ", "))
 		}
 		if hasType && typ == "" {
 			return fmt.Errorf("%q: the condition type after ':' is empty", s)

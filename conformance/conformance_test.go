@@ -10,10 +10,10 @@ import (
 )
 
 // The whole corpus, both systems, through the same runners the command
-// uses: each binding file through RunBinding, each finops file through
-// RunFinOps, once.
+// uses: each binding file through bindingtest.Run, each finops file
+// through finopstest.Run, once.
 func TestCorpus(t *testing.T) {
-	conformance.Runners().TestFS(t, conformance.Corpus())
+	conformance.TestFS(t, conformance.Runners(), conformance.Corpus())
 }
 
 // The embedded corpus is the directory's, file for file.
@@ -46,7 +46,10 @@ func TestCorpus_SubtestNames(t *testing.T) {
 
 func TestRunners_CoverEverySystem(t *testing.T) {
 	rs := conformance.Runners()
-	for _, sys := range []string{scenario.SystemBinding, scenario.SystemFinOps} {
+	if len(rs) != 2 {
+		t.Errorf("%d runners, want the two seed systems'", len(rs))
+	}
+	for _, sys := range []string{"binding", "finops"} {
 		if rs[sys] == nil {
 			t.Errorf("no runner for %q", sys)
 		}
@@ -70,7 +73,7 @@ func TestRunners_DeliberatelyFailingScenarioFails(t *testing.T) {
 
 func TestVocabularies_DistinctKindsInDocumentedOrder(t *testing.T) {
 	var kinds []string
-	for _, v := range conformance.Vocabularies() {
+	for _, v := range conformance.Vocabularies(conformance.SeedSystems()...) {
 		kinds = append(kinds, v.Kind())
 	}
 	want := []string{"Binding", "PriceBook", "Offering", "Subscription"}

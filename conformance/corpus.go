@@ -16,7 +16,7 @@ var embedded embed.FS
 // engine's:
 //
 //	func TestCorpus(t *testing.T) {
-//		conformance.Runners().TestFS(t, conformance.Corpus())
+//		conformance.TestFS(t, conformance.Runners(), conformance.Corpus())
 //	}
 //
 // It is a function rather than a variable so that no caller can swap the

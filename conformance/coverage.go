@@ -5,82 +5,41 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/condengine/condengine/binding"
-	"github.com/condengine/condengine/conditions"
-	"github.com/condengine/condengine/finops"
 	"github.com/condengine/condengine/scenario"
+	"github.com/condengine/condengine/system"
 )
 
-// Unreachable lists the rules of Rules that no snapshot can reach, each
-// with the reason. A coverage report names them apart from the rules a
-// run merely missed.
-func Unreachable() map[string]string {
-	return map[string]string{
-		"binding/accepted/rejected": "every finding the broker makes has a named reason; the rule is the vocabulary's fallback",
-	}
-}
-
-// rarelyDrawn says why a reachable rule may be missed by a run of the
-// default length: the state it needs is several generated facts at once.
-var rarelyDrawn = map[string]string{
-	"subscription/active/requirement-lost":   "needs an active Subscription whose required Offering loses its last active provider in the family; the generators rarely draw that family (try --until-coverage 1)",
-	"subscription/active/parent-deactivated": "needs an active child whose parent ended under the Deactivate policy; about one snapshot in 300 (try --until-coverage 1)",
-}
-
 // ReachedRules lists the IDs of the rules that decide some condition of
-// the scenario f, each once, sorted.
-func ReachedRules(f *scenario.File) ([]string, error) {
-	var provs []conditions.Provenance
-	switch f.System {
-	case scenario.SystemBinding:
-		s, err := BindingSnapshot(f)
-		if err != nil {
-			return nil, err
-		}
-		res, err := binding.Explain(s)
-		if err != nil {
-			return nil, err
-		}
-		for _, r := range res.Bindings {
-			provs = append(provs, r.Provenance...)
-		}
-	case scenario.SystemFinOps:
-		s, err := FinOpsSnapshot(f)
-		if err != nil {
-			return nil, err
-		}
-		r, err := finops.Explain(s)
-		if err != nil {
-			return nil, err
-		}
-		for _, o := range r.PriceBooks.Books {
-			provs = append(provs, o.Provenance...)
-		}
-		for _, o := range r.Offerings.Offerings {
-			provs = append(provs, o.Provenance...)
-		}
-		for _, o := range r.Subscriptions.Subscriptions {
-			provs = append(provs, o.Provenance...)
-		}
-	default:
-		return nil, fmt.Errorf("system %q has no rules", f.System)
+// the scenario f of sys, each once, sorted: the rules its outcomes'
+// provenance names when sys runs it with explanation.
+func ReachedRules(sys *system.System, f *scenario.File) ([]string, error) {
+	outs, err := sys.Run(f, true)
+	if err != nil {
+		return nil, err
 	}
+	return reachedRules(outs), nil
+}
+
+// reachedRules is every rule the outcomes' provenance names, each once,
+// sorted.
+func reachedRules(outs []scenario.Outcome) []string {
 	var ids []string
-	for _, p := range provs {
-		ids = append(ids, p.Rule)
+	for _, o := range outs {
+		for _, p := range o.Provenance {
+			ids = append(ids, p.Rule)
+		}
 	}
 	slices.Sort(ids)
-	return slices.Compact(ids), nil
+	return slices.Compact(ids)
 }
 
-// SystemRules lists the rules a run of system can reach: the shared
-// rules and those of the system's kinds, less Unreachable, in the
-// table's order.
-func SystemRules(system string) []string {
-	skip := Unreachable()
+// SystemRules lists the rules a run of sys can reach: the shared rules
+// and the system's own, less those it declares unreachable, in the
+// table's order (Rules).
+func SystemRules(sys *system.System) []string {
 	var out []string
-	for _, id := range systemRuleIDs(system) {
-		if _, ok := skip[id]; !ok {
+	for _, id := range systemRuleIDs(sys) {
+		if _, ok := sys.Unreachable[id]; !ok {
 			out = append(out, id)
 		}
 	}
@@ -99,11 +58,12 @@ func covered(reached map[string]int, rules []string, n int) bool {
 }
 
 // CoverageReport is the part of a run's report on rules: how many
-// snapshots reached each rule of the system, the rules never reached,
-// and the unreachable ones with their reasons.
-func CoverageReport(system string, reached map[string]int) string {
+// snapshots reached each rule of sys, the rules never reached (with why,
+// for those the system says a run may miss), and the unreachable ones
+// with their reasons.
+func CoverageReport(sys *system.System, reached map[string]int) string {
 	var b strings.Builder
-	rules := SystemRules(system)
+	rules := SystemRules(sys)
 	var missed []string
 	hit := 0
 	for _, id := range rules {
@@ -122,35 +82,31 @@ func CoverageReport(system string, reached map[string]int) string {
 	if len(missed) > 0 {
 		fmt.Fprintf(&b, "rules never reached: %s\n", strings.Join(missed, ", "))
 		for _, id := range missed {
-			if why, ok := rarelyDrawn[id]; ok {
+			if why, ok := sys.Rare[id]; ok {
 				fmt.Fprintf(&b, "  %s: %s\n", id, why)
 			}
 		}
 	}
-	un := Unreachable()
+	all := systemRuleIDs(sys)
 	var ids []string
-	for id := range un {
-		if slices.Contains(systemRuleIDs(system), id) {
+	for id := range sys.Unreachable {
+		if slices.Contains(all, id) {
 			ids = append(ids, id)
 		}
 	}
 	slices.Sort(ids)
 	for _, id := range ids {
-		fmt.Fprintf(&b, "rule no snapshot can reach: %s (%s)\n", id, un[id])
+		fmt.Fprintf(&b, "rule no snapshot can reach: %s (%s)\n", id, sys.Unreachable[id])
 	}
 	return b.String()
 }
 
-// systemRuleIDs is every rule of Rules a system's kinds declare, the
-// unreachable ones included: the shared rules, then the Binding's for
-// binding and the others for finops.
-func systemRuleIDs(system string) []string {
+// systemRuleIDs is every rule of Rules(sys), the unreachable ones
+// included: the shared rules, then the system's own.
+func systemRuleIDs(sys *system.System) []string {
 	var out []string
-	for _, r := range Rules() {
-		shared, isBinding := strings.HasPrefix(r.ID, "any/"), strings.HasPrefix(r.ID, "binding/")
-		if shared || (system == scenario.SystemBinding) == isBinding {
-			out = append(out, r.ID)
-		}
+	for _, r := range Rules(sys) {
+		out = append(out, r.ID)
 	}
 	return out
 }

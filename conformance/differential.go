@@ -9,9 +9,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/condengine/condengine/binding/bindingtest"
-	"github.com/condengine/condengine/finops/finopstest"
 	"github.com/condengine/condengine/scenario"
+	"github.com/condengine/condengine/system"
 )
 
 // Options tune a differential run. The zero value is usable.
@@ -174,55 +173,50 @@ func (c *Counterexample) WriteFile(path string) error {
 	return os.WriteFile(path, y, 0o644)
 }
 
-// Generate draws snapshot seed of system with the project's rapid
-// generators (bindingtest.SnapshotGen, finopstest.SnapshotGen), pushes
-// two in three toward the boundaries those rarely reach (every HTTP
-// class, three and more claimants, claims at the same second across
-// namespaces, same-named objects elsewhere, long multibyte messages,
-// int64 extremes, deletions before now), and writes it as a scenario
-// without expectations.
+// Generate draws snapshot seed of sys as a scenario without
+// expectations, named after the system and the seed: sys.Generate's
+// snapshot (for the seed systems, drawn by the rapid generators and
+// pushed toward the rare cases: every HTTP class, three and more
+// claimants, claims at the same second across namespaces, same-named
+// objects elsewhere, long multibyte messages, int64 extremes, deletions
+// before now).
 //
-// One seed in four, from seed 3 on (3, 7, 11, ...), is instead the next
-// corpus scenario written from a rule's example (see conditions.Rule),
-// as written and without its expectation, until each was handed out
-// once: a run of 4×E snapshots from seed 0 reaches every such rule.
-func Generate(system string, seed int) (*scenario.File, error) {
-	return generate(system, seed, ruleExamples(system))
+// One seed in four, from seed 3 on (3, 7, 11, ...), is instead the
+// scenario written from the next of sys's rules with an example (see
+// conditions.Rule and the corpus's rule-*.yaml files), in the order of
+// their file names and without its expectation, until each was handed
+// out once: a run of 4×E snapshots from seed 0 reaches every such rule.
+// A system without a generator cannot be drawn from.
+func Generate(sys *system.System, seed int) (*scenario.File, error) {
+	return generate(sys, seed, func(i int) ([]byte, error) { return ruleExample(sys, i) })
 }
 
-// generate is Generate handing out the rule scenarios ex.
-func generate(system string, seed int, ex [][]byte) (*scenario.File, error) {
-	if seed%4 == 3 && seed/4 < len(ex) {
-		f, err := scenario.Parse(ex[seed/4])
+// generate is Generate handing out example(i), the scenario of the i-th
+// rule with an example; nil when there is none.
+func generate(sys *system.System, seed int, example func(i int) ([]byte, error)) (*scenario.File, error) {
+	if seed%4 == 3 {
+		text, err := example(seed / 4)
 		if err != nil {
 			return nil, err
 		}
-		f.Name = fmt.Sprintf("generated %s snapshot, seed %d: %s", system, seed, f.Name)
-		f.Expect = nil
-		return f, nil
+		if text != nil {
+			f, err := scenario.Parse(text)
+			if err != nil {
+				return nil, err
+			}
+			f.Name = fmt.Sprintf("generated %s snapshot, seed %d: %s", sys.Name, seed, f.Name)
+			f.Expect = nil
+			return f, nil
+		}
 	}
-	var f *scenario.File
-	var err error
-	switch system {
-	case scenario.SystemBinding:
-		f, err = BindingScenario(bindingtest.SnapshotGen().Example(seed))
-	case scenario.SystemFinOps:
-		f, err = FinOpsScenario(finopstest.SnapshotGen().Example(seed))
-	default:
-		return nil, fmt.Errorf("system %q is not %q or %q", system, scenario.SystemBinding, scenario.SystemFinOps)
+	if sys.Generate == nil {
+		return nil, fmt.Errorf("system %q has no generator (System.Generate), so no snapshot of it can be drawn", sys.Name)
 	}
+	f, err := sys.Generate(seed)
 	if err != nil {
 		return nil, err
 	}
-	f.Name = fmt.Sprintf("generated %s snapshot, seed %d", system, seed)
-	// Push two snapshots in three toward the rare cases; one the engine
-	// refuses is left as drawn.
-	b := clone(f)
-	b.Objects = slices.Clone(f.Objects)
-	boundaries(b, seed)
-	if _, err := Reference(b); err == nil {
-		return b, nil
-	}
+	f.Name = fmt.Sprintf("generated %s snapshot, seed %d", sys.Name, seed)
 	return f, nil
 }
 
@@ -236,19 +230,19 @@ type RunResult struct {
 }
 
 // Differential compares eval with the engine on opts.Runs generated
-// snapshots of system. It returns nil when they agree on every one, and
+// snapshots of sys. It returns nil when they agree on every one, and
 // otherwise the first disagreement, shrunk. The error is for a run that
-// could not happen: an unknown system, or a generated snapshot the
-// engine itself refuses.
-func Differential(system string, eval Evaluator, opts Options) (*Counterexample, error) {
-	r, err := Run(system, eval, opts)
+// could not happen: a system without a generator, or a generated
+// snapshot the engine itself refuses.
+func Differential(sys *system.System, eval Evaluator, opts Options) (*Counterexample, error) {
+	r, err := Run(sys, eval, opts)
 	return r.Counterexample, err
 }
 
 // Run is Differential that also reports the rules the run reached
 // (RunResult.Reached), and can run until every reachable rule was reached
 // opts.UntilCoverage times.
-func Run(system string, eval Evaluator, opts Options) (RunResult, error) {
+func Run(sys *system.System, eval Evaluator, opts Options) (RunResult, error) {
 	if opts.Runs <= 0 {
 		opts.Runs = 100
 	}
@@ -259,24 +253,28 @@ func Run(system string, eval Evaluator, opts Options) (RunResult, error) {
 		return RunResult{}, fmt.Errorf("seed %d with %d runs does not fit: seeds run from 0 to %d", opts.Seed, opts.Runs, math.MaxInt)
 	}
 	res := RunResult{Reached: map[string]int{}}
-	reachable := SystemRules(system)
+	reachable := SystemRules(sys)
 	for i := range opts.Runs {
 		if opts.UntilCoverage > 0 && covered(res.Reached, reachable, opts.UntilCoverage) {
 			break
 		}
 		seed := opts.Seed + i
-		f, err := Generate(system, seed)
+		f, err := Generate(sys, seed)
 		if err != nil {
 			return res, err
 		}
-		want, err := Reference(f)
+		// One explained run gives both the engine's answer and the rules
+		// that decided it.
+		outs, err := sys.Run(f, true)
+		var want []Object
+		if err == nil {
+			want, err = fromOutcomes(sys, outs)
+		}
 		if err != nil {
 			return res, fmt.Errorf("seed %d: the engine refuses its own snapshot: %w", seed, err)
 		}
-		if ids, err := ReachedRules(f); err == nil {
-			for _, id := range ids {
-				res.Reached[id]++
-			}
+		for _, id := range reachedRules(outs) {
+			res.Reached[id]++
 		}
 		res.Runs++
 		got, evalErr := eval(f)
@@ -290,7 +288,7 @@ func Run(system string, eval Evaluator, opts Options) (RunResult, error) {
 		if evalErr == nil && len(diffs) == 0 {
 			continue
 		}
-		res.Counterexample = counterexample(system, i, seed, f, want, got, diffs, evalErr, eval, opts)
+		res.Counterexample = counterexample(sys, i, seed, f, want, got, diffs, evalErr, eval, opts)
 		return res, nil
 	}
 	return res, nil
@@ -309,12 +307,12 @@ func disagreement(f *scenario.File, want, got []Object, opts Options) []Differen
 
 // counterexample shrinks the disagreement found on snapshot f and
 // re-checks the result.
-func counterexample(system string, run, seed int, f *scenario.File, want, got []Object, diffs []Difference, evalErr error,
+func counterexample(sys *system.System, run, seed int, f *scenario.File, want, got []Object, diffs []Difference, evalErr error,
 	eval Evaluator, opts Options) *Counterexample {
 	c := &Counterexample{Run: run, Seed: seed, Objects: len(f.Objects), File: f, Differences: diffs, Got: got, Err: evalErr}
 	if errors.Is(evalErr, ErrBroken) {
 		c.File = clone(f)
-		c.File.Name = fmt.Sprintf("the request the implementation failed on: %s snapshot, seed %d", system, seed)
+		c.File.Name = fmt.Sprintf("the request the implementation failed on: %s snapshot, seed %d", sys.Name, seed)
 		c.File.Expect = Expectations(want)
 		return c
 	}
@@ -329,10 +327,10 @@ func counterexample(system string, run, seed int, f *scenario.File, want, got []
 	}
 	last := found{diffs, got, evalErr, want}
 	shrunk := shrink(f, func(s *scenario.File) (bool, bool) {
-		w, g, d, err := disagree(s, eval, opts)
+		w, g, d, err := disagree(sys, s, eval, opts)
 		if errors.Is(err, ErrBroken) {
 			c.BrokeOn, c.BrokeErr = clone(s), err
-			c.BrokeOn.Name = fmt.Sprintf("the request the implementation failed on: %s snapshot, seed %d", system, seed)
+			c.BrokeOn.Name = fmt.Sprintf("the request the implementation failed on: %s snapshot, seed %d", sys.Name, seed)
 			c.BrokeOn.Expect = Expectations(w)
 			return false, true
 		}
@@ -345,11 +343,11 @@ func counterexample(system string, run, seed int, f *scenario.File, want, got []
 	if c.BrokeOn == nil {
 		// Re-check: ask again about the shrunk scenario, and show it only
 		// if it still disagrees.
-		w, g, d, err := disagree(shrunk, eval, opts)
+		w, g, d, err := disagree(sys, shrunk, eval, opts)
 		switch {
 		case errors.Is(err, ErrBroken):
 			c.BrokeOn, c.BrokeErr = clone(shrunk), err
-			c.BrokeOn.Name = fmt.Sprintf("the request the implementation failed on: %s snapshot, seed %d", system, seed)
+			c.BrokeOn.Name = fmt.Sprintf("the request the implementation failed on: %s snapshot, seed %d", sys.Name, seed)
 			c.BrokeOn.Expect = Expectations(w)
 		case err != nil || len(d) > 0:
 			last = found{d, g, err, w}
@@ -361,7 +359,7 @@ func counterexample(system string, run, seed int, f *scenario.File, want, got []
 	}
 	c.File, c.Differences, c.Got, c.Err, want = shrunk, last.diffs, last.got, last.err, last.want
 	c.File = clone(c.File)
-	c.File.Name = fmt.Sprintf("counterexample: %s snapshot, seed %d, shrunk from %d objects", system, seed, c.Objects)
+	c.File.Name = fmt.Sprintf("counterexample: %s snapshot, seed %d, shrunk from %d objects", sys.Name, seed, c.Objects)
 	c.File.Expect = Expectations(want)
 	return c
 }
@@ -369,8 +367,8 @@ func counterexample(system string, run, seed int, f *scenario.File, want, got []
 // disagree asks the engine and the implementation about s and returns
 // both answers and the differences; the error is the implementation's.
 // A scenario the engine refuses never counts as a disagreement.
-func disagree(s *scenario.File, eval Evaluator, opts Options) (want, got []Object, diffs []Difference, err error) {
-	want, werr := Reference(s)
+func disagree(sys *system.System, s *scenario.File, eval Evaluator, opts Options) (want, got []Object, diffs []Difference, err error) {
+	want, werr := Reference(sys)(s)
 	if werr != nil {
 		return nil, nil, nil, nil
 	}

@@ -10,15 +10,18 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/condengine/condengine/binding/bindingtest"
 	"github.com/condengine/condengine/conformance"
+	"github.com/condengine/condengine/finops/finopstest"
 	"github.com/condengine/condengine/scenario"
+	"github.com/condengine/condengine/system"
 )
 
 // renamed is the engine with one reason renamed: the planted mutation
 // an implementation might carry.
-func renamed(from, to string) conformance.Evaluator {
+func renamed(sys *system.System, from, to string) conformance.Evaluator {
 	return func(f *scenario.File) ([]conformance.Object, error) {
-		objs, err := conformance.Reference(f)
+		objs, err := conformance.Reference(sys)(f)
 		for i := range objs {
 			for j := range objs[i].Conditions {
 				if objs[i].Conditions[j].Reason == from {
@@ -31,9 +34,9 @@ func renamed(from, to string) conformance.Evaluator {
 }
 
 func TestDifferential_EngineAgreesWithItself(t *testing.T) {
-	for _, sys := range []string{scenario.SystemBinding, scenario.SystemFinOps} {
-		t.Run(sys, func(t *testing.T) {
-			c, err := conformance.Differential(sys, conformance.Reference, conformance.Options{Runs: 200})
+	for _, sys := range conformance.SeedSystems() {
+		t.Run(sys.Name, func(t *testing.T) {
+			c, err := conformance.Differential(sys, conformance.Reference(sys), conformance.Options{Runs: 200})
 			require.NoError(t, err)
 			assert.Nil(t, c)
 		})
@@ -41,13 +44,16 @@ func TestDifferential_EngineAgreesWithItself(t *testing.T) {
 }
 
 func TestDifferential_CatchesARenamedReasonWithASmallCounterexample(t *testing.T) {
-	cases := []struct{ system, from, to, field string }{
-		{scenario.SystemBinding, "ChannelConflict", "ChannelTaken", "conditions[Accepted].reason"},
-		{scenario.SystemFinOps, "OfferingNotFound", "OfferingMissing", "].reason"},
+	cases := []struct {
+		system          *system.System
+		from, to, field string
+	}{
+		{bindingtest.System(), "ChannelConflict", "ChannelTaken", "conditions[Accepted].reason"},
+		{finopstest.System(), "OfferingNotFound", "OfferingMissing", "].reason"},
 	}
 	for _, tc := range cases {
-		t.Run(tc.system, func(t *testing.T) {
-			wrong := renamed(tc.from, tc.to)
+		t.Run(tc.system.Name, func(t *testing.T) {
+			wrong := renamed(tc.system, tc.from, tc.to)
 			c, err := conformance.Differential(tc.system, wrong, conformance.Options{Runs: 300})
 			require.NoError(t, err)
 			require.NotNil(t, c, "the mutation went unnoticed")
@@ -68,7 +74,7 @@ func TestDifferential_CatchesARenamedReasonWithASmallCounterexample(t *testing.T
 			assert.True(t, results[0].Passed(), "engine fails its own counterexample: %v %s", results[0].Err, results[0].Diff)
 			f, err := scenario.Load(path)
 			require.NoError(t, err)
-			want, err := conformance.Reference(f)
+			want, err := conformance.Reference(tc.system)(f)
 			require.NoError(t, err)
 			got, err := wrong(f)
 			require.NoError(t, err)
@@ -83,7 +89,7 @@ func TestCheck_FailsTheHostTestAndWritesTheFile(t *testing.T) {
 	ft := &fakeT{TB: t}
 	func() {
 		defer func() { _ = recover() }()
-		conformance.Check(ft, scenario.SystemBinding, renamed("ChannelConflict", "Elsewhere"), conformance.Options{Runs: 300, Out: out})
+		conformance.Check(ft, bindingtest.System(), renamed(bindingtest.System(), "ChannelConflict", "Elsewhere"), conformance.Options{Runs: 300, Out: out})
 	}()
 	require.True(t, ft.failed, "Check did not fail")
 	assert.Contains(t, ft.msg, "written to "+out)
@@ -93,7 +99,7 @@ func TestCheck_FailsTheHostTestAndWritesTheFile(t *testing.T) {
 	assert.True(t, strings.HasPrefix(string(data), "name: \"counterexample: binding snapshot"), string(data))
 
 	ok := &fakeT{TB: t}
-	conformance.Check(ok, scenario.SystemFinOps, conformance.Reference, conformance.Options{Runs: 20})
+	conformance.Check(ok, finopstest.System(), conformance.Reference(finopstest.System()), conformance.Options{Runs: 20})
 	assert.False(t, ok.failed)
 }
 
@@ -116,7 +122,8 @@ func fmtS(format string, args ...any) string { return fmt.Sprintf(format, args..
 // is reported on the request it broke on, beside the disagreement found
 // before, and is asked nothing more.
 func TestDifferential_BreakingWhileShrinkingReportsThatRequest(t *testing.T) {
-	wrong := renamed("ChannelConflict", "ChannelTaken")
+	sys := bindingtest.System()
+	wrong := renamed(sys, "ChannelConflict", "ChannelTaken")
 	var (
 		requests, disagreedAt, crashAt int
 		askedAfter                     int
@@ -139,13 +146,13 @@ func TestDifferential_BreakingWhileShrinkingReportsThatRequest(t *testing.T) {
 			return nil, brokenErr
 		}
 		got, err := wrong(f)
-		if want, _ := conformance.Reference(f); disagreedAt == 0 && len(conformance.Compare(want, got)) > 0 {
+		if want, _ := conformance.Reference(sys)(f); disagreedAt == 0 && len(conformance.Compare(want, got)) > 0 {
 			disagreedAt = requests
 			crashAt = requests + 3 // the third candidate the shrinker tries
 		}
 		return got, err
 	}
-	c, err := conformance.Differential(scenario.SystemBinding, eval, conformance.Options{Runs: 300})
+	c, err := conformance.Differential(sys, eval, conformance.Options{Runs: 300})
 	require.NoError(t, err)
 	require.NotNil(t, c, "the mutation went unnoticed")
 	require.NotZero(t, disagreedAt)

@@ -3,6 +3,7 @@ package conformance_test
 import (
 	"fmt"
 
+	"github.com/condengine/condengine/binding/bindingtest"
 	"github.com/condengine/condengine/conformance"
 	"github.com/condengine/condengine/scenario"
 )
@@ -24,7 +25,7 @@ func ExampleRunners() {
 }
 
 func ExampleVocabularies() {
-	for _, v := range conformance.Vocabularies() {
+	for _, v := range conformance.Vocabularies(conformance.SeedSystems()...) {
 		fmt.Println(v.Kind(), len(v.Types()))
 	}
 	// Output:
@@ -37,8 +38,9 @@ func ExampleVocabularies() {
 // An implementation with one reason renamed is caught; the counterexample
 // is shrunk to a handful of objects and names the field that differs.
 func ExampleDifferential() {
+	sys := bindingtest.System()
 	wrong := func(f *scenario.File) ([]conformance.Object, error) {
-		objs, err := conformance.Reference(f)
+		objs, err := conformance.Reference(sys)(f)
 		for i := range objs {
 			for j := range objs[i].Conditions {
 				if objs[i].Conditions[j].Reason == "ChannelConflict" {
@@ -48,7 +50,7 @@ func ExampleDifferential() {
 		}
 		return objs, err
 	}
-	c, err := conformance.Differential(scenario.SystemBinding, wrong, conformance.Options{Runs: 100})
+	c, err := conformance.Differential(sys, wrong, conformance.Options{Runs: 100})
 	if err != nil {
 		fmt.Println(err)
 		return

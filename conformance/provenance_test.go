@@ -1,14 +1,14 @@
 package conformance_test
 
 import (
+	"maps"
 	"path/filepath"
 	"testing"
 
-	"github.com/condengine/condengine/binding"
 	"github.com/condengine/condengine/conditions"
 	"github.com/condengine/condengine/conformance"
-	"github.com/condengine/condengine/finops"
 	"github.com/condengine/condengine/scenario"
+	"github.com/condengine/condengine/system"
 )
 
 // The scenario corpus explained: every rule of the table decides some
@@ -26,46 +26,30 @@ func TestRules_EveryRuleDecidesSomeScenario(t *testing.T) {
 			}
 		}
 	}
+	systems := map[string]*system.System{}
+	unreachable := map[string]string{}
+	for _, sys := range conformance.SeedSystems() {
+		systems[sys.Name] = sys
+		maps.Copy(unreachable, sys.Unreachable)
+	}
 	for _, path := range paths {
 		f, err := scenario.Load(path)
 		if err != nil {
 			t.Fatal(err)
 		}
-		switch f.System {
-		case scenario.SystemBinding:
-			s, err := conformance.BindingSnapshot(f)
-			if err != nil {
-				continue // scenarios of bad input
-			}
-			res, err := binding.Explain(s)
-			if err != nil {
-				t.Fatalf("%s: %v", path, err)
-			}
-			for _, r := range res.Bindings {
-				note(path, r.Provenance)
-			}
-		case scenario.SystemFinOps:
-			s, err := conformance.FinOpsSnapshot(f)
-			if err != nil {
-				continue
-			}
-			r, err := finops.Explain(s)
-			if err != nil {
-				t.Fatalf("%s: %v", path, err)
-			}
-			for _, o := range r.PriceBooks.Books {
-				note(path, o.Provenance)
-			}
-			for _, o := range r.Offerings.Offerings {
-				note(path, o.Provenance)
-			}
-			for _, o := range r.Subscriptions.Subscriptions {
-				note(path, o.Provenance)
-			}
+		sys := systems[f.System]
+		if sys == nil {
+			t.Fatalf("%s: no seed system %q", path, f.System)
+		}
+		outs, err := sys.Run(f, true)
+		if err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		for _, o := range outs {
+			note(path, o.Provenance)
 		}
 	}
-	unreachable := conformance.Unreachable()
-	for _, r := range conformance.Rules() {
+	for _, r := range conformance.Rules(conformance.SeedSystems()...) {
 		_, ok := seen[r.ID]
 		switch why, skip := unreachable[r.ID]; {
 		case skip && ok:

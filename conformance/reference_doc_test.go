@@ -16,6 +16,7 @@ import (
 	finopsv1 "github.com/condengine/condengine/api/finops/v1alpha1"
 	"github.com/condengine/condengine/conformance"
 	"github.com/condengine/condengine/scenario"
+	"github.com/condengine/condengine/system"
 )
 
 var update = flag.Bool("update", false, "rewrite docs/conform-reference.md from the code")
@@ -94,7 +95,7 @@ by examples the engine writes on the project's scenarios
 
 `)
 	examples := messageExamples(t)
-	for _, v := range conformance.Vocabularies() {
+	for _, v := range conformance.Vocabularies(conformance.SeedSystems()...) {
 		fmt.Fprintf(&b, "### %s\n\n", v.Kind())
 		for _, typ := range v.Types() {
 			fmt.Fprintf(&b, "#### %s\n\n%s\n\n| status | reason | message |\n|---|---|---|\n", typ.Name, typ.Meaning)
@@ -210,13 +211,18 @@ func messageExamples(t *testing.T) map[exampleKey][]string {
 		t.Fatal(err)
 	}
 	slices.Sort(paths)
+	seeds := conformance.SeedSystems()
 	for _, p := range paths {
 		f, err := scenario.Load(p)
 		if err != nil {
 			continue
 		}
 		f.Expect = nil
-		if objs, err := conformance.Reference(f); err == nil {
+		sys, err := system.Find(f.System, seeds...)
+		if err != nil {
+			t.Fatalf("%s: %v", p, err)
+		}
+		if objs, err := conformance.Reference(sys)(f); err == nil {
 			note(objs)
 		}
 	}

@@ -19,7 +19,7 @@ import (
 )
 
 func TestRules_TableIsWellFormed(t *testing.T) {
-	for _, p := range conditionstest.CheckRules(conformance.Rules(), conformance.Vocabularies()) {
+	for _, p := range conditionstest.CheckRules(conformance.Rules(conformance.SeedSystems()...), conformance.Vocabularies(conformance.SeedSystems()...)) {
 		t.Error(p)
 	}
 }
@@ -27,10 +27,11 @@ func TestRules_TableIsWellFormed(t *testing.T) {
 // Every (type, status, reason) a kind may carry is written by at least
 // one rule, so every reason's row in docs/vocabulary names its rules.
 func TestRules_EveryReasonHasARule(t *testing.T) {
-	for _, v := range conformance.Vocabularies() {
+	rules := conformance.Rules(conformance.SeedSystems()...)
+	for _, v := range conformance.Vocabularies(conformance.SeedSystems()...) {
 		for _, typ := range v.Types() {
 			for _, r := range typ.Reasons {
-				if len(conformance.RulesFor(v.Kind(), typ.Name, r.Status, r.Reason)) == 0 {
+				if len(conformance.RulesFor(rules, v.Kind(), typ.Name, r.Status, r.Reason)) == 0 {
 					t.Errorf("%s %s=%s %s: no rule writes it", v.Kind(), typ.Name, r.Status, r.Reason)
 				}
 			}
@@ -41,20 +42,21 @@ func TestRules_EveryReasonHasARule(t *testing.T) {
 // RulesFor names the rules of the kind and type that write the pair, in
 // the order of Rules; another status or another kind names none.
 func TestRulesFor_ListsRulesOfThePairInTableOrder(t *testing.T) {
+	rules := conformance.Rules(conformance.SeedSystems()...)
 	assert.Equal(t, []string{"subscription/costs-resolved/collection-run", "subscription/costs-resolved/kept"},
-		conformance.RulesFor("Subscription", "CostsResolved", metav1.ConditionTrue, "FromDB"))
-	assert.Empty(t, conformance.RulesFor("Subscription", "CostsResolved", metav1.ConditionFalse, "FromDB"))
-	assert.Empty(t, conformance.RulesFor("Offering", "CostsResolved", metav1.ConditionTrue, "FromDB"))
-	assert.Empty(t, conformance.RulesFor("Subscription", "Ready", metav1.ConditionTrue, "FromDB"))
+		conformance.RulesFor(rules, "Subscription", "CostsResolved", metav1.ConditionTrue, "FromDB"))
+	assert.Empty(t, conformance.RulesFor(rules, "Subscription", "CostsResolved", metav1.ConditionFalse, "FromDB"))
+	assert.Empty(t, conformance.RulesFor(rules, "Offering", "CostsResolved", metav1.ConditionTrue, "FromDB"))
+	assert.Empty(t, conformance.RulesFor(rules, "Subscription", "Ready", metav1.ConditionTrue, "FromDB"))
 
 	pos := map[string]int{}
-	for i, r := range conformance.Rules() {
+	for i, r := range rules {
 		pos[r.ID] = i
 	}
-	for _, v := range conformance.Vocabularies() {
+	for _, v := range conformance.Vocabularies(conformance.SeedSystems()...) {
 		for _, typ := range v.Types() {
 			for _, r := range typ.Reasons {
-				got := conformance.RulesFor(v.Kind(), typ.Name, r.Status, r.Reason)
+				got := conformance.RulesFor(rules, v.Kind(), typ.Name, r.Status, r.Reason)
 				if !slices.IsSortedFunc(got, func(a, b string) int { return pos[a] - pos[b] }) {
 					t.Errorf("%s %s=%s %s: %v is not in table order", v.Kind(), typ.Name, r.Status, r.Reason, got)
 				}
@@ -70,7 +72,7 @@ var ruleLiteral = regexp.MustCompile(`^(any|binding|pricebook|offering|subscript
 // every string literal of the engine's packages.
 func TestRules_EveryRuleIDInCodeIsInTheTable(t *testing.T) {
 	table := map[string]bool{}
-	for _, r := range conformance.Rules() {
+	for _, r := range conformance.Rules(conformance.SeedSystems()...) {
 		table[r.ID] = true
 	}
 	found := 0

@@ -3,7 +3,6 @@ package conformance
 import (
 	"bytes"
 	"fmt"
-	"io/fs"
 	"path"
 	"slices"
 	"strings"
@@ -11,6 +10,7 @@ import (
 	"github.com/condengine/condengine/conditions"
 	"github.com/condengine/condengine/manifest"
 	"github.com/condengine/condengine/scenario"
+	"github.com/condengine/condengine/system"
 )
 
 // A rule's example (conditions.Rule.Example) becomes a corpus scenario,
@@ -32,46 +32,53 @@ const ruleScenarioPrefix = "rule-"
 // none: the one the project's generators draw snapshots at.
 const ruleScenarioNow = "2026-11-30T10:00:00Z"
 
-// ruleScenarios returns the corpus file of every rule of Rules that has
-// an example, by its path in the corpus (system/rule-<ID with / as
+// ruleScenarios returns the corpus file of every rule of systems that
+// has an example, by its path in the corpus (system/rule-<ID with / as
 // ->.yaml).
-func ruleScenarios() (map[string][]byte, error) {
+func ruleScenarios(systems ...*system.System) (map[string][]byte, error) {
 	out := map[string][]byte{}
-	for _, r := range Rules() {
-		if r.Example == "" {
-			continue
+	for _, sys := range systems {
+		for _, r := range sys.Rules {
+			if r.Example == "" {
+				continue
+			}
+			p, text, err := ruleScenario(sys, r)
+			if err != nil {
+				return nil, err
+			}
+			out[p] = text
 		}
-		p, text, err := ruleScenario(r)
-		if err != nil {
-			return nil, err
-		}
-		out[p] = text
 	}
 	return out, nil
 }
 
-// ruleScenario writes rule r's example as a scenario file: a comment
-// saying where it comes from, the rule's ID and sentence as its name, the
-// example as written, and an expectation read from what the rule declares
-// it writes, never from running the engine, so that the engine is still
-// checked against the rule: the object carries a condition of the rule's
-// first type with its first write's status and reason (and message, when
-// that write's message is fixed).
-func ruleScenario(r conditions.Rule) (string, []byte, error) {
+// ruleScenarioPath is the path in a corpus of the scenario written from
+// the example of rule id of sys.
+func ruleScenarioPath(sys *system.System, id string) string {
+	return path.Join(sys.Name, ruleScenarioPrefix+strings.ReplaceAll(id, "/", "-")+".yaml")
+}
+
+// ruleScenario writes rule r's example as a scenario file of sys: a
+// comment saying where it comes from, the rule's ID and sentence as its
+// name, the example as written, and an expectation read from what the
+// rule declares it writes, never from running the engine, so that the
+// engine is still checked against the rule: the object carries a
+// condition of the rule's first type with its first write's status and
+// reason (and message, when that write's message is fixed).
+func ruleScenario(sys *system.System, r conditions.Rule) (string, []byte, error) {
 	fail := func(format string, args ...any) (string, []byte, error) {
 		return "", nil, fmt.Errorf("rule %s: example: "+format, append([]any{r.ID}, args...)...)
 	}
-	system := systemOfKind(r.Kind)
 	switch {
-	case system == "":
-		return fail("kind %q is not one a system evaluates", r.Kind)
+	case r.Kind == "" || !slices.Contains(sys.StatusKinds(), r.Kind):
+		return fail("kind %q is not one system %s evaluates", r.Kind, sys.Name)
 	case len(r.Types) == 0 || len(r.Writes) == 0:
 		return fail("a rule that writes no condition of its own cannot show one")
 	}
 	body := dedent(r.Example)
 	var out bytes.Buffer
 	fmt.Fprintf(&out, "# Written by `go generate ./conformance` from the Example of rule\n# %s; edit the rule, not this file.\n", r.ID)
-	fmt.Fprintf(&out, "name: %s\nsystem: %s\n", quote(r.ID+": "+r.Sentence), system)
+	fmt.Fprintf(&out, "name: %s\nsystem: %s\n", quote(r.ID+": "+r.Sentence), sys.Name)
 	if !hasTopKey(body, "now") {
 		fmt.Fprintf(&out, "now: %s\n", quote(ruleScenarioNow))
 	}
@@ -98,17 +105,7 @@ func ruleScenario(r conditions.Rule) (string, []byte, error) {
 	if _, err := scenario.Parse(out.Bytes()); err != nil {
 		return fail("%v", err)
 	}
-	return path.Join(system, ruleScenarioPrefix+strings.ReplaceAll(r.ID, "/", "-")+".yaml"), out.Bytes(), nil
-}
-
-// systemOfKind is the system that evaluates kind, "" for none.
-func systemOfKind(kind string) string {
-	for _, sys := range []string{scenario.SystemBinding, scenario.SystemFinOps} {
-		if kind != "" && slices.Contains(StatusKinds(sys), kind) {
-			return sys
-		}
-	}
-	return ""
+	return ruleScenarioPath(sys, r.ID), out.Bytes(), nil
 }
 
 // firstOfKind is the namespace and name of f's first object of kind.
@@ -155,20 +152,24 @@ func hasTopKey(text, key string) bool {
 	return false
 }
 
-// ruleExamples are the corpus scenarios of system written from the rules'
-// examples, in path order, each as its bytes: Generate hands them out
-// among the drawn snapshots, so a conform run reaches every rule with an
-// example by construction.
-func ruleExamples(system string) [][]byte {
-	paths, err := fs.Glob(Corpus(), system+"/"+ruleScenarioPrefix+"*.yaml")
-	if err != nil {
-		return nil
-	}
-	var out [][]byte
-	for _, p := range paths {
-		if b, err := fs.ReadFile(Corpus(), p); err == nil {
-			out = append(out, b)
+// ruleExample is the scenario written from the i-th rule of sys with an
+// example, counting in the order of their paths (ruleScenarioPath), as
+// the corpus lists the files; nil when sys has fewer. Generate hands them
+// out among the drawn snapshots, so a conform run reaches every rule with
+// an example by construction. Only the one asked for is written.
+func ruleExample(sys *system.System, i int) ([]byte, error) {
+	var with []conditions.Rule
+	for _, r := range sys.Rules {
+		if r.Example != "" {
+			with = append(with, r)
 		}
 	}
-	return out
+	if i < 0 || i >= len(with) {
+		return nil, nil
+	}
+	slices.SortStableFunc(with, func(a, b conditions.Rule) int {
+		return strings.Compare(ruleScenarioPath(sys, a.ID), ruleScenarioPath(sys, b.ID))
+	})
+	_, text, err := ruleScenario(sys, with[i])
+	return text, err
 }

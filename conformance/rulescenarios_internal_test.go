@@ -7,15 +7,16 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/condengine/condengine/scenario"
+	"github.com/condengine/condengine/binding/bindingtest"
 )
 
 // Generate hands out each rule scenario once, at seeds 3, 7, ..., as
 // written and without its expectation, and draws every other snapshot.
 func TestGenerate_HandsOutEachRuleExampleOnce(t *testing.T) {
+	sys := bindingtest.System()
 	var ex [][]byte
 	for _, id := range []string{"binding/accepted/backend-not-found", "binding/accepted/connection-not-found"} {
-		for _, r := range Rules() {
+		for _, r := range sys.Rules {
 			if r.ID != id {
 				continue
 			}
@@ -28,23 +29,30 @@ func TestGenerate_HandsOutEachRuleExampleOnce(t *testing.T) {
 				r.Example += `
 				  - {"apiVersion": "agentkourier.dev/v1alpha1", "kind": "AgentBackend", "metadata": {"namespace": "a", "name": "echo", "uid": "u-echo", "generation": 1}, "spec": {"url": "https://echo.a.svc:8443"}}`
 			}
-			_, text, err := ruleScenario(r)
+			_, text, err := ruleScenario(sys, r)
 			require.NoError(t, err)
 			ex = append(ex, text)
 		}
 	}
 	require.Len(t, ex, 2)
+	examples := func(i int) ([]byte, error) {
+		if i < len(ex) {
+			return ex[i], nil
+		}
+		return nil, nil
+	}
+	none := func(int) ([]byte, error) { return nil, nil }
 	for seed := range 12 {
-		f, err := generate(scenario.SystemBinding, seed, ex)
+		f, err := generate(sys, seed, examples)
 		require.NoError(t, err)
-		drawn, err := generate(scenario.SystemBinding, seed, nil)
+		drawn, err := generate(sys, seed, none)
 		require.NoError(t, err)
 		switch seed {
 		case 3, 7:
 			assert.Contains(t, f.Name, fmt.Sprintf("generated binding snapshot, seed %d: binding/accepted/", seed))
 			assert.Empty(t, f.Expect)
 			assert.Len(t, f.Objects, 1+seed/4)
-			reached, err := ReachedRules(f)
+			reached, err := ReachedRules(sys, f)
 			require.NoError(t, err)
 			assert.Contains(t, reached, map[int]string{3: "binding/accepted/backend-not-found", 7: "binding/accepted/connection-not-found"}[seed])
 		default:

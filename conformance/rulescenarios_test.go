@@ -10,16 +10,19 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/condengine/condengine/binding/bindingtest"
 	"github.com/condengine/condengine/conditions"
 	"github.com/condengine/condengine/conformance"
+	"github.com/condengine/condengine/finops/finopstest"
 	"github.com/condengine/condengine/scenario"
+	"github.com/condengine/condengine/system"
 )
 
 // The corpus holds exactly the scenarios the rules' examples make, as
 // they make them; -update (go generate ./conformance) rewrites them and
 // removes those of rules that no longer have an example.
 func TestRuleScenarios_AreCurrent(t *testing.T) {
-	want, err := conformance.RuleScenarios()
+	want, err := conformance.RuleScenarios(conformance.SeedSystems()...)
 	require.NoError(t, err)
 	have, err := filepath.Glob("scenarios/*/rule-*.yaml")
 	require.NoError(t, err)
@@ -53,25 +56,26 @@ func TestRuleScenarios_AreCurrent(t *testing.T) {
 // not make the rule fire fails the scenario.
 func TestRuleScenario_ShowsTheRuleInEveryKind(t *testing.T) {
 	for _, tc := range []struct {
+		sys           *system.System
 		rule, example string
 		cause, cured  string // a part of the example that makes the rule fire, and one that does not
 	}{
-		{"binding/accepted/backend-not-found", `
+		{bindingtest.System(), "binding/accepted/backend-not-found", `
 			objects:
 			  - {"apiVersion": "agentkourier.dev/v1alpha1", "kind": "ChatConnection", "metadata": {"namespace": "team-a", "name": "slack", "uid": "u-slack", "generation": 1}, "spec": {"platform": "slack", "tokenSecretRef": {"name": "slack-token", "key": "token"}}}
 			  - {"apiVersion": "agentkourier.dev/v1alpha1", "kind": "Binding", "metadata": {"namespace": "team-a", "name": "chat", "uid": "u-chat", "generation": 1}, "spec": {"agent": {"backendRef": {"name": "ghost"}}, "chat": {"connectionRef": {"name": "slack"}, "channel": "C1"}}}
 			  - {"apiVersion": "agentkourier.dev/v1alpha1", "kind": "AgentBackend", "metadata": {"namespace": "team-a", "name": "echo", "uid": "u-echo", "generation": 1}, "spec": {"url": "https://echo.team-a.svc:8443"}}
 			`, `"ghost"`, `"echo"`},
-		{"pricebook/ready/parse-failed", `
+		{finopstest.System(), "pricebook/ready/parse-failed", `
 			objects:
 			  - {"apiVersion": "finops.stakater.com/v1alpha1", "kind": "PriceBook", "metadata": {"namespace": "finops", "name": "sci", "uid": "u-sci", "generation": 1}, "spec": {"currency": "EUR", "valuationMode": "currency", "rates": {"cpuHour": "3e-2"}}}
 			`, `"3e-2"`, `"0.03"`},
-		{"offering/checks/required-offering-not-found", `
+		{finopstest.System(), "offering/checks/required-offering-not-found", `
 			now: "2026-11-30T12:00:00Z"
 			objects:
 			  - {"apiVersion": "finops.stakater.com/v1alpha1", "kind": "Offering", "metadata": {"namespace": "shop", "name": "addon", "uid": "u-addon", "generation": 1}, "spec": {"pricing": {}, "compatibility": {"requiredOfferings": [{"name": "base", "namespace": "shop"}]}}}
 			`, `"requiredOfferings": [{"name": "base", "namespace": "shop"}]`, `"requiredOfferings": []`},
-		{"subscription/ready/target-is-self", `
+		{finopstest.System(), "subscription/ready/target-is-self", `
 			objects:
 			  - {"apiVersion": "finops.stakater.com/v1alpha1", "kind": "Offering", "metadata": {"namespace": "shop", "name": "base", "uid": "o-base", "generation": 1}, "spec": {"pricing": {}}, "status": {"ready": "True"}}
 			  - {"apiVersion": "finops.stakater.com/v1alpha1", "kind": "Subscription", "metadata": {"namespace": "team-a", "name": "acme", "uid": "u-acme", "generation": 1}, "spec": {"offeringRef": {"name": "base", "namespace": "shop"}, "lifecycle": {"targetRef": {"apiVersion": "finops.stakater.com/v1alpha1", "kind": "Subscription", "namespace": "team-a", "name": "acme"}}}}
@@ -79,9 +83,10 @@ func TestRuleScenario_ShowsTheRuleInEveryKind(t *testing.T) {
 	} {
 		t.Run(tc.rule, func(t *testing.T) {
 			r := rule(t, tc.rule).WithExample(tc.example)
-			p, text, err := conformance.RuleScenario(r)
+			p, text, err := conformance.RuleScenario(tc.sys, r)
 			require.NoError(t, err)
 			sys := strings.Split(p, "/")[0]
+			assert.Equal(t, tc.sys.Name, sys, "the file is in its system's directory")
 			assert.Equal(t, "rule-"+strings.ReplaceAll(tc.rule, "/", "-")+".yaml", strings.TrimPrefix(p, sys+"/"))
 			assert.Contains(t, string(text), "\nname: \""+tc.rule+": "+r.Sentence+"\"\n")
 			assert.Contains(t, string(text), "\nobjects:\n  - {", "the example is kept as written, its indentation removed")
@@ -95,7 +100,7 @@ func TestRuleScenario_ShowsTheRuleInEveryKind(t *testing.T) {
 			outs, err := conformance.Runners()[sys](f)
 			require.NoError(t, err)
 			assert.Empty(t, f.Check(outs))
-			reached, err := conformance.ReachedRules(f)
+			reached, err := conformance.ReachedRules(tc.sys, f)
 			require.NoError(t, err)
 			assert.Contains(t, reached, tc.rule)
 
@@ -104,7 +109,7 @@ func TestRuleScenario_ShowsTheRuleInEveryKind(t *testing.T) {
 			// writes it.
 			r.Example = strings.Replace(tc.example, tc.cause, tc.cured, 1)
 			require.NotEqual(t, tc.example, r.Example)
-			_, text, err = conformance.RuleScenario(r)
+			_, text, err = conformance.RuleScenario(tc.sys, r)
 			require.NoError(t, err)
 			f, err = scenario.Parse(text)
 			require.NoError(t, err)
@@ -117,24 +122,29 @@ func TestRuleScenario_ShowsTheRuleInEveryKind(t *testing.T) {
 
 // An example the generator cannot show is refused, naming the rule.
 func TestRuleScenario_RefusesWhatItCannotShow(t *testing.T) {
+	sys := bindingtest.System()
 	shared := conditions.SharedRules()[0]
 	shared.Example = "objects: []"
-	_, _, err := conformance.RuleScenario(shared)
+	_, _, err := conformance.RuleScenario(sys, shared)
 	assert.ErrorContains(t, err, "rule "+shared.ID+": example: kind")
 
 	r := rule(t, "binding/accepted/backend-not-found")
 	r.Example = "objects: []"
-	_, _, err = conformance.RuleScenario(r)
+	_, _, err = conformance.RuleScenario(sys, r)
 	assert.ErrorContains(t, err, "no object of kind Binding")
 
 	r.Example = "objcts: []"
-	_, _, err = conformance.RuleScenario(r)
+	_, _, err = conformance.RuleScenario(sys, r)
 	assert.ErrorContains(t, err, "objcts")
+
+	// A rule of another system's kind is not shown as this one's.
+	_, _, err = conformance.RuleScenario(finopstest.System(), r)
+	assert.ErrorContains(t, err, `kind "Binding" is not one system finops evaluates`)
 }
 
 func rule(t *testing.T, id string) conditions.Rule {
 	t.Helper()
-	rules := conformance.Rules()
+	rules := conformance.Rules(conformance.SeedSystems()...)
 	i := slices.IndexFunc(rules, func(r conditions.Rule) bool { return r.ID == id })
 	require.GreaterOrEqual(t, i, 0, id)
 	return rules[i]

@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"github.com/condengine/condengine/conformance"
-	"github.com/condengine/condengine/scenario"
 )
 
 // schema is a JSON Schema, read with the keywords the protocol's schemas
@@ -171,7 +170,7 @@ func decodeLine(t *testing.T, line []byte) any {
 func TestSchemas_ValidateRealRequestsAndAnswers(t *testing.T) {
 	req := loadSchema(t, "schema/request.schema.json")
 	ans := loadSchema(t, "schema/answer.schema.json")
-	for _, sys := range []string{scenario.SystemBinding, scenario.SystemFinOps} {
+	for _, sys := range conformance.SeedSystems() {
 		for seed := range 60 {
 			f, err := conformance.Generate(sys, seed)
 			if err != nil {
@@ -182,9 +181,9 @@ func TestSchemas_ValidateRealRequestsAndAnswers(t *testing.T) {
 				t.Fatal(err)
 			}
 			if err := validate(req, req, decodeLine(t, line), "request"); err != nil {
-				t.Errorf("%s seed %d: the request schema refuses a real request: %v", sys, seed, err)
+				t.Errorf("%s seed %d: the request schema refuses a real request: %v", sys.Name, seed, err)
 			}
-			objs, err := conformance.Reference(f)
+			objs, err := conformance.Reference(sys)(f)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -193,7 +192,7 @@ func TestSchemas_ValidateRealRequestsAndAnswers(t *testing.T) {
 				t.Fatal(err)
 			}
 			if err := validate(ans, ans, decodeLine(t, a), "answer"); err != nil {
-				t.Errorf("%s seed %d: the answer schema refuses the engine's answer: %v", sys, seed, err)
+				t.Errorf("%s seed %d: the answer schema refuses the engine's answer: %v", sys.Name, seed, err)
 			}
 		}
 	}

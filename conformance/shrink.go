@@ -1,14 +1,17 @@
 package conformance
 
 import (
+	"encoding/json"
+	"maps"
 	"slices"
 
 	"github.com/condengine/condengine/scenario"
 )
 
 // Shrink returns the smallest scenario it finds, made from f by dropping
-// list entries (objects, memory, probes, failures, collection results)
-// and optional blocks (broker, collection), on which fails still holds.
+// list entries (objects, memory, probes, failures, collection results,
+// and the entries of each list at the top of the observed block) and
+// optional blocks (broker, collection), on which fails still holds.
 // It tries halves, then quarters and so on down to single entries, and
 // starts again while anything was dropped, calling fails at most budget
 // times. f itself is not modified; fails must be deterministic.
@@ -39,7 +42,7 @@ func shrink(f *scenario.File, test func(*scenario.File) (fails, stop bool), budg
 	}
 	for progress := true; progress && calls < budget; {
 		progress = false
-		for _, l := range lists {
+		for _, l := range append(slices.Clip(lists), observedLists(cur)...) {
 			for chunk := max(l.len(cur)/2, 1); chunk >= 1 && calls < budget; chunk /= 2 {
 				for lo := 0; lo < l.len(cur) && calls < budget; {
 					c := clone(cur)
@@ -85,6 +88,54 @@ var lists = []list{
 	}, func(f *scenario.File, lo, hi int) { f.Collection.Results = slices.Delete(f.Collection.Results, lo, hi) }},
 }
 
+// observedLists are the lists at the top of f's observed block, each
+// known by its key, in the order of the keys: the shrinker drops their
+// entries as it drops objects. A block that is not a mapping has none.
+func observedLists(f *scenario.File) []list {
+	top, err := observedKeys(f)
+	if err != nil {
+		return nil
+	}
+	var out []list
+	for _, key := range slices.Sorted(maps.Keys(top)) {
+		var entries []json.RawMessage
+		if json.Unmarshal(top[key], &entries) != nil || entries == nil {
+			continue
+		}
+		entriesOf := func(f *scenario.File) []json.RawMessage {
+			m, _ := observedKeys(f)
+			var e []json.RawMessage
+			_ = json.Unmarshal(m[key], &e)
+			return e
+		}
+		out = append(out, list{
+			len: func(f *scenario.File) int { return len(entriesOf(f)) },
+			drop: func(f *scenario.File, lo, hi int) {
+				m, err := observedKeys(f)
+				if err != nil {
+					return
+				}
+				raw, err := json.Marshal(slices.Delete(entriesOf(f), lo, hi))
+				if err != nil {
+					return
+				}
+				m[key] = raw
+				if b, err := json.Marshal(m); err == nil {
+					f.Observed = b
+				}
+			},
+		})
+	}
+	return out
+}
+
+// observedKeys is f's observed block split by its top-level keys.
+func observedKeys(f *scenario.File) (map[string]json.RawMessage, error) {
+	var m map[string]json.RawMessage
+	err := json.Unmarshal(f.Observed, &m)
+	return m, err
+}
+
 // clone copies f deeply enough that dropping entries from the copy leaves
 // f as it was.
 func clone(f *scenario.File) *scenario.File {
@@ -94,6 +145,7 @@ func clone(f *scenario.File) *scenario.File {
 	c.Served = slices.Clone(f.Served)
 	c.Failures = slices.Clone(f.Failures)
 	c.Expect = slices.Clone(f.Expect)
+	c.Observed = slices.Clone(f.Observed)
 	if f.Collection != nil {
 		col := *f.Collection
 		col.Results = slices.Clone(f.Collection.Results)

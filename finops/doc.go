@@ -21,8 +21,7 @@
 // identity as an Object, so a Subscription's targetRef can find it. The
 // OpenCost pricing ConfigMap, when present, supplies the document
 // OpenCost holds; PricingData is the text a host writes there. The
-// scenario.Runner of the "finops" system is
-// conformance.RunFinOps.
+// scenario runner of the "finops" system is finopstest.Run.
 //
 // # Decisions
 //

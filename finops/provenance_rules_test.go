@@ -5,8 +5,8 @@ import (
 	"testing"
 
 	"github.com/condengine/condengine/conditions"
-	"github.com/condengine/condengine/conformance"
 	"github.com/condengine/condengine/finops"
+	"github.com/condengine/condengine/finops/finopstest"
 	"github.com/condengine/condengine/scenario"
 )
 
@@ -18,7 +18,7 @@ func explainedBy(t *testing.T, file, kind, ns, name, typ string) conditions.Prov
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := conformance.FinOpsSnapshot(f)
+	s, err := finopstest.Snapshot(f)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/condengine/condengine/conditions/conditionstest"
 	"github.com/condengine/condengine/conformance"
 	"github.com/condengine/condengine/finops"
+	"github.com/condengine/condengine/finops/finopstest"
 	"github.com/condengine/condengine/subscription"
 	st "github.com/condengine/condengine/subscription/subscriptiontest"
 )
@@ -46,7 +47,7 @@ func provenanceByObject(t *rapid.T, s finops.Snapshot, r finops.Result) map[stri
 // the lists changes no provenance.
 func TestProperty_ProvenanceNamesTableRulesAndSnapshotObjects(t *testing.T) {
 	ids := map[string]bool{}
-	for _, r := range conformance.Rules() {
+	for _, r := range conformance.Rules(finopstest.System()) {
 		ids[r.ID] = true
 	}
 	rapid.Check(t, func(t *rapid.T) {

@@ -517,3 +517,13 @@ func (d *Document) ExpandNew(seen *Identities, do func(*Document) error) error {
 		return do(d)
 	})
 }
+
+// Detach returns a copy of d that owns the text it was read from, so
+// that FailAt and Unmarshal still find the line of a field once the
+// Reader has moved on or the input is gone.
+func (d *Document) Detach() *Document {
+	c := *d
+	c.source = bytes.Clone(d.source)
+	c.JSON = bytes.Clone(d.JSON)
+	return &c
+}

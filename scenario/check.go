@@ -121,6 +121,9 @@ func (c *checker) expectation(e Expectation, o *Outcome) {
 	if e.Write != nil {
 		c.add("write", strconv.FormatBool(*e.Write), strconv.FormatBool(o.Write))
 	}
+	if e.RetryAt != nil {
+		c.add("retryAt", quote(wantRetry(*e.RetryAt)), quote(gotRetry(o.RetryAt)))
+	}
 	if e.Decision != nil {
 		c.add("decision", quote(*e.Decision), quote(o.Decision))
 	}
@@ -139,6 +142,28 @@ func (c *checker) expectation(e Expectation, o *Outcome) {
 	if e.Pass != nil {
 		c.pass(*e.Pass, o.Pass)
 	}
+}
+
+// wantRetry is an expectation's retryAt as the checker prints it: its
+// instant to the nanosecond, or RetryNone. File.Validate refuses any
+// other text; one that slipped through is shown as written.
+func wantRetry(s string) string {
+	if s == RetryNone {
+		return s
+	}
+	t, err := time.Parse(time.RFC3339Nano, s)
+	if err != nil {
+		return s
+	}
+	return formatTime(t)
+}
+
+// gotRetry is an outcome's RetryAt as the checker prints it.
+func gotRetry(t time.Time) string {
+	if t.IsZero() {
+		return RetryNone
+	}
+	return formatTime(t)
 }
 
 // pass compares a prober verdict key by key, on the keys the expectation

@@ -7,6 +7,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/condengine/condengine/conditions"
+	"github.com/condengine/condengine/manifest"
 )
 
 // File is one scenario: one moment of one system, the world as the host
@@ -17,7 +18,9 @@ type File struct {
 	Path string `json:"-"`
 	// Name is the one-line title of the scenario.
 	Name string `json:"name"`
-	// System is SystemBinding or SystemFinOps.
+	// System names the system the scenario is of ("binding", "finops",
+	// or any other a runner is given for); the format takes any name,
+	// and the runner set decides whether it knows it.
 	System string `json:"system"`
 	// Now is the instant the evaluation happens at.
 	Now metav1.Time `json:"now"`
@@ -41,16 +44,27 @@ type File struct {
 	// Collection is a SubscriptionChargeCollection run that happened at
 	// now (finops).
 	Collection *Collection `json:"collection,omitempty"`
+	// Observed is what the host observed besides the objects (probe
+	// results, a run of a job, a read that failed), as one mapping of
+	// keys in the system's own shape. The format checks only that it is a
+	// mapping; the system reads it with DecodeObserved, as strictly as
+	// the rest of the file.
+	Observed json.RawMessage `json:"observed,omitempty"`
 	// Expect lists what must be written; objects not listed are not
 	// checked.
 	Expect []Expectation `json:"expect"`
+
+	// source is the document the file was read from, kept only when the
+	// file has an observed block, so DecodeObserved can name the line of
+	// a field; observed is that block as read, to tell whether it was
+	// changed since.
+	source   *manifest.Document
+	observed json.RawMessage
 }
 
-// The systems a scenario may describe.
-const (
-	SystemBinding = "binding"
-	SystemFinOps  = "finops"
-)
+// RetryNone is the value of an expectation's retryAt that says the host
+// holds no write back.
+const RetryNone = "none"
 
 // KindProber is the kind an expectation names to check the broker's
 // prober rather than an object: its name is the broker's name, "default"
@@ -154,10 +168,15 @@ type Expectation struct {
 	// Status is a partial status: maps are compared key by key, lists and
 	// scalars exactly, and null means the field must be absent.
 	Status json.RawMessage `json:"status,omitempty"`
-	// FinalizerRemoved says whether the evaluation drops the finalizer.
+	// FinalizerRemoved says whether the evaluation drops the kind's
+	// finalizer.
 	FinalizerRemoved *bool `json:"finalizerRemoved,omitempty"`
-	// Write says whether a status write is due (binding).
+	// Write says whether a status write is due.
 	Write *bool `json:"write,omitempty"`
+	// RetryAt is the instant the host retries a write it holds back, in
+	// RFC 3339 and compared to the nanosecond, or RetryNone when it holds
+	// none back.
+	RetryAt *string `json:"retryAt,omitempty"`
 	// Decision is the status writer's decision for the object: "write",
 	// "wait" or "none" (binding scenarios with a writer block).
 	Decision *string `json:"decision,omitempty"`
@@ -249,6 +268,10 @@ type Outcome struct {
 	Finalizer conditions.FinalizerAction
 	// Write reports that a status write is due.
 	Write bool
+	// RetryAt is when the host retries a write it holds back (a status
+	// writer waiting out a gap or a backoff); zero when it holds none
+	// back.
+	RetryAt time.Time
 	// Decision, WaitUntil, Fight, FightBegins and ForeignEdit are the
 	// status writer's verdict, set by runners that model the writer.
 	Decision    string
@@ -258,6 +281,14 @@ type Outcome struct {
 	ForeignEdit bool
 	// Pass is the prober's verdict, on the outcome of kind KindProber.
 	Pass *Pass
+	// Provenance and Computed are set by a runner asked to explain (the
+	// explain argument of system.System.Run): Computed is the condition
+	// list the evaluation computed (Conditions when the write is made
+	// now), and Provenance holds one entry per condition of Computed, in
+	// its order, naming the rule that decided it and the evidence read.
+	// Evidence is raw: it belongs in logs and tools, never in a status.
+	Provenance []conditions.Provenance
+	Computed   []metav1.Condition
 }
 
 // Runner evaluates a scenario of one system and returns an outcome per

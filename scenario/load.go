@@ -64,6 +64,11 @@ func decode(d *manifest.Document) (*File, error) {
 		}
 		return nil, d.FailAt(path, fmt.Errorf("scenario: %w", err))
 	}
+	if len(f.Observed) > 0 {
+		// The system reads the block later (DecodeObserved), after the
+		// reader is gone: the document is kept to place its fields.
+		f.source, f.observed = d.Detach(), f.Observed
+	}
 	return &f, nil
 }
 

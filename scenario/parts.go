@@ -79,7 +79,7 @@ func (e *NotModelledError) Error() string {
 // whose runner evaluates objects but has no status writer or prober of
 // its own runs the corpus as
 //
-//	rs.Modelling(scenario.PartEngine).TestFS(t, conformance.Corpus())
+//	conformance.TestFS(t, rs.Modelling(scenario.PartEngine), conformance.Corpus())
 //
 // The receiver is not changed.
 func (rs Runners) Modelling(parts ...Part) Runners {

@@ -49,7 +49,7 @@ func bindingsOnly(f *File) ([]Outcome, error) {
 }
 
 func TestRunners_Modelling_SkipsWhatTheHostDoesNotModel(t *testing.T) {
-	rs := Runners{SystemBinding: bindingsOnly}
+	rs := Runners{"binding": bindingsOnly}
 
 	// Without a declaration the prober file fails, as before.
 	res := rs.Run(parse(t, proberFile))
@@ -69,7 +69,7 @@ func TestRunners_Modelling_SkipsWhatTheHostDoesNotModel(t *testing.T) {
 	assert.Empty(t, res.Skip)
 	assert.True(t, res.Passed(), res.Diff)
 
-	res = Runners{SystemBinding: bindingsOnly}.Modelling().Run(parse(t, writerFile))
+	res = Runners{"binding": bindingsOnly}.Modelling().Run(parse(t, writerFile))
 	assert.Equal(t, "needs the engine and the writer, which this host does not model", res.Skip)
 
 	// The declaration does not change the runners it was made from.
@@ -79,14 +79,14 @@ func TestRunners_Modelling_SkipsWhatTheHostDoesNotModel(t *testing.T) {
 // A runner may skip a file itself by returning a *NotModelledError,
 // wrapped or not; any other error still fails the file.
 func TestRunners_Run_NotModelledErrorSkips(t *testing.T) {
-	skip := Runners{SystemBinding: func(*File) ([]Outcome, error) {
+	skip := Runners{"binding": func(*File) ([]Outcome, error) {
 		return nil, errors.Join(errors.New("host"), &NotModelledError{Parts: []Part{PartProber}})
 	}}
 	res := skip.Run(parse(t, proberFile))
 	assert.Equal(t, "needs the prober, which this host does not model", res.Skip)
 	assert.NoError(t, res.Err)
 
-	broken := Runners{SystemBinding: func(*File) ([]Outcome, error) { return nil, errors.New("bad manifest") }}
+	broken := Runners{"binding": func(*File) ([]Outcome, error) { return nil, errors.New("bad manifest") }}
 	res = broken.Run(parse(t, proberFile))
 	assert.Empty(t, res.Skip)
 	assert.True(t, res.Failed())

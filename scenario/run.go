@@ -5,7 +5,6 @@ import (
 	"io/fs"
 	"path/filepath"
 	"strings"
-	"testing"
 )
 
 // Runners maps a system name to the runner that evaluates its scenarios.
@@ -42,7 +41,7 @@ func (rs Runners) Run(f *File) Result {
 	res := Result{File: f, Path: f.Path}
 	run, ok := rs[f.System]
 	if !ok {
-		res.Err = fmt.Errorf("no runner for system %q", f.System)
+		res.Err = fmt.Errorf("no runner for system %q; known: %s", f.System, rs.names())
 		return res
 	}
 	got, err := run(f)
@@ -57,6 +56,15 @@ func (rs Runners) Run(f *File) Result {
 	res.Mismatches = f.Mismatches(got)
 	res.Diff = FormatMismatches(res.Mismatches)
 	return res
+}
+
+// names lists the systems rs has runners for, in order, or says there
+// are none.
+func (rs Runners) names() string {
+	if len(rs) == 0 {
+		return "none"
+	}
+	return strings.Join(sortedKeys(rs), ", ")
 }
 
 // RunPaths loads and runs every scenario under the given files and
@@ -94,65 +102,9 @@ func (rs Runners) RunFS(fsys fs.FS) ([]Result, error) {
 	return rs.runAll(files, func(p string) (*File, error) { return LoadFS(fsys, p) }), nil
 }
 
-// Test runs every scenario under paths as a subtest named after its file
-// (the base name without extension), so a host operator can use a corpus
-// of its own as fixtures and run one file with -run:
-//
-//	func TestConformance(t *testing.T) {
-//		conformance.Runners().Test(t, "testdata/my-scenarios")
-//	}
-func (rs Runners) Test(t *testing.T, paths ...string) {
-	t.Helper()
-	results, err := rs.RunPaths(paths...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(results) == 0 {
-		t.Fatalf("no scenario files under %v", paths)
-	}
-	subtests(t, results)
-}
-
-// TestFS is Test for the scenario files of fsys:
-//
-//	func TestCorpus(t *testing.T) {
-//		conformance.Runners().TestFS(t, conformance.Corpus())
-//	}
-//
-// runs the project's corpus, and `go test -run Corpus/ready-all-true`
-// one file of it.
-func (rs Runners) TestFS(t *testing.T, fsys fs.FS) {
-	t.Helper()
-	results, err := rs.RunFS(fsys)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(results) == 0 {
-		t.Fatal("no scenario files in the file system")
-	}
-	subtests(t, results)
-}
-
 // TestName is the subtest name of a scenario file: its base name without
 // the .yaml or .yml extension.
 func TestName(p string) string {
 	base := filepath.Base(p)
 	return strings.TrimSuffix(strings.TrimSuffix(base, ".yaml"), ".yml")
-}
-
-func subtests(t *testing.T, results []Result) {
-	t.Helper()
-	for _, r := range results {
-		t.Run(TestName(r.Path), func(t *testing.T) {
-			if r.Skip != "" {
-				t.Skip(r.Skip)
-			}
-			if r.Err != nil {
-				t.Fatal(r.Err)
-			}
-			if r.Diff != "" {
-				t.Errorf("%s: %s\n%s", r.Path, r.File.Name, r.Diff)
-			}
-		})
-	}
 }

@@ -52,7 +52,7 @@ expect:
 
 func TestParse_Sample(t *testing.T) {
 	f := parse(t, sample)
-	assert.Equal(t, SystemBinding, f.System)
+	assert.Equal(t, "binding", f.System)
 	assert.True(t, f.Now.Time.Equal(time.Date(2026, 11, 30, 10, 0, 0, 0, time.UTC)))
 	require.Len(t, f.Objects, 1)
 	assert.Contains(t, string(f.Objects[0]), `"namespace":"team-a"`)
@@ -68,7 +68,8 @@ func TestParse_Refuses(t *testing.T) {
 		"unknown key":      "name: x\nsystem: binding\nnow: \"2026-11-30T10:00:00Z\"\nexpcet: []\n",
 		"no name":          "system: binding\nnow: \"2026-11-30T10:00:00Z\"\n",
 		"two-line name":    "name: \"a\\nb\"\nsystem: binding\nnow: \"2026-11-30T10:00:00Z\"\n",
-		"unknown system":   "name: x\nsystem: cooking\nnow: \"2026-11-30T10:00:00Z\"\n",
+		"empty system":     "name: x\nsystem: \" \"\nnow: \"2026-11-30T10:00:00Z\"\n",
+		"two-line system":  "name: x\nsystem: \"a\\nb\"\nnow: \"2026-11-30T10:00:00Z\"\n",
 		"no now":           "name: x\nsystem: finops\n",
 		"bad now":          "name: x\nsystem: finops\nnow: yesterday\n",
 		"nameless expect":  "name: x\nsystem: finops\nnow: \"2026-11-30T10:00:00Z\"\nexpect: [{kind: Offering}]\n",
@@ -274,7 +275,7 @@ func TestRunners(t *testing.T) {
 	write("c.yaml", "name: broken\n")
 	write("d.yaml", "name: no runner\nsystem: binding\nnow: \"2026-11-30T10:00:00Z\"\nexpect: []\n")
 	write("notes.txt", "ignored")
-	rs := Runners{SystemFinOps: func(*File) ([]Outcome, error) { return []Outcome{{Kind: "K", Name: "obj"}}, nil }}
+	rs := Runners{"finops": func(*File) ([]Outcome, error) { return []Outcome{{Kind: "K", Name: "obj"}}, nil }}
 	results, err := rs.RunPaths(dir)
 	require.NoError(t, err)
 	require.Len(t, results, 4)
@@ -283,7 +284,7 @@ func TestRunners(t *testing.T) {
 	assert.Error(t, results[2].Err)
 	assert.Error(t, results[3].Err)
 
-	rs[SystemFinOps] = func(*File) ([]Outcome, error) { return nil, errors.New("bad manifest") }
+	rs["finops"] = func(*File) ([]Outcome, error) { return nil, errors.New("bad manifest") }
 	results, err = rs.RunPaths(filepath.Join(dir, "a.yaml"))
 	require.NoError(t, err)
 	assert.EqualError(t, results[0].Err, "bad manifest")

@@ -1,14 +1,17 @@
 package scenario
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	akv1 "github.com/condengine/condengine/api/agentkourier/v1alpha1"
+	"github.com/condengine/condengine/redact"
 )
 
 // The config sources a broker block may name.
@@ -35,10 +38,15 @@ func (f *File) Validate() error {
 		return errors.New("name is required")
 	case strings.ContainsAny(f.Name, "\r\n"):
 		return errors.New("name must be one line")
-	case f.System != SystemBinding && f.System != SystemFinOps:
-		return fmt.Errorf("system %q is not %q or %q", f.System, SystemBinding, SystemFinOps)
+	case strings.TrimSpace(f.System) == "":
+		return errors.New("system is required")
+	case strings.ContainsAny(f.System, "\r\n"):
+		return errors.New("system must be one line")
 	case f.Now.IsZero():
 		return errors.New("now is required")
+	}
+	if t := bytes.TrimSpace(f.Observed); len(t) > 0 && t[0] != '{' && !bytes.Equal(t, []byte("null")) {
+		return fmt.Errorf("observed: the block holds %s, not a mapping of keys", jsonKind(t))
 	}
 	if b := f.Broker; b != nil {
 		switch b.ConfigSource {
@@ -75,6 +83,11 @@ func (f *File) Validate() error {
 	for i, e := range f.Expect {
 		if e.Kind == "" || e.Name == "" {
 			return fmt.Errorf("expect[%d]: kind and name are required", i)
+		}
+		if e.RetryAt != nil && *e.RetryAt != RetryNone {
+			if _, err := time.Parse(time.RFC3339Nano, *e.RetryAt); err != nil {
+				return fmt.Errorf("expect[%d].retryAt: %q is neither an RFC 3339 instant nor %s", i, redact.Clip(*e.RetryAt, 64), RetryNone)
+			}
 		}
 		for j, c := range e.ConditionsInclude {
 			switch {

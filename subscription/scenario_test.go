@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/condengine/condengine/conformance"
 	"github.com/condengine/condengine/scenario"
 	"github.com/condengine/condengine/subscription/subscriptiontest"
 )
@@ -25,5 +26,5 @@ func TestScenarios(t *testing.T) {
 	if len(files) < 40 {
 		t.Errorf("only %d scenario files; the corpus promises at least 40", len(files))
 	}
-	scenario.Runners{scenario.SystemFinOps: subscriptiontest.Run}.Test(t, files...)
+	conformance.Test(t, scenario.Runners{"finops": subscriptiontest.Run}, files...)
 }

@@ -35,7 +35,7 @@
 // engine keeps a good status instead of Pending, so nothing is written
 // until a result differs.
 //
-// conformance.RunBinding runs the scenario corpus with this policy: the
+// bindingtest.Run runs the scenario corpus with this policy: the
 // writer's decision for each Binding and the prober's verdict and plan,
 // read from a scenario's writer: and prober: blocks.
 //

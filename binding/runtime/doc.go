@@ -6,7 +6,7 @@
 // …, now policy.LogText, policy.LogBackoff, …). Two things did not
 // survive the move and have no alias: Decision.Reason is Decision.Log,
 // and Limits.CardLimit is gone (the card size is binding.MaxCardBytes).
-// RunScenario moved to conformance.RunBinding, and the scenario's writer
+// RunScenario moved to bindingtest.Run, and the scenario's writer
 // and prober blocks (WriterBlock, ProberBlock, ParseWriterBlock,
 // ParseProberBlock and their parts) to package scenario, which reads
 // them with the rest of the file.

@@ -19,6 +19,7 @@ import (
 	"github.com/condengine/condengine/conformance"
 	"github.com/condengine/condengine/manifest"
 	"github.com/condengine/condengine/scenario"
+	"github.com/condengine/condengine/system"
 )
 
 // runConform checks the implementation COMMAND against this engine over
@@ -27,7 +28,7 @@ func runConform(e env, args []string) int {
 	fs := newFlags(e, "conform", "conform --system binding|finops --exec CMD [--runs N] [--seed S] [--out FILE] [--timeout D] [--start-timeout D]\n"+
 		"       [--strict-order=false] [--keys write,removeFinalizer,retryAt] [--only KIND[:TYPE],…] [--until-coverage N]\n"+
 		"       conform --replay FILE --exec CMD [--keys …] [--only …]")
-	system := fs.String("system", "", "the system to check: binding or finops")
+	systemName := fs.String("system", "", "the system to check: binding or finops")
 	command := fs.String("exec", "", "the implementation, started once with /bin/sh -c; it answers one line per request line")
 	runs := fs.Int("runs", 100, "how many generated snapshots to send (with --until-coverage, the most)")
 	seed := fs.Int("seed", 0, "the seed of the first snapshot; snapshot i uses seed+i")
@@ -63,8 +64,8 @@ func runConform(e env, args []string) int {
 		return usageError(e, "conform", "--timeout must be positive and --start-timeout not negative")
 	case *replay != "":
 		return replayOne(e, *replay, *command, *timeout+*startTimeout, conformance.Options{AnyOrder: !*strictOrder, Keys: keyList, Only: onlyList})
-	case conformance.StatusKinds(*system) == nil:
-		return usageError(e, "conform", "--system must be %s or %s", scenario.SystemBinding, scenario.SystemFinOps)
+	case findSystem(*systemName) == nil:
+		return usageError(e, "conform", "--system must be %s", systemNames())
 	case *runs < 1:
 		return usageError(e, "conform", "--runs must be at least 1")
 	case *seed < 0:
@@ -74,7 +75,8 @@ func runConform(e env, args []string) int {
 	case *untilCoverage < 0:
 		return usageError(e, "conform", "--until-coverage must not be negative")
 	}
-	if err := conformance.ValidOnly(*system, onlyList); err != nil {
+	sys := findSystem(*systemName)
+	if err := conformance.ValidOnly(sys, onlyList); err != nil {
 		return usageError(e, "conform", "--only %v", err)
 	}
 	impl, err := startImplementation(*command, *timeout, *startTimeout)
@@ -86,7 +88,7 @@ func runConform(e env, args []string) int {
 		KeysFrom: impl.declared, UntilCoverage: *untilCoverage}
 	progress := newProgress(e.stderr)
 	opts.Progress = progress.show
-	res, err := conformance.Run(*system, impl.evaluate, opts)
+	res, err := conformance.Run(sys, impl.evaluate, opts)
 	progress.clear()
 	impl.stop()
 	if err != nil {
@@ -96,9 +98,9 @@ func runConform(e env, args []string) int {
 	c := res.Counterexample
 	if c == nil {
 		fmt.Fprintf(e.stdout, "%d %s snapshots (seeds %d to %d): the implementation agrees with the engine on every one\n",
-			res.Runs, *system, *seed, *seed+res.Runs-1)
+			res.Runs, *systemName, *seed, *seed+res.Runs-1)
 		fmt.Fprintf(e.stdout, "compared: %s\n", describeComparison(opts, impl.declared()))
-		fmt.Fprint(e.stdout, conformance.CoverageReport(*system, res.Reached))
+		fmt.Fprint(e.stdout, conformance.CoverageReport(sys, res.Reached))
 		return exitOK
 	}
 	return reportCounterexample(e, c, impl, *out)
@@ -177,11 +179,16 @@ func replayOne(e env, path, command string, timeout time.Duration, opts conforma
 		fmt.Fprintf(e.stderr, "condengine conform: %v\n", err)
 		return exitFail
 	}
-	if err := conformance.ValidOnly(f.System, opts.Only); err != nil {
+	sys, err := system.Find(f.System, seedSystems()...)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "condengine conform: %s: the engine refuses it: %v\n", path, err)
+		return exitFail
+	}
+	if err := conformance.ValidOnly(sys, opts.Only); err != nil {
 		return usageError(e, "conform", "--only %v", err)
 	}
 	f.Expect = nil
-	want, err := conformance.Reference(f)
+	want, err := conformance.Reference(sys)(f)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "condengine conform: %s: the engine refuses it: %v\n", path, err)
 		return exitFail

@@ -64,7 +64,7 @@
 // # Decisions
 //
 //   - A manifest stream is evaluated as the broker a scenario file
-//     without a broker block describes (conformance.DefaultBroker): it
+//     without a broker block describes (bindingtest.DefaultBroker): it
 //     has led for an hour, reads custom resources, and its prober has
 //     listed the Bindings but has no results yet, so served Bindings
 //     read Pending. -now sets the instant (default: the current time); a

@@ -15,10 +15,12 @@ import (
 	akv1 "github.com/condengine/condengine/api/agentkourier/v1alpha1"
 	finopsv1 "github.com/condengine/condengine/api/finops/v1alpha1"
 	"github.com/condengine/condengine/binding"
-	"github.com/condengine/condengine/conformance"
+	"github.com/condengine/condengine/binding/bindingtest"
 	finopsapi "github.com/condengine/condengine/finops"
+	"github.com/condengine/condengine/finops/finopstest"
 	"github.com/condengine/condengine/manifest"
 	"github.com/condengine/condengine/scenario"
+	"github.com/condengine/condengine/system"
 )
 
 func runEval(e env, args []string) int {
@@ -138,6 +140,10 @@ func evaluateFrom(s *stream, now time.Time) (*world, error) {
 		if err != nil {
 			return nil, err
 		}
+		if findSystem(f.System) == nil {
+			// Any system is a valid file; this build evaluates its own.
+			return nil, first.FailAt("system", fmt.Errorf("scenario: system %q has no evaluator in this build; known: %s", f.System, knownSystems()))
+		}
 		return evaluateScenario(f)
 	}
 	s.unread(first)
@@ -149,8 +155,8 @@ func evaluateFrom(s *stream, now time.Time) (*world, error) {
 func evaluateScenario(f *scenario.File) (*world, error) {
 	w := &world{now: f.Now.Time}
 	switch f.System {
-	case scenario.SystemBinding:
-		snap, err := conformance.BindingSnapshot(f)
+	case bindingtest.Name:
+		snap, err := bindingtest.Snapshot(f)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", f.Path, err)
 		}
@@ -193,7 +199,7 @@ func evaluateStream(s *stream, now time.Time) (*world, error) {
 		s.ak = newAKObjects()
 	}
 	objs, chunks, in := &s.ak.objs, &s.ak.chunks, s.ak.in
-	finops := &scenario.File{Path: s.name, Name: s.name, System: scenario.SystemFinOps}
+	finops := &scenario.File{Path: s.name, Name: s.name, System: finopstest.Name}
 	finops.Now.Time = now
 	var foreign []json.RawMessage
 	var foreignAt []*manifest.DocumentError // where each foreign manifest came from
@@ -249,7 +255,7 @@ func evaluateStream(s *stream, now time.Time) (*world, error) {
 		objs.DefaultIdentity()
 		snap := binding.Snapshot{
 			Now:         now,
-			Broker:      conformance.DefaultBroker(now),
+			Broker:      bindingtest.DefaultBroker(now),
 			Bindings:    objs.Bindings,
 			Backends:    objs.Backends,
 			Connections: objs.Connections,
@@ -392,7 +398,7 @@ func writeBindings(snap binding.Snapshot, out *listOut) ([]string, error) {
 // module's runner for it, and attaches to each outcome the manifest it
 // came from.
 func runOthers(f *scenario.File) ([]evaluated, error) {
-	run, ok := conformance.Runners()[f.System]
+	run, ok := system.Runners(seedSystems()...)[f.System]
 	if !ok {
 		return nil, fmt.Errorf("%s: no evaluator for system %q in this build", f.Path, f.System)
 	}

@@ -17,8 +17,10 @@ import (
 	"github.com/condengine/condengine/conformance"
 	"github.com/condengine/condengine/explain"
 	"github.com/condengine/condengine/finops"
+	"github.com/condengine/condengine/finops/finopstest"
 	"github.com/condengine/condengine/manifest"
 	"github.com/condengine/condengine/scenario"
+	"github.com/condengine/condengine/system"
 )
 
 //go:generate go run . explain -rules -out ../../docs/rules.md
@@ -135,8 +137,9 @@ func runExplain(e env, args []string) int {
 
 // explainTarget reads explain's arguments as kubectl reads them: KIND,
 // KIND NAME or KIND/NAME, with the namespace from -n; NAMESPACE/NAME is
-// still accepted for the name. KIND is any name explain.Kind knows
-// (Binding, bindings, akbinding, ...). An empty result selects every
+// still accepted for the name. KIND is any name system.ResolveKind reads
+// as a kind with conditions of the seed systems (Binding, bindings,
+// akbinding, ...). An empty result selects every
 // object (or every one of the namespace).
 func explainTarget(pos []string, namespace string) (kind, ns, name string, err error) {
 	if len(pos) == 1 && strings.Contains(pos[0], "/") {
@@ -151,9 +154,11 @@ func explainTarget(pos []string, namespace string) (kind, ns, name string, err e
 	}
 	ns = namespace
 	if len(pos) > 0 {
-		if kind, err = explain.Kind(pos[0]); err != nil {
+		k, err := system.ResolveKind(pos[0], seedSystems()...)
+		if err != nil {
 			return "", "", "", err
 		}
+		kind = k.Kind
 	}
 	if len(pos) > 1 {
 		name = pos[1]
@@ -174,7 +179,7 @@ func explainTarget(pos []string, namespace string) (kind, ns, name string, err e
 // every object with conditions, in the order of the vocabularies, then
 // namespace and name.
 func explainWorld(w *world) ([]explain.Object, error) {
-	sentences := explain.Sentences(conformance.Rules())
+	sentences := explain.Sentences(conformance.Rules(seedSystems()...))
 	var out []explain.Object
 	add := func(kind, ns, name string, conds []metav1.Condition, prov []conditions.Provenance) {
 		out = append(out, explain.NewObject(kind, ns, name, conds, prov, sentences))
@@ -194,7 +199,7 @@ func explainWorld(w *world) ([]explain.Object, error) {
 		}
 	}
 	if f := w.inputs.finops; f != nil {
-		s, err := conformance.FinOpsSnapshot(f)
+		s, err := finopstest.Snapshot(f)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", f.Path, err)
 		}
@@ -209,7 +214,7 @@ func explainWorld(w *world) ([]explain.Object, error) {
 		out = append(out, objs...)
 	}
 	rank := map[string]int{}
-	for i, v := range conformance.Vocabularies() {
+	for i, v := range conformance.Vocabularies(seedSystems()...) {
 		rank[v.Kind()] = i
 	}
 	slices.SortStableFunc(out, func(a, b explain.Object) int {
@@ -223,7 +228,7 @@ func explainRules(e env, pos []string, format, out, file string) int {
 	if len(pos) > 0 || file != "" {
 		return usageError(e, "explain", "-rules takes neither -f nor arguments")
 	}
-	rules := conformance.Rules()
+	rules := conformance.Rules(seedSystems()...)
 	switch format {
 	case "", "markdown":
 		var b strings.Builder
@@ -286,7 +291,7 @@ func rulesMarkdown(w io.Writer, rules []conditions.Rule) {
 // ruleCell lists, for the vocabulary tables, the rules that may write a
 // (type, status, reason).
 func ruleCell(kind, typ string, r conditions.Reason) string {
-	ids := conformance.RulesFor(kind, typ, r.Status, r.Reason)
+	ids := conformance.RulesFor(conformance.Rules(seedSystems()...), kind, typ, r.Status, r.Reason)
 	for i := range ids {
 		ids[i] = "`" + ids[i] + "`"
 	}

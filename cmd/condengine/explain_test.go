@@ -82,7 +82,7 @@ func TestExplain_JSONCarriesRuleAndEvidence(t *testing.T) {
 // of the table.
 func TestExplain_DemoWorldsEveryConditionHasATableRule(t *testing.T) {
 	ids := map[string]bool{}
-	for _, r := range conformance.Rules() {
+	for _, r := range conformance.Rules(seedSystems()...) {
 		ids[r.ID] = true
 	}
 	for _, f := range []string{"demo/binding.yaml", "demo/finops.yaml"} {
@@ -142,7 +142,7 @@ func TestExplain_UnknownObjectFails(t *testing.T) {
 // the rule table (run `go generate ./cmd/condengine` to refresh it).
 func TestRulesDoc_NotStale(t *testing.T) {
 	var want strings.Builder
-	rulesMarkdown(&want, conformance.Rules())
+	rulesMarkdown(&want, conformance.Rules(seedSystems()...))
 	got, err := os.ReadFile("../../docs/rules.md")
 	if err != nil {
 		t.Fatalf("%v: run go generate ./cmd/condengine", err)

@@ -10,7 +10,7 @@ import (
 
 	"github.com/condengine/condengine/conformance"
 	"github.com/condengine/condengine/redact"
-	"github.com/condengine/condengine/scenario"
+	"github.com/condengine/condengine/system"
 )
 
 // runReference answers the conform protocol with this engine: a
@@ -22,12 +22,13 @@ import (
 // it as a crash rather than as an answer.
 func runReference(e env, args []string) int {
 	fs := newFlags(e, "reference", "reference --system binding|finops")
-	system := fs.String("system", "", "the system of the requests: binding or finops")
+	systemName := fs.String("system", "", "the system of the requests: binding or finops")
 	if code, ok := parseArgless(e, fs, args, ""); !ok {
 		return code
 	}
-	if conformance.StatusKinds(*system) == nil {
-		return usageError(e, "reference", "--system must be %s or %s", scenario.SystemBinding, scenario.SystemFinOps)
+	sys := findSystem(*systemName)
+	if sys == nil {
+		return usageError(e, "reference", "--system must be %s", systemNames())
 	}
 	in := bufio.NewReaderSize(e.stdin, 1<<16)
 	out := bufio.NewWriter(e.stdout)
@@ -54,7 +55,7 @@ func runReference(e env, args []string) int {
 		if len(bytes.TrimSpace(line)) == 0 {
 			continue // blank lines are not requests
 		}
-		answer, err := answerRequest(line, *system)
+		answer, err := answerRequest(line, sys)
 		if err != nil {
 			fmt.Fprintf(e.stderr, "condengine reference: request %d: %s\n", n, echo(err))
 			return exitFail
@@ -73,15 +74,15 @@ func runReference(e env, args []string) int {
 // A request without an id is refused: an answer without one would break
 // the protocol, and one with a made-up id would be matched to the wrong
 // request (docs/decisions/conform-protocol.md).
-func answerRequest(line []byte, system string) ([]byte, error) {
-	id, f, err := conformance.DecodeRequest(line, system)
+func answerRequest(line []byte, sys *system.System) ([]byte, error) {
+	id, f, err := conformance.DecodeRequest(line, sys.Name)
 	if err != nil {
 		return nil, err
 	}
 	if id == nil {
 		return nil, errNoID
 	}
-	objs, err := conformance.Reference(f)
+	objs, err := conformance.Reference(sys)(f)
 	if err != nil {
 		return nil, err
 	}

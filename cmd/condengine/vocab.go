@@ -27,7 +27,7 @@ func runVocab(e env, args []string) int {
 	if len(pos) > 1 {
 		return usageError(e, "vocab", "at most one KIND, got %d", len(pos))
 	}
-	vocabs := conformance.Vocabularies()
+	vocabs := conformance.Vocabularies(seedSystems()...)
 	if len(pos) == 1 {
 		v := findVocabulary(vocabs, pos[0])
 		if v == nil {

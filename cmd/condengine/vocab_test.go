@@ -38,7 +38,7 @@ func TestVocab_JSONListsEveryReason(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &got); err != nil {
 		t.Fatal(err)
 	}
-	vs := conformance.Vocabularies()
+	vs := conformance.Vocabularies(seedSystems()...)
 	if len(got) != len(vs) {
 		t.Fatalf("%d kinds, want %d", len(got), len(vs))
 	}
@@ -67,7 +67,7 @@ func TestVocab_UnknownKindListsTheKnownOnes(t *testing.T) {
 // docs/vocabulary is generated; this test fails when it no longer matches
 // the vocabularies (run `go generate ./cmd/condengine` to refresh it).
 func TestVocabularyDocs_NotStale(t *testing.T) {
-	want := vocabularyDocs(conformance.Vocabularies())
+	want := vocabularyDocs(conformance.Vocabularies(seedSystems()...))
 	entries, err := os.ReadDir(docsDir)
 	if err != nil {
 		t.Fatalf("%v: run go generate ./cmd/condengine", err)
@@ -101,7 +101,7 @@ func TestVocab_OutWritesTheDocs(t *testing.T) {
 	if code, _, errs := run(t, "", "vocab", "-o", "markdown", "-out", dir); code != exitOK {
 		t.Fatalf("code %d, stderr %q", code, errs)
 	}
-	for name, data := range vocabularyDocs(conformance.Vocabularies()) {
+	for name, data := range vocabularyDocs(conformance.Vocabularies(seedSystems()...)) {
 		got, err := os.ReadFile(filepath.Join(dir, name))
 		if err != nil || string(got) != string(data) {
 			t.Errorf("%s: %v", name, err)

@@ -12,8 +12,8 @@ import (
 	akv1 "github.com/condengine/condengine/api/agentkourier/v1alpha1"
 	finopsv1 "github.com/condengine/condengine/api/finops/v1alpha1"
 	"github.com/condengine/condengine/binding"
+	"github.com/condengine/condengine/binding/bindingtest"
 	"github.com/condengine/condengine/conditions"
-	"github.com/condengine/condengine/conformance"
 	"github.com/condengine/condengine/explain"
 	"github.com/condengine/condengine/finops"
 	"github.com/condengine/condengine/manifest"
@@ -176,7 +176,7 @@ func auditBindings(in auditInput) ([]ObjectReport, []binding.ObjectError, error)
 	explained := map[key]explain.Object{}
 	for w, probe := range probeWorlds {
 		due[w] = map[key][]metav1.Condition{}
-		f := &scenario.File{Name: "audit", System: scenario.SystemBinding, Now: metav1.NewTime(in.now), Objects: in.bindings}
+		f := &scenario.File{Name: "audit", System: bindingtest.Name, Now: metav1.NewTime(in.now), Objects: in.bindings}
 		yes := true
 		started := metav1.NewTime(in.now.Add(-24 * time.Hour))
 		f.Broker = &scenario.Broker{Leader: &yes, ProberListed: &yes, StartedAt: &started, ConfigSource: string(binding.ConfigSourceCRDs)}
@@ -185,7 +185,7 @@ func auditBindings(in auditInput) ([]ObjectReport, []binding.ObjectError, error)
 				f.Probes = append(f.Probes, *p)
 			}
 		}
-		snap, err := conformance.BindingSnapshot(f)
+		snap, err := bindingtest.Snapshot(f)
 		if err != nil {
 			return nil, nil, err
 		}

@@ -18,10 +18,15 @@ import (
 	"github.com/condengine/condengine/explain"
 	"github.com/condengine/condengine/manifest"
 	"github.com/condengine/condengine/subscription"
+	"github.com/condengine/condengine/system"
 )
 
+// seeds are the systems the plugin audits and explains: the two seed
+// systems.
+var seeds = conformance.SeedSystems()
+
 // sentences maps every rule ID to its sentence.
-var sentences = explain.Sentences(conformance.Rules())
+var sentences = explain.Sentences(conformance.Rules(seeds...))
 
 // missingInputs says, per "Kind/Type", which input a cluster cannot give
 // for that condition and what follows. A condition audit cannot judge
@@ -65,10 +70,11 @@ other namespaces. It never writes.`,
 				}
 				args = []string{k, n}
 			}
-			kind, err := explain.Kind(args[0])
+			k, err := system.ResolveKind(args[0], seeds...)
 			if err != nil {
 				return err
 			}
+			kind := k.Kind
 			namespace, _, err := flags.ToRawKubeConfigLoader().Namespace()
 			if err != nil {
 				return err

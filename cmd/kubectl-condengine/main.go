@@ -14,7 +14,7 @@
 // KIND is Binding, PriceBook, Offering or Subscription, in any case,
 // singular or plural, the CRD's short name (akbinding) or qualified by
 // its group (bindings.agentkourier.dev): the names `condengine explain`
-// takes too (explain.Kind). A misspelt kind or command is answered with
+// takes too (system.ResolveKind). A misspelt kind or command is answered with
 // the closest one.
 //
 // audit's exit status: 0 every judged condition is as due; 1 at least

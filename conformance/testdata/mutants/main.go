@@ -29,6 +29,7 @@ import (
 
 	"github.com/condengine/condengine/conformance"
 	"github.com/condengine/condengine/scenario"
+	"github.com/condengine/condengine/system"
 )
 
 // bug is one planted mistake: pre changes the request before the engine
@@ -224,7 +225,12 @@ func main() {
 		fmt.Fprintf(os.Stderr, "mutants: no bug %q\n", os.Args[1])
 		os.Exit(2)
 	}
-	system := os.Args[2]
+	sys, err := system.Find(os.Args[2], conformance.SeedSystems()...)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "mutants:", err)
+		os.Exit(2)
+	}
+	reference := conformance.Reference(sys)
 	fmt.Printf(`{"capabilities":["write","removeFinalizer","retryAt"]}` + "\n")
 	in := bufio.NewReaderSize(os.Stdin, 1<<20)
 	for {
@@ -235,7 +241,7 @@ func main() {
 			}
 			continue
 		}
-		id, f, err := conformance.DecodeRequest(bytes.TrimSuffix(line, []byte("\n")), system)
+		id, f, err := conformance.DecodeRequest(bytes.TrimSuffix(line, []byte("\n")), sys.Name)
 		if err != nil || id == nil {
 			fmt.Fprintln(os.Stderr, "mutants:", err)
 			os.Exit(1)
@@ -244,11 +250,11 @@ func main() {
 		if b.pre != nil {
 			b.pre(f)
 		}
-		objs, err := conformance.Reference(f)
+		objs, err := reference(f)
 		if err != nil {
 			// The bug made a request the engine refuses: answer the
 			// request as asked.
-			objs, err = conformance.Reference(&asked)
+			objs, err = reference(&asked)
 		}
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "mutants:", err)

@@ -1,4 +1,4 @@
-package conformance_test
+package finopstest_test
 
 import (
 	"testing"
@@ -7,17 +7,17 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/condengine/condengine/conditions"
-	"github.com/condengine/condengine/conformance"
+	"github.com/condengine/condengine/finops/finopstest"
 	"github.com/condengine/condengine/scenario"
 )
 
 // The finops runner reports each object's finalizer action as the engine
 // decided it: an Offering allowed to go drops its finalizer, the one
 // beside it keeps its own.
-func TestRunFinOps_CarriesTheFinalizerAction(t *testing.T) {
-	f, err := scenario.Load("scenarios/finops/offering-deleting-allowed.yaml")
+func TestRun_CarriesTheFinalizerAction(t *testing.T) {
+	f, err := scenario.Load("../../conformance/scenarios/finops/offering-deleting-allowed.yaml")
 	require.NoError(t, err)
-	outs, err := conformance.RunFinOps(f)
+	outs, err := finopstest.Run(f, false)
 	require.NoError(t, err)
 	got := map[string]conditions.FinalizerAction{}
 	for _, o := range outs {

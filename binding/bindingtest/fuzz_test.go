@@ -1,11 +1,11 @@
-package conformance_test
+package bindingtest_test
 
-// Fuzzing: FuzzRunBinding checks that a scenario evaluates to the same
+// Fuzzing: FuzzRun checks that a scenario evaluates to the same
 // outcomes twice (and in any order of its objects) and that every message
 // obeys the message rule. Inputs over 64 KiB are skipped, so that a grown
 // mutation cannot slow the target down.
 //
-//	go test ./conformance -run '^$' -fuzz '^FuzzRunBinding$' -fuzztime 30s -fuzzminimizetime 5s
+//	go test ./binding/bindingtest -run '^$' -fuzz '^FuzzRun$' -fuzztime 30s -fuzzminimizetime 5s
 //
 // -fuzzminimizetime bounds how long a failing input is shrunk.
 
@@ -18,14 +18,14 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/condengine/condengine/conformance"
+	"github.com/condengine/condengine/binding/bindingtest"
 	"github.com/condengine/condengine/redact"
 	"github.com/condengine/condengine/scenario"
 )
 
-// FuzzRunBinding feeds scenario files (the corpus as seeds) through the
+// FuzzRun feeds scenario files (the corpus as seeds) through the
 // runner: a bad file is an error, never a panic.
-func FuzzRunBinding(f *testing.F) {
+func FuzzRun(f *testing.F) {
 	paths, _ := filepath.Glob(filepath.Join(bindingCorpus, "*.yaml"))
 	for _, p := range paths {
 		if data, err := os.ReadFile(p); err == nil {
@@ -37,10 +37,10 @@ func FuzzRunBinding(f *testing.F) {
 			t.Skip()
 		}
 		sf, err := scenario.Parse(data)
-		if err != nil || sf.System != scenario.SystemBinding {
+		if err != nil || sf.System != "binding" {
 			return
 		}
-		outs, err := conformance.RunBinding(sf)
+		outs, err := bindingtest.Run(sf, false)
 		if err != nil {
 			return
 		}
@@ -48,7 +48,7 @@ func FuzzRunBinding(f *testing.F) {
 		// same outcomes (compared by object, since the runner lists them
 		// in input order): evaluation is deterministic and order-free.
 		slices.Reverse(sf.Objects)
-		again, err := conformance.RunBinding(sf)
+		again, err := bindingtest.Run(sf, false)
 		if err != nil {
 			t.Fatalf("refused once objects are reversed: %v", err)
 		}

@@ -1,4 +1,4 @@
-package conformance_test
+package bindingtest_test
 
 import (
 	"encoding/json"
@@ -10,22 +10,18 @@ import (
 	akv1 "github.com/condengine/condengine/api/agentkourier/v1alpha1"
 	"github.com/condengine/condengine/binding"
 	"github.com/condengine/condengine/binding/bindingtest"
-	"github.com/condengine/condengine/conformance"
-	"github.com/condengine/condengine/finops"
-	"github.com/condengine/condengine/finops/finopstest"
-	"github.com/condengine/condengine/scenario"
 )
 
 // A generated snapshot written as a scenario and read back evaluates as
 // the snapshot itself, less the second of any twins (a file holds one
 // object per name): the counterexamples say what was generated.
-func TestBindingScenario_RoundTripEvaluatesTheSame(t *testing.T) {
+func TestScenario_RoundTripEvaluatesTheSame(t *testing.T) {
 	twins := 0
 	for seed := range 150 {
 		s := bindingtest.SnapshotGen().Example(seed)
-		f, err := conformance.BindingScenario(s)
+		f, err := bindingtest.Scenario(s)
 		require.NoError(t, err)
-		back, err := conformance.BindingSnapshot(f)
+		back, err := bindingtest.Snapshot(f)
 		require.NoError(t, err, "seed %d", seed)
 		if first := firstOfEachName(s); len(first.Backends) != len(s.Backends) {
 			twins++
@@ -59,44 +55,4 @@ func firstOfEachName(s binding.Snapshot) binding.Snapshot {
 	}
 	s.Backends = kept
 	return s
-}
-
-func TestFinOpsScenario_RoundTripEvaluatesTheSame(t *testing.T) {
-	for seed := range 150 {
-		s := finopstest.SnapshotGen().Example(seed)
-		f, err := conformance.FinOpsScenario(s)
-		require.NoError(t, err)
-		back, err := conformance.FinOpsSnapshot(f)
-		require.NoError(t, err, "seed %d", seed)
-		wr, err := finops.Evaluate(s)
-		require.NoError(t, err, "seed %d", seed)
-		gr, err := finops.Evaluate(back)
-		require.NoError(t, err, "seed %d", seed)
-		want, err := json.Marshal(wr)
-		require.NoError(t, err)
-		got, err := json.Marshal(gr)
-		require.NoError(t, err)
-		require.JSONEq(t, string(want), string(got), "seed %d", seed)
-	}
-}
-
-// The YAML a counterexample is written in parses back to the same
-// scenario.
-func TestScenarioYAML_ParsesBack(t *testing.T) {
-	for _, sys := range []string{scenario.SystemBinding, scenario.SystemFinOps} {
-		for seed := range 40 {
-			f, err := conformance.Generate(sys, seed)
-			require.NoError(t, err)
-			want, err := conformance.Reference(f)
-			require.NoError(t, err)
-			f.Expect = conformance.Expectations(want)
-			y, err := conformance.ScenarioYAML(f)
-			require.NoError(t, err)
-			back, err := scenario.Parse(y)
-			require.NoError(t, err, "%s seed %d:\n%s", sys, seed, y)
-			a, _ := json.Marshal(f)
-			b, _ := json.Marshal(back)
-			require.JSONEq(t, string(a), string(b), "%s seed %d", sys, seed)
-		}
-	}
 }

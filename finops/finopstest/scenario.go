@@ -1,4 +1,4 @@
-package conformance
+package finopstest
 
 import (
 	"cmp"
@@ -19,11 +19,11 @@ import (
 	"github.com/condengine/condengine/subscription/subscriptiontest"
 )
 
-// FinOpsSnapshot builds the snapshot a finops scenario describes: its
-// objects decoded, its failures and its collection run carried over.
-func FinOpsSnapshot(f *scenario.File) (finops.Snapshot, error) {
-	if f.System != scenario.SystemFinOps {
-		return finops.Snapshot{}, fmt.Errorf("scenario system is %q, not %q", f.System, scenario.SystemFinOps)
+// Snapshot builds the snapshot a finops scenario describes: its objects
+// decoded, its failures and its collection run carried over.
+func Snapshot(f *scenario.File) (finops.Snapshot, error) {
+	if f.System != Name {
+		return finops.Snapshot{}, fmt.Errorf("scenario system is %q, not %q", f.System, Name)
 	}
 	if err := f.Validate(); err != nil {
 		return finops.Snapshot{}, err
@@ -44,23 +44,32 @@ func FinOpsSnapshot(f *scenario.File) (finops.Snapshot, error) {
 	return s, nil
 }
 
-// RunFinOps is the scenario runner of the finops system: it evaluates a
-// finops scenario once (one reconcile of every object) and returns an
-// outcome per object of a FinOps kind, sorted by kind, namespace and
-// name. An outcome's conditions are what the object carries once the
-// reconcile is done: the computed list where a write is due, otherwise
-// the list the object already had, exactly as it stands, read at whole
-// seconds as the API server stores it. CostJobs and FinOpsProviders keep
-// the status they came with, since no reconciler writes one. When the evaluation
-// pushes an OpenCost document, it appears as an outcome of kind ConfigMap
-// named finops.PricingConfigMap whose status is {"document": {...},
-// "changed": bool}, with Write set when the document changed.
-func RunFinOps(f *scenario.File) ([]scenario.Outcome, error) {
-	s, err := FinOpsSnapshot(f)
+// Run is the scenario runner of the finops system (System().Run): it
+// evaluates a finops scenario once (one reconcile of every object) and
+// returns an outcome per object of a FinOps kind, sorted by kind,
+// namespace and name. An outcome's conditions are what the object
+// carries once the reconcile is done: the computed list where a write is
+// due, otherwise the list the object already had, exactly as it stands,
+// read at whole seconds as the API server stores it. CostJobs and
+// FinOpsProviders keep the status they came with, since no reconciler
+// writes one. When the evaluation pushes an OpenCost document, it appears
+// as an outcome of kind ConfigMap named finops.PricingConfigMap whose
+// status is {"document": {...}, "changed": bool}, with Write set when the
+// document changed. With explain, the evaluation records why
+// (finops.Explain), and the outcome of each PriceBook, Offering and
+// Subscription also carries its computed conditions and their
+// provenance. The reconciler holds no write back, so no outcome has a
+// RetryAt.
+func Run(f *scenario.File, explain bool) ([]scenario.Outcome, error) {
+	s, err := Snapshot(f)
 	if err != nil {
 		return nil, err
 	}
-	r, err := finops.Evaluate(s)
+	evaluate := finops.Evaluate
+	if explain {
+		evaluate = finops.Explain
+	}
+	r, err := evaluate(s)
 	if err != nil {
 		return nil, err
 	}
@@ -103,21 +112,28 @@ func RunFinOps(f *scenario.File) ([]scenario.Outcome, error) {
 		out = append(out, o)
 		return nil
 	}
+	// explained adds the computed list and its provenance, with explain.
+	explained := func(o scenario.Outcome, computed []metav1.Condition, prov []conditions.Provenance) scenario.Outcome {
+		if explain {
+			o.Computed, o.Provenance = computed, prov
+		}
+		return o
+	}
 	for _, o := range r.PriceBooks.Books {
-		if err := add(o.Kind, o.Namespace, o.Name, o.Status,
-			scenario.Outcome{Conditions: carried(&o.Outcome), Write: o.Write}); err != nil {
+		if err := add(o.Kind, o.Namespace, o.Name, o.Status, explained(
+			scenario.Outcome{Conditions: carried(&o.Outcome), Write: o.Write}, o.Status.Conditions, o.Provenance)); err != nil {
 			return nil, err
 		}
 	}
 	for _, o := range r.Offerings.Offerings {
-		if err := add(o.Kind, o.Namespace, o.Name, o.Status,
-			scenario.Outcome{Conditions: carried(&o.Outcome), Write: o.Write, Finalizer: o.Finalizer}); err != nil {
+		if err := add(o.Kind, o.Namespace, o.Name, o.Status, explained(
+			scenario.Outcome{Conditions: carried(&o.Outcome), Write: o.Write, Finalizer: o.Finalizer}, o.Status.Conditions, o.Provenance)); err != nil {
 			return nil, err
 		}
 	}
 	for _, o := range r.Subscriptions.Subscriptions {
-		if err := add(o.Kind, o.Namespace, o.Name, o.Status,
-			scenario.Outcome{Conditions: carried(&o.Outcome), Write: o.Write, Finalizer: o.Finalizer}); err != nil {
+		if err := add(o.Kind, o.Namespace, o.Name, o.Status, explained(
+			scenario.Outcome{Conditions: carried(&o.Outcome), Write: o.Write, Finalizer: o.Finalizer}, o.Status.Conditions, o.Provenance)); err != nil {
 			return nil, err
 		}
 	}

@@ -1,4 +1,4 @@
-package conformance_test
+package bindingtest_test
 
 import (
 	"encoding/json"
@@ -13,8 +13,9 @@ import (
 
 	akv1 "github.com/condengine/condengine/api/agentkourier/v1alpha1"
 	"github.com/condengine/condengine/binding"
-	"github.com/condengine/condengine/conformance"
+	"github.com/condengine/condengine/binding/bindingtest"
 	"github.com/condengine/condengine/scenario"
+	"github.com/condengine/condengine/system"
 )
 
 const runnerScenario = `
@@ -44,10 +45,10 @@ expect:
       - {type: Ready, status: "False", reason: "BackendReachable:BackendError", observedGeneration: 2}
 `
 
-func TestRunBinding_MapsTheFileAndTheResult(t *testing.T) {
+func TestRun_MapsTheFileAndTheResult(t *testing.T) {
 	f, err := scenario.Parse([]byte(runnerScenario))
 	require.NoError(t, err)
-	out, err := conformance.RunBinding(f)
+	out, err := bindingtest.Run(f, false)
 	require.NoError(t, err)
 	require.Len(t, out, 2, "only Bindings and the prober get an outcome")
 	o := out[0]
@@ -60,25 +61,25 @@ func TestRunBinding_MapsTheFileAndTheResult(t *testing.T) {
 	require.Empty(t, f.Check(out))
 }
 
-func TestRunBinding_WrongExpectationFails(t *testing.T) {
+func TestRun_WrongExpectationFails(t *testing.T) {
 	bad := strings.Replace(runnerScenario, "reason: NotInChannel", "reason: ChannelArchived", 1)
 	f, err := scenario.Parse([]byte(bad))
 	require.NoError(t, err)
-	r := scenario.Runners{scenario.SystemBinding: conformance.RunBinding}.Run(f)
+	r := system.Runners(bindingtest.System()).Run(f)
 	require.False(t, r.Passed())
 	require.Contains(t, r.Diff, "ChannelArchived")
 }
 
-func TestRunBinding_Defaults(t *testing.T) {
+func TestRun_Defaults(t *testing.T) {
 	f, err := scenario.Parse([]byte(strings.Replace(runnerScenario, "broker: {name: \"\", leader: true}\n", "", 1)))
 	require.NoError(t, err)
-	s, err := conformance.BindingSnapshot(f)
+	s, err := bindingtest.Snapshot(f)
 	require.NoError(t, err)
 	require.True(t, s.Broker.Leader)
 	require.True(t, s.Broker.ProberListed)
 	require.Equal(t, binding.ConfigSourceCRDs, s.Broker.ConfigSource)
 	require.Equal(t, f.Now.Add(-3600e9), s.Broker.StartedAt)
-	require.Equal(t, conformance.DefaultBroker(f.Now.Time), s.Broker, "the defaults are DefaultBroker's")
+	require.Equal(t, bindingtest.DefaultBroker(f.Now.Time), s.Broker, "the defaults are DefaultBroker's")
 	require.Len(t, s.Probes, 1)
 	require.Equal(t, "u-chat", string(s.Probes[0].UID), "a probe's uid defaults to the Binding's current uid")
 }
@@ -87,14 +88,14 @@ func TestRunBinding_Defaults(t *testing.T) {
 func TestDefaultBroker_ABrokerBlockMovesOnlyWhatItSets(t *testing.T) {
 	f, err := scenario.Parse([]byte(strings.Replace(runnerScenario, "broker: {name: \"\", leader: true}\n", "broker: {name: b, leader: false}\n", 1)))
 	require.NoError(t, err)
-	s, err := conformance.BindingSnapshot(f)
+	s, err := bindingtest.Snapshot(f)
 	require.NoError(t, err)
-	want := conformance.DefaultBroker(f.Now.Time)
+	want := bindingtest.DefaultBroker(f.Now.Time)
 	want.Name, want.Leader = "b", false
 	require.Equal(t, want, s.Broker)
 }
 
-func TestRunBinding_Errors(t *testing.T) {
+func TestRun_Errors(t *testing.T) {
 	for name, edit := range map[string][2]string{
 		"bad config source": {"broker: {name: \"\", leader: true}", "broker: {configSource: etcd}"},
 		"bad probe binding": {"binding: team-a/chat,", "binding: chat,"},
@@ -108,15 +109,15 @@ func TestRunBinding_Errors(t *testing.T) {
 			if err != nil {
 				return // refused by the format itself
 			}
-			_, err = conformance.RunBinding(f)
+			_, err = bindingtest.Run(f, false)
 			require.Error(t, err)
 		})
 	}
 }
 
-// bindingCorpus is the binding part of the corpus; TestCorpus runs each
-// of its files through RunBinding, the runner Runners gives that system.
-const bindingCorpus = "scenarios/binding"
+// bindingCorpus is the binding part of the corpus; conformance's
+// TestCorpus runs each of its files through Run.
+const bindingCorpus = "../../conformance/scenarios/binding"
 
 func TestScenarios_WriterFilesExist(t *testing.T) {
 	files, err := filepath.Glob(filepath.Join(bindingCorpus, "writer-*.yaml"))
@@ -133,44 +134,44 @@ func TestScenarios_WriterFilesExist(t *testing.T) {
 
 // A scenario whose expectation is wrong must fail, or the corpus proves
 // nothing.
-func TestRunBinding_WrongDecisionFails(t *testing.T) {
+func TestRun_WrongDecisionFails(t *testing.T) {
 	f, err := scenario.Load(filepath.Join(bindingCorpus, "writer-changed-within-gap-waits.yaml"))
 	require.NoError(t, err)
 	write := "write"
 	f.Expect[0].Decision = &write
-	res := scenario.Runners{scenario.SystemBinding: conformance.RunBinding}.Run(f)
+	res := system.Runners(bindingtest.System()).Run(f)
 	assert.False(t, res.Passed())
 	assert.Contains(t, res.Diff, `decision: want "write", got "wait"`)
 }
 
-func TestRunBinding_WriterNamesUnknownBinding(t *testing.T) {
+func TestRun_WriterNamesUnknownBinding(t *testing.T) {
 	f, err := scenario.Load(filepath.Join(bindingCorpus, "writer-unchanged-none.yaml"))
 	require.NoError(t, err)
 	f.Writer = &scenario.Writer{Bindings: []scenario.WriterMemory{{Binding: "team-a/ghost"}}}
-	_, err = conformance.RunBinding(f)
+	_, err = bindingtest.Run(f, false)
 	assert.ErrorContains(t, err, "team-a/ghost is not a Binding")
 }
 
 // An earlier look that would write, or start a pass, is a scenario that
 // hides a write: the runner refuses it rather than drop the write.
-func TestRunBinding_LookedAtThatActs_Refused(t *testing.T) {
+func TestRun_LookedAtThatActs_Refused(t *testing.T) {
 	f, err := scenario.Load(filepath.Join(bindingCorpus, "writer-clock-stepped-back-after-a-failed-write-exactly-at.yaml"))
 	require.NoError(t, err)
 	f.Writer.Bindings[0].LookedAt = append(f.Writer.Bindings[0].LookedAt, f.Now)
-	_, err = conformance.RunBinding(f)
+	_, err = bindingtest.Run(f, false)
 	assert.ErrorContains(t, err, "team-a/chat lookedAt[1]: the writer writes at 2026-11-30T09:53:10Z")
 
 	f, err = scenario.Load(filepath.Join(bindingCorpus, "prober-clock-stepped-back-periodic-after-the-look-exactly-at.yaml"))
 	require.NoError(t, err)
 	f.Prober.LookedAt = append(f.Prober.LookedAt, metav1.NewTime(f.Now.Add(time.Second)))
-	_, err = conformance.RunBinding(f)
+	_, err = bindingtest.Run(f, false)
 	assert.ErrorContains(t, err, "prober.lookedAt[1]: a pass starts at 2026-11-30T09:58:01Z")
 }
 
-func TestRunBinding_WithoutWriterBlock_DecidesWithEmptyMemory(t *testing.T) {
+func TestRun_WithoutWriterBlock_DecidesWithEmptyMemory(t *testing.T) {
 	f, err := scenario.Load(filepath.Join(bindingCorpus, "ready-all-true.yaml"))
 	require.NoError(t, err)
-	outs, err := conformance.RunBinding(f)
+	outs, err := bindingtest.Run(f, false)
 	require.NoError(t, err)
 	require.Len(t, outs, 2, "the Binding and the prober")
 	assert.Equal(t, "write", outs[0].Decision)

@@ -1,4 +1,4 @@
-package conformance
+package bindingtest
 
 import (
 	"encoding/json"
@@ -20,9 +20,10 @@ import (
 // and in the order of s.Bindings, whether a write is due and the
 // conditions the Binding carries afterwards: the written ones when
 // shown(i, outcome) says they are written, else the ones it had, read at
-// whole seconds. Its status is those conditions as JSON. Objects of other
-// kinds are read but get no outcome.
-func bindingOutcomes(s binding.Snapshot, r binding.Result, shown func(i int, o *binding.Outcome) bool) ([]scenario.Outcome, error) {
+// whole seconds. Its status is those conditions as JSON; with explain,
+// the computed conditions and their provenance come along. Objects of
+// other kinds are read but get no outcome.
+func bindingOutcomes(s binding.Snapshot, r binding.Result, explain bool, shown func(i int, o *binding.Outcome) bool) ([]scenario.Outcome, error) {
 	results := make(map[bindingKey]*binding.Outcome, len(r.Bindings))
 	for i := range r.Bindings {
 		results[bindingKey{r.Bindings[i].Namespace, r.Bindings[i].Name}] = &r.Bindings[i]
@@ -38,6 +39,9 @@ func bindingOutcomes(s binding.Snapshot, r binding.Result, shown func(i int, o *
 			Conditions: wholesec.Conditions(b.Status.Conditions), Write: br != nil && br.Write}
 		if br != nil && shown(i, br) {
 			oc.Conditions = br.Status.Conditions
+		}
+		if br != nil && explain {
+			oc.Computed, oc.Provenance = br.Conditions, br.Provenance
 		}
 		st, err := json.Marshal(akv1.BindingStatus{Conditions: oc.Conditions})
 		if err != nil {
@@ -58,11 +62,11 @@ func DefaultBroker(now time.Time) binding.Broker {
 	return binding.Broker{StartedAt: now.Add(-time.Hour), ConfigSource: binding.ConfigSourceCRDs, Leader: true, ProberListed: true}
 }
 
-// BindingSnapshot builds the binding.Snapshot a binding scenario
-// describes, with the format's defaults (DefaultBroker).
-func BindingSnapshot(f *scenario.File) (binding.Snapshot, error) {
-	if f.System != scenario.SystemBinding {
-		return binding.Snapshot{}, fmt.Errorf("scenario system is %q, not %q", f.System, scenario.SystemBinding)
+// Snapshot builds the binding.Snapshot a binding scenario describes,
+// with the format's defaults (DefaultBroker).
+func Snapshot(f *scenario.File) (binding.Snapshot, error) {
+	if f.System != Name {
+		return binding.Snapshot{}, fmt.Errorf("scenario system is %q, not %q", f.System, Name)
 	}
 	if err := f.Validate(); err != nil {
 		return binding.Snapshot{}, err
@@ -168,27 +172,35 @@ func probeFromScenario(p scenario.Probe, uids map[bindingKey]types.UID) binding.
 	return r
 }
 
-// RunBinding is the scenario runner of the binding system: it builds the
-// snapshot the file describes, evaluates it, and reports per Binding
-// whether a write is due (Write), the status writer's verdict (Decision
-// "write", "wait" or "none", WaitUntil for a wait, Fight, FightBegins and
-// ForeignEdit), and the conditions the object carries once the reconcile
-// is done, with its status as JSON: the written ones where the writer
-// writes now, else the ones it had, exactly as they stand (a standby, the
-// ConfigMap route, another broker's Binding, a held write, nothing
-// changed), read at whole seconds as the API server stores them. It adds one outcome of kind scenario.KindProber, named
-// after the broker ("default" for the default broker): the prober's
-// verdict at now from the file's prober block (see scenario.Prober)
-// and the plan of a pass over the evaluated Bindings. The writer's
-// memory comes from the file's writer block (a Binding it does not list,
-// or lists under another UID, is one the writer never wrote);
-// the replica writes only when broker.leader holds and the route is crds.
-func RunBinding(f *scenario.File) ([]scenario.Outcome, error) {
-	snap, err := BindingSnapshot(f)
+// Run is the scenario runner of the binding system (System().Run): it
+// builds the snapshot the file describes, evaluates it, and reports per
+// Binding whether a write is due (Write), the status writer's verdict
+// (Decision "write", "wait" or "none", WaitUntil and RetryAt for a wait,
+// Fight, FightBegins and ForeignEdit), and the conditions the object
+// carries once the reconcile is done, with its status as JSON: the
+// written ones where the writer writes now, else the ones it had,
+// exactly as they stand (a standby, the ConfigMap route, another
+// broker's Binding, a held write, nothing changed), read at whole
+// seconds as the API server stores them. With explain, the evaluation
+// records why (binding.Explain) and each outcome also carries the
+// computed conditions and their provenance. It adds one outcome of kind
+// scenario.KindProber, named after the broker ("default" for the default
+// broker): the prober's verdict at now from the file's prober block (see
+// scenario.Prober) and the plan of a pass over the evaluated Bindings.
+// The writer's memory comes from the file's writer block (a Binding it
+// does not list, or lists under another UID, is one the writer never
+// wrote); the replica writes only when broker.leader holds and the route
+// is crds.
+func Run(f *scenario.File, explain bool) ([]scenario.Outcome, error) {
+	snap, err := Snapshot(f)
 	if err != nil {
 		return nil, err
 	}
-	res, err := binding.Evaluate(snap)
+	evaluate := binding.Evaluate
+	if explain {
+		evaluate = binding.Explain
+	}
+	res, err := evaluate(snap)
 	if err != nil {
 		return nil, err
 	}
@@ -213,7 +225,7 @@ func RunBinding(f *scenario.File) ([]scenario.Outcome, error) {
 	// conditions shown are the written ones only where it writes now.
 	decisions := make([]policy.Decision, len(snap.Bindings))
 	var derr error
-	outs, err := bindingOutcomes(snap, res, func(i int, br *binding.Outcome) bool {
+	outs, err := bindingOutcomes(snap, res, explain, func(i int, br *binding.Outcome) bool {
 		obj := &snap.Bindings[i]
 		var mem policy.Memory
 		var looks []metav1.Time
@@ -253,7 +265,7 @@ func RunBinding(f *scenario.File) ([]scenario.Outcome, error) {
 		o, d := &outs[i], decisions[i] // None for a Binding the engine does not answer for
 		o.Decision = d.Action.String()
 		if d.Action == policy.Wait {
-			o.WaitUntil = metav1.NewTime(d.At)
+			o.WaitUntil, o.RetryAt = metav1.NewTime(d.At), d.At
 		}
 		o.Fight, o.FightBegins, o.ForeignEdit = d.Fight, d.FightBegins, d.ForeignEdit
 	}

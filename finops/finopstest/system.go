@@ -1,0 +1,55 @@
+package finopstest
+
+import (
+	finopsv1 "github.com/condengine/condengine/api/finops/v1alpha1"
+	"github.com/condengine/condengine/conditions"
+	"github.com/condengine/condengine/internal/crdfiles"
+	"github.com/condengine/condengine/offering"
+	"github.com/condengine/condengine/pricebook"
+	"github.com/condengine/condengine/subscription"
+	"github.com/condengine/condengine/system"
+)
+
+// Name is the finops system's name, as a scenario's system key spells
+// it.
+const Name = "finops"
+
+// FieldManager is the field manager of the FinOps operator's status
+// writes.
+const FieldManager = "finops-operator"
+
+// System returns the finops system as a value, for the tools that take
+// any system (system.Runners, the conformance driver, the commands): the
+// PriceBooks, Offerings and Subscriptions whose status it computes, and
+// the CostJobs and FinOpsProviders it reads; Run and Generate of this
+// package; the rules a default run may miss. Each call returns a new
+// value.
+func System() *system.System {
+	var rules []conditions.Rule
+	rules = append(rules, pricebook.Rules()...)
+	rules = append(rules, offering.Rules()...)
+	rules = append(rules, subscription.Rules()...)
+	kind := func(kind, plural string) system.Kind {
+		return system.Kind{Group: finopsv1.GroupName, Version: finopsv1.Version, Kind: kind, Plural: plural, Namespaced: true}
+	}
+	books, offerings, subs := kind(finopsv1.KindPriceBook, "pricebooks"), kind(finopsv1.KindOffering, "offerings"), kind(finopsv1.KindSubscription, "subscriptions")
+	books.Vocabulary, books.Status = pricebook.Vocabulary, true
+	offerings.Vocabulary, offerings.Status, offerings.Finalizer = offering.Vocabulary, true, finopsv1.OfferingFinalizer
+	subs.Vocabulary, subs.Status, subs.Finalizer = subscription.Vocabulary, true, finopsv1.SubscriptionFinalizer
+	providers := kind(finopsv1.KindFinOpsProvider, "finopsproviders")
+	providers.Namespaced = false
+	return &system.System{
+		Name:         Name,
+		Doc:          "the FinOps operator: the status of PriceBooks, Offerings and Subscriptions",
+		Kinds:        []system.Kind{books, offerings, subs, kind(finopsv1.KindCostJob, "costjobs"), providers},
+		FieldManager: FieldManager,
+		Rules:        rules,
+		CRDs:         crdfiles.Group(finopsv1.GroupName),
+		Run:          Run,
+		Generate:     Generate,
+		Rare: map[string]string{
+			"subscription/active/requirement-lost":   "needs an active Subscription whose required Offering loses its last active provider in the family; the generators rarely draw that family (try --until-coverage 1)",
+			"subscription/active/parent-deactivated": "needs an active child whose parent ended under the Deactivate policy; about one snapshot in 300 (try --until-coverage 1)",
+		},
+	}
+}

@@ -1,0 +1,19 @@
+// Package system declares what a tool of this module needs to know about
+// a system of kinds, as one plain value: a System holds the kinds the
+// system reads (Kind: group, version, plural, short names, vocabulary,
+// whether its status is computed, its finalizer), its rules, its CRDs,
+// the function that evaluates a snapshot given as a scenario file and,
+// optionally, a generator of snapshots. A tool (the scenario runner, the
+// conformance driver, explain's kind lookup, the commands) takes the
+// systems it is given and knows none of them by name.
+//
+// A system's value lives in its tooling package, next to its generators
+// (bindingtest.System, finopstest.System for the two seed systems), so
+// that the engine packages a host imports stay free of package testing.
+// An author of another kind declares one value the same way and hands it
+// to the same tools.
+//
+// Validate checks values against the contract, Runners turns them into
+// scenario runners, Find picks one by name and ResolveKind reads a
+// kind's name as kubectl does.
+package system

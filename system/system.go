@@ -1,0 +1,153 @@
+package system
+
+import (
+	"fmt"
+	"io/fs"
+	"strings"
+
+	"github.com/condengine/condengine/conditions"
+	"github.com/condengine/condengine/scenario"
+)
+
+// Kind is one kind a system reads: its identity in the API, the names a
+// kubectl user types for it, and what the system does with it.
+type Kind struct {
+	// Group, Version and Kind are the kind's group, version and kind,
+	// as its CRD declares them; Group is "" for the core group.
+	Group, Version, Kind string
+	// Plural is the resource name, "bindings".
+	Plural string
+	// ShortNames are the CRD's short names, "akbinding".
+	ShortNames []string
+	// Namespaced says the kind lives in namespaces; false for a
+	// cluster-scoped kind.
+	Namespaced bool
+	// Vocabulary is the kind's condition vocabulary; nil when the system
+	// writes no conditions on it.
+	Vocabulary *conditions.Vocabulary
+	// Status says the system computes the kind's status (and a host
+	// writes it): the kinds a conform answer lists.
+	Status bool
+	// Finalizer is the finalizer the system manages on the kind; "" for
+	// none.
+	Finalizer string
+}
+
+// APIVersion is the kind's apiVersion as a manifest spells it:
+// "group/version", or the version alone for the core group.
+func (k Kind) APIVersion() string {
+	if k.Group == "" {
+		return k.Version
+	}
+	return k.Group + "/" + k.Version
+}
+
+// Names are the names a kubectl user may type for the kind, in this
+// order: the lower-case kind (the CRD's singular), the plural, then each
+// short name followed by its plural (the short name and an s).
+func (k Kind) Names() []string {
+	out := []string{strings.ToLower(k.Kind), k.Plural}
+	for _, s := range k.ShortNames {
+		out = append(out, s, s+"s")
+	}
+	return out
+}
+
+// System is everything a tool of this module needs to know about one
+// system of kinds: a struct of data and functions, declared as one value
+// in the system's own package. Name, Kinds and Run are required; every
+// other field is optional, and a tool that needs one the value leaves
+// empty says so rather than guessing. Validate checks a value.
+type System struct {
+	// Name is the system's name as a scenario's system key spells it,
+	// "binding": lower-case letters, digits and dashes.
+	Name string
+	// Doc says in one line what the system is, for a command's help.
+	Doc string
+	// Kinds are the kinds the system reads, in the order a snapshot of
+	// it lists them; a command lists kinds and vocabularies in this
+	// order.
+	Kinds []Kind
+	// FieldManager is the field manager a host's status writes use by
+	// default.
+	FieldManager string
+	// Rules are the system's own decision rules, without
+	// conditions.SharedRules, which every kind applies.
+	Rules []conditions.Rule
+	// CRDs holds the CustomResourceDefinitions of Kinds as YAML files;
+	// nil when the system ships none. Validate holds the Kinds to them.
+	CRDs fs.FS
+	// Run evaluates one snapshot given as a scenario file (the objects
+	// as the API server holds them, the system's own blocks and the
+	// observed block) and returns an outcome per object it answers for.
+	// With explain set, each outcome also carries the provenance of its
+	// conditions (scenario.Outcome.Provenance and Computed). An error
+	// means the file is unusable, not that an expectation failed.
+	Run func(f *scenario.File, explain bool) ([]scenario.Outcome, error)
+	// Generate draws snapshot seed as a scenario file without
+	// expectations, already pushed toward the system's rare cases; the
+	// same seed gives the same file. nil when the system has no
+	// generator: differential conformance cannot draw snapshots of it.
+	Generate func(seed int) (*scenario.File, error)
+	// Unreachable maps the IDs of rules no snapshot can reach to why;
+	// Rare maps those a run of the default length may miss to why. A
+	// coverage report names them apart from the rules a run merely
+	// missed.
+	Unreachable, Rare map[string]string
+}
+
+// Kind returns the kind of s named kind (the Kind field, as a manifest
+// and a scenario's expectation spell it).
+func (s *System) Kind(kind string) (Kind, bool) {
+	for _, k := range s.Kinds {
+		if k.Kind == kind {
+			return k, true
+		}
+	}
+	return Kind{}, false
+}
+
+// StatusKinds lists the names of the kinds whose status s computes, in
+// the order of Kinds.
+func (s *System) StatusKinds() []string {
+	var out []string
+	for _, k := range s.Kinds {
+		if k.Status {
+			out = append(out, k.Kind)
+		}
+	}
+	return out
+}
+
+// Vocabularies lists the condition vocabularies of s's kinds, in the
+// order of Kinds; a kind without one is left out.
+func (s *System) Vocabularies() []*conditions.Vocabulary {
+	var out []*conditions.Vocabulary
+	for _, k := range s.Kinds {
+		if k.Vocabulary != nil {
+			out = append(out, k.Vocabulary)
+		}
+	}
+	return out
+}
+
+// Runners returns a scenario runner per system, keyed by its name, each
+// running the system without explanation; a nil system is left out, and
+// one without Run answers every file with an error. The map is new on
+// each call, so a caller may replace or add runners.
+func Runners(systems ...*System) scenario.Runners {
+	out := make(scenario.Runners, len(systems))
+	for _, s := range systems {
+		if s == nil {
+			continue
+		}
+		name, run := s.Name, s.Run
+		out[name] = func(f *scenario.File) ([]scenario.Outcome, error) {
+			if run == nil {
+				return nil, fmt.Errorf("system %q has no Run", name)
+			}
+			return run(f, false)
+		}
+	}
+	return out
+}
