@@ -334,12 +334,16 @@ func rivalWrite(ctx context.Context, w client.Client, u *unstructured.Unstructur
 	return nil
 }
 
-// applyCondition force-applies one status condition of u as manager.
+// applyCondition force-applies one status condition of u as manager,
+// at u's resourceVersion: nothing else writes in between, and
+// controller-runtime's fake store counts the resourceVersion of a kind
+// its scheme has no Go type for back to 1 on an apply without one.
 func applyCondition(ctx context.Context, w client.Client, u *unstructured.Unstructured, manager string, cond map[string]any) error {
 	a := &unstructured.Unstructured{Object: map[string]any{"status": map[string]any{"conditions": []any{cond}}}}
 	a.SetGroupVersionKind(u.GroupVersionKind())
 	a.SetNamespace(u.GetNamespace())
 	a.SetName(u.GetName())
+	a.SetResourceVersion(u.GetResourceVersion())
 	return w.Status().Apply(ctx, client.ApplyConfigurationFromUnstructured(a), client.FieldOwner(manager), client.ForceOwnership)
 }
 
