@@ -599,7 +599,7 @@ func (s *finopsWorld) expect(objs []*unstructured.Unstructured, observed any, no
 }
 
 // settleWithRun is finops.Settle for a host that hands the last
-// collection run to every pass (Env.Collection): the run is part of
+// collection run to every pass (FinOpsCollection): the run is part of
 // every round, where finops.Settle lets it happen in the first only.
 func settleWithRun(s finops.Snapshot, maxRounds int) (finops.Snapshot, int, error) {
 	run := s.Collection

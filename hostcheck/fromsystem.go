@@ -307,7 +307,7 @@ func (w *adaptedWorld) change(ctx context.Context, c client.Client, e Event) (st
 			return "", nil
 		}
 		u := ss[e.Target%len(ss)]
-		return "", foreignWrite(ctx, c, u, e.Variant, e.Now, func(t string) bool { return w.a.ours(u.GetKind(), t) })
+		return "on " + keyOf(u).String(), foreignWrite(ctx, c, u, e.Variant, e.Now, func(t string) bool { return w.a.ours(u.GetKind(), t) })
 	case Create:
 		return w.create(ctx, c, e)
 	case Edit:

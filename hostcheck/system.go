@@ -117,8 +117,10 @@ type World struct {
 	// it queues on the leader.
 	Finish func(ctx context.Context, c client.Reader, now time.Time) (string, []types.NamespacedName, error)
 	// Observed returns what the host has observed so far besides the
-	// objects (Env.Observed hands it to the host, Expect gets it back):
-	// a value the host must not change, so a new one after each change.
+	// objects (Env.Observed hands it to the host, Expect gets it back).
+	// Neither the host nor the harness changes the value, so it must not
+	// change after it is returned: a change of the observations makes a
+	// new one.
 	Observed func() any
 	// ReadError is the error the host's reads of kind fail with now, nil
 	// while they work.
@@ -195,9 +197,9 @@ type Expected struct {
 	// engine answers for; the harness judges nothing of an object left
 	// out.
 	Objects map[ObjectKey]Answer
-	// Rounds is how many evaluations the engine needs from the stored
-	// world to its fixpoint, at least one: the settling budget grows
-	// with it.
+	// Rounds is how many evaluations (or rounds of writes) the engine
+	// needs from the stored world to its fixpoint: the settling budget
+	// gives the host 2 × (Rounds + 1) rounds.
 	Rounds int
 }
 
