@@ -18,3 +18,13 @@ func Example() {
 	fmt.Println(cx.Violation.Rule.ID)
 	// Output: FreshView
 }
+
+// The host of a kind of your own, checked through the kind's
+// system.System value: here the test's Gadget system, whose correct host
+// passes a short run.
+func ExampleFromSystem() {
+	sys := hostcheck.FromSystem(gadgets(), gadgetScheme())
+	cx, err := hostcheck.Find(context.Background(), newGadgetHost(gadgetCorrect), hostcheck.Options{System: sys, Schedules: 5})
+	fmt.Println(cx == nil, err)
+	// Output: true <nil>
+}
