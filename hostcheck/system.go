@@ -34,7 +34,9 @@ type System struct {
 	Kinds []Kind
 	// Scheme knows the kinds the host reads and writes typed; a kind it
 	// does not know is stored, and served to the host, unstructured. nil
-	// is an empty scheme.
+	// is an empty scheme. Give it the Go type of every kind with Status:
+	// the in-memory store (controller-runtime's fake client) keeps the
+	// resourceVersion of a server-side apply only for a kind with one.
 	Scheme *runtime.Scheme
 	// FieldManager is the field manager of the host's status writes: the
 	// OthersUntouched rule checks that it co-owns no other writer's
