@@ -1,8 +1,10 @@
 package hostcheck
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"time"
@@ -17,31 +19,73 @@ import (
 	akv1 "github.com/condengine/condengine/api/agentkourier/v1alpha1"
 	"github.com/condengine/condengine/binding"
 	"github.com/condengine/condengine/binding/bindingtest"
+	"github.com/condengine/condengine/config/crd"
 )
 
-// bindingSystem is the Agent Kourier broker. hist is the memory of
+// Binding returns the Agent Kourier broker as a System: Bindings,
+// AgentBackends and ChatConnections, drawn by the library's generator
+// with a namespace of healthy Bindings an earlier leader wrote; the host
+// writes Binding status under the field manager "agent-kourier",
+// following the writer policy. Its observer is the prober: a pass starts
+// for every Binding and ends with a result per Binding (late ones under
+// LateProbes); Env.Observed returns the finished results
+// (BindingProbes). Each call returns a new value.
+func Binding() *System {
+	return &System{
+		Name: "Binding",
+		Kinds: []Kind{
+			{GroupVersionKind: connectionGVK},
+			{GroupVersionKind: backendGVK},
+			{GroupVersionKind: bindingGVK, Status: true, Vocabulary: binding.Vocabulary},
+		},
+		Scheme:        bindingScheme(),
+		FieldManager:  bindingManager,
+		TypeConverter: crd.TypeConverter,
+		WriterPolicy:  true,
+		Requests:      bindingRequests,
+		NewWorld:      newBindingWorld,
+	}
+}
+
+// BindingProbes returns the probe results the Binding system's prober
+// has finished so far, one per Binding UID, sorted by UID: what a host
+// hands to every pass as binding.Snapshot.Probes. It is nil for a host
+// of another system.
+func BindingProbes(env Env) []binding.ProbeResult {
+	p, _ := ObservedAs[[]binding.ProbeResult](env)
+	return p
+}
+
+// bindingWorld is one schedule's Binding world. hist is the memory of
 // served generations a broker would hold had it evaluated every state
-// the store went through.
-type bindingSystem struct{ hist binding.ServedMemory }
+// the store went through; probes holds the finished probe results by
+// Binding UID, inflight the passes started and not finished, variant
+// the variant each Binding's last result was drawn with.
+type bindingWorld struct {
+	hist     binding.ServedMemory
+	probes   map[types.UID]binding.ProbeResult
+	inflight []probeStart
+	variant  map[types.UID]int
+}
+
+type probeStart struct {
+	key     ObjectKey
+	uid     types.UID
+	gen     int64
+	variant int
+}
 
 var (
 	bindingGVK    = akv1.GroupVersion.WithKind(akv1.KindBinding)
 	backendGVK    = akv1.GroupVersion.WithKind(akv1.KindAgentBackend)
 	connectionGVK = akv1.GroupVersion.WithKind(akv1.KindChatConnection)
+	bindingKinds  = []schema.GroupVersionKind{connectionGVK, backendGVK, bindingGVK}
 )
 
 // bindingManager is the broker's documented field manager.
 const bindingManager = "agent-kourier"
 
-func (bindingSystem) kinds() []schema.GroupVersionKind {
-	return []schema.GroupVersionKind{connectionGVK, backendGVK, bindingGVK}
-}
-
-func (bindingSystem) statusKinds() []schema.GroupVersionKind {
-	return []schema.GroupVersionKind{bindingGVK}
-}
-
-func (bindingSystem) scheme() *runtime.Scheme {
+func bindingScheme() *runtime.Scheme {
 	s := runtime.NewScheme()
 	if err := akv1.AddToScheme(s); err != nil {
 		panic(err) // a registration of our own types: a build defect
@@ -49,35 +93,15 @@ func (bindingSystem) scheme() *runtime.Scheme {
 	return s
 }
 
-func (bindingSystem) manager() string { return bindingManager }
-
-func (bindingSystem) timed() bool { return true }
-
-func (bindingSystem) silentKinds() []schema.GroupVersionKind { return nil }
-
-func (bindingSystem) readError(string) error { return nil }
-
-func (bindingSystem) failing() bool { return false }
-
-func (bindingSystem) calm() string { return "" }
-
-// collect: the broker has no collector; its results from outside are
-// the prober's.
-func (bindingSystem) collect(context.Context, client.Reader, event, time.Time) ([]types.NamespacedName, error) {
-	return nil, nil
-}
-
-func (bindingSystem) ours(kind, t string) bool {
+func bindingOurs(kind, t string) bool {
 	return kind == akv1.KindBinding && binding.Vocabulary.Has(t)
 }
 
-func (bindingSystem) finalizer(string) string { return "" }
-
-// world draws a snapshot with the library's generator and keeps its
-// objects. Conditions of our types are left out of the stored statuses:
-// the objects start as no writer of ours has touched them, while other
-// controllers' conditions stay.
-func (bindingSystem) world(seed uint64) ([]client.Object, error) {
+// newBindingWorld draws a snapshot with the library's generator and
+// keeps its objects. Conditions of our types are left out of the stored
+// statuses: the objects start as no writer of ours has touched them,
+// while other controllers' conditions stay.
+func newBindingWorld(seed uint64) (*World, error) {
 	s := bindingtest.SnapshotGen().Example(int(seed % (1 << 31)))
 	// The generator's worlds are mostly refusals; a namespace of healthy
 	// Bindings gives the good statuses that failovers and restarts must
@@ -90,25 +114,46 @@ func (bindingSystem) world(seed uint64) ([]client.Object, error) {
 	out = appendEach(out, s.Connections)
 	out = appendEach(out, s.Backends)
 	out = appendEach(out, s.Bindings)
-	return untouched(&bindingSystem{}, out)
+	objs, err := untouched(bindingScheme(), bindingOurs, out)
+	if err != nil {
+		return nil, err
+	}
+	b := &bindingWorld{probes: map[types.UID]binding.ProbeResult{}, variant: map[types.UID]int{}}
+	return &World{
+		Objects:  objs,
+		Prepare:  b.prepare,
+		Change:   b.change,
+		Observe:  b.observe,
+		Finish:   b.finish,
+		Observed: func() any { return b.probeList() },
+		Changed:  b.track,
+		Expect:   b.expect,
+	}, nil
+}
+
+// probeList is the finished probe results, sorted by UID.
+func (b *bindingWorld) probeList() []binding.ProbeResult {
+	out := slices.Collect(maps.Values(b.probes))
+	slices.SortFunc(out, func(a, b binding.ProbeResult) int { return cmp.Compare(a.UID, b.UID) })
+	return out
 }
 
 // prepare writes what a previous leader left: the healthy Bindings'
 // status as the engine computed it from their finished probes, applied
-// under our field manager; it returns those probes.
-func (*bindingSystem) prepare(ctx context.Context, c client.Client) ([]binding.ProbeResult, error) {
+// under our field manager; those probes are finished.
+func (b *bindingWorld) prepare(ctx context.Context, c client.Client) error {
 	h := bindingtest.Healthy(bindingtest.GenNow(), healthyNamespace, 3)
 	h.Now = t0.Add(-time.Hour)
 	res, err := binding.Evaluate(h)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	for _, o := range res.Bindings {
 		conds := make([]any, 0, len(o.Owned))
 		for _, x := range o.Owned {
 			m, err := runtime.DefaultUnstructuredConverter.ToUnstructured(&x)
 			if err != nil {
-				return nil, err
+				return err
 			}
 			conds = append(conds, m)
 		}
@@ -117,42 +162,30 @@ func (*bindingSystem) prepare(ctx context.Context, c client.Client) ([]binding.P
 		a.SetNamespace(o.Namespace)
 		a.SetName(o.Name)
 		if err := c.Status().Apply(ctx, client.ApplyConfigurationFromUnstructured(a), client.FieldOwner(bindingManager), client.ForceOwnership); err != nil {
-			return nil, client.IgnoreNotFound(err)
+			// A Binding the shrinker dropped: no earlier leader's probes.
+			return client.IgnoreNotFound(err)
 		}
 	}
 	// A real server gives each object a UID of its own: the probes follow
 	// the stored Binding of the same name.
 	for i, p := range h.Probes {
-		for _, b := range h.Bindings {
-			if b.UID != p.UID {
+		for _, x := range h.Bindings {
+			if x.UID != p.UID {
 				continue
 			}
-			u, err := getStored(ctx, c, bindingGVK, objKey{Kind: bindingGVK.Kind, NamespacedName: types.NamespacedName{Namespace: b.Namespace, Name: b.Name}})
+			u, err := getStored(ctx, c, bindingGVK, ObjectKey{Kind: bindingGVK.Kind, NamespacedName: types.NamespacedName{Namespace: x.Namespace, Name: x.Name}})
 			if err != nil {
-				return nil, err
+				return err
 			}
 			if u != nil {
 				h.Probes[i].UID = u.GetUID()
 			}
 		}
 	}
-	return h.Probes, nil
-}
-
-// dedupe keeps the first object of each kind and name: the generator
-// repeats UIDs and names now and then, which a store refuses.
-func dedupe(objs []client.Object) []client.Object {
-	seen := map[string]bool{}
-	out := objs[:0]
-	for _, o := range objs {
-		k := o.GetObjectKind().GroupVersionKind().Kind + "/" + o.GetNamespace() + "/" + o.GetName()
-		if seen[k] || seen["uid/"+string(o.GetUID())] {
-			continue
-		}
-		seen[k], seen["uid/"+string(o.GetUID())] = true, true
-		out = append(out, o)
+	for _, p := range h.Probes {
+		b.probes[p.UID] = p
 	}
-	return out
+	return nil
 }
 
 // healthyNamespace holds Bindings whose backend and connection are valid.
@@ -164,31 +197,37 @@ var (
 	editBackends = []string{"echo", "hub", "echo", "missing"}
 )
 
-func (bindingSystem) edit(ctx context.Context, w client.Client, e event, n int, now time.Time) error {
-	objs, err := listAll(ctx, w, (&bindingSystem{}).kinds())
+// change carries out a user's or another controller's change.
+func (b *bindingWorld) change(ctx context.Context, w client.Client, e Event) (string, error) {
+	return "", bindingEdit(ctx, w, e)
+}
+
+func bindingEdit(ctx context.Context, w client.Client, e Event) error {
+	objs, err := listAll(ctx, w, bindingKinds)
 	if err != nil {
 		return err
 	}
+	now := e.Now
 	switch e.Op {
-	case opCreate:
+	case Create:
 		nss := append(bindingtest.Namespaces(), healthyNamespace)
-		ns := nss[e.Arg%len(nss)]
-		b := bindingtest.NewBinding(ns, "new-"+strconv.Itoa(n), bindingtest.UID("un-"+strconv.Itoa(n)),
-			bindingtest.Channel(editChannels[e.Arg%len(editChannels)]), bindingtest.Created(now))
+		ns := nss[e.Variant%len(nss)]
+		b := bindingtest.NewBinding(ns, "new-"+strconv.Itoa(e.Created), bindingtest.UID("un-"+strconv.Itoa(e.Created)),
+			bindingtest.Channel(editChannels[e.Variant%len(editChannels)]), bindingtest.Created(now))
 		b.SetGroupVersionKind(bindingGVK)
 		return w.Create(ctx, &b)
-	case opDelete:
+	case Delete:
 		if len(objs) == 0 {
 			return nil
 		}
 		return client.IgnoreNotFound(w.Delete(ctx, objs[e.Target%len(objs)]))
-	case opForeign:
+	case Foreign:
 		bs := ofKind(objs, akv1.KindBinding)
 		if len(bs) == 0 {
 			return nil
 		}
-		return foreignWrite(ctx, w, bs[e.Target%len(bs)], e.Arg, now, binding.Vocabulary.Has)
-	case opFight:
+		return foreignWrite(ctx, w, bs[e.Target%len(bs)], e.Variant, now, binding.Vocabulary.Has)
+	case Fight:
 		// The fight is over a Binding some writer of ours has written.
 		bs := slices.DeleteFunc(ofKind(objs, akv1.KindBinding), func(u *unstructured.Unstructured) bool {
 			return !slices.ContainsFunc(conditionsOf(u), func(c metav1.Condition) bool { return binding.Vocabulary.Has(c.Type) })
@@ -196,7 +235,7 @@ func (bindingSystem) edit(ctx context.Context, w client.Client, e event, n int, 
 		if len(bs) == 0 {
 			return nil
 		}
-		return rivalWrite(ctx, w, bs[e.Target%len(bs)], e.Arg, now, binding.Vocabulary.Has)
+		return rivalWrite(ctx, w, bs[e.Target%len(bs)], e.Variant, now, binding.Vocabulary.Has)
 	}
 	// opEdit: a spec change, which bumps the generation as the API server
 	// does for a custom resource.
@@ -206,20 +245,20 @@ func (bindingSystem) edit(ctx context.Context, w client.Client, e event, n int, 
 	u := objs[e.Target%len(objs)].DeepCopy()
 	switch u.GetKind() {
 	case akv1.KindBinding:
-		if e.Arg%2 == 0 {
-			err = unstructured.SetNestedField(u.Object, editChannels[e.Arg/2%len(editChannels)], "spec", "chat", "channel")
+		if e.Variant%2 == 0 {
+			err = unstructured.SetNestedField(u.Object, editChannels[e.Variant/2%len(editChannels)], "spec", "chat", "channel")
 		} else {
-			err = unstructured.SetNestedField(u.Object, editBackends[e.Arg/2%len(editBackends)], "spec", "agent", "backendRef", "name")
+			err = unstructured.SetNestedField(u.Object, editBackends[e.Variant/2%len(editBackends)], "spec", "agent", "backendRef", "name")
 		}
 	case akv1.KindAgentBackend:
 		url := "https://" + bindingtest.Canary(u.GetNamespace()) + ".example:8443"
-		if e.Arg%3 == 2 {
+		if e.Variant%3 == 2 {
 			url = "ftp://" + bindingtest.Canary(u.GetNamespace()) + ".example:21/x"
 		}
 		err = unstructured.SetNestedField(u.Object, url, "spec", "url")
 	default:
 		platform := akv1.PlatformSlack
-		if e.Arg%3 == 2 {
+		if e.Variant%3 == 2 {
 			platform = "teams"
 		}
 		err = unstructured.SetNestedField(u.Object, platform, "spec", "platform")
@@ -295,12 +334,16 @@ func rivalWrite(ctx context.Context, w client.Client, u *unstructured.Unstructur
 	return nil
 }
 
-// applyCondition force-applies one status condition of u as manager.
+// applyCondition force-applies one status condition of u as manager,
+// at u's resourceVersion: nothing else writes in between, and
+// controller-runtime's fake store counts the resourceVersion of a kind
+// its scheme has no Go type for back to 1 on an apply without one.
 func applyCondition(ctx context.Context, w client.Client, u *unstructured.Unstructured, manager string, cond map[string]any) error {
 	a := &unstructured.Unstructured{Object: map[string]any{"status": map[string]any{"conditions": []any{cond}}}}
 	a.SetGroupVersionKind(u.GroupVersionKind())
 	a.SetNamespace(u.GetNamespace())
 	a.SetName(u.GetName())
+	a.SetResourceVersion(u.GetResourceVersion())
 	return w.Status().Apply(ctx, client.ApplyConfigurationFromUnstructured(a), client.FieldOwner(manager), client.ForceOwnership)
 }
 
@@ -314,10 +357,11 @@ func ofKind(objs []*unstructured.Unstructured, kind string) []*unstructured.Unst
 	return out
 }
 
-// requests: a change queues the object's own name; an AgentBackend's or
-// a ChatConnection's also queues every Binding of its namespace, as a
-// host's mapping watch would (a superset of the Bindings that name it).
-func (bindingSystem) requests(obj *unstructured.Unstructured, cache []*unstructured.Unstructured) []types.NamespacedName {
+// bindingRequests: a change queues the object's own name; an
+// AgentBackend's or a ChatConnection's also queues every Binding of its
+// namespace, as a host's mapping watch would (a superset of the Bindings
+// that name it).
+func bindingRequests(obj *unstructured.Unstructured, cache []*unstructured.Unstructured) []types.NamespacedName {
 	out := []types.NamespacedName{{Namespace: obj.GetNamespace(), Name: obj.GetName()}}
 	if obj.GetKind() == akv1.KindBinding {
 		return out
@@ -332,8 +376,8 @@ func (bindingSystem) requests(obj *unstructured.Unstructured, cache []*unstructu
 
 // track evaluates the store as it stands with the history's memory and
 // keeps the next memory.
-func (s *bindingSystem) track(ctx context.Context, store client.Reader, now time.Time) {
-	objs, err := listAll(ctx, store, s.kinds())
+func (s *bindingWorld) track(ctx context.Context, store client.Reader, now time.Time) {
+	objs, err := listAll(ctx, store, bindingKinds)
 	if err != nil {
 		return
 	}
@@ -351,23 +395,23 @@ func (s *bindingSystem) track(ctx context.Context, store client.Reader, now time
 // from the final world. Where the memory of the store's whole history
 // gives another answer, the answer depends on which states a host saw,
 // and the Binding is not judged (loose).
-func (s *bindingSystem) expect(objs []*unstructured.Unstructured, probes []binding.ProbeResult, now, startedAt time.Time) (map[objKey]expected, error) {
-	fresh, _, err := bindingFixpoint(objs, probes, now, startedAt, binding.ServedMemory{})
+func (s *bindingWorld) expect(objs []*unstructured.Unstructured, observed any, now, startedAt time.Time) (Expected, error) {
+	probes, _ := observed.([]binding.ProbeResult)
+	fresh, rounds, err := bindingFixpoint(objs, probes, now, startedAt, binding.ServedMemory{})
 	if err != nil {
-		return nil, err
+		return Expected{}, err
 	}
 	hist, _, err := bindingFixpoint(objs, probes, now, startedAt, s.hist)
 	if err != nil {
-		return nil, err
+		return Expected{}, err
 	}
-	out := map[objKey]expected{}
 	for k, e := range fresh {
-		if h, ok := hist[k]; ok && diffOurs(s, k.Kind, h.owned, e.owned) != "" {
-			e.ok = false
+		if h, ok := hist[k]; ok && !sameOurs(h.Settled, e.Settled) {
+			e.Judged = false
+			fresh[k] = e
 		}
-		out[k] = e
 	}
-	return out, nil
+	return Expected{Objects: fresh, Rounds: rounds}, nil
 }
 
 func bindingSnapshot(objs []*unstructured.Unstructured, probes []binding.ProbeResult, now, startedAt time.Time) (binding.Snapshot, error) {
@@ -386,7 +430,7 @@ func bindingSnapshot(objs []*unstructured.Unstructured, probes []binding.ProbeRe
 
 // bindingFixpoint is the engine's answer for every Binding once a fresh
 // broker has settled the stored world, and the evaluations it took.
-func bindingFixpoint(objs []*unstructured.Unstructured, probes []binding.ProbeResult, now, startedAt time.Time, served binding.ServedMemory) (map[objKey]expected, int, error) {
+func bindingFixpoint(objs []*unstructured.Unstructured, probes []binding.ProbeResult, now, startedAt time.Time, served binding.ServedMemory) (map[ObjectKey]Answer, int, error) {
 	s, err := bindingSnapshot(objs, probes, now, startedAt)
 	if err != nil {
 		return nil, 0, err
@@ -411,9 +455,9 @@ func bindingFixpoint(objs []*unstructured.Unstructured, probes []binding.ProbeRe
 		}
 		s.Served = res.Memory
 	}
-	out := map[objKey]expected{}
+	out := map[ObjectKey]Answer{}
 	for _, o := range res.Bindings {
-		out[objKey{Kind: akv1.KindBinding, NamespacedName: types.NamespacedName{Namespace: o.Namespace, Name: o.Name}}] = expected{owned: o.Owned, pass: o.Owned, ok: true}
+		out[ObjectKey{Kind: akv1.KindBinding, NamespacedName: types.NamespacedName{Namespace: o.Namespace, Name: o.Name}}] = Answer{Settled: o.Owned, Pass: o.Owned, Judged: true}
 	}
 	return out, rounds, nil
 }
@@ -441,19 +485,4 @@ func typedInto[T any](list *[]T) func(*unstructured.Unstructured) error {
 		*list = append(*list, x)
 		return nil
 	}
-}
-
-// probe is the prober's finding for one generation of a Binding: mostly
-// a healthy backend and channel, now and then a backend that answers 503.
-func (bindingSystem) probe(b *unstructured.Unstructured, generation int64, variant int) (binding.ProbeResult, bool) {
-	if b.GetKind() != akv1.KindBinding {
-		return binding.ProbeResult{}, false
-	}
-	var typed akv1.Binding
-	typed.ObjectMeta = metav1.ObjectMeta{Namespace: b.GetNamespace(), Name: b.GetName(), UID: b.GetUID()}
-	backend := bindingtest.CardOK()
-	if variant%4 == 3 {
-		backend = bindingtest.HTTP(503)
-	}
-	return bindingtest.Probe(typed, generation, backend, bindingtest.Joined()), true
 }

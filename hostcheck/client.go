@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"slices"
 	"strings"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -23,7 +22,7 @@ type write struct {
 	verb   string // "update", "patch", "apply", "create", "delete"
 	status bool   // on the status subresource
 	gvk    schema.GroupVersionKind
-	key    objKey
+	key    ObjectKey
 	guard  int64 // the resourceVersion precondition; 0: none
 	do     func() error
 }
@@ -43,7 +42,7 @@ func (w write) String() string {
 // client is what replica p's host talks to: reads from p's cache, writes
 // to the store through the harness.
 func (r *run) client(p *replica) client.Client {
-	scheme := r.sys.scheme()
+	scheme := r.sys.scheme
 	return interceptor.NewClient(r.store, interceptor.Funcs{
 		Get: func(_ context.Context, _ client.WithWatch, key client.ObjectKey, obj client.Object, _ ...client.GetOption) error {
 			if err := r.readFault(scheme, obj, ""); err != nil {
@@ -104,7 +103,10 @@ func (r *run) readFault(scheme *runtime.Scheme, obj runtime.Object, suffix strin
 	if err != nil {
 		return nil // the read itself reports it
 	}
-	return r.sys.readError(strings.TrimSuffix(gvk.Kind, suffix))
+	if r.world.ReadError == nil {
+		return nil
+	}
+	return r.world.ReadError(strings.TrimSuffix(gvk.Kind, suffix))
 }
 
 func objectWrite(scheme *runtime.Scheme, verb string, status bool, obj client.Object, guard int64, do func() error) write {
@@ -113,7 +115,7 @@ func objectWrite(scheme *runtime.Scheme, verb string, status bool, obj client.Ob
 		gvk = obj.GetObjectKind().GroupVersionKind()
 	}
 	return write{verb: verb, status: status, gvk: gvk, guard: guard, do: do,
-		key: objKey{Kind: gvk.Kind, NamespacedName: types.NamespacedName{Namespace: obj.GetNamespace(), Name: obj.GetName()}}}
+		key: ObjectKey{Kind: gvk.Kind, NamespacedName: types.NamespacedName{Namespace: obj.GetNamespace(), Name: obj.GetName()}}}
 }
 
 func applyWrite(status bool, obj runtime.ApplyConfiguration, do func() error) write {
@@ -159,13 +161,13 @@ func patchGuard(obj client.Object, patch client.Patch) int64 {
 // the armed fault, carries it out and checks the rules that compare the
 // stored object before and after.
 func (r *run) judge(p *replica, w write) error {
-	ours := r.ourKind(w.gvk)
+	ours := r.sys.isStatus(w.gvk)
 	before, err := getStored(r.ctx, r.store, w.gvk, w.key)
 	if err != nil {
 		return err
 	}
 	r.trace = append(r.trace, fmt.Sprintf("     replica %d: %s", p.id, w))
-	if w.status && slices.Contains(r.sys.silentKinds(), w.gvk) {
+	if w.status && r.sys.isForeign(w.gvk) {
 		r.violateIn(RuleOthersUntouched, w, fmt.Sprintf("wrote the status of a kind the engine never decides (%s): no condition type is ours there", w.gvk.Kind), "no write")
 	}
 	if r.lease != p.id {
@@ -179,7 +181,7 @@ func (r *run) judge(p *replica, w write) error {
 		}
 	}
 	statusWrite := ours && w.status && before != nil
-	if statusWrite && r.sys.timed() && !p.planned[before.GetUID()] {
+	if statusWrite && r.sys.WriterPolicy && !p.planned[before.GetUID()] {
 		r.checkTiming(p, w, before)
 	}
 	var injected error
@@ -260,15 +262,4 @@ func (r *run) judge(p *replica, w write) error {
 		return injected
 	}
 	return werr
-}
-
-// ourKind reports whether the host writes the status of gvk's objects:
-// those writes are the ones the rules judge.
-func (r *run) ourKind(gvk schema.GroupVersionKind) bool {
-	for _, k := range r.sys.statusKinds() {
-		if k == gvk {
-			return true
-		}
-	}
-	return false
 }

@@ -5,22 +5,36 @@
 // lease that moves while the deposed leader keeps running.
 //
 // A test hands Check a constructor of its reconcile.Reconciler and the
-// system (Binding or FinOps). The harness draws worlds and edits with the
-// library's generators, runs two replicas of the host against a store
-// with the API server's semantics for our kinds (controller-runtime's
-// fake client with server-side apply over typed condition lists,
-// resourceVersion preconditions, the status subresource), injects the
-// faults of a drawn schedule, and judges every write against the engine:
-// the rules are listed by Rules, each with a stable ID. When a schedule
-// breaks one, the harness shrinks it (fewer events, fewer objects) and
-// prints it as a numbered list with the write that broke the rule, the
-// rule, the engine's expected value and the seed that replays it:
+// system the host belongs to, as a value: Binding(), FinOps(), or
+// FromSystem(sys, scheme) for a system.System of one kind. The harness
+// draws worlds and edits from the system, runs two replicas of the host
+// against a store with the API server's semantics for its kinds
+// (controller-runtime's fake client with server-side apply over typed
+// condition lists, resourceVersion preconditions, the status
+// subresource), injects the faults of a drawn schedule, and judges every
+// write against the engine: the rules are listed by Rules, each with a
+// stable ID. When a schedule breaks one, the harness shrinks it (fewer
+// events, fewer objects) and prints it as a numbered list with the write
+// that broke the rule, the rule, the engine's expected value and the
+// seed that replays it:
 //
 //	go test -run TestMyHost -hostcheck.seed=17
 //
 // The host reads only through the client it is given (the replica's
-// cache) and asks Env for the time, the lease, probe results and the last
-// charge collection run; the harness owns them all.
+// cache) and asks Env for the time, the lease and what the system
+// observed besides the objects (probe results, the last charge
+// collection run, an observed block); the harness owns them all.
+//
+// # Systems
+//
+// A System is a plain value: its kinds (which the host writes the status
+// of, their vocabularies and finalizers), its scheme, field manager and
+// type converter, and NewWorld, which draws one schedule's World: the
+// objects, what earlier writers left, the users' and other controllers'
+// changes, the observer's steps, failing reads and the engine's answer
+// (Expect). The harness knows no system by name; an author of a kind of
+// their own adapts its system.System with FromSystem, or declares a
+// System for several kinds.
 //
 // # Budget
 //
@@ -42,8 +56,9 @@
 //   - The writer timing rule checks the gap, the failure backoff and,
 //     during a fight over the status, the spacing of put-backs, each
 //     against one incarnation's writes and the foreign edits it could
-//     have seen.
+//     have seen; only a system whose host follows the writer policy
+//     (System.WriterPolicy) is held to it.
 //   - A FinOps host gets the last charge collection run from
-//     Env.Collection and hands it to every pass; a Subscription's
+//     FinOpsCollection and hands it to every pass; a Subscription's
 //     finalizer goes only on a run that settled its charges.
 package hostcheck

@@ -27,7 +27,7 @@ type bindingHost struct {
 
 func (b *bindingHost) Reconcile(ctx context.Context, _ reconcile.Request) (reconcile.Result, error) {
 	b.h.SetLeader(b.env.Leader())
-	for _, p := range b.env.Probes() {
+	for _, p := range hostcheck.BindingProbes(b.env) {
 		b.h.RecordProbe(p)
 	}
 	now := b.env.Now()
@@ -56,7 +56,7 @@ func TestBindingHostUnderFaults(t *testing.T) {
 		}
 		h.SetStartedAt(env.StartedAt)
 		return &bindingHost{h: h, env: env}, nil
-	}, hostcheck.Options{System: hostcheck.Binding})
+	}, hostcheck.Options{System: hostcheck.Binding()})
 }
 
 // finopsRunner runs examples/finopshost as a reconciler: each request is
@@ -73,7 +73,7 @@ func (f *finopsRunner) Reconcile(ctx context.Context, req reconcile.Request) (re
 		return reconcile.Result{}, nil
 	}
 	now := f.env.Now()
-	f.h.SetCollection(f.env.Collection())
+	f.h.SetCollection(hostcheck.FinOpsCollection(f.env))
 	rep, err := f.h.RunOnce(ctx, now)
 	if err != nil {
 		return reconcile.Result{}, err
@@ -95,5 +95,5 @@ func TestFinOpsHostUnderFaults(t *testing.T) {
 			return nil, err
 		}
 		return &finopsRunner{h: h, env: env}, nil
-	}, hostcheck.Options{System: hostcheck.FinOps})
+	}, hostcheck.Options{System: hostcheck.FinOps()})
 }

@@ -108,7 +108,7 @@ func (h *finopsHost) Reconcile(ctx context.Context, req reconcile.Request) (reco
 			return reconcile.Result{}, err
 		}
 	}
-	snap := finops.Snapshot{Now: now, Subscriptions: sl.Items, Collection: h.env.Collection()}
+	snap := finops.Snapshot{Now: now, Subscriptions: sl.Items, Collection: hostcheck.FinOpsCollection(h.env)}
 	// A failed list of books or Offerings is a failed read for the
 	// engine, and each Subscription's Offering with it.
 	if err := h.c.List(ctx, &bl); err != nil {

@@ -11,6 +11,7 @@ import (
 	finopsv1 "github.com/condengine/condengine/api/finops/v1alpha1"
 	"github.com/condengine/condengine/conditions"
 	"github.com/condengine/condengine/finops"
+	"github.com/condengine/condengine/subscription"
 )
 
 // TestFinOpsWorldsHoldReleasableSubscriptions: the drawn FinOps worlds
@@ -19,29 +20,32 @@ import (
 // Offering it cannot read), so the Subscription finalizer's rules are
 // exercised, not vacuously passed.
 func TestFinOpsWorldsHoldReleasableSubscriptions(t *testing.T) {
-	sys := newSystem(FinOps).(finopsSystem)
+	sys, err := newHarnessSystem(FinOps())
+	if err != nil {
+		t.Fatal(err)
+	}
 	deleting, released, kept := 0, 0, 0
 	for seed := uint64(1); seed <= DefaultSchedules; seed++ {
-		world, err := sys.world(seed)
+		w, err := sys.NewWorld(seed)
 		if err != nil {
 			t.Fatal(err)
 		}
-		st, err := newStore(sys, world)
+		st, err := newStore(sys, w.Objects)
 		if err != nil {
 			t.Fatal(err)
 		}
-		objs, err := listAll(t.Context(), st, sys.kinds())
+		objs, err := listAll(t.Context(), st, sys.gvks)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := sys.collect(t.Context(), st, event{}, t0); err != nil {
+		if _, _, err := w.Observe(t.Context(), st, Event{Op: ObserveEnd, Now: t0}); err != nil {
 			t.Fatal(err)
 		}
 		snap, err := finopsSnapshot(objs, t0)
 		if err != nil {
 			t.Fatal(err)
 		}
-		snap.Collection = sys.lastRun()
+		snap.Collection = w.Observed().(*subscription.Collection)
 		res, err := finops.Evaluate(snap)
 		if err != nil {
 			t.Fatal(err)
@@ -75,7 +79,7 @@ func TestUntouched_DropsOurConditionsOnly(t *testing.T) {
 	off.Status.Conditions = []metav1.Condition{ready, other}
 	prov := &finopsv1.FinOpsProvider{ObjectMeta: metav1.ObjectMeta{Namespace: "a", Name: "p", UID: "u2"}}
 	prov.Status.Conditions = []metav1.Condition{ready}
-	objs, err := untouched(finopsSystem{}, []client.Object{off, prov})
+	objs, err := untouched(finopsScheme(), finopsOurs, []client.Object{off, prov})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,7 +95,7 @@ func TestUntouched_DropsOurConditionsOnly(t *testing.T) {
 	if got := off.GetObjectKind().GroupVersionKind(); got != offeringGVK {
 		t.Errorf("Offering kind: got %v, want %v", got, offeringGVK)
 	}
-	if _, err := untouched(finopsSystem{}, []client.Object{&akv1.Binding{}}); err == nil {
+	if _, err := untouched(finopsScheme(), finopsOurs, []client.Object{&akv1.Binding{}}); err == nil {
 		t.Error("a Binding in a FinOps world: got no error")
 	}
 }

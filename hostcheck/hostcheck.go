@@ -2,6 +2,7 @@ package hostcheck
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -10,13 +11,12 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
-	"github.com/condengine/condengine/binding"
 	"github.com/condengine/condengine/binding/policy"
-	"github.com/condengine/condengine/subscription"
+	"github.com/condengine/condengine/scenario"
 )
 
 // Env is what the harness hands one incarnation of one replica of the
-// host: the only clock, lease and prober the host may consult.
+// host: the only clock, lease and observations the host may consult.
 type Env struct {
 	// Replica is 0 or 1; Incarnation counts the restarts of that replica.
 	Replica, Incarnation int
@@ -27,17 +27,37 @@ type Env struct {
 	// Leader reports whether this replica holds the lease now. A deposed
 	// leader keeps being called; it must stop writing.
 	Leader func() bool
-	// Probes returns the probe results finished so far, one per Binding
-	// UID (Binding system only; nil for FinOps).
-	Probes func() []binding.ProbeResult
-	// Collection returns the last SubscriptionChargeCollection run, nil
-	// before the first (FinOps system only; nil for Binding). A host
-	// hands it to every pass as finops.Snapshot.Collection until a newer
-	// run replaces it: the run stands for what the collector recorded,
-	// and the engine releases a deleted Subscription's finalizer only on
-	// a run that settled its charges. A run's end queues every
-	// Subscription, as a finished probe queues its Binding.
-	Collection func() *subscription.Collection
+	// Observed returns what the host has observed so far besides the
+	// objects, as the system keeps it: the probe results of the Binding
+	// system (read them with BindingProbes), the last charge collection
+	// run of the FinOps system (FinOpsCollection), the observed block of
+	// a system adapted with FromSystem (decode it with ObservedAs). The
+	// host must not change the value.
+	Observed func() any
+}
+
+// ObservedAs returns what env's system observed as a T: the value
+// itself when it is a T, or the observed block of a system adapted with
+// FromSystem decoded into a T as strictly as a scenario file's (a key T
+// has no place for is an error naming it). Before anything is observed,
+// and for a system that observes nothing, it is the zero T.
+func ObservedAs[T any](env Env) (T, error) {
+	var out T
+	if env.Observed == nil {
+		return out, nil
+	}
+	switch v := env.Observed().(type) {
+	case nil:
+		return out, nil
+	case T:
+		return v, nil
+	case json.RawMessage:
+		f := scenario.File{Observed: v}
+		err := f.DecodeObserved(&out)
+		return out, err
+	default:
+		return out, fmt.Errorf("hostcheck: the system observes a %T, not a %T", v, out)
+	}
 }
 
 // NewHost builds one incarnation of the host under test over c, which
@@ -46,37 +66,12 @@ type Env struct {
 // two calls but what the host stores in the cluster.
 type NewHost func(c client.Client, env Env) (reconcile.Reconciler, error)
 
-// System names the operator whose objects the host reconciles.
-type System int
-
-// The systems the harness can draw worlds for.
-const (
-	// Binding is the Agent Kourier broker: Bindings, AgentBackends and
-	// ChatConnections; the host writes Binding status under the field
-	// manager "agent-kourier".
-	Binding System = iota + 1
-	// FinOps is the FinOps operator: PriceBooks, Offerings and
-	// Subscriptions, and the ConfigMaps Subscriptions name as targets;
-	// the host writes their status under "finops-operator", the Offering
-	// finalizer, and the OpenCost pricing ConfigMap in FinOpsNamespace.
-	FinOps
-)
-
-func (s System) String() string {
-	switch s {
-	case Binding:
-		return "Binding"
-	case FinOps:
-		return "FinOps"
-	}
-	return fmt.Sprintf("System(%d)", int(s))
-}
-
 // Options tune one Check. The zero value of every field but System takes
 // the default.
 type Options struct {
-	// System is the operator the host belongs to; required.
-	System System
+	// System is the operator the host belongs to: Binding(), FinOps(),
+	// FromSystem(...) or a value of the author's own; required.
+	System *System
 	// Schedules is how many schedules are drawn; DefaultSchedules when 0,
 	// or the -hostcheck.schedules flag when it is set.
 	Schedules int
@@ -173,11 +168,16 @@ func Find(ctx context.Context, newHost NewHost, opts Options) (*Counterexample, 
 	return nil, nil
 }
 
-func (o Options) withDefaults() (Options, error) {
-	switch o.System {
-	case Binding, FinOps:
-	default:
-		return o, fmt.Errorf("hostcheck: Options.System is %v; set Binding or FinOps", o.System)
+// config is Options with the defaults taken and the system read.
+type config struct {
+	Options
+	sys *harnessSystem
+}
+
+func (o Options) withDefaults() (config, error) {
+	sys, err := newHarnessSystem(o.System)
+	if err != nil {
+		return config{}, err
 	}
 	if o.Schedules == 0 {
 		o.Schedules = DefaultSchedules
@@ -198,7 +198,7 @@ func (o Options) withDefaults() (Options, error) {
 		o.Limits = policy.DefaultLimits()
 	}
 	if err := o.Limits.Validate(); err != nil {
-		return o, fmt.Errorf("hostcheck: %w", err)
+		return config{}, fmt.Errorf("hostcheck: %w", err)
 	}
-	return o, nil
+	return config{Options: o, sys: sys}, nil
 }

@@ -8,28 +8,32 @@ import (
 )
 
 func TestCorrectHostPasses(t *testing.T) {
-	hostcheck.Check(t, newHost(correct), hostcheck.Options{System: hostcheck.Binding})
+	hostcheck.Check(t, newHost(correct), hostcheck.Options{System: hostcheck.Binding()})
 }
 
 func TestCorrectFinOpsHostPasses(t *testing.T) {
-	hostcheck.Check(t, newFinOpsHost(correct), hostcheck.Options{System: hostcheck.FinOps})
+	hostcheck.Check(t, newFinOpsHost(correct), hostcheck.Options{System: hostcheck.FinOps()})
 }
 
 // planted is one planted bug with its system and host.
 type planted struct {
-	bug    bug
-	system hostcheck.System
+	name   string
+	system func() *hostcheck.System
 	host   hostcheck.NewHost
 }
 
 func plantedBugs() []planted {
 	var out []planted
 	for b := staleRead; b <= retryDropped; b++ {
-		out = append(out, planted{b, hostcheck.Binding, newHost(b)})
+		out = append(out, planted{bugNames[b], hostcheck.Binding, newHost(b)})
 	}
 	for b := finalizerFirst; b <= finopsWriteAsStandby; b++ {
-		out = append(out, planted{b, hostcheck.FinOps, newFinOpsHost(b)})
+		out = append(out, planted{bugNames[b], hostcheck.FinOps, newFinOpsHost(b)})
 	}
+	gadgets := func() *hostcheck.System { return hostcheck.FromSystem(gadgets(), gadgetScheme()) }
+	out = append(out,
+		planted{"a finalizer released before the status that allows it (a system adapted with FromSystem)", gadgets, newGadgetHost(gadgetReleaseFirst)},
+		planted{"observations left out of the evaluation (a system adapted with FromSystem)", gadgets, newGadgetHost(gadgetBlind)})
 	return out
 }
 
@@ -37,15 +41,15 @@ func plantedBugs() []planted {
 // and every fault kind: each must be caught, with a shrunk schedule.
 func TestPlantedBugs(t *testing.T) {
 	for _, p := range plantedBugs() {
-		t.Run(bugNames[p.bug], func(t *testing.T) {
-			cx, err := hostcheck.Find(context.Background(), p.host, hostcheck.Options{System: p.system})
+		t.Run(p.name, func(t *testing.T) {
+			cx, err := hostcheck.Find(context.Background(), p.host, hostcheck.Options{System: p.system()})
 			if err != nil {
 				t.Fatal(err)
 			}
 			if cx == nil {
-				t.Fatalf("%s: not caught", bugNames[p.bug])
+				t.Fatalf("%s: not caught", p.name)
 			}
-			t.Logf("%s: caught by %s, shrunk schedule of %d events (drawn %d)\n%s", bugNames[p.bug], cx.Violation.Rule.ID, cx.Steps, cx.Drawn, cx)
+			t.Logf("%s: caught by %s, shrunk schedule of %d events (drawn %d)\n%s", p.name, cx.Violation.Rule.ID, cx.Steps, cx.Drawn, cx)
 		})
 	}
 }

@@ -1,30 +1,25 @@
 package hostcheck
 
 import (
-	"errors"
 	"fmt"
 	"slices"
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/apimachinery/pkg/types"
-
-	"github.com/condengine/condengine/binding"
-	"github.com/condengine/condengine/finops"
 )
 
-// settle is the liveness phase: the faults and edits stop, the prober
-// finishes a pass for every Binding (the charge collector runs once more
-// for a FinOps world), the deposed replica stops, and the leader relists
-// (only when an event was lost: a relist would hide a host that needs one
-// otherwise). Reads that fail when the schedule ends keep failing while
-// the leader works what is due at once, then work again with no event
-// to say so: coming back after a failed read is the host's own to do.
-// The leader then works its queue until it is empty or the budget is
-// spent. The stored status must then be the engine's answer for the
-// final world, and stay so: a second relist, ten minutes later, may not
-// write anything.
+// settle is the liveness phase: the faults and edits stop, the system's
+// observer takes its last step (World.Finish: the prober finishes a pass
+// for every Binding, the charge collector runs once more), the deposed
+// replica stops, and the leader relists (only when an event was lost: a
+// relist would hide a host that needs one otherwise). Reads that fail
+// when the schedule ends keep failing while the leader works what is due
+// at once, then work again with no event to say so: coming back after a
+// failed read is the host's own to do. The leader then works its queue
+// until it is empty or the budget is spent. The stored status must then
+// be the engine's answer for the final world, and stay so: a second
+// relist, ten minutes later, may not write anything.
 func (r *run) settle() error {
 	for _, p := range r.reps {
 		p.fail, p.crashIn = nil, 0
@@ -33,18 +28,18 @@ func (r *run) settle() error {
 	r.reps[1-r.lease].running = false
 	leader.running = true
 	r.now = r.now.Add(time.Minute)
-	switch r.o.System {
-	case Binding:
-		r.trace = append(r.trace, "---- faults and edits stop; the prober finishes every Binding")
-	case FinOps:
-		r.trace = append(r.trace, "---- faults and edits stop; the charge collector runs once more ("+collectionSources(event{})+")")
+	line := "---- faults and edits stop"
+	if r.world.Finish != nil {
+		what, names, err := r.world.Finish(r.ctx, r.store, r.now)
+		if err != nil {
+			return err
+		}
+		if what != "" {
+			line += "; " + what
+		}
+		leader.enqueue(names, r.now)
 	}
-	if err := r.finishProbes(); err != nil {
-		return err
-	}
-	if err := r.collect(event{Op: opCollect}); err != nil {
-		return err
-	}
+	r.trace = append(r.trace, line)
 	b, err := r.settleBudget()
 	if err != nil {
 		return err
@@ -55,41 +50,43 @@ func (r *run) settle() error {
 		r.trace = append(r.trace, fmt.Sprintf("     replica %d relists, as an event was lost", leader.id))
 		r.resync(leader)
 	}
-	if r.sys.failing() {
+	if r.failing() {
 		r.trace = append(r.trace, fmt.Sprintf("     reads still fail while replica %d works what is due now", leader.id))
 		if err := r.workDue(leader); err != nil || r.bad != nil {
 			return err
 		}
 	}
-	if c := r.sys.calm(); c != "" {
-		r.trace = append(r.trace, "     "+c+"; no event says so")
+	if r.world.Recover != nil {
+		if c := r.world.Recover(); c != "" {
+			r.trace = append(r.trace, "     "+c+"; no event says so")
+		}
 	}
 	if err := r.drain(leader); err != nil || r.bad != nil {
 		return err
 	}
-	objs, err := listAll(r.ctx, r.store, r.sys.kinds())
+	objs, err := listAll(r.ctx, r.store, r.sys.gvks)
 	if err != nil {
 		return err
 	}
-	exp, err := r.sys.expect(objs, r.probeList(), r.now, leader.startedAt)
+	exp, err := r.expect(objs)
 	if err != nil {
 		return fmt.Errorf("hostcheck: the engine refused the final world: %w", err)
 	}
 	for _, u := range objs {
-		e, ok := exp[keyOf(u)]
-		if !ok || !e.ok {
+		e, ok := exp.Objects[keyOf(u)]
+		if !ok || !e.Judged {
 			continue
 		}
-		if f := r.sys.finalizer(u.GetKind()); f != "" && e.release && slices.Contains(u.GetFinalizers(), f) {
+		if f := r.sys.finalizer(u.GetKind()); f != "" && e.Release && slices.Contains(u.GetFinalizers(), f) {
 			r.violate(RuleSettles, "", fmt.Sprintf("%s still holds %s after the settling budget", keyOf(u), f), "Finalizer: Remove")
 			return nil
 		}
-		if e.due {
-			r.violate(RuleSettles, "", fmt.Sprintf("%s: a pass of the engine over the stored world still writes its status or changes its finalizer after the settling budget", keyOf(u)), formatConditions(e.pass))
+		if e.Due {
+			r.violate(RuleSettles, "", fmt.Sprintf("%s: a pass of the engine over the stored world still writes its status or changes its finalizer after the settling budget", keyOf(u)), formatConditions(e.Pass))
 			return nil
 		}
-		if d := diffOurs(r.sys, u.GetKind(), conditionsOf(u), e.owned); d != "" {
-			r.violate(RuleSettles, "", fmt.Sprintf("%s: %s after the settling budget (%d reconciles, %v)", keyOf(u), d, r.budget.passes, r.budget.time), formatConditions(e.owned))
+		if d := diffOurs(r.sys, u.GetKind(), conditionsOf(u), e.Settled); d != "" {
+			r.violate(RuleSettles, "", fmt.Sprintf("%s: %s after the settling budget (%d reconciles, %v)", keyOf(u), d, r.budget.passes, r.budget.time), formatConditions(e.Settled))
 			return nil
 		}
 	}
@@ -100,27 +97,17 @@ func (r *run) settle() error {
 	return r.drain(leader)
 }
 
-// finishProbes gives every Binding a finished probe of its generation,
-// with the last variant drawn for it, and queues those it is news for.
-func (r *run) finishProbes() error {
-	r.inflight = nil
-	objs, err := listAll(r.ctx, r.store, r.sys.kinds())
-	if err != nil {
-		return err
+// failing reports whether the host's reads of some kind fail now.
+func (r *run) failing() bool {
+	if r.world.ReadError == nil {
+		return false
 	}
-	for _, u := range objs {
-		res, ok := r.sys.probe(u, u.GetGeneration(), r.variant[u.GetUID()])
-		if !ok {
-			continue
+	for _, k := range r.sys.Kinds {
+		if r.world.ReadError(k.Kind) != nil {
+			return true
 		}
-		// Only a new finding queues the Binding: one already held would
-		// give a host a request it did not need to converge.
-		if old, had := r.probes[u.GetUID()]; !had || old.Generation != res.Generation {
-			r.reps[r.lease].enqueue([]types.NamespacedName{keyOf(u).NamespacedName}, r.now)
-		}
-		r.probes[u.GetUID()] = res
 	}
-	return nil
+	return false
 }
 
 // workDue delivers p's events and runs the requests due now, without
@@ -165,17 +152,17 @@ func (r *run) drain(p *replica) error {
 // answerMoved reports whether the engine's answer for the stored object
 // now differs from its status: time alone can move it (a clock that
 // jumped back before a creation time), and then a write is due.
-func (r *run) answerMoved(k objKey, stored *unstructured.Unstructured) bool {
-	objs, err := listAll(r.ctx, r.store, r.sys.kinds())
+func (r *run) answerMoved(k ObjectKey, stored *unstructured.Unstructured) bool {
+	objs, err := listAll(r.ctx, r.store, r.sys.gvks)
 	if err != nil {
 		return true
 	}
-	exp, err := r.sys.expect(objs, r.probeList(), r.now, r.reps[r.lease].startedAt)
+	exp, err := r.expect(objs)
 	if err != nil {
 		return true
 	}
-	e, ok := exp[k]
-	if !ok || !e.ok || e.due {
+	e, ok := exp.Objects[k]
+	if !ok || !e.Judged || e.Due {
 		return true
 	}
 	var got []metav1.Condition
@@ -184,7 +171,7 @@ func (r *run) answerMoved(k objKey, stored *unstructured.Unstructured) bool {
 			got = append(got, c)
 		}
 	}
-	return !slices.EqualFunc(got, e.owned, sameCondition)
+	return !slices.EqualFunc(got, e.Settled, sameCondition)
 }
 
 // budget is what a host gets to settle once faults and edits stop.
@@ -210,14 +197,15 @@ func engineRoundsCap(n int) int { return 2*n + 2 }
 // with its own lagging view) and the longest the host may hold a write
 // (roundWait); and as much again as margin.
 func (r *run) settleBudget() (budget, error) {
-	objs, err := listAll(r.ctx, r.store, r.sys.kinds())
+	objs, err := listAll(r.ctx, r.store, r.sys.gvks)
 	if err != nil {
 		return budget{}, err
 	}
-	rounds, err := r.engineRounds(objs)
+	exp, err := r.expect(objs)
 	if err != nil {
 		return budget{}, fmt.Errorf("hostcheck: the engine refused the final world: %w", err)
 	}
+	rounds := exp.Rounds
 	k := 2 * (rounds + 1)
 	return budget{
 		rounds: rounds,
@@ -237,33 +225,9 @@ const minPassesPerRound = 10
 // controller-runtime's per-request backoff, which passes a minute after
 // fourteen failures in a row.
 func (r *run) roundWait() time.Duration {
-	if r.sys.timed() {
+	if r.sys.WriterPolicy {
 		l := r.o.Limits
 		return l.WriteGap + l.BackoffCap + l.StartupList
 	}
 	return time.Minute
-}
-
-// engineRounds is how many evaluations the engine needs from the stored
-// objects to its fixpoint: the evaluations a fresh host must at least
-// make. A world the engine does not settle within engineRoundsCap counts
-// as the cap.
-func (r *run) engineRounds(objs []*unstructured.Unstructured) (int, error) {
-	switch s := r.sys.(type) {
-	case *bindingSystem:
-		_, n, err := bindingFixpoint(objs, r.probeList(), r.now, r.reps[r.lease].startedAt, binding.ServedMemory{})
-		return n, err
-	case finopsSystem:
-		snap, err := finopsSnapshot(objs, r.now)
-		if err != nil {
-			return 0, err
-		}
-		snap.Collection = s.lastRun()
-		_, n, err := settleWithRun(snap, engineRoundsCap(len(objs)))
-		if errors.Is(err, finops.ErrNotSettled) {
-			err = nil
-		}
-		return n, err
-	}
-	return 1, nil
 }

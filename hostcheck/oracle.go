@@ -143,9 +143,9 @@ func (r *run) checkChange(p *replica, w write, before, after *unstructured.Unstr
 		}
 	}
 	if after != nil {
-		for _, t := range ownedConditionTypes(after, r.sys.manager()) {
+		for _, t := range ownedConditionTypes(after, r.sys.FieldManager) {
 			if !r.sys.ours(kind, t) {
-				r.violateIn(RuleOthersUntouched, w, fmt.Sprintf("our field manager %s now co-owns the condition %s of another writer", r.sys.manager(), t), "")
+				r.violateIn(RuleOthersUntouched, w, fmt.Sprintf("our field manager %s now co-owns the condition %s of another writer", r.sys.FieldManager, t), "")
 				return
 			}
 		}
@@ -180,13 +180,13 @@ func (r *run) checkRelease(w write, before, after *unstructured.Unstructured) {
 	objs = slices.DeleteFunc(objs, func(u *unstructured.Unstructured) bool { return keyOf(u) == w.key })
 	objs = append(objs, before)
 	sortObjects(objs)
-	exp, err := r.sys.expect(objs, r.probeList(), r.now, r.reps[r.lease].startedAt)
+	exp, err := r.expect(objs)
 	if err != nil {
 		r.violateIn(RuleFinalizerLast, w, "the engine refused the world: "+err.Error(), "")
 		return
 	}
-	e := exp[w.key]
-	if !e.passRelease {
+	e := exp.Objects[w.key]
+	if !e.PassRelease {
 		r.violateIn(RuleFinalizerLast, w, "the finalizer was released while the engine does not decide Remove for the stored object", "Finalizer: Keep")
 		return
 	}
@@ -194,15 +194,15 @@ func (r *run) checkRelease(w write, before, after *unstructured.Unstructured) {
 	if after != nil {
 		status = conditionsOf(after)
 	}
-	if d := diffOurs(r.sys, w.key.Kind, status, e.pass); d != "" {
-		r.violateIn(RuleFinalizerLast, w, "the finalizer was released before the status that allows it was written: "+d, formatConditions(e.pass))
+	if d := diffOurs(r.sys, w.key.Kind, status, e.Pass); d != "" {
+		r.violateIn(RuleFinalizerLast, w, "the finalizer was released before the status that allows it was written: "+d, formatConditions(e.Pass))
 	}
 }
 
 // worldAt is the store as the first n events of its log left it, sorted
 // as listAll sorts.
 func (r *run) worldAt(n int) []*unstructured.Unstructured {
-	at := map[objKey]*unstructured.Unstructured{}
+	at := map[ObjectKey]*unstructured.Unstructured{}
 	for _, ev := range r.log[:n] {
 		if ev.obj == nil {
 			delete(at, ev.key)
@@ -251,20 +251,25 @@ func sameCondition(a, b metav1.Condition) bool {
 // diffOurs compares our conditions on an object with the engine's,
 // lastTransitionTime aside (it stamps when a write happened); "" when
 // they agree.
-func diffOurs(sys system, kind string, stored, want []metav1.Condition) string {
+func diffOurs(sys *harnessSystem, kind string, stored, want []metav1.Condition) string {
 	var got []metav1.Condition
 	for _, c := range stored {
 		if sys.ours(kind, c.Type) {
 			got = append(got, c)
 		}
 	}
-	same := slices.EqualFunc(got, want, func(a, b metav1.Condition) bool {
-		return a.Type == b.Type && a.Status == b.Status && a.Reason == b.Reason && a.Message == b.Message && a.ObservedGeneration == b.ObservedGeneration
-	})
-	if same {
+	if sameOurs(got, want) {
 		return ""
 	}
 	return "stored " + formatConditions(got)
+}
+
+// sameOurs reports whether two lists of our conditions agree, in order,
+// lastTransitionTime aside.
+func sameOurs(a, b []metav1.Condition) bool {
+	return slices.EqualFunc(a, b, func(a, b metav1.Condition) bool {
+		return a.Type == b.Type && a.Status == b.Status && a.Reason == b.Reason && a.Message == b.Message && a.ObservedGeneration == b.ObservedGeneration
+	})
 }
 
 func formatConditions(cs []metav1.Condition) string {

@@ -111,7 +111,7 @@ func (h *host) Reconcile(ctx context.Context, req reconcile.Request) (reconcile.
 		Backends:    backends,
 		Connections: cl.Items,
 		Served:      h.served,
-		Probes:      h.env.Probes(),
+		Probes:      hostcheck.BindingProbes(h.env),
 	}
 	if leader && h.leadSince.IsZero() {
 		h.leadSince = now

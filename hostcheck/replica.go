@@ -25,7 +25,7 @@ import (
 // storeEvent is one change of the store, as an informer reports it: the
 // object after the change, or deleted.
 type storeEvent struct {
-	key     objKey
+	key     ObjectKey
 	gvk     schema.GroupVersionKind
 	obj     *unstructured.Unstructured // nil: deleted
 	version int64                      // the event's place in the store's log
@@ -42,10 +42,10 @@ type replica struct {
 	// keeps running).
 	running bool
 
-	cache map[objKey]*unstructured.Unstructured
+	cache map[ObjectKey]*unstructured.Unstructured
 	// cacheVer is the log sequence of the last event taken per object,
 	// deleted ones included.
-	cacheVer map[objKey]int64
+	cacheVer map[ObjectKey]int64
 	inbox    []storeEvent
 	queue    map[types.NamespacedName]time.Time
 	// errors counts the failed reconciles of a request, for its backoff.
@@ -53,7 +53,7 @@ type replica struct {
 
 	// seen is the newest resourceVersion this incarnation read of each
 	// object.
-	seen map[objKey]int64
+	seen map[ObjectKey]int64
 	// fail is the write failures armed for the next writes.
 	fail []failKind
 	// crashIn counts the writes left before an armed crash; 0: none.
@@ -66,7 +66,7 @@ type replica struct {
 	// views is what this incarnation read of each object whose status
 	// the writer policy guards (nil for a system not held to it): the
 	// harness counts foreign edits from these, as the host could see them.
-	views map[objKey]*view
+	views map[ObjectKey]*view
 	// clock reads the virtual clock, for the times of views.
 	clock func() time.Time
 	// ours reports whether a condition type of a kind is ours, and
@@ -80,8 +80,8 @@ type replica struct {
 }
 
 func newReplica(id int) *replica {
-	return &replica{id: id, cache: map[objKey]*unstructured.Unstructured{}, queue: map[types.NamespacedName]time.Time{},
-		errors: map[types.NamespacedName]int{}, seen: map[objKey]int64{}, writer: map[types.UID]policy.Memory{}, planned: map[types.UID]bool{}}
+	return &replica{id: id, cache: map[ObjectKey]*unstructured.Unstructured{}, queue: map[types.NamespacedName]time.Time{},
+		errors: map[types.NamespacedName]int{}, seen: map[ObjectKey]int64{}, writer: map[types.UID]policy.Memory{}, planned: map[types.UID]bool{}}
 }
 
 // take applies an event to the cache as an informer does: never going
@@ -148,7 +148,7 @@ func (p *replica) read(scheme *runtime.Scheme, key client.ObjectKey, obj client.
 	if err != nil {
 		return err
 	}
-	k := objKey{Kind: gvk.Kind, NamespacedName: key}
+	k := ObjectKey{Kind: gvk.Kind, NamespacedName: key}
 	u := p.cache[k]
 	if u == nil {
 		return apierrors.NewNotFound(schema.GroupResource{Group: gvk.Group, Resource: strings.ToLower(gvk.Kind) + "s"}, key.Name)
@@ -246,7 +246,7 @@ type view struct {
 
 // look records a read of version v of u: a newer version replaces the
 // view, and a change of our conditions restarts its time.
-func (p *replica) look(k objKey, u *unstructured.Unstructured, v int64) {
+func (p *replica) look(k ObjectKey, u *unstructured.Unstructured, v int64) {
 	w := p.views[k]
 	if w == nil {
 		w = &view{}

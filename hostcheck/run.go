@@ -1,7 +1,6 @@
 package hostcheck
 
 import (
-	"cmp"
 	"context"
 	"fmt"
 	"maps"
@@ -16,18 +15,18 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
-	"github.com/condengine/condengine/binding"
 	"github.com/condengine/condengine/binding/policy"
 )
 
-// t0 is the virtual clock's start.
+// t0 is the virtual clock's start, unless the world says otherwise.
 var t0 = time.Date(2026, 11, 30, 10, 0, 0, 0, time.UTC)
 
 // run is one execution of one schedule.
 type run struct {
 	ctx     context.Context
-	o       Options
-	sys     system
+	o       config
+	sys     *harnessSystem
+	world   *World
 	newHost NewHost
 	sched   schedule
 	rng     *rand.Rand
@@ -38,11 +37,6 @@ type run struct {
 	reps    [2]*replica
 	lease   int
 	created int
-	// probes holds the finished probe results by Binding UID; inflight
-	// the passes started and not finished.
-	probes   map[types.UID]binding.ProbeResult
-	inflight []probeStart
-	variant  map[types.UID]int
 
 	step  int      // index of the event being run; -1 in the liveness phase
 	trace []string // what happened, line by line, for the report
@@ -57,25 +51,18 @@ type run struct {
 	passFrom int
 }
 
-type probeStart struct {
-	key     objKey
-	uid     types.UID
-	gen     int64
-	variant int
-}
-
 // stop unwinds a reconcile: a crash the schedule asked for, or a
 // violation found inside a write.
 type stop struct{ crash bool }
 
-func execute(o Options, newHost NewHost, sched schedule) (*Violation, error) {
+func execute(o config, newHost NewHost, sched schedule) (*Violation, error) {
 	v, _, err := executeTraced(o, newHost, sched)
 	return v, err
 }
 
 // executeTraced runs a schedule and returns the violation, if any, and
 // the trace of what happened.
-func executeTraced(o Options, newHost NewHost, sched schedule) (*Violation, []string, error) {
+func executeTraced(o config, newHost NewHost, sched schedule) (*Violation, []string, error) {
 	r, err := newRun(o, newHost, sched)
 	if err != nil {
 		return nil, nil, err
@@ -84,14 +71,17 @@ func executeTraced(o Options, newHost NewHost, sched schedule) (*Violation, []st
 	return r.bad, r.trace, err
 }
 
-func newRun(o Options, newHost NewHost, sched schedule) (*run, error) {
-	sys := newSystem(o.System)
-	world, err := sys.world(sched.World)
+func newRun(o config, newHost NewHost, sched schedule) (*run, error) {
+	sys := o.sys
+	w, err := sys.NewWorld(sched.World)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("hostcheck: system %q: the world of seed %d: %w", sys.Name, sched.World, err)
 	}
-	kept := world[:0:0]
-	for i, obj := range world {
+	if w == nil || w.Expect == nil {
+		return nil, fmt.Errorf("hostcheck: system %q: NewWorld returned no world or one without Expect", sys.Name)
+	}
+	kept := w.Objects[:0:0]
+	for i, obj := range w.Objects {
 		if !slices.Contains(sched.Drop, i) {
 			kept = append(kept, obj)
 		}
@@ -107,18 +97,18 @@ func newRun(o Options, newHost NewHost, sched schedule) (*run, error) {
 		return nil, err
 	}
 	r := &run{
-		ctx: ctx, o: o, sys: sys, newHost: newHost, sched: sched,
+		ctx: ctx, o: o, sys: sys, world: w, newHost: newHost, sched: sched,
 		rng: rand.New(rand.NewPCG(sched.Seed, 7)), store: st, now: t0,
-		probes: map[types.UID]binding.ProbeResult{}, variant: map[types.UID]int{},
 	}
-	probes, err := sys.prepare(r.ctx, st)
-	if err != nil {
-		return nil, err
+	if !w.Start.IsZero() {
+		r.now = w.Start
 	}
-	for _, p := range probes {
-		r.probes[p.UID] = p
+	if w.Prepare != nil {
+		if err := w.Prepare(r.ctx, st); err != nil {
+			return nil, err
+		}
 	}
-	objs, err := listAll(r.ctx, st, sys.kinds())
+	objs, err := listAll(r.ctx, st, sys.gvks)
 	if err != nil {
 		return nil, err
 	}
@@ -156,7 +146,7 @@ func (r *run) all() error {
 func (r *run) start(p *replica, at int) error {
 	p.incarnation++
 	p.startedAt = r.now
-	p.cache, p.cacheVer, p.typed = map[objKey]*unstructured.Unstructured{}, map[objKey]int64{}, map[*unstructured.Unstructured]reflect.Value{}
+	p.cache, p.cacheVer, p.typed = map[ObjectKey]*unstructured.Unstructured{}, map[ObjectKey]int64{}, map[*unstructured.Unstructured]reflect.Value{}
 	for _, ev := range r.log[:at] {
 		p.take(ev)
 	}
@@ -166,25 +156,21 @@ func (r *run) start(p *replica, at int) error {
 	clear(p.seen)
 	clear(p.writer)
 	p.views = nil
-	if r.sys.timed() {
-		p.views = map[objKey]*view{}
+	if r.sys.WriterPolicy {
+		p.views = map[ObjectKey]*view{}
 		p.clock = func() time.Time { return r.now }
 		p.ours = r.sys.ours
 		p.viewKind = func(kind string) bool {
-			return slices.ContainsFunc(r.sys.statusKinds(), func(k schema.GroupVersionKind) bool { return k.Kind == kind })
+			k := r.sys.byKind[kind]
+			return k != nil && k.Status
 		}
 	}
 	p.fail, p.crashIn = nil, 0
 	env := Env{
 		Replica: p.id, Incarnation: p.incarnation, StartedAt: p.startedAt,
-		Now:    func() time.Time { return r.now },
-		Leader: func() bool { return r.lease == p.id },
-	}
-	if r.o.System == Binding {
-		env.Probes = r.probeList
-	}
-	if fs, ok := r.sys.(finopsSystem); ok {
-		env.Collection = fs.lastRun
+		Now:      func() time.Time { return r.now },
+		Leader:   func() bool { return r.lease == p.id },
+		Observed: r.observed,
 	}
 	h, err := r.newHost(r.client(p), env)
 	if err != nil {
@@ -206,15 +192,23 @@ func (r *run) queueAll(p *replica) {
 	}
 }
 
-func (r *run) probeList() []binding.ProbeResult {
-	out := slices.Collect(maps.Values(r.probes))
-	slices.SortFunc(out, func(a, b binding.ProbeResult) int { return cmp.Compare(a.UID, b.UID) })
-	return out
+// observed is what the host has observed so far besides the objects.
+func (r *run) observed() any {
+	if r.world.Observed == nil {
+		return nil
+	}
+	return r.world.Observed()
+}
+
+// expect is the engine's answer for objs, stored now, with the leader's
+// start.
+func (r *run) expect(objs []*unstructured.Unstructured) (Expected, error) {
+	return r.world.Expect(objs, r.observed(), r.now, r.reps[r.lease].startedAt)
 }
 
 // record appends the store's change of one object to the log and to
 // every replica's inbox.
-func (r *run) record(gvk schema.GroupVersionKind, k objKey, after *unstructured.Unstructured) {
+func (r *run) record(gvk schema.GroupVersionKind, k ObjectKey, after *unstructured.Unstructured) {
 	r.seq++
 	ev := storeEvent{key: k, gvk: gvk, obj: after, version: r.seq}
 	r.log = append(r.log, ev)
@@ -223,18 +217,18 @@ func (r *run) record(gvk schema.GroupVersionKind, k objKey, after *unstructured.
 			p.inbox = append(p.inbox, ev)
 		}
 	}
-	if r.o.System == Binding {
-		if h, ok := r.sys.(*bindingSystem); ok {
-			h.track(r.ctx, r.store, r.now)
-		}
+	if r.world.Changed != nil {
+		r.world.Changed(r.ctx, r.store, r.now)
 	}
 }
 
 // do runs one schedule event.
 func (r *run) do(e event) error {
 	p := r.reps[e.Replica%len(r.reps)]
-	line := fmt.Sprintf("%3d. [%s] %s", r.step+1, r.now.Format("15:04:05"), e)
-	r.trace = append(r.trace, line)
+	if e.Op == opObserveStart || e.Op == opObserveEnd {
+		return r.observe(e)
+	}
+	r.line(e.String())
 	switch e.Op {
 	case opReconcile:
 		return r.reconcileNext(p)
@@ -248,12 +242,6 @@ func (r *run) do(e event) error {
 		return r.userEdit(e)
 	case opFight:
 		return r.fightRound(e)
-	case opProbeStart:
-		r.probeStart(e)
-	case opProbeFinish:
-		r.probeFinish(e.Arg%2 == 1)
-	case opCollect:
-		return r.collect(e)
 	case opDrop:
 		if len(p.inbox) > 0 {
 			p.inbox = p.inbox[1:]
@@ -334,23 +322,38 @@ func (r *run) restart(p *replica) error {
 	return nil
 }
 
+// line appends the numbered line of the running event to the trace.
+func (r *run) line(what string) {
+	r.trace = append(r.trace, fmt.Sprintf("%3d. [%s] %s", r.step+1, r.now.Format("15:04:05"), what))
+}
+
+// sysEvent is e as the system reads it.
+func (r *run) sysEvent(e event) Event {
+	op := map[op]Op{opEdit: Edit, opDelete: Delete, opCreate: Create, opForeign: Foreign, opFight: Fight,
+		opObserveStart: ObserveStart, opObserveEnd: ObserveEnd}[e.Op]
+	return Event{Op: op, Target: e.Target, Variant: e.Arg, Late: e.late(r.o.Faults), Created: r.created, Now: r.now}
+}
+
 func (r *run) userEdit(e event) error {
 	if e.Op == opCreate {
 		r.created++
 	}
-	before, err := listAll(r.ctx, r.store, r.sys.kinds())
+	if r.world.Change == nil {
+		return nil
+	}
+	before, err := listAll(r.ctx, r.store, r.sys.gvks)
 	if err != nil {
 		return err
 	}
-	if err := r.sys.edit(r.ctx, r.store, e, r.created, r.now); err != nil {
-		if n, ok := err.(note); ok {
-			r.trace = append(r.trace, "     "+string(n))
-			return nil
-		}
+	what, err := r.world.Change(r.ctx, r.store, r.sysEvent(e))
+	if what != "" {
+		r.trace = append(r.trace, "     "+what)
+	}
+	if err != nil {
 		r.trace = append(r.trace, "     (the edit was refused: "+err.Error()+")")
 		return nil
 	}
-	after, err := listAll(r.ctx, r.store, r.sys.kinds())
+	after, err := listAll(r.ctx, r.store, r.sys.gvks)
 	if err != nil {
 		return err
 	}
@@ -360,7 +363,7 @@ func (r *run) userEdit(e event) error {
 
 // recordDiff records every object that differs between two listings.
 func (r *run) recordDiff(before, after []*unstructured.Unstructured) {
-	old := map[objKey]*unstructured.Unstructured{}
+	old := map[ObjectKey]*unstructured.Unstructured{}
 	for _, u := range before {
 		old[keyOf(u)] = u
 	}
@@ -378,69 +381,18 @@ func (r *run) recordDiff(before, after []*unstructured.Unstructured) {
 	}
 }
 
-// probeStart starts a prober pass over every Binding; the variant of
-// the one the event targets is the event's, the others' healthy.
-func (r *run) probeStart(e event) {
-	objs, err := listAll(r.ctx, r.store, r.sys.kinds())
-	if err != nil || r.o.System != Binding {
-		return
+// observe runs a step of the system's observer and queues what its
+// results name on every replica.
+func (r *run) observe(e event) error {
+	if r.world.Observe == nil {
+		r.line(e.String() + ": the system has no observer")
+		return nil
 	}
-	var bs []*unstructured.Unstructured
-	for _, u := range objs {
-		if u.GroupVersionKind() == bindingGVK {
-			bs = append(bs, u)
-		}
+	what, names, err := r.world.Observe(r.ctx, r.store, r.sysEvent(e))
+	if what == "" {
+		what = e.String()
 	}
-	for i, b := range bs {
-		v := 0
-		if i == e.Target%len(bs) {
-			v = e.Arg
-		}
-		r.inflight = append(r.inflight, probeStart{key: keyOf(b), uid: b.GetUID(), gen: b.GetGeneration(), variant: v})
-	}
-}
-
-// probeFinish finishes the oldest pass even when its Binding changed
-// since (a late result), or, when not late, every pass whose Binding is
-// still at the generation it began with; the others are dropped.
-func (r *run) probeFinish(late bool) {
-	if len(r.inflight) == 0 {
-		return
-	}
-	var done []probeStart
-	if late {
-		done, r.inflight = r.inflight[:1], r.inflight[1:]
-	} else {
-		for _, ps := range r.inflight {
-			u, err := getStored(r.ctx, r.store, bindingGVK, ps.key)
-			if err == nil && u != nil && u.GetUID() == ps.uid && u.GetGeneration() == ps.gen {
-				done = append(done, ps)
-			}
-		}
-		r.inflight = nil
-	}
-	for _, ps := range done {
-		u := &unstructured.Unstructured{}
-		u.SetGroupVersionKind(bindingGVK)
-		u.SetNamespace(ps.key.Namespace)
-		u.SetName(ps.key.Name)
-		u.SetUID(ps.uid)
-		res, ok := r.sys.probe(u, ps.gen, ps.variant)
-		if !ok {
-			continue
-		}
-		r.probes[ps.uid] = res
-		r.variant[ps.uid] = ps.variant
-		for _, p := range r.reps {
-			p.enqueue([]types.NamespacedName{ps.key.NamespacedName}, r.now)
-		}
-	}
-}
-
-// collect runs the system's collector and queues what its end names on
-// every replica, as a probe result's end does.
-func (r *run) collect(e event) error {
-	names, err := r.sys.collect(r.ctx, r.store, e, r.now)
+	r.line(what)
 	if err != nil {
 		return err
 	}
@@ -450,12 +402,12 @@ func (r *run) collect(e event) error {
 	return nil
 }
 
-// fightRound is one round of a fight over the contested Binding: time
+// fightRound is one round of a fight over the contested object: time
 // passes, a rival writer edits one of our conditions, and the leader's
-// informer catches up with the store and hands it the Binding's request
+// informer catches up with the store and hands it the object's request
 // at once, so the host meets every edit while the fight lasts.
 func (r *run) fightRound(e event) error {
-	if !r.sys.timed() {
+	if !r.sys.WriterPolicy {
 		return nil
 	}
 	r.now = r.now.Add(e.D)
@@ -536,7 +488,7 @@ func (r *run) call(p *replica, name types.NamespacedName) (res reconcile.Result,
 	}()
 	r.trace = append(r.trace, fmt.Sprintf("     replica %d reconciles %s", p.id, name))
 	p.planned = map[types.UID]bool{}
-	if r.sys.timed() {
+	if r.sys.WriterPolicy {
 		// The host's writer observes the clock as it decides; a
 		// remembered instant after now counts from now from then on,
 		// so the harness's account of its writes does the same.

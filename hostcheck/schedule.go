@@ -28,12 +28,14 @@ const (
 	Failover
 	// ClockJumps moves the virtual clock forward or back.
 	ClockJumps
-	// LateProbes delivers probe results after the object changed.
+	// LateProbes delivers an observer's results (a probe pass) after the
+	// object changed.
 	LateProbes
 	// Fights has another writer edit one of our condition types of one
-	// Binding again and again (a second controller's apply or a person's
+	// object again and again (a second controller's apply or a person's
 	// kubectl edit), often enough to start a fight over its status. Only a
-	// system whose host follows the writer policy (Binding) draws it.
+	// system whose host follows the writer policy (System.WriterPolicy:
+	// Binding) draws it.
 	Fights
 
 	// AllFaults is every fault kind.
@@ -69,25 +71,24 @@ func (f Fault) String() string {
 type op int
 
 const (
-	opReconcile   op = iota // the replica takes its next due request
-	opDeliver               // the replica's cache takes its next event
-	opAdvance               // time passes
-	opEdit                  // a user changes an object's spec
-	opDelete                // a user deletes an object
-	opCreate                // a user creates an object
-	opForeign               // another controller writes a condition
-	opProbeStart            // the prober starts a pass for a Binding
-	opProbeFinish           // the prober's oldest pass finishes
-	opDrop                  // the replica's next event is lost
-	opDup                   // the replica's next event comes again later
-	opSwap                  // the replica's next two events swap
-	opResync                // the replica's cache relists
-	opFail                  // the replica's next write fails
-	opCrash                 // the replica crashes after some writes
-	opLease                 // the lease moves to the replica
-	opClock                 // the clock jumps
-	opFight                 // a round of a fight: time passes, a rival edits the contested Binding, the leader reconciles it
-	opCollect               // the charge collector runs (FinOps: drawn where a Binding schedule draws a probe pass's end)
+	opReconcile    op = iota // the replica takes its next due request
+	opDeliver                // the replica's cache takes its next event
+	opAdvance                // time passes
+	opEdit                   // a user changes an object's spec
+	opDelete                 // a user deletes an object
+	opCreate                 // a user creates an object
+	opForeign                // another controller writes a condition
+	opObserveStart           // the system's observer starts a pass (the prober)
+	opObserveEnd             // the observer's results arrive (a probe pass ends, a collection run)
+	opDrop                   // the replica's next event is lost
+	opDup                    // the replica's next event comes again later
+	opSwap                   // the replica's next two events swap
+	opResync                 // the replica's cache relists
+	opFail                   // the replica's next write fails
+	opCrash                  // the replica crashes after some writes
+	opLease                  // the lease moves to the replica
+	opClock                  // the clock jumps
+	opFight                  // a round of a fight: time passes, a rival edits the contested object, the leader reconciles it
 )
 
 // failKind is how an injected write failure goes.
@@ -133,16 +134,16 @@ type weighted struct {
 var weights = []weighted{
 	{opReconcile, 30, 0}, {opDeliver, 24, 0}, {opAdvance, 10, 0},
 	{opEdit, 5, 0}, {opDelete, 1, 0}, {opCreate, 1, 0}, {opForeign, 3, 0},
-	{opProbeStart, 3, 0}, {opProbeFinish, 4, 0},
+	{opObserveStart, 3, 0}, {opObserveEnd, 4, 0},
 	{opDrop, 2, LateEvents}, {opDup, 2, LateEvents}, {opSwap, 2, LateEvents}, {opResync, 2, LateEvents},
 	{opFail, 4, WriteErrors}, {opCrash, 2, Crashes}, {opLease, 2, Failover}, {opClock, 2, ClockJumps},
 	{opFight, 12, Fights},
 }
 
-func drawSchedule(o Options, seed uint64) schedule {
+func drawSchedule(o config, seed uint64) schedule {
 	r := rand.New(rand.NewPCG(seed, 0x686f7374636865))
 	faults := o.Faults
-	if !newSystem(o.System).timed() {
+	if !o.sys.WriterPolicy {
 		// The fight rules are the writer policy's: a host not held to
 		// it meets no fights.
 		faults &^= Fights
@@ -156,7 +157,7 @@ func drawSchedule(o Options, seed uint64) schedule {
 		}
 	}
 	s := schedule{Seed: seed, World: r.Uint64()}
-	// One Binding is fought over: every rival edit of the schedule hits
+	// One object is fought over: every rival edit of the schedule hits
 	// it, so the edits pile up within the policy's fight window.
 	contested := 0
 	if faults&Fights != 0 {
@@ -188,23 +189,20 @@ func drawSchedule(o Options, seed uint64) schedule {
 		case opFight:
 			e.Target = contested
 			e.D = time.Duration(5+r.IntN(21)) * time.Second
-		case opProbeFinish:
-			switch {
-			case o.System == FinOps:
-				// The FinOps system's results from outside come from
-				// the charge collector, not a prober. Drawing its runs
-				// in place of the probe results leaves every other
-				// event of a FinOps schedule as it was.
-				e.Op = opCollect
-			case o.Faults&LateProbes == 0:
-				e.Arg = 0 // no late results: the pass finishes for the current generation
-			}
 		}
 		s.Events = append(s.Events, e)
 	}
 	return s
 }
 
+// late reports whether an observer's results come late: on an odd
+// variant, when the schedule draws LateProbes.
+func (e event) late(faults Fault) bool {
+	return e.Op == opObserveEnd && faults&LateProbes != 0 && e.Arg%2 == 1
+}
+
+// String says what e does; the observer's steps are the system's to say
+// (World.Observe).
 func (e event) String() string {
 	r := fmt.Sprintf("replica %d", e.Replica)
 	switch e.Op {
@@ -222,13 +220,10 @@ func (e event) String() string {
 		return fmt.Sprintf("a user creates an object (variant %d)", e.Arg)
 	case opForeign:
 		return fmt.Sprintf("another controller writes a condition on object #%d (variant %d)", e.Target, e.Arg)
-	case opProbeStart:
-		return fmt.Sprintf("the prober starts a pass over every Binding (Binding #%d: variant %d)", e.Target, e.Arg)
-	case opProbeFinish:
-		if e.Arg%2 == 1 {
-			return "the prober's oldest pass finishes, late"
-		}
-		return "the prober's passes finish"
+	case opObserveStart:
+		return fmt.Sprintf("the system's observer starts a pass (object #%d: variant %d)", e.Target, e.Arg)
+	case opObserveEnd:
+		return fmt.Sprintf("the system's observer's results arrive (variant %d)", e.Arg)
 	case opDrop:
 		return r + "'s next event is lost"
 	case opDup:
@@ -248,14 +243,12 @@ func (e event) String() string {
 		return "the lease moves to " + r
 	case opClock:
 		return fmt.Sprintf("the clock jumps %v", e.D)
-	case opCollect:
-		return "the charge collector runs for this hour (" + collectionSources(e) + ")"
 	case opFight:
 		who := "a person edits one of our conditions with kubectl edit"
 		if e.Arg%2 == 1 {
 			who = "a rival controller applies its own value of one of our conditions"
 		}
-		return fmt.Sprintf("%v later, %s on contested Binding #%d; the leader catches up and reconciles it", e.D, who, e.Target)
+		return fmt.Sprintf("%v later, %s on the contested object #%d; the leader catches up and reconciles it", e.D, who, e.Target)
 	}
 	return fmt.Sprintf("op %d", e.Op)
 }

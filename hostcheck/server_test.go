@@ -54,7 +54,7 @@ const serverFaults = hostcheck.LateEvents | hostcheck.Crashes | hostcheck.Failov
 
 func TestStore_CorrectHostPassesOnAStoreOfItsOwn(t *testing.T) {
 	s := &serverLike{}
-	hostcheck.Check(t, newHost(correct), hostcheck.Options{System: hostcheck.Binding, Schedules: 10, Faults: serverFaults, Store: s.store})
+	hostcheck.Check(t, newHost(correct), hostcheck.Options{System: hostcheck.Binding(), Schedules: 10, Faults: serverFaults, Store: s.store})
 	if s.calls != 10 {
 		t.Fatalf("Store called %d times for 10 schedules, want one call a schedule", s.calls)
 	}
@@ -64,7 +64,7 @@ func TestStore_PlantedBugCaughtOnAStoreOfItsOwn(t *testing.T) {
 	for _, b := range []bug{staleRead, writeAsStandby, memoryNotRebuilt, pendingOnFailover} {
 		t.Run(bugNames[b], func(t *testing.T) {
 			s := &serverLike{}
-			cx, err := hostcheck.Find(context.Background(), newHost(b), hostcheck.Options{System: hostcheck.Binding, Faults: serverFaults, Store: s.store})
+			cx, err := hostcheck.Find(context.Background(), newHost(b), hostcheck.Options{System: hostcheck.Binding(), Faults: serverFaults, Store: s.store})
 			if err != nil {
 				t.Fatal(err)
 			}

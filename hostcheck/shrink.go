@@ -8,7 +8,8 @@ import (
 
 // Counterexample is a shrunk schedule that breaks a rule, ready to print.
 type Counterexample struct {
-	System System
+	// System is the name of the system the host belongs to.
+	System string
 	// Seed draws the original schedule; -hostcheck.seed replays it, and
 	// the shrinker, deterministic, arrives at this counterexample again.
 	Seed uint64
@@ -56,7 +57,7 @@ const shrinkRuns = 400
 // shrink removes events and world objects while the schedule still
 // breaks the same rule: chunks of halving size, then single events,
 // until nothing more can go.
-func shrink(o Options, newHost NewHost, s schedule, v *Violation) (*Counterexample, error) {
+func shrink(o config, newHost NewHost, s schedule, v *Violation) (*Counterexample, error) {
 	drawn := len(s.Events)
 	runs := 0
 	fails := func(c schedule) (bool, error) {
@@ -114,11 +115,14 @@ func shrink(o Options, newHost NewHost, s schedule, v *Violation) (*Counterexamp
 	if got == nil {
 		got = v // cannot happen: every kept candidate broke the rule
 	}
-	return &Counterexample{System: o.System, Seed: s.Seed, Violation: *got, Steps: len(s.Events), Drawn: drawn,
+	return &Counterexample{System: o.sys.Name, Seed: s.Seed, Violation: *got, Steps: len(s.Events), Drawn: drawn,
 		Objects: objects - len(s.Drop), Trace: trace}, nil
 }
 
-func worldSize(o Options, s schedule) (int, error) {
-	w, err := newSystem(o.System).world(s.World)
-	return len(w), err
+func worldSize(o config, s schedule) (int, error) {
+	w, err := o.sys.NewWorld(s.World)
+	if err != nil || w == nil {
+		return 0, err
+	}
+	return len(w.Objects), nil
 }

@@ -10,37 +10,36 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/managedfields"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/client/apiutil"
 	"sigs.k8s.io/controller-runtime/pkg/client/fake"
 	"sigs.k8s.io/controller-runtime/pkg/client/interceptor"
-
-	"github.com/condengine/condengine/config/crd"
 )
 
 // newStore is the API server: controller-runtime's fake client with the
 // status subresource of the kinds the host writes, managed fields
 // returned, and server-side apply typed by the CRDs' schemas.
-func newStore(sys system, objs []client.Object) (client.WithWatch, error) {
+func newStore(sys *harnessSystem, objs []client.Object) (client.WithWatch, error) {
 	var status []client.Object
-	for _, gvk := range append(sys.statusKinds(), sys.silentKinds()...) {
+	for _, gvk := range sys.subresource {
 		u := &unstructured.Unstructured{}
 		u.SetGroupVersionKind(gvk)
 		status = append(status, u)
 	}
-	tc, err := crd.TypeConverter()
-	if err != nil {
-		return nil, err
+	tcs := []managedfields.TypeConverter{managedfields.NewDeducedTypeConverter()}
+	if sys.tc != nil {
+		tcs = slices.Insert(tcs, 0, sys.tc)
 	}
 	c := fake.NewClientBuilder().
-		WithScheme(sys.scheme()).
+		WithScheme(sys.scheme).
 		WithObjects(objs...).
 		WithStatusSubresource(status...).
 		WithReturnManagedFields().
-		WithTypeConverters(tc, managedfields.NewDeducedTypeConverter()).
+		WithTypeConverters(tcs...).
 		Build()
-	return interceptor.NewClient(c, interceptor.Funcs{Delete: deleteMarking(sys.scheme())}), nil
+	return interceptor.NewClient(c, interceptor.Funcs{Delete: deleteMarking(sys.scheme)}), nil
 }
 
 // deleteMarking is the API server's delete of an object that finalizers
@@ -55,7 +54,7 @@ func deleteMarking(scheme *runtime.Scheme) func(context.Context, client.WithWatc
 		if err != nil {
 			return c.Delete(ctx, obj, opts...)
 		}
-		k := objKey{Kind: gvk.Kind, NamespacedName: client.ObjectKeyFromObject(obj)}
+		k := ObjectKey{Kind: gvk.Kind, NamespacedName: client.ObjectKeyFromObject(obj)}
 		before, err := getStored(ctx, c, gvk, k)
 		if err != nil {
 			return err
@@ -102,7 +101,7 @@ func sortObjects(objs []*unstructured.Unstructured) {
 }
 
 // getStored reads one object from the store; nil when there is none.
-func getStored(ctx context.Context, c client.Reader, gvk schema.GroupVersionKind, k objKey) (*unstructured.Unstructured, error) {
+func getStored(ctx context.Context, c client.Reader, gvk schema.GroupVersionKind, k ObjectKey) (*unstructured.Unstructured, error) {
 	u := &unstructured.Unstructured{}
 	u.SetGroupVersionKind(gvk)
 	if err := c.Get(ctx, k.NamespacedName, u); err != nil {
@@ -120,4 +119,8 @@ func getStored(ctx context.Context, c client.Reader, gvk schema.GroupVersionKind
 func rv(s string) int64 {
 	n, _ := strconv.ParseInt(s, 10, 64)
 	return n
+}
+
+func keyOf(u *unstructured.Unstructured) ObjectKey {
+	return ObjectKey{Kind: u.GetKind(), NamespacedName: types.NamespacedName{Namespace: u.GetNamespace(), Name: u.GetName()}}
 }

@@ -18,11 +18,15 @@ func TestStoreDeleteBumpsGeneration(t *testing.T) {
 	ctx := context.Background()
 	held := &akv1.Binding{ObjectMeta: metav1.ObjectMeta{Namespace: "team-a", Name: "held", Generation: 3, Finalizers: []string{"example.com/hold"}}}
 	free := &akv1.Binding{ObjectMeta: metav1.ObjectMeta{Namespace: "team-a", Name: "free", Generation: 2}}
-	st, err := newStore(&bindingSystem{}, []client.Object{held, free})
+	sys, err := newHarnessSystem(Binding())
 	if err != nil {
 		t.Fatal(err)
 	}
-	key := objKey{Kind: akv1.KindBinding, NamespacedName: client.ObjectKeyFromObject(held)}
+	st, err := newStore(sys, []client.Object{held, free})
+	if err != nil {
+		t.Fatal(err)
+	}
+	key := ObjectKey{Kind: akv1.KindBinding, NamespacedName: client.ObjectKeyFromObject(held)}
 	for i, want := range []int64{4, 4} {
 		if err := st.Delete(ctx, held.DeepCopy()); err != nil {
 			t.Fatalf("delete %d: %v", i+1, err)
@@ -41,7 +45,7 @@ func TestStoreDeleteBumpsGeneration(t *testing.T) {
 	if err := st.Delete(ctx, free.DeepCopy()); err != nil {
 		t.Fatal(err)
 	}
-	if u, err := getStored(ctx, st, bindingGVK, objKey{Kind: akv1.KindBinding, NamespacedName: client.ObjectKeyFromObject(free)}); err != nil || u != nil {
+	if u, err := getStored(ctx, st, bindingGVK, ObjectKey{Kind: akv1.KindBinding, NamespacedName: client.ObjectKeyFromObject(free)}); err != nil || u != nil {
 		t.Fatalf("the object no finalizer holds is still stored (%v)", err)
 	}
 }

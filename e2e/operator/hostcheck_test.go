@@ -15,6 +15,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	akv1 "github.com/condengine/condengine/api/agentkourier/v1alpha1"
+	"github.com/condengine/condengine/binding"
 	"github.com/condengine/condengine/binding/policy"
 	"github.com/condengine/condengine/examples/quickstart"
 	"github.com/condengine/condengine/hostcheck"
@@ -114,7 +115,7 @@ func quickstartHost(leader func() bool) hostcheck.NewHost {
 	return func(c client.Client, env hostcheck.Env) (reconcile.Reconciler, error) {
 		r := &quickstart.BindingReconciler{
 			Client: c, Limits: policy.DefaultLimits(), Now: env.Now, Started: env.StartedAt,
-			Leader: env.Leader, Probes: env.Probes,
+			Leader: env.Leader, Probes: func() []binding.ProbeResult { return hostcheck.BindingProbes(env) },
 		}
 		if leader != nil {
 			r.Leader = leader
@@ -133,7 +134,7 @@ func TestHostCheckOnServer(t *testing.T) {
 		_, _ = e.C.Kubectl(context.Background(), "", "delete", "agentbackends.agentkourier.dev,chatconnections.agentkourier.dev", "--all", "--all-namespaces", "--wait=true")
 	})
 	hostcheck.Check(t, quickstartHost(nil), hostcheck.Options{
-		System: hostcheck.Binding, Schedules: 3, Steps: 40, Faults: serverFaults, Store: s.store,
+		System: hostcheck.Binding(), Schedules: 3, Steps: 40, Faults: serverFaults, Store: s.store,
 	})
 	t.Logf("%d status writes reached the server, %d refused with a conflict", s.writes, s.conflicts)
 	require.NotZero(t, s.writes, "no status write reached the server: the run checked nothing")
@@ -148,7 +149,7 @@ func TestHostCheckOnServer_CatchesAStandbyWriter(t *testing.T) {
 		_, _ = e.C.Kubectl(context.Background(), "", "delete", "agentbackends.agentkourier.dev,chatconnections.agentkourier.dev", "--all", "--all-namespaces", "--wait=true")
 	})
 	cx, err := hostcheck.Find(e.Ctx, quickstartHost(func() bool { return true }), hostcheck.Options{
-		System: hostcheck.Binding, Schedules: 10, Steps: 40, Faults: hostcheck.Failover, Store: s.store,
+		System: hostcheck.Binding(), Schedules: 10, Steps: 40, Faults: hostcheck.Failover, Store: s.store,
 	})
 	require.NoError(t, err)
 	require.NotNil(t, cx, "a host that ignores the lease was not caught on the real server")
