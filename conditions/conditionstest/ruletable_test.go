@@ -171,7 +171,7 @@ type fakeT struct {
 	errors []string
 }
 
-func (f *fakeT) Helper()            {}
+func (f *fakeT) Helper()           {}
 func (f *fakeT) Error(args ...any) { f.errors = append(f.errors, args[0].(string)) }
 
 func TestCheckRuleTable_FailsOnEachProblem(t *testing.T) {
