@@ -142,7 +142,7 @@ func (r *Reader) next(typed func(d *Document, t []byte) bool) (*Document, bool, 
 		r.Limits = r.Limits.withDefaults()
 		// One byte past the limit tells a stream at the limit from one
 		// beyond it, and nothing further is ever read.
-		r.br = bufio.NewReaderSize(io.LimitReader(r.in, r.Limits.Stream+1), 64<<10)
+		r.br = bufio.NewReaderSize(newCRReader(io.LimitReader(r.in, r.Limits.Stream+1)), 64<<10)
 	}
 	for {
 		text, start, item, err := r.section()
@@ -247,6 +247,10 @@ func (r *Reader) section() (text []byte, start int, item bool, err error) {
 				Err: &LimitError{Limit: "MaxStreamBytes", Bytes: r.Limits.Stream}}
 		}
 		r.eof = errors.Is(err, io.EOF)
+		if r.lineStart && r.lines+1 == r.start && bytes.HasPrefix(chunk, bom) {
+			// A byte order mark before a document is no part of it.
+			chunk = chunk[len(bom):]
+		}
 		whole := r.lineStart && !errors.Is(err, bufio.ErrBufferFull)
 		if whole && bytes.HasPrefix(chunk, separator) {
 			rest := bytes.TrimSpace(chunk[len(separator):])

@@ -196,6 +196,9 @@ func toJSON(text []byte, at int) (js json.RawMessage, folded bool, line int, err
 		}
 		return bytes.Clone(t), folded, 0, nil
 	}
+	if l := afterDocumentEnd(text); l > 0 {
+		return nil, false, l, errors.New("text after a ... line, which ends a YAML document: the decoder would drop it; start another document with a --- line")
+	}
 	js, err = yamlToJSON(text, true)
 	if err != nil {
 		msg := yamlMessage(err)

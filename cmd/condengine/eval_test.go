@@ -213,3 +213,17 @@ func TestEval_RefusesLimitsCheckRefuses(t *testing.T) {
 		}
 	}
 }
+
+// A stream whose lines end in a lone CR (old Mac files, some editors) is
+// split at its --- lines like any other: every Binding is evaluated, the
+// second as well as the first, with or without a byte order mark.
+func TestEval_CRLineEndsLoseNoDocument(t *testing.T) {
+	const in = "apiVersion: agentkourier.dev/v1alpha1\rkind: Binding\rmetadata: {namespace: a, name: first, uid: u1}\r---\rapiVersion: agentkourier.dev/v1alpha1\rkind: Binding\rmetadata: {namespace: a, name: second, uid: u2}\r"
+	for _, stream := range []string{in, "\xef\xbb\xbf" + in, strings.ReplaceAll(in, "\r", "\r\n")} {
+		code, out, errs := run(t, stream, "eval", "-now", fixedNow, "-o", "yaml")
+		if code != exitOK {
+			t.Fatalf("exit %d, stderr %q", code, errs)
+		}
+		containsAll(t, out, "name: first", "name: second")
+	}
+}
