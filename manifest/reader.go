@@ -114,8 +114,6 @@ type Reader struct {
 	eof       bool     // the stream has ended
 	chunkLine int      // the line of the bytes in pend
 	scan      listScan // the scan of its top-level JSON object
-
-	objects objectDecoder // for NextTyped
 }
 
 // NewReader reads manifests from r.

@@ -1,12 +1,12 @@
 package manifest
 
 import (
-	"bytes"
-	"encoding/json"
+	"reflect"
 	"unicode/utf8"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	sigsjson "sigs.k8s.io/json"
 )
 
 // The documents a system knows by their kinds can be decoded straight
@@ -43,7 +43,7 @@ func (r *Reader) NextTyped(seen *Identities, slot Slot) (*Document, bool, error)
 			return false
 		}
 		if looksJSON(t) {
-			if t[0] == '{' && DuplicateKey(t) == nil && r.objects.decodeJSONTyped(d, t, &a, slot) {
+			if decodeJSONTyped(d, t, &a, slot) {
 				return true
 			}
 		} else if decodeYAMLTyped(d, d.source, &a, slot) {
@@ -105,131 +105,55 @@ func (a *typedAdds) undo() {
 	a.added = a.added[:0]
 }
 
-// decodeJSONTyped decodes the JSON object t, document d, into slots:
-// an object whose apiVersion and kind are its first two keys, or a
-// List (kind "List") of such objects, with one json.Decoder, as strict
-// as Unmarshal. It is false at the first thing the full reading must
-// see to.
-func (o *objectDecoder) decodeJSONTyped(d *Document, t []byte, a *typedAdds, slot Slot) bool {
-	var last typeNames
-	if av, kind, ok := last.peek(t, 0); ok && kind != "List" {
-		v := slot(av, kind)
-		return v != nil && o.decode(t, v) && a.add(v, av, kind, d.Index, d.Line)
-	}
-	dec := json.NewDecoder(bytes.NewReader(t))
-	dec.DisallowUnknownFields()
-	// A List, as kubectl prints it: its items come before its kind.
-	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+// decodeJSONTyped decodes the JSON object t, document d, into a slot:
+// an object whose apiVersion and kind are its first two keys. It is
+// false at the first thing the full reading must see to; a List, read
+// item by item by the Reader, comes here as its items.
+//
+// sigs.k8s.io/json decodes it, as the API server does: keys match field
+// names exactly, and a key that matches none, or a field given twice,
+// is a strict error. So an object the full reading reads otherwise
+// never passes: a key given twice, or in another case than its field's
+// (Name beside name, which encoding/json would have set the field from
+// in turn), or alone in another case (which the full reading accepts)
+// goes to the full reading, which refuses or reads it. What that
+// decoder does not look into, a value kept as raw JSON (metadata's
+// managedFields), is scanned for a key given twice here.
+func decodeJSONTyped(d *Document, t []byte, a *typedAdds, slot Slot) bool {
+	av, kind, ok := peekType(t, 0)
+	if !ok || kind == "List" {
 		return false
 	}
-	var h Header
-	items := false
-	lead := bytes.Count(d.source[:bytes.Index(d.source, t[:1])], []byte("\n"))
-	line, from := 0, 0 // lines of t before offset from
-	for dec.More() {
-		key, err := dec.Token()
-		if err != nil {
-			return false
-		}
-		switch key {
-		case "apiVersion", "kind":
-			tok, err := dec.Token()
-			s, ok := tok.(string)
-			if err != nil || !ok {
-				return false
-			}
-			if key == "kind" {
-				h.Kind = s
-			} else {
-				h.APIVersion = s
-			}
-		case "metadata":
-			var raw json.RawMessage
-			if dec.Decode(&raw) != nil {
-				return false
-			}
-			_ = json.Unmarshal(raw, &h.Metadata) // as ReadHeader reads it
-		case "items":
-			if tok, err := dec.Token(); items || err != nil || tok != json.Delim('[') {
-				return false
-			}
-			items = true
-			for dec.More() {
-				at := skipSeparator(t, int(dec.InputOffset()))
-				av, kind, ok := last.peek(t, at)
-				if !ok || kind == "List" {
-					return false
-				}
-				v := slot(av, kind)
-				if v == nil || dec.Decode(v) != nil {
-					return false
-				}
-				line += bytes.Count(t[from:at], []byte("\n"))
-				from = at
-				if !a.add(v, av, kind, d.Index, d.sourceLine+lead+line) {
-					return false
-				}
-			}
-			if tok, err := dec.Token(); err != nil || tok != json.Delim(']') {
-				return false
-			}
-		default:
-			return false
-		}
-	}
-	tok, err := dec.Token()
-	return err == nil && tok == json.Delim('}') && int(dec.InputOffset()) == len(t) &&
-		items && h.IsList()
-}
-
-// objectDecoder decodes one JSON object after another, each read on its
-// own, with one json.Decoder: the items of a List read item by item are
-// many small objects, and a decoder each cost more than decoding them.
-type objectDecoder struct {
-	src bytes.Reader
-	dec *json.Decoder
-}
-
-// decode decodes t, one whole JSON object, into v as strictly as
-// Unmarshal. After a failure the decoder is dropped, since it may hold
-// what it read of t.
-func (o *objectDecoder) decode(t []byte, v any) bool {
-	if o.dec == nil {
-		o.dec = json.NewDecoder(&o.src)
-		o.dec.DisallowUnknownFields()
-	}
-	o.src.Reset(t)
-	before := o.dec.InputOffset()
-	if o.dec.Decode(v) != nil || o.dec.InputOffset()-before != int64(len(t)) {
-		o.dec = nil
+	v := slot(av, kind)
+	if v == nil {
 		return false
 	}
-	return true
-}
-
-// skipSeparator skips the white space and the comma before the next
-// value of a JSON array.
-func skipSeparator(t []byte, i int) int {
-	i = skipSpace(t, i)
-	if i < len(t) && t[i] == ',' {
-		i = skipSpace(t, i+1)
+	strict, err := sigsjson.UnmarshalStrict(t, v)
+	if err != nil || len(strict) > 0 {
+		return false
 	}
-	return i
+	switch rawIn(reflect.ValueOf(v)) {
+	case rawNone:
+	case rawKept:
+		if s := scanKeys(t); s.dup {
+			return false
+		}
+	default:
+		return false
+	}
+	return a.add(v, av, kind, d.Index, d.Line)
 }
 
-// typeNames keeps the apiVersion and kind last read, so that the items
-// of a List, which repeat them, share one copy of each.
-type typeNames struct{ apiVersion, kind string }
-
-// peek reads the apiVersion and kind of the object at t[i] when they are
-// its first two keys (in either order), plain strings without escapes.
-func (n *typeNames) peek(t []byte, i int) (apiVersion, kind string, ok bool) {
+// peekType reads the apiVersion and kind of the object at t[i] when they
+// are its first two keys (in either order), plain strings without
+// escapes.
+func peekType(t []byte, i int) (apiVersion, kind string, ok bool) {
 	i = skipSpace(t, i)
 	if i >= len(t) || t[i] != '{' {
 		return "", "", false
 	}
 	var av, k []byte
-	for pair := 0; pair < 2; pair++ {
+	for range 2 {
 		key, j, ok := plainString(t, skipSpace(t, i+1))
 		if !ok {
 			return "", "", false
@@ -258,13 +182,7 @@ func (n *typeNames) peek(t []byte, i int) (apiVersion, kind string, ok bool) {
 	if len(av) == 0 || len(k) == 0 {
 		return "", "", false
 	}
-	if string(av) != n.apiVersion {
-		n.apiVersion = string(av)
-	}
-	if string(k) != n.kind {
-		n.kind = string(k)
-	}
-	return n.apiVersion, n.kind, true
+	return string(av), string(k), true
 }
 
 // plainString reads the JSON string at t[i] when it has no escapes, and
