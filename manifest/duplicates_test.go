@@ -92,10 +92,10 @@ func TestReader_DuplicateKeyNamesBothLines(t *testing.T) {
 			`line 2: spec.on: given twice on line 2 (columns 8 and 35), as "yes" and "on", both read as true, not as text`, 2},
 		"yaml flow mapping over two lines": {
 			"kind: A\nspec: {a: 1,\n  b: 1, a: 2}\n",
-			"line 3: a: given twice in one mapping, the later one here", 3},
+			"line 3: spec.a: given on line 2 and again on line 3", 3},
 		"yaml explicit key": {
 			"kind: A\nspec:\n  ? a\n  : 1\n  a: 2\n",
-			"line 5: a: given twice in one mapping, the later one here", 5},
+			"line 5: spec.a: given on line 3 and again on line 5", 5},
 		"yaml compact JSON-style flow mapping": {
 			"kind: A\nobjects:\n- {\"a\":1,\"b\":{\"a\":0},\"a\":2}\n",
 			"line 3: objects[0].a: given twice on line 3 (columns 4 and 22)", 3},
@@ -113,6 +113,42 @@ func TestReader_DuplicateKeyNamesBothLines(t *testing.T) {
 			var de *DocumentError
 			require.True(t, errors.As(err, &de), "%T", err)
 			assert.Equal(t, tc.line, de.Line, "the error is placed on the later key")
+		})
+	}
+}
+
+// A key written twice in a mapping that also holds a merge key (<<) is
+// refused like any other: only a key that overrides what the merge
+// brought in may repeat one. The decoder reports both alike, and the
+// reader used to take the repeat for an override and let the last win.
+func TestReader_KeyWrittenTwiceBesideAMergeKeyIsRefused(t *testing.T) {
+	const base = "base: &b {x: 1}\n"
+	for name, tc := range map[string]struct {
+		in, want string
+		line     int
+	}{
+		"override written twice": {base + "m:\n  <<: *b\n  x: 2\n  x: 3\n",
+			"line 5: m.x: given on line 4 and again on line 5", 5},
+		"merge between the two": {base + "m:\n  x: 2\n  <<: *b\n  x: 3\n",
+			"line 5: m.x: given on line 3 and again on line 5", 5},
+		"a key the merge did not bring": {base + "m:\n  <<: *b\n  y: 1\n  y: 2\n",
+			"line 5: m.y: given on line 4 and again on line 5", 5},
+		"flow mapping over two lines": {base + "m: {<<: *b, y: 2,\n  y: 3}\n",
+			"line 3: m.y: given on line 2 and again on line 3", 3},
+		"explicit keys": {base + "m:\n  <<: *b\n  ? z\n  : 1\n  ? z\n  : 2\n",
+			"line 6: m.z: given on line 4 and again on line 6", 6},
+		"another mapping": {base + "m:\n  <<: *b\n  x: 2\nn:\n  - a: 1\n    a: 2\n",
+			"line 7: n[0].a: given on line 6 and again on line 7", 7},
+		"keys read alike": {base + "m:\n  <<: *b\n  yes: 1\n  on: 2\n",
+			`line 5: m.on: given on line 4 and again on line 5, as "yes" and "on", both read as true, not as text`, 5},
+	} {
+		t.Run(name, func(t *testing.T) {
+			_, err := Split([]byte(tc.in))
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), tc.want)
+			var de *DocumentError
+			require.True(t, errors.As(err, &de), "%T", err)
+			assert.Equal(t, tc.line, de.Line)
 		})
 	}
 }

@@ -200,16 +200,14 @@ func toJSON(text []byte, at int) (js json.RawMessage, folded bool, line int, err
 		return nil, false, l, errors.New("text after a ... line, which ends a YAML document: the decoder would drop it; start another document with a --- line")
 	}
 	js, err = yamlToJSON(text, true)
-	if err != nil {
-		msg := yamlMessage(err)
-		if fe, ok := yamlDuplicate(msg, text, at); ok {
+	if err != nil && yamlDupKey.MatchString(yamlMessage(err)) {
+		fe, ok := yamlRepeat(text, at)
+		switch {
+		case fe != nil:
 			return nil, false, fe.line - at + 1, fe
-		}
-		if yamlDupKey.MatchString(msg) {
-			if fe := yamlUnplacedDuplicate(msg, text, at); fe != nil {
-				return nil, false, fe.line - at + 1, fe
-			}
-			// A key that overrides what a merge key (<<) brought in.
+		case ok:
+			// No key is written twice: one overrides what a merge key
+			// (<<) brought in, and the later value wins.
 			js, err = yamlToJSON(text, false)
 		}
 	}
