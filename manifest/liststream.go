@@ -3,7 +3,6 @@ package manifest
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -375,7 +374,7 @@ func isListKind(quoted []byte) bool {
 func (r *Reader) itemDocument() *Document {
 	name := r.scan.item()
 	return &Document{File: r.File, Index: r.n + 1, Item: name, Line: r.scan.line,
-		source: r.item, sourceLine: r.scan.line, path: name + ".", base: name + "."}
+		source: r.item, sourceLine: r.scan.line, path: name + ".", base: name + ".", depth: 1}
 }
 
 // itemJSON checks the text of a List item, read on its own, as toJSON
@@ -440,16 +439,15 @@ func (r *Reader) endList(text []byte, start int) error {
 	return nil
 }
 
-// notAList is the problem of a document whose items were read as a
-// List's before its kind said it is none.
-func notAList(h *Header) error {
-	what := "no kind"
-	switch {
-	case h.Kind == "":
-	case h.Metadata.Name != "":
-		what = fmt.Sprintf("kind %s with a metadata.name", h.Kind)
-	default:
-		what = "kind " + h.Kind
+// isItemsKey reports whether the quoted key reads "items", escapes
+// decoded.
+func isItemsKey(quoted []byte) bool {
+	if bytes.Equal(quoted, []byte(`"items"`)) {
+		return true
 	}
-	return fmt.Errorf("kind: the document's items came before its kind and were read as a List's, but it has %s; a List's kind is List or ends in List, without a name (put kind first to have the object read whole)", what)
+	if bytes.IndexByte(quoted, '\\') < 0 {
+		return false
+	}
+	var k string
+	return json.Unmarshal(quoted, &k) == nil && k == "items"
 }

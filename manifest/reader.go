@@ -9,7 +9,6 @@ import (
 	"hash/fnv"
 	"io"
 	"reflect"
-	"strconv"
 
 	"github.com/condengine/condengine/redact"
 )
@@ -44,9 +43,8 @@ type Document struct {
 	base string
 	// sourceLine is the line of the input source starts on.
 	sourceLine int
-	// at is where a List item's text starts in source; the zero value is
-	// the top of source.
-	at itemPlace
+	// depth is how many Lists the document is inside.
+	depth int
 	// keys says whether some mapping of JSON holds two keys that differ
 	// only in case, which the type it is read into may take as one field
 	// given twice (see repeatedField); unscanned until a reader scans it.
@@ -326,37 +324,6 @@ func commentOnly(b []byte) bool {
 		}
 	}
 	return true
-}
-
-// Expand calls fn with d, or, when d is a List (as `kubectl get -o yaml`
-// prints several objects), with each of its items in order, the items of
-// nested Lists too. It stops at the first error fn returns; a List that
-// cannot be read is a *DocumentError.
-func (d *Document) Expand(fn func(*Document) error) error {
-	h, err := d.Identify()
-	if err != nil {
-		return d.Fail(err)
-	}
-	if !h.IsList() {
-		return fn(d)
-	}
-	items, err := Items(d.JSON)
-	if err != nil {
-		return d.FailAt("items", err)
-	}
-	places, lines := d.itemPlaces(len(items))
-	for i, raw := range items {
-		item := d.path + "items[" + strconv.Itoa(i) + "]"
-		it := &Document{File: d.File, Index: d.Index, Item: item, Line: d.Line, JSON: raw,
-			source: d.source, sourceLine: d.sourceLine, path: item + ".", base: d.base, at: places[i], keys: d.keys}
-		if lines[i] > 0 {
-			it.Line = lines[i]
-		}
-		if err := it.Expand(fn); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // Identify reads d's apiVersion, kind, namespace and name into d.Header.
