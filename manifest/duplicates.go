@@ -40,20 +40,32 @@ func duplicateError(path string, first, second int, cols ...int) *fieldError {
 		problem: "given " + where + "; a mapping holds each key once (a decoder would keep the last and drop the first without a word), so remove one"}
 }
 
-// keyFrame is one object of the JSON being scanned: its keys so far, as
-// written between the quotes, and whether the next string is a key.
+// keyFrame is one value of the JSON being scanned, an object or a list:
+// whether the next string is a key, and where its keys so far start in
+// the scan's keys.
 type keyFrame struct {
 	object  bool
 	wantKey bool
-	keys    [][]byte
-	offs    []int
+	start   int
 	index   map[string]int      // the keys once there are many
 	folded  map[uint64]struct{} // their foldHash, once there are many
+}
+
+// scannedKey is a key as written between the quotes, and the offset of
+// its opening quote.
+type scannedKey struct {
+	text []byte
+	off  int
 }
 
 // manyKeys is the number of keys past which an object's keys are looked
 // up in a map rather than compared one by one.
 const manyKeys = 16
+
+// maxNesting is how deep the scan follows objects and lists: as deep as
+// encoding/json reads, which refuses anything deeper. So the scan holds
+// at most that many frames, however deep a text that is no JSON opens.
+const maxNesting = 10000
 
 // keyScan is what one pass over a JSON text found: the offsets of the
 // opening quotes of the earlier and the later copy of the first key an
@@ -77,42 +89,42 @@ func duplicateJSON(js []byte) (first, second int, ok bool) {
 }
 
 // scanKeys walks js (valid JSON) once, stopping at the first key an
-// object holds twice, and allocates only for objects with many keys.
+// object holds twice. The keys of the open objects share one slice, so
+// it allocates little but for objects with many keys.
 func scanKeys(js []byte) keyScan {
-	var stack []keyFrame
-	depth := 0
+	var frames []keyFrame
+	var keys []scannedKey
 	folded := false
-	push := func(object bool) {
-		if depth == len(stack) {
-			stack = append(stack, keyFrame{})
-		}
-		f := &stack[depth]
-		f.object, f.wantKey = object, object
-		f.keys, f.offs, f.index, f.folded = f.keys[:0], f.offs[:0], nil, nil
-		depth++
-	}
 	for i := 0; i < len(js); {
 		switch js[i] {
 		case '{', '[':
-			push(js[i] == '{')
+			if len(frames) == maxNesting {
+				return keyScan{first: -1, second: -1, folded: folded}
+			}
+			frames = append(frames, keyFrame{object: js[i] == '{', wantKey: js[i] == '{', start: len(keys)})
 			i++
 		case '}', ']':
-			depth = max(depth-1, 0)
+			if n := len(frames); n > 0 {
+				keys = keys[:frames[n-1].start]
+				frames = frames[:n-1]
+			}
 			i++
 		case ',':
-			if depth > 0 && stack[depth-1].object {
-				stack[depth-1].wantKey = true
+			if n := len(frames); n > 0 && frames[n-1].object {
+				frames[n-1].wantKey = true
 			}
 			i++
 		case '"':
 			end := skipString(js, i)
-			if depth > 0 && stack[depth-1].wantKey {
-				f := &stack[depth-1]
+			if n := len(frames); n > 0 && frames[n-1].wantKey {
+				f := &frames[n-1]
 				f.wantKey = false
-				at, dup, fold := f.add(keyText(js[i:end]), i, !folded)
+				k := scannedKey{text: keyText(js[i:end]), off: i}
+				at, dup, fold := f.add(keys[f.start:], k, !folded)
 				if dup {
 					return keyScan{first: at, second: i, dup: true, folded: folded}
 				}
+				keys = append(keys, k)
 				folded = folded || fold
 			}
 			i = end
@@ -123,16 +135,18 @@ func scanKeys(js []byte) keyScan {
 	return keyScan{first: -1, second: -1, folded: folded}
 }
 
-// add records key, found at offset off; when the object already holds
-// it, it returns the offset of the earlier one and true. With fold set,
-// it also reports whether the object holds a key that differs from key
-// only in case, as encoding/json folds names.
-func (f *keyFrame) add(key []byte, off int, fold bool) (at int, dup, folded bool) {
+// add looks up k among the object's keys so far, before it is added to
+// them: when the object already holds it, it returns the offset of the
+// earlier one and true. With fold set, it also reports whether the
+// object holds a key that differs from k only in case, as encoding/json
+// folds names.
+func (f *keyFrame) add(keys []scannedKey, k scannedKey, fold bool) (at int, dup, folded bool) {
+	key := k.text
 	if f.index != nil {
 		if at, dup := f.index[string(key)]; dup {
 			return at, true, false
 		}
-		f.index[string(key)] = off
+		f.index[string(key)] = k.off
 		if fold {
 			h := foldHash(key)
 			_, folded = f.folded[h]
@@ -140,33 +154,31 @@ func (f *keyFrame) add(key []byte, off int, fold bool) (at int, dup, folded bool
 		}
 		return 0, false, folded
 	}
-	for j, k := range f.keys {
-		if bytes.Equal(k, key) {
-			return f.offs[j], true, false
+	for _, e := range keys {
+		if bytes.Equal(e.text, key) {
+			return e.off, true, false
 		}
 	}
 	if fold && len(key) > 0 {
 		c := upperASCII(key[0])
-		for _, k := range f.keys {
+		for _, e := range keys {
 			// Most keys differ in an ASCII first letter; only the rest
 			// are compared whole.
-			if len(k) > 0 && (k[0] < utf8.RuneSelf && c < utf8.RuneSelf && upperASCII(k[0]) != c) {
+			if len(e.text) > 0 && (e.text[0] < utf8.RuneSelf && c < utf8.RuneSelf && upperASCII(e.text[0]) != c) {
 				continue
 			}
-			if foldEqual(k, key) {
+			if foldEqual(e.text, key) {
 				folded = true
 				break
 			}
 		}
 	}
-	f.keys = append(f.keys, key)
-	f.offs = append(f.offs, off)
-	if len(f.keys) > manyKeys {
+	if len(keys) == manyKeys {
 		f.index = make(map[string]int, 2*manyKeys)
 		f.folded = make(map[uint64]struct{}, 2*manyKeys)
-		for j, k := range f.keys {
-			f.index[string(k)] = f.offs[j]
-			f.folded[foldHash(k)] = struct{}{}
+		for _, e := range append(keys, k) {
+			f.index[string(e.text)] = e.off
+			f.folded[foldHash(e.text)] = struct{}{}
 		}
 	}
 	return 0, false, folded
