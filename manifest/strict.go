@@ -58,7 +58,9 @@ func (d *Document) Unmarshal(v any) error {
 	case te != nil:
 		fe := typeError(te, d.JSON)
 		fe.line = d.lineOf(fe.path)
-		if strings.HasPrefix(te.Value, "number") {
+		// A number too long for YAML to read as one (millions of digits)
+		// comes as a string; as written, it is a number all the same.
+		if strings.HasPrefix(te.Value, "number") || te.Value == "string" {
 			if w := d.writtenNumber(fe.path, fe.line); w != "" {
 				if p := numberProblem(te.Type, w); p != "" {
 					fe.problem = p
