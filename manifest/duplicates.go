@@ -47,8 +47,12 @@ type keyFrame struct {
 	object  bool
 	wantKey bool
 	start   int
-	index   map[string]int      // the keys once there are many
-	folded  map[uint64]struct{} // their foldHash, once there are many
+	// Once there are many keys, they are looked up by hash instead: the
+	// offset of the first key of each hash of the text, and each
+	// foldHash. The keys are then no longer kept in the scan's keys.
+	index  map[uint64]int
+	spill  map[string]int // keys whose hash an earlier key has
+	folded map[uint64]struct{}
 }
 
 // scannedKey is a key as written between the quotes, and the offset of
@@ -120,11 +124,13 @@ func scanKeys(js []byte) keyScan {
 				f := &frames[n-1]
 				f.wantKey = false
 				k := scannedKey{text: keyText(js[i:end]), off: i}
-				at, dup, fold := f.add(keys[f.start:], k, !folded)
+				at, dup, fold := f.add(js, keys[f.start:], k, !folded)
 				if dup {
 					return keyScan{first: at, second: i, dup: true, folded: folded}
 				}
-				keys = append(keys, k)
+				if f.index == nil {
+					keys = append(keys, k)
+				}
 				folded = folded || fold
 			}
 			i = end
@@ -139,14 +145,13 @@ func scanKeys(js []byte) keyScan {
 // them: when the object already holds it, it returns the offset of the
 // earlier one and true. With fold set, it also reports whether the
 // object holds a key that differs from k only in case, as encoding/json
-// folds names.
-func (f *keyFrame) add(keys []scannedKey, k scannedKey, fold bool) (at int, dup, folded bool) {
+// folds names. js is the text the keys were read from.
+func (f *keyFrame) add(js []byte, keys []scannedKey, k scannedKey, fold bool) (at int, dup, folded bool) {
 	key := k.text
 	if f.index != nil {
-		if at, dup := f.index[string(key)]; dup {
+		if at, dup := f.remember(js, k); dup {
 			return at, true, false
 		}
-		f.index[string(key)] = k.off
 		if fold {
 			h := foldHash(key)
 			_, folded = f.folded[h]
@@ -174,14 +179,50 @@ func (f *keyFrame) add(keys []scannedKey, k scannedKey, fold bool) (at int, dup,
 		}
 	}
 	if len(keys) == manyKeys {
-		f.index = make(map[string]int, 2*manyKeys)
+		f.index = make(map[uint64]int, 2*manyKeys)
 		f.folded = make(map[uint64]struct{}, 2*manyKeys)
 		for _, e := range append(keys, k) {
-			f.index[string(e.text)] = e.off
+			f.remember(js, e)
 			f.folded[foldHash(e.text)] = struct{}{}
 		}
 	}
 	return 0, false, folded
+}
+
+// remember records k in an object of many keys, unless the object holds
+// it already: then it returns the offset of the earlier one and true.
+func (f *keyFrame) remember(js []byte, k scannedKey) (int, bool) {
+	h := keyHash(k.text)
+	switch at, ok := f.index[h]; {
+	case !ok:
+		f.index[h] = k.off
+	case bytes.Equal(keyText(js[at:skipString(js, at)]), k.text):
+		return at, true
+	default:
+		// Another text of the same hash (which an input can be made to
+		// hold): such keys are kept by their text.
+		if at, ok := f.spill[string(k.text)]; ok {
+			return at, true
+		}
+		if f.spill == nil {
+			f.spill = map[string]int{}
+		}
+		f.spill[string(k.text)] = k.off
+	}
+	return 0, false
+}
+
+// keyHash is the hash an object of many keys looks its keys up by; a
+// test makes every key collide.
+var keyHash = textHash
+
+// textHash is an FNV-1a hash of key as it is.
+func textHash(key []byte) uint64 {
+	h := uint64(14695981039346656037)
+	for _, c := range key {
+		h = (h ^ uint64(c)) * 1099511628211
+	}
+	return h
 }
 
 // upperASCII is c upper-cased when it is an ASCII lower-case letter.

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 	"testing"
 	"unicode/utf8"
 
@@ -293,9 +294,11 @@ func genValue(t *rapid.T, b *bytes.Buffer, depth int) bool {
 	return dup
 }
 
-func keyOf(t *rapid.T, js []byte, off int) string {
+func keyOf(t require.TestingT, js []byte, off int) string {
 	var k string
-	require.NoError(t, json.Unmarshal(js[off:skipString(js, off)], &k))
+	if err := json.Unmarshal(js[off:skipString(js, off)], &k); err != nil && t != nil {
+		t.Errorf("%v", err)
+	}
 	return k
 }
 
@@ -306,4 +309,42 @@ func TestDuplicateKey_UnterminatedKeyIsNoDuplicate(t *testing.T) {
 	for _, in := range []string{`{"`, `{"a`, `{"a\`, `{"a":1,"`, `{"a":1,"a`, `[{"`, `{"\u`} {
 		assert.NoError(t, DuplicateKey([]byte(in)), "%q", in)
 	}
+}
+
+// An object of many keys looks them up by hash; keys of one hash that
+// differ are kept by their text, so a repeat among them is still found
+// and two different keys are never one. The test makes every key's hash
+// the same, as an input built to collide would.
+func TestScanKeys_ManyKeysOfOneHash(t *testing.T) {
+	defer func(h func([]byte) uint64) { keyHash = h }(keyHash)
+	keyHash = func([]byte) uint64 { return 7 }
+	var b bytes.Buffer
+	b.WriteString("{")
+	for i := range 3 * manyKeys {
+		fmt.Fprintf(&b, `"k%d":%d,`, i, i)
+	}
+	distinct := b.String() + `"z":0}`
+	s := scanKeys([]byte(distinct))
+	assert.False(t, s.dup, "distinct keys of one hash are no repeat")
+	for _, again := range []string{"k3", "k20", "k40"} {
+		in := b.String() + `"` + again + `":0}`
+		s := scanKeys([]byte(in))
+		require.True(t, s.dup, again)
+		assert.Equal(t, again, keyOf(nil, []byte(in), s.second))
+		assert.Equal(t, again, keyOf(nil, []byte(in), s.first))
+	}
+}
+
+// Nesting deeper than encoding/json reads (10,000) stops the scan
+// instead of growing its stack: millions of open brackets cost their
+// bytes, not a frame each (15 MB of {"a":[ took 719 MB in eval).
+func TestScanKeys_DeepNestingHoldsABoundedStack(t *testing.T) {
+	deep := []byte(strings.Repeat(`{"a":[`, 1_000_000))
+	var s keyScan
+	alloc := allocated(func() { s = scanKeys(deep) })
+	assert.False(t, s.dup)
+	assert.Less(t, alloc, uint64(4<<20), "allocated %d bytes for %d bytes of brackets", alloc, len(deep))
+	// Within the limit, a repeat at the bottom is found.
+	in := strings.Repeat(`{"a":[`, maxNesting/2-1) + `{"k":1,"k":2}` + strings.Repeat(`]}`, maxNesting/2-1)
+	assert.True(t, scanKeys([]byte(in)).dup)
 }
