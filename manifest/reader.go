@@ -372,4 +372,3 @@ func Split(data []byte) ([]json.RawMessage, error) {
 		out = append(out, d.JSON)
 	}
 }
-
