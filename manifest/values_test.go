@@ -107,7 +107,9 @@ func TestUnmarshal_MillionsOfDigits(t *testing.T) {
 			start := cpuTime()
 			got := unmarshalOne(t, in)
 			assert.Contains(t, got, "metadata.generation: must be a whole number no larger than 9223372036854775807, and 9999999999999999999999999999999999999\u2026 is larger")
-			assert.Less(t, cpuTime()-start, 5*time.Second)
+			if !testing.Short() {
+				assert.Less(t, cpuTime()-start, 5*time.Second)
+			}
 		})
 	}
 	// A word that starts with digits is still a string.
