@@ -105,7 +105,11 @@ func fillNode(n *yaml.Node, v reflect.Value) bool {
 				return false
 			}
 			index, ok := fields[name]
-			if !ok || !fillNode(n.Content[i+1], fieldByIndex(v, index)) {
+			if !ok {
+				return false
+			}
+			f, ok := fieldByIndex(v, index)
+			if !ok || !fillNode(n.Content[i+1], f) {
 				return false
 			}
 		}
@@ -278,18 +282,22 @@ func distinctKeys(n *yaml.Node) bool {
 }
 
 // fieldByIndex is v.FieldByIndex, allocating embedded pointers on the
-// way.
-func fieldByIndex(v reflect.Value, index []int) reflect.Value {
+// way; false when one is a pointer to an unexported type, which
+// encoding/json cannot set either.
+func fieldByIndex(v reflect.Value, index []int) (reflect.Value, bool) {
 	for i, x := range index {
 		if i > 0 && v.Kind() == reflect.Pointer {
 			if v.IsNil() {
+				if !v.CanSet() {
+					return v, false
+				}
 				v.Set(reflect.New(v.Type().Elem()))
 			}
 			v = v.Elem()
 		}
 		v = v.Field(x)
 	}
-	return v
+	return v, true
 }
 
 // How a type is decoded from JSON: by encoding/json's rules for its
