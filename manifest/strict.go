@@ -47,10 +47,12 @@ func (d *Document) Unmarshal(v any) error {
 		return nil
 	}
 	var te *json.UnmarshalTypeError
-	if !errors.As(err, &te) || te.Struct == "" {
+	if !errors.As(err, &te) || te.Struct == "" || te.Type.Kind() == reflect.String {
 		// An error of a value's own decoder (a time, a duration), which
-		// says neither where nor what was wanted.
-		if b := findBadValue(d.JSON, reflect.TypeOf(v)); b != nil {
+		// says neither where nor what was wanted, or only the field
+		// (encoding/json names the field of a type error of such a
+		// decoder, which read the value as a string).
+		if b := findBadValue(d.JSON, reflect.TypeOf(v)); b != nil && (te == nil || te.Struct == "" || listPlaces.ReplaceAllString(b.path, "") == te.Field) {
 			return d.Fail(&fieldError{path: b.path, problem: b.problem(), line: d.lineOf(b.path)})
 		}
 	}
@@ -248,6 +250,10 @@ func yamlMessage(err error) string {
 }
 
 var yamlLine = regexp.MustCompile(`^line (\d+): (.*)$`)
+
+// listPlaces are the list positions of a path, which encoding/json
+// leaves out of a field's name.
+var listPlaces = regexp.MustCompile(`\[\d+\]`)
 
 // yamlToJSON converts one YAML document; strict, it refuses a key given
 // twice in one mapping, otherwise the later key wins (for a document

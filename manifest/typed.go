@@ -28,29 +28,24 @@ import (
 type Slot func(apiVersion, kind string) any
 
 // NextTyped is Next for a reader whose caller decodes some kinds
-// itself. It reads the next document; when slot takes every object in it
-// (the document itself, or each item of a List that holds no List), the
-// objects are decoded into the values slot returned, recorded in seen as
-// ExpandNew records them, and NextTyped returns the document, without
+// itself. It reads the next document; when slot takes the object in it,
+// the object is decoded into the value slot returned, recorded in seen
+// as ExpandNew records it, and NextTyped returns the document, without
 // its JSON, and true. Otherwise it returns the document as Next does,
 // and false, having recorded nothing in seen; whatever slot handed out
 // for that document holds nothing the caller may keep. The error is
-// Next's. The items of a JSON List come one at a time, as from Next.
+// Next's. The items of a JSON List come one at a time, as from Next, and
+// each is taken or given back on its own; a List read whole is given
+// back.
 func (r *Reader) NextTyped(seen *Identities, slot Slot) (*Document, bool, error) {
 	return r.next(func(d *Document, t []byte) bool {
-		a := typedAdds{seen: seen}
-		if len(t) == 0 || !utf8.Valid(t) {
+		switch {
+		case len(t) == 0 || !utf8.Valid(t):
 			return false
+		case looksJSON(t):
+			return decodeJSONTyped(d, t, seen, slot)
 		}
-		if looksJSON(t) {
-			if decodeJSONTyped(d, t, &a, slot) {
-				return true
-			}
-		} else if decodeYAMLTyped(d, d.source, &a, slot) {
-			return true
-		}
-		a.undo()
-		return false
+		return decodeYAMLTyped(d, d.source, seen, slot)
 	})
 }
 
@@ -61,19 +56,12 @@ type typedObject interface {
 	GetObjectMeta() metav1.Object
 }
 
-// typedAdds records, in seen, the objects of one document as they are
-// decoded, so that they can be taken out again when the document is
-// given back to the full reading.
-type typedAdds struct {
-	seen  *Identities
-	added [][16]byte
-}
-
-// add records the object v, decoded as apiVersion and kind, at its
-// place. It is false when v names no object, names another apiVersion
-// or kind than it was decoded as (a key repeated in another case), or
-// names an object recorded before: the full reading reports each.
-func (a *typedAdds) add(v any, apiVersion, kind string, index, line int) bool {
+// addTyped records in seen the object v, decoded as apiVersion and kind,
+// at its place. It is false when v names no object, names another
+// apiVersion or kind than it was decoded as (its type keeps them
+// elsewhere), or names an object recorded before: the full reading
+// reports each.
+func addTyped(seen *Identities, v any, apiVersion, kind string, index, line int) bool {
 	o, ok := v.(typedObject)
 	if !ok {
 		return false
@@ -86,23 +74,14 @@ func (a *typedAdds) add(v any, apiVersion, kind string, index, line int) bool {
 	h := Header{APIVersion: apiVersion, Kind: kind}
 	h.Metadata.Namespace, h.Metadata.Name = meta.GetNamespace(), meta.GetName()
 	k := identityKey(&h)
-	if a.seen.m == nil {
-		a.seen.m = map[[16]byte]place{}
+	if seen.m == nil {
+		seen.m = map[[16]byte]place{}
 	}
-	if _, dup := a.seen.m[k]; dup {
+	if _, dup := seen.m[k]; dup {
 		return false
 	}
-	a.seen.m[k] = place{index: int32(index), line: int32(line)}
-	a.added = append(a.added, k)
+	seen.m[k] = place{index: int32(index), line: int32(line)}
 	return true
-}
-
-// undo takes out what add recorded.
-func (a *typedAdds) undo() {
-	for _, k := range a.added {
-		delete(a.seen.m, k)
-	}
-	a.added = a.added[:0]
 }
 
 // decodeJSONTyped decodes the JSON object t, document d, into a slot:
@@ -119,7 +98,7 @@ func (a *typedAdds) undo() {
 // goes to the full reading, which refuses or reads it. What that
 // decoder does not look into, a value kept as raw JSON (metadata's
 // managedFields), is scanned for a key given twice here.
-func decodeJSONTyped(d *Document, t []byte, a *typedAdds, slot Slot) bool {
+func decodeJSONTyped(d *Document, t []byte, seen *Identities, slot Slot) bool {
 	av, kind, ok := peekType(t, 0)
 	if !ok || kind == "List" {
 		return false
@@ -141,7 +120,7 @@ func decodeJSONTyped(d *Document, t []byte, a *typedAdds, slot Slot) bool {
 	default:
 		return false
 	}
-	return a.add(v, av, kind, d.Index, d.Line)
+	return addTyped(seen, v, av, kind, d.Index, d.Line)
 }
 
 // peekType reads the apiVersion and kind of the object at t[i] when they

@@ -25,7 +25,7 @@ import (
 // decodeYAMLTyped decodes the YAML document text, d, into a slot: a
 // mapping whose apiVersion and kind the slot takes. It is false at the
 // first thing the full reading must see to.
-func decodeYAMLTyped(d *Document, text []byte, a *typedAdds, slot Slot) bool {
+func decodeYAMLTyped(d *Document, text []byte, seen *Identities, slot Slot) bool {
 	var doc yaml.Node
 	if yaml.Unmarshal(text, &doc) != nil || doc.Kind != yaml.DocumentNode || len(doc.Content) != 1 {
 		return false
@@ -48,7 +48,7 @@ func decodeYAMLTyped(d *Document, text []byte, a *typedAdds, slot Slot) bool {
 		return false
 	}
 	v := slot(av, kind)
-	return v != nil && fillNode(top, reflect.ValueOf(v).Elem()) && a.add(v, av, kind, d.Index, d.Line)
+	return v != nil && fillNode(top, reflect.ValueOf(v).Elem()) && addTyped(seen, v, av, kind, d.Index, d.Line)
 }
 
 // plainNode reports whether n carries no tag, anchor or alias.
