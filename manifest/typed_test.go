@@ -271,7 +271,7 @@ func TestRawIn(t *testing.T) {
 		"raw in a map":        {&holder{ByKey: map[string]self{"k": {Raw: json.RawMessage(`1`)}}}, rawKept},
 		"raw in an array":     {&holder{Arr: [1]*self{{Raw: json.RawMessage(`1`)}}}, rawKept},
 		"raw and any":         {&holder{Any: 1, List: []self{{Raw: json.RawMessage(`1`)}}}, rawOther},
-		"managedFields":       {&holder{Meta: metav1.ObjectMeta{ManagedFields: []metav1.ManagedFieldsEntry{{FieldsV1: &metav1.FieldsV1{Raw: []byte(`{}`)}}}}}, rawKept},
+		"managedFields":       {&holder{Meta: metav1.ObjectMeta{ManagedFields: []metav1.ManagedFieldsEntry{{FieldsV1: metav1.NewFieldsV1(`{}`)}}}}, rawKept},
 		"skipped fields":      {&self{Skip: 1, quiet: 1}, rawNone},
 		"a type without any":  {&akv1.Binding{}, rawNone},
 		"a plain value":       {new(int), rawNone},
