@@ -78,9 +78,11 @@ func keyStateOf(f bool) keyState {
 // the items come, as kubectl prints it) is returned item by item, each a
 // document of its own with Item "items[i]", so that only one item's text
 // is held at a time and each item is bounded by Limits.Document, the
-// List by Limits.Stream; a document whose items came before its kind,
-// and whose kind then names no List, is an error at its kind. Other
-// Lists, YAML ones among them, are returned whole (see Expand).
+// List by Limits.Stream; a document with an items list whose kind names
+// no List is an error at its kind, here or in Expand. Other Lists, YAML
+// ones among them, are returned whole (see Expand). A lone CR ends a
+// line as LF does, and a byte order mark before a document is passed
+// over.
 type Reader struct {
 	// File names the input in every error; set it before the first Next.
 	File string
