@@ -103,7 +103,7 @@ func scanKeys(js []byte) keyScan {
 		switch js[i] {
 		case '{', '[':
 			if len(frames) == maxNesting {
-				return keyScan{first: -1, second: -1, folded: folded}
+				return keyScan{folded: folded}
 			}
 			frames = append(frames, keyFrame{object: js[i] == '{', wantKey: js[i] == '{', start: len(keys)})
 			i++
@@ -138,7 +138,7 @@ func scanKeys(js []byte) keyScan {
 			i++
 		}
 	}
-	return keyScan{first: -1, second: -1, folded: folded}
+	return keyScan{folded: folded}
 }
 
 // add looks up k among the object's keys so far, before it is added to
@@ -164,14 +164,8 @@ func (f *keyFrame) add(js []byte, keys []scannedKey, k scannedKey, fold bool) (a
 			return e.off, true, false
 		}
 	}
-	if fold && len(key) > 0 {
-		c := upperASCII(key[0])
+	if fold {
 		for _, e := range keys {
-			// Most keys differ in an ASCII first letter; only the rest
-			// are compared whole.
-			if len(e.text) > 0 && (e.text[0] < utf8.RuneSelf && c < utf8.RuneSelf && upperASCII(e.text[0]) != c) {
-				continue
-			}
 			if foldEqual(e.text, key) {
 				folded = true
 				break
@@ -225,27 +219,13 @@ func textHash(key []byte) uint64 {
 	return h
 }
 
-// upperASCII is c upper-cased when it is an ASCII lower-case letter.
-func upperASCII(c byte) byte {
-	if 'a' <= c && c <= 'z' {
-		return c - ('a' - 'A')
-	}
-	return c
-}
-
 // foldEqual reports whether a and b fold alike (see foldRune). Keys
-// of one object mostly differ in their first bytes, so the answer is
+// of one object mostly differ in their first runes, so the answer is
 // quick.
 func foldEqual(a, b []byte) bool {
 	for len(a) > 0 && len(b) > 0 {
-		ra, na := rune(a[0]), 1
-		if ra >= utf8.RuneSelf {
-			ra, na = utf8.DecodeRune(a)
-		}
-		rb, nb := rune(b[0]), 1
-		if rb >= utf8.RuneSelf {
-			rb, nb = utf8.DecodeRune(b)
-		}
+		ra, na := utf8.DecodeRune(a)
+		rb, nb := utf8.DecodeRune(b)
 		if ra != rb && foldRune(ra) != foldRune(rb) {
 			return false
 		}
@@ -259,22 +239,13 @@ func foldEqual(a, b []byte) bool {
 // allocating. Keys that fold alike hash alike; a collision only costs a
 // closer look.
 func foldHash(key []byte) uint64 {
-	const prime = 1099511628211
 	h := uint64(14695981039346656037)
 	var rb [utf8.UTFMax]byte
-	for i := 0; i < len(key); {
-		if c := key[i]; c < utf8.RuneSelf {
-			if 'a' <= c && c <= 'z' {
-				c -= 'a' - 'A'
-			}
-			h = (h ^ uint64(c)) * prime
-			i++
-			continue
-		}
-		r, n := utf8.DecodeRune(key[i:])
-		i += n
+	for len(key) > 0 {
+		r, n := utf8.DecodeRune(key)
+		key = key[n:]
 		for _, c := range rb[:utf8.EncodeRune(rb[:], foldRune(r))] {
-			h = (h ^ uint64(c)) * prime
+			h = (h ^ uint64(c)) * 1099511628211
 		}
 	}
 	return h

@@ -348,3 +348,33 @@ func TestScanKeys_DeepNestingHoldsABoundedStack(t *testing.T) {
 	in := strings.Repeat(`{"a":[`, maxNesting/2-1) + `{"k":1,"k":2}` + strings.Repeat(`]}`, maxNesting/2-1)
 	assert.True(t, scanKeys([]byte(in)).dup)
 }
+
+// The scan reads any text without failing: closers with nothing open, a
+// comma outside any object, empty keys beside others; and it folds the
+// first and last letters of the alphabet as the decoder folds them.
+func TestScanKeys_OddTextAndTheAlphabetsEnds(t *testing.T) {
+	for _, in := range []string{`}`, `]{`, `,{"a":1}`, `{"":1,"a":2}`, `{"a":1,"":2}`, `[{"":1},{"":2}]`} {
+		assert.False(t, scanKeys([]byte(in)).dup, in)
+	}
+	assert.True(t, scanKeys([]byte(`{"":1,"":2}`)).dup, "an empty key given twice")
+	for _, pair := range [][2]string{{"a", "A"}, {"z", "Z"}, {"aZ", "Az"}, {"k", "\u212a"}} {
+		in := fmt.Sprintf(`{%q:1,%q:2}`, pair[0], pair[1])
+		assert.True(t, scanKeys([]byte(in)).folded, in)
+	}
+	for _, pair := range [][2]string{{"a", "b"}, {"`", "@"}, {"{", "["}, {"ab", "a"}} {
+		in := fmt.Sprintf(`{%q:1,%q:2}`, pair[0], pair[1])
+		assert.False(t, scanKeys([]byte(in)).folded, in)
+	}
+}
+
+// A Document a caller builds, whose keys no reader scanned, is scanned
+// when it is read into a type: its repeat in another case is found.
+func TestUnmarshal_DocumentNoReaderScanned(t *testing.T) {
+	d := &Document{JSON: json.RawMessage(`{"kind":"A","Kind":"B"}`)}
+	var v struct {
+		Kind string `json:"kind"`
+	}
+	err := d.Unmarshal(&v)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), `kind: given twice, as "kind" and as "Kind"`)
+}
