@@ -3,6 +3,7 @@ package manifest
 import (
 	"bytes"
 	"encoding/json"
+	"hash/maphash"
 	"regexp"
 	"strconv"
 	"unicode/utf8"
@@ -173,8 +174,8 @@ func (f *keyFrame) add(js []byte, keys []scannedKey, k scannedKey, fold bool) (a
 		}
 	}
 	if len(keys) == manyKeys {
-		f.index = make(map[uint64]int, 2*manyKeys)
-		f.folded = make(map[uint64]struct{}, 2*manyKeys)
+		f.index = map[uint64]int{}
+		f.folded = map[uint64]struct{}{}
 		for _, e := range append(keys, k) {
 			f.remember(js, e)
 			f.folded[foldHash(e.text)] = struct{}{}
@@ -208,16 +209,10 @@ func (f *keyFrame) remember(js []byte, k scannedKey) (int, bool) {
 
 // keyHash is the hash an object of many keys looks its keys up by; a
 // test makes every key collide.
-var keyHash = textHash
+var keyHash = func(key []byte) uint64 { return maphash.Bytes(hashSeed, key) }
 
-// textHash is an FNV-1a hash of key as it is.
-func textHash(key []byte) uint64 {
-	h := uint64(14695981039346656037)
-	for _, c := range key {
-		h = (h ^ uint64(c)) * 1099511628211
-	}
-	return h
-}
+// hashSeed seeds the scan's hashes, one seed for the process.
+var hashSeed = maphash.MakeSeed()
 
 // foldEqual reports whether a and b fold alike (see foldRune). Keys
 // of one object mostly differ in their first runes, so the answer is
@@ -234,21 +229,19 @@ func foldEqual(a, b []byte) bool {
 	return len(a) == 0 && len(b) == 0
 }
 
-// foldHash is an FNV-1a hash of key folded as encoding/json folds a
-// name before matching it to a field (see foldRune), without
-// allocating. Keys that fold alike hash alike; a collision only costs a
-// closer look.
+// foldHash is a hash of key folded as encoding/json folds a name before
+// matching it to a field (see foldRune), without allocating. Keys that
+// fold alike hash alike; a collision only costs a closer look.
 func foldHash(key []byte) uint64 {
-	h := uint64(14695981039346656037)
+	var h maphash.Hash
+	h.SetSeed(hashSeed)
 	var rb [utf8.UTFMax]byte
 	for len(key) > 0 {
 		r, n := utf8.DecodeRune(key)
 		key = key[n:]
-		for _, c := range rb[:utf8.EncodeRune(rb[:], foldRune(r))] {
-			h = (h ^ uint64(c)) * 1099511628211
-		}
+		_, _ = h.Write(rb[:utf8.EncodeRune(rb[:], foldRune(r))])
 	}
-	return h
+	return h.Sum64()
 }
 
 // keyText is a quoted JSON key as the decoder reads it: the bytes between
