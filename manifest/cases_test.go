@@ -323,11 +323,16 @@ func TestEachJSON_KeyGivenTwice(t *testing.T) {
 func TestIsItems(t *testing.T) {
 	for quoted, want := range map[string]bool{
 		`"items"`: true, `"Items"`: true, `"ITEMS"`: true, `"\u0069tems"`: true, `"item\u017f"`: true,
+		`"\u0069\u0074\u0065\u006d\u0073"`: true, `"\u0131tems"`: true, "\"\u0131tems\"": true,
 		`"item"`: false, `"itemss"`: false, `"metadata"`: false, `"xxxxxxx"`: false, `"\"items"`: false,
-		`"` + strings.Repeat("i", 40) + `"`: false,
+		`"` + strings.Repeat("i", 40) + `"`: false, `"\u0078tems"`: false, `"`: false, `""`: false,
 	} {
 		assert.Equal(t, want, isItems([]byte(quoted)), quoted)
 	}
+	// A key that cannot be the items key is told at its first letter,
+	// not decoded: the walk meets every key of every List item.
+	key := []byte(`"metadata"`)
+	assert.Zero(t, testing.AllocsPerRun(100, func() { isItems(key) }))
 }
 
 // The line reader passes an empty read on as one, and the scan of many
@@ -347,4 +352,51 @@ func TestSmallPieces(t *testing.T) {
 	b.WriteString(`"K\u00c90":2}`)
 	assert.True(t, scanKeys(b.Bytes()).folded, "É folds with é in an object of many keys")
 	assert.Equal(t, []byte(`"a\x"`), keyText([]byte(`"a\x"`)), "an escape the decoder refuses is left as written")
+}
+
+// keyText decodes a key's escapes, and leaves a key without any as it is
+// written, without allocating.
+func TestKeyText(t *testing.T) {
+	for quoted, want := range map[string]string{`"a"`: "a", `""`: "", `"\u0061b"`: "ab", `"\"\""`: `""`, `"cut`: `"cut`, `"`: `"`} {
+		assert.Equal(t, want, string(keyText([]byte(quoted))), quoted)
+	}
+	key := []byte(`"metadata"`)
+	assert.Zero(t, testing.AllocsPerRun(100, func() { keyText(key) }))
+	assert.False(t, scanKeys([]byte(`{"":1,"\"\"":2}`)).dup, "the empty key and a key of two quotes differ")
+}
+
+// Expand and EachJSON read JSON a caller hands over, which no reader
+// checked: every prefix of a List, cut anywhere, is refused or read,
+// never a panic; an empty document is refused.
+func TestExpand_CutJSONIsNoPanic(t *testing.T) {
+	full := `{"kind":"List","x":[1,"a\"b",{"y":null}],"items":[{"kind":"A","metadata":{"name":"a"}}, 12 ,{"kind":"List","Items":[{"kind":"B"}]}] , "metadata":{}}`
+	for i := range len(full) {
+		raw := json.RawMessage(full[:i])
+		_ = EachJSON([]json.RawMessage{raw}, func(*Document) error { return nil })
+		d := &Document{JSON: raw}
+		_ = d.Expand(func(*Document) error { return nil })
+	}
+	for _, empty := range []string{"", "  ", "\n"} {
+		err := (&Document{JSON: json.RawMessage(empty)}).Expand(func(*Document) error { return nil })
+		assert.Error(t, err, "%q", empty)
+	}
+}
+
+// The items of a JSON List read whole (its items key in another case, so
+// not read item by item) are on their lines, counted from the section's
+// first line, blank lines before the List included.
+func TestExpand_JSONListReadWholeItemLines(t *testing.T) {
+	in := "kind: A\n---\n\n\n{\"kind\": \"List\", \"Items\": [\n  {\"kind\": \"B\"},\n\n  {\"kind\": \"C\"}]}\n"
+	got, err := readItems(in, Limits{})
+	require.NoError(t, err)
+	assert.Equal(t, []string{`1  line 1 {"kind":"A"}`, `2 items[0] line 6 {"kind": "B"}`, `2 items[1] line 8 {"kind": "C"}`}, got)
+}
+
+// A repeat in documents without lines (a caller's JSON) names the first
+// by its document alone.
+func TestIdentities_RepeatWithoutLines(t *testing.T) {
+	raws := []json.RawMessage{json.RawMessage(`{"kind":"A","metadata":{"name":"a"}}`), json.RawMessage(`{"kind":"A","metadata":{"name":"a"}}`)}
+	err := EachJSON(raws, func(*Document) error { return nil })
+	require.Error(t, err)
+	assert.Equal(t, "document 2 (A a): metadata.name: A a is listed again (first in document 1); the API server holds one object per name", err.Error())
 }

@@ -250,7 +250,7 @@ func keyText(quoted []byte) []byte {
 	if len(quoted) < 2 || quoted[len(quoted)-1] != '"' {
 		return quoted // cut off before its closing quote: the decoder refuses it
 	}
-	if bytes.IndexByte(quoted, '\\') < 0 {
+	if !bytes.ContainsRune(quoted, '\\') {
 		return quoted[1 : len(quoted)-1]
 	}
 	var s string

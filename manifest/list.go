@@ -69,18 +69,20 @@ func (w *expansion) value(s int, doc *Document, at itemPlace, depth int) (int, e
 		_, err := doc.Identify()
 		return end, doc.Fail(err) // not an object
 	}
-	open, shut := -1, -1 // the items array that was walked
+	// The items array that was walked, from its [ to its ].
+	var listed bool
+	var open, shut int
 	i := skipSpace(js, s+1)
 	for i < len(js) && js[i] == '"' {
 		keyEnd := skipString(js, i)
 		v := skipSpace(js, skipSpace(js, keyEnd)+1) // past the colon
-		next := -1
-		if open < 0 && v < len(js) && js[v] == '[' && isItems(js[i:keyEnd]) {
+		var next int
+		if !listed && v < len(js) && js[v] == '[' && isItems(js[i:keyEnd]) {
 			var err error
 			if next, err = w.items(v, doc, at, depth); err != nil {
 				return 0, err
 			}
-			open, shut = v, next-1
+			listed, open, shut = true, v, next-1
 		} else {
 			next = skipValue(js, v)
 		}
@@ -90,7 +92,7 @@ func (w *expansion) value(s int, doc *Document, at itemPlace, depth int) (int, e
 		}
 	}
 	end := min(i+1, len(js)) // past the }
-	if open < 0 {
+	if !listed {
 		w.setJSON(doc, s, end)
 		h, err := doc.Identify()
 		if err != nil {
@@ -99,16 +101,12 @@ func (w *expansion) value(s int, doc *Document, at itemPlace, depth int) (int, e
 		if h.IsList() {
 			// A List without an items array; Items says what is wrong.
 			_, err := Items(doc.JSON)
-			if err == nil {
-				err = errNoItems
-			}
 			return end, doc.FailAt("items", err)
 		}
 		return end, w.fn(doc)
 	}
 	// The List's own keys, without its items, are read as a document's.
-	own := make([]byte, 0, (open+1-s)+(end-shut))
-	doc.JSON = append(append(own, js[s:open+1]...), js[shut:end]...)
+	doc.JSON = append(append([]byte(nil), js[s:open+1]...), js[shut:end]...)
 	h, err := doc.Identify()
 	if err != nil {
 		return end, doc.Fail(err)
@@ -139,7 +137,7 @@ func (w *expansion) items(open int, list *Document, at itemPlace, depth int) (in
 		item := list.path + "items[" + strconv.Itoa(n) + "]"
 		it := &Document{File: list.File, Index: list.Index, Item: item, Line: list.Line,
 			source: list.source, sourceLine: list.sourceLine, path: item + ".", base: list.base,
-			keys: list.keys, depth: depth + 1}
+			keys: list.keys}
 		place := unplaced
 		switch {
 		case w.textLead > 0:
@@ -147,8 +145,7 @@ func (w *expansion) items(open int, list *Document, at itemPlace, depth int) (in
 			w.from = i
 			it.Line = list.sourceLine + w.textLead - 1 + w.lines
 		case places != nil:
-			place = places.next()
-			if place.off >= 0 {
+			if place = places.next(); place != unplaced {
 				it.Line = list.sourceLine + place.line
 			}
 		}
@@ -174,15 +171,13 @@ func (w *expansion) setJSON(doc *Document, s, end int) {
 
 // isItems reports whether the quoted key sets a List's items field, as
 // encoding/json matches a key to a field: "items", escapes decoded, in
-// any case.
+// any case. A key whose first letter cannot fold to I is none, without
+// decoding it.
 func isItems(quoted []byte) bool {
 	if bytes.Equal(quoted, []byte(`"items"`)) {
 		return true
 	}
-	if len(quoted) < 7 || len(quoted) > 32 {
-		return false
-	}
-	if bytes.IndexByte(quoted, '\\') < 0 && utf8.Valid(quoted) && !bytes.ContainsAny(quoted, "iItTeEmMsSſıİ") {
+	if r, _ := utf8.DecodeRune(quoted[1:]); r != '\\' && foldRune(r) != 'I' {
 		return false
 	}
 	var k string

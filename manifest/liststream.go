@@ -354,7 +354,7 @@ func classOf(quoted []byte) keyClass {
 		return keyItems
 	case bytes.Equal(quoted, []byte(`"kind"`)):
 		return keyKind
-	case bytes.IndexByte(quoted, '\\') >= 0:
+	case bytes.ContainsRune(quoted, '\\'):
 		var k string
 		if json.Unmarshal(quoted, &k) == nil && k == "kind" {
 			return keyKind
@@ -445,7 +445,7 @@ func isItemsKey(quoted []byte) bool {
 	if bytes.Equal(quoted, []byte(`"items"`)) {
 		return true
 	}
-	if bytes.IndexByte(quoted, '\\') < 0 {
+	if !bytes.ContainsRune(quoted, '\\') {
 		return false
 	}
 	var k string
