@@ -96,7 +96,8 @@ func (s *listScan) item() string { return "items[" + strconv.Itoa(s.n-1) + "]" }
 func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\n' }
 
 // feed reads the bytes b of the current section. It returns how many it
-// used, and true when they end an item, which is then in r.item.
+// used, and true when they end an item, which is then in r.item; after
+// an error, which ends the reading, the count means nothing.
 func (r *Reader) feed(b []byte) (int, bool, error) {
 	used := 0
 	for used < len(b) {
@@ -153,7 +154,7 @@ func (r *Reader) feedTop(b []byte) (int, error) {
 		case scanKey, scanString:
 			if s.stringEnds(c) {
 				if err := r.keep(b[from : i+1]); err != nil {
-					return i + 1, err
+					return 0, err
 				}
 				from = i + 1
 				text := r.buf[s.at:]
@@ -225,7 +226,7 @@ func (r *Reader) feedItems(b []byte) (int, bool, error) {
 		if s.st == scanInItem {
 			n, done := s.itemEnd(b[i:])
 			if err := r.keepItem(b[i : i+n]); err != nil {
-				return i + n, false, err
+				return 0, false, err
 			}
 			i += n
 			if done {
@@ -238,7 +239,7 @@ func (r *Reader) feedItems(b []byte) (int, bool, error) {
 		switch {
 		case c == '\n':
 			if err := r.keep(b[i : i+1]); err != nil {
-				return i + 1, false, err
+				return 0, false, err
 			}
 		case isSpace(c):
 		case s.st == scanItemNext && c == ',':
@@ -257,7 +258,7 @@ func (r *Reader) feedItems(b []byte) (int, bool, error) {
 			if s.st == scanItemNext {
 				before = "[0"
 			}
-			return i, false, &DocumentError{File: r.File, Index: r.n + 1, Line: r.chunkLine, Err: syntaxError(before, c)}
+			return 0, false, &DocumentError{File: r.File, Index: r.n + 1, Line: r.chunkLine, Err: syntaxError(before, c)}
 		}
 		i++
 	}

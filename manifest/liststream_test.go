@@ -190,3 +190,35 @@ func TestReader_EndlessList_StopsAtTheLimits(t *testing.T) {
 	assert.LessOrEqual(t, src.read, int64(1<<20+slack))
 	assert.Less(t, alloc, uint64(4<<20))
 }
+
+// A List is read item by item whatever its own keys before its items
+// hold (strings with escapes, numbers, literals, nested values, its kind
+// first), so a List larger than a document is read; with a kind that is
+// no List's first, it is a document, refused at the limit.
+func TestReader_ListOwnKeysBeforeItemsOfEveryForm(t *testing.T) {
+	items := strings.Repeat(`{"kind":"A"},`, 40) + `{"kind":"A"}`
+	for _, head := range []string{
+		`"kind":"List",`,
+		`"kind":"\u004cist",`,
+		`"apiVersion":"v1","kind":"FooList",`,
+		`"s":"a\"b\\",`,
+		`"n":-1.5e3,`,
+		`"t":true, "f":false, "z":null,`,
+		`"m":{"a":[1,{"b":"]"}],"c":"}"},`,
+		`"l":[[],{},"[",{"x":[]}],`,
+		`"kind" : "List" ,`,
+	} {
+		in := "{" + head + `"items":[` + items + `],"kind":"List"}`
+		if strings.Contains(head, `"kind"`) {
+			in = "{" + head + `"items":[` + items + `]}`
+		}
+		got, err := readItems(in, Limits{Document: 200})
+		require.NoError(t, err, in)
+		assert.Len(t, got, 41, in)
+	}
+	for _, head := range []string{`"kind":"Binding",`, `"kind":5,`, `"kind":{"a":1},`, `"kind":null,`} {
+		in := "{" + head + `"items":[` + items + `]}`
+		_, err := readItems(in, Limits{Document: 200})
+		assert.ErrorIs(t, err, ErrLimit, in)
+	}
+}
