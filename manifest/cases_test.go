@@ -400,3 +400,109 @@ func TestIdentities_RepeatWithoutLines(t *testing.T) {
 	require.Error(t, err)
 	assert.Equal(t, "document 2 (A a): metadata.name: A a is listed again (first in document 1); the API server holds one object per name", err.Error())
 }
+
+// The places a List item's errors are named at: a string item whose
+// text is not UTF-8 at its top, one inside a list item, newlines between
+// items past the List's own limit.
+func TestReader_ListItemErrorPlaces(t *testing.T) {
+	for in, want := range map[string]string{
+		"{\"items\":[\"\xff\"],\"kind\":\"List\"}":         "list.json: document 1, line 1: items[0]: not valid UTF-8 (byte 0xff)",
+		"{\"items\":[[\"a\",\"\xff\"]],\"kind\":\"List\"}": "list.json: document 1, line 1: items[0][1]: not valid UTF-8 (byte 0xff)",
+	} {
+		_, err := readItems(in, Limits{})
+		require.Error(t, err, in)
+		assert.True(t, strings.HasPrefix(err.Error(), want), "%q: %v", in, err)
+	}
+	_, err := readItems(`{"items":[{}`+strings.Repeat("\n", 150)+`],"kind":"List"}`, Limits{Document: 100})
+	assert.ErrorIs(t, err, ErrLimit, "newlines between items count toward the List's own text")
+}
+
+// The whole reading's words and lines for documents no other test holds:
+// YAML that is not UTF-8, a YAML null document, a field's line asked of
+// an item and of a blank document, an identity read twice.
+func TestReader_SmallCasesOfTheFullReading(t *testing.T) {
+	_, err := Split([]byte("kind: A\nname: \xff\n"))
+	require.Error(t, err)
+	assert.Equal(t, "document 1, line 2: not valid UTF-8 (byte 0xff); save the file as UTF-8", err.Error())
+
+	docs, err := Split([]byte("kind: A\n---\n~\n---\nkind: B\n"))
+	require.NoError(t, err)
+	assert.Len(t, docs, 2, "a YAML null document is passed over")
+
+	got, err := readItems("kind: List\nitems:\n- kind: A\n  x: 1\n", Limits{})
+	require.NoError(t, err)
+	require.Len(t, got, 1)
+	r := NewReader(strings.NewReader("kind: List\nitems:\n- kind: A\n  x: 1\n"))
+	d, err := r.Next()
+	require.NoError(t, err)
+	require.NoError(t, d.Expand(func(it *Document) error {
+		assert.Equal(t, 3, it.lineOf(""), "an item's own line")
+		assert.Equal(t, 4, it.lineOf("x"))
+		h1, err := it.Identify()
+		require.NoError(t, err)
+		h2, _ := it.Identify()
+		assert.Same(t, h1, h2, "read once")
+		return nil
+	}))
+	assert.Zero(t, (&Document{source: []byte("  \n"), sourceLine: 3}).lineOf("a"), "a blank document has no fields")
+}
+
+// A number YAML reads past the range of an integer, written in a way
+// that is no decimal (underscores), is named by what the decoder saw; a
+// number in a list of integers, by its place in the list.
+func TestUnmarshal_NumbersWrittenOtherwise(t *testing.T) {
+	got := unmarshalOne(t, "kind: A\nmetadata:\n  generation: 1_000_000_000_000_000_000_000\n")
+	assert.Contains(t, got, "metadata.generation: must be an integer, not the number 1e+21")
+
+	r := NewReader(strings.NewReader("counts:\n- 1\n- 1e400\n"))
+	d, err := r.Next()
+	require.NoError(t, err)
+	var v struct {
+		Counts []int64 `json:"counts"`
+	}
+	err = d.Unmarshal(&v)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), `counts[1]: must be an integer, not "1e400"`)
+}
+
+// yamlLineOf counts a block list's items after their key; an item the
+// list does not hold (past its end, or where the list ends first, or a
+// key with no list) is placed at its key's line.
+func TestYAMLLineOf_ListItems(t *testing.T) {
+	src := []byte("a:\n- x\n- y\nb:\n  - z\nc: 1\n")
+	for path, want := range map[string]int{
+		"a[0]": 2, "a[1]": 3, "a[2]": 1, "b[0]": 5, "b[1]": 4, "c[0]": 6, "a": 1, "zz": 0,
+	} {
+		assert.Equal(t, want, yamlLineOf(src, splitPath(path)), path)
+	}
+	assert.Equal(t, 2, yamlLineOf([]byte("- a:\n  - x\n"), splitPath("a[0]")), "a list under a key of a list item")
+	assert.Equal(t, 3, yamlLineOf([]byte("a:\n  # c\n  - x\n"), splitPath("a[0]")))
+	assert.Equal(t, 1, yamlLineOf([]byte("a: [x, y]\n"), splitPath("a[1]")), "a flow list keeps its key's line")
+}
+
+// walkTyped passes over a map between fields, and a value cut short.
+func TestUnknownField_MapsBetweenFieldsAndCutText(t *testing.T) {
+	type obj struct {
+		M map[string]int `json:"m"`
+		A string         `json:"a"`
+	}
+	assert.Equal(t, "zz", unknownField([]byte(`{"m":{"x":1,"y":2},"a":"b","zz":1}`), reflect.TypeFor[obj]()))
+	assert.Equal(t, "", unknownField([]byte(`{"m":{"x":[1,`), reflect.TypeFor[obj]()))
+}
+
+// NextTyped gives back a document that is not UTF-8, and one whose first
+// two keys are not apiVersion and kind.
+func TestNextTyped_GivesBackWhatItCannotPeek(t *testing.T) {
+	for _, in := range []string{
+		"{\"apiVersion\":\"x.example/v1\",\"kind\":\"Rich\",\"metadata\":{\"name\":\"\xff\"}}",
+		`{"kind":"Rich","other":"x","metadata":{"name":"a"}}`,
+		`{"kind":"Rich","apiVersion":x}`,
+		`{"kind" "Rich"}`,
+	} {
+		r := NewReader(strings.NewReader(in))
+		var seen Identities
+		var got []any
+		_, typed, _ := r.NextTyped(&seen, richSlot(&got))
+		assert.False(t, typed, in)
+	}
+}

@@ -271,11 +271,7 @@ func jsonDuplicate(t []byte, first int) (fe *fieldError, folded bool) {
 	a, b := s.first, s.second
 	line := func(off int) int { return first + bytes.Count(t[:off], []byte("\n")) }
 	col := func(off int) int { return off - bytes.LastIndexByte(t[:off], '\n') }
-	path := pathAt(t, b)
-	if path == "" {
-		path, _ = strconv.Unquote(string(t[b:skipString(t, b)]))
-	}
-	return duplicateError(path, line(a), line(b), col(a), col(b)), s.folded
+	return duplicateError(pathAt(t, b), line(a), line(b), col(a), col(b)), s.folded
 }
 
 // yamlDupKey is how the YAML decoder, reading strictly, reports a key

@@ -312,9 +312,6 @@ func (s *listScan) itemEnd(b []byte) (int, bool) {
 
 // keep adds b to the section's buffer, within Limits.Document.
 func (r *Reader) keep(b []byte) error {
-	if len(b) == 0 {
-		return nil
-	}
 	if int64(len(r.buf)+len(b)) > r.Limits.Document {
 		return &DocumentError{File: r.File, Index: r.n + 1, Line: r.start,
 			Err: &LimitError{Limit: "MaxDocumentBytes", Bytes: r.Limits.Document}}
@@ -393,7 +390,7 @@ func (r *Reader) itemJSON(d *Document, t []byte) error {
 	}
 	if !json.Valid(t) {
 		off, err := notJSON(t)
-		return fail(d.Line+bytes.Count(t[:max(off, 0)], []byte("\n")), err)
+		return fail(d.Line+bytes.Count(t[:off], []byte("\n")), err)
 	}
 	fe, folded := jsonDuplicate(t, d.Line)
 	if fe != nil {

@@ -186,9 +186,6 @@ func toJSON(text []byte, at int) (js json.RawMessage, folded bool, line int, err
 	if looksJSON(t) {
 		if !json.Valid(t) {
 			off, err := notJSON(t)
-			if off < 0 {
-				return nil, false, 0, err
-			}
 			return nil, false, lead + 1 + bytes.Count(t[:off], []byte("\n")), err
 		}
 		if bytes.Equal(t, []byte("null")) {
@@ -231,7 +228,7 @@ func toJSON(text []byte, at int) (js json.RawMessage, folded bool, line int, err
 }
 
 // notJSON is the error of t, which is not valid JSON, and the offset in
-// t it is at, -1 when the decoder does not say.
+// t it is at, 0 when the decoder does not say.
 func notJSON(t []byte) (int, error) {
 	var v any
 	err := json.Unmarshal(t, &v)
@@ -239,7 +236,7 @@ func notJSON(t []byte) (int, error) {
 	if errors.As(err, &se) {
 		return min(int(se.Offset), len(t)), fmt.Errorf("not valid JSON: %v", se)
 	}
-	return -1, fmt.Errorf("not valid JSON: %v", err)
+	return 0, fmt.Errorf("not valid JSON: %v", err)
 }
 
 // yamlMessage is a YAML decoder's error without the prefixes that say
@@ -292,15 +289,16 @@ func looksJSON(t []byte) bool {
 	return bytes.Equal(t, []byte("null"))
 }
 
+// invalidUTF8 is the offset of the first byte of b that is not UTF-8,
+// len(b) when there is none.
 func invalidUTF8(b []byte) int {
-	for i := 0; i < len(b); {
+	for i := 0; ; {
 		r, n := utf8.DecodeRune(b[i:])
 		if r == utf8.RuneError && n <= 1 {
 			return i
 		}
 		i += n
 	}
-	return len(b)
 }
 
 // lineOf finds the line of the input a field of d is on: the field's

@@ -215,9 +215,6 @@ func yamlString(n *yaml.Node) (string, bool) {
 	if n.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle|yaml.LiteralStyle|yaml.FoldedStyle) != 0 {
 		return n.Value, true
 	}
-	if n.Style != 0 {
-		return "", false
-	}
 	s := n.Value
 	if s == "" || n.ShortTag() != "!!str" {
 		return "", false

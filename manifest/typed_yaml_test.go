@@ -44,10 +44,30 @@ type richSpec struct {
 	Untagged string
 	richEmbedded
 	*richPointer
+	*RichExported
+	richTwin
+	hidden string
+}
+
+// RichExported is reached through an embedded pointer the decoders set.
+type RichExported struct {
+	X string `json:"x"`
+}
+
+// richTwin's Dup is at the depth of richEmbedded's: encoding/json sets
+// neither; richDeep's S is deeper than richSpec's own, which wins.
+type richTwin struct {
+	Dup string
+	richDeep
+}
+
+type richDeep struct {
+	S string `json:"s"`
 }
 
 type richEmbedded struct {
-	E string `json:"e"`
+	E   string `json:"e"`
+	Dup string
 }
 
 type richPointer struct {
@@ -171,7 +191,7 @@ func genRichValue(t *rapid.T, depth int, label string) string {
 // reading gives, for documents whose values take every spelling YAML has
 // for a scalar, into fields of every kind; and it takes the plain ones.
 func TestProperty_StraightYAMLIsTheFullReading(t *testing.T) {
-	fields := []string{"s", "b", "i", "i8", "u", "u8", "p", "pp", "l", "m", "mi", "nested", "n", "t", "d", "raw", "f", "any", "text", "e", "q", "Untagged", "S", "Skip", "-", "unknown"}
+	fields := []string{"s", "b", "i", "i8", "u", "u8", "p", "pp", "l", "m", "mi", "nested", "n", "t", "d", "raw", "f", "any", "text", "e", "q", "x", "Untagged", "S", "Skip", "-", "unknown", "hidden", "Dup"}
 	rapid.Check(t, func(t *rapid.T) {
 		var b strings.Builder
 		b.WriteString("apiVersion: x.example/v1\nkind: Rich\nmetadata:\n  name: " + rapid.SampledFrom([]string{"a", "yes", "'b'", "1"}).Draw(t, "name") + "\n")
@@ -217,8 +237,8 @@ spec:
   - {name: z}
   t: "2026-11-30T10:00:00Z"
   d: 1m30s
-  e: embedded
   Untagged: plain
+  x: through an exported pointer
   any: ~
 `
 	want, _, wantErr := readRich([]byte(doc), false)
@@ -230,7 +250,8 @@ spec:
 		t.Fatalf("straight: %v\nfull: %v", show(got), show(want))
 	}
 	o := got[0].(*richObject)
-	if o.Spec.E != "embedded" || *o.Spec.PP == nil || **o.Spec.PP != 3 || o.Spec.D.Duration.String() != "1m30s" {
+	_ = o.Spec.hidden // a field no key sets
+	if o.Spec.RichExported == nil || o.Spec.X != "through an exported pointer" || *o.Spec.PP == nil || **o.Spec.PP != 3 || o.Spec.D.Duration.String() != "1m30s" {
 		t.Fatalf("%+v", o.Spec)
 	}
 }
@@ -274,6 +295,19 @@ func TestNextTyped_YAMLGivenBack(t *testing.T) {
 		"a null for a list item":                         "spec: {n: [~]}",
 		"an interface":                                   "spec: {any: 1}",
 		"a field through an unexported embedded pointer": "spec: {q: a}",
+		"a field two embedded structs have":              "spec: {Dup: a}",
+		"an unexported field":                            "spec: {hidden: a}",
+		"a time in other words":                          `spec: {t: "soon"}`,
+		"a field given twice in other case":              "spec: {s: a, S: b}",
+		"a map value of the wrong shape":                 "spec: {m: {k: [1]}}",
+		"a hex unsigned":                                 "spec: {u: 0x1}",
+		"a word opening with a minus":                    "spec: {s: -x}",
+		"a word opening with a plus":                     "spec: {s: +x}",
+		"a word opening with a dot":                      "spec: {s: .x}",
+		"a word with an exponent":                        "spec: {s: 1e5e}",
+		"a word like a date":                             "spec: {s: 2026-x}",
+		"a binary number":                                "spec: {s: 0b101}",
+		"a binary number beyond int64":                   "spec: {s: 0b" + strings.Repeat("1", 64) + "}",
 		"a date-like word":                               "spec: {s: 2026-11-30}",
 		"a number-like word":                             "spec: {s: 1_000}",
 		"an infinity":                                    "spec: {s: -.inf}",
