@@ -218,7 +218,10 @@ var hashSeed = maphash.MakeSeed()
 // of one object mostly differ in their first runes, so the answer is
 // quick.
 func foldEqual(a, b []byte) bool {
-	for len(a) > 0 && len(b) > 0 {
+	for {
+		if len(a) == 0 || len(b) == 0 {
+			return len(a) == len(b)
+		}
 		ra, na := utf8.DecodeRune(a)
 		rb, nb := utf8.DecodeRune(b)
 		if ra != rb && foldRune(ra) != foldRune(rb) {
@@ -226,7 +229,6 @@ func foldEqual(a, b []byte) bool {
 		}
 		a, b = a[na:], b[nb:]
 	}
-	return len(a) == 0 && len(b) == 0
 }
 
 // foldHash is a hash of key folded as encoding/json folds a name before
