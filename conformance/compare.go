@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"math/big"
 	"slices"
 	"strconv"
 	"strings"
@@ -14,6 +13,7 @@ import (
 	metav1validation "k8s.io/apimachinery/pkg/apis/meta/v1/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
+	"github.com/condengine/condengine/internal/decimal"
 	"github.com/condengine/condengine/scenario"
 	"github.com/condengine/condengine/system"
 )
@@ -481,12 +481,7 @@ func sameScalar(w, g any) bool {
 	wn, wNum := w.(json.Number)
 	gn, gNum := g.(json.Number)
 	if wNum && gNum {
-		if wn == gn {
-			return true
-		}
-		a, okA := new(big.Rat).SetString(string(wn))
-		b, okB := new(big.Rat).SetString(string(gn))
-		return okA && okB && a.Cmp(b) == 0
+		return decimal.Equal(string(wn), string(gn))
 	}
 	if _, ok := w.(map[string]any); ok {
 		return false

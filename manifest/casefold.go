@@ -84,16 +84,10 @@ func foldName(key string) string {
 	return string(out)
 }
 
-// foldRune is r as encoding/json folds it: an ASCII letter upper-cased,
-// any other rune as unicode.ToUpper(unicode.ToLower(r)), so the Kelvin
-// sign folds with k and a dotless i with I.
+// foldRune is r as encoding/json folds it, unicode.ToUpper(unicode.ToLower(r)):
+// an ASCII letter upper-cased, and the Kelvin sign folded with k and a
+// dotless i with I.
 func foldRune(r rune) rune {
-	if r < utf8.RuneSelf {
-		if 'a' <= r && r <= 'z' {
-			r -= 'a' - 'A'
-		}
-		return r
-	}
 	return unicode.ToUpper(unicode.ToLower(r))
 }
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -132,4 +133,25 @@ func TestRepeatedField(t *testing.T) {
 	assert.Equal(t, `spec.agent.backendRef: given twice, as "backendRef" and as "backendref"; field names are matched without regard to case, so both keys set backendRef (a decoder would keep the last and drop the first without a word), so remove one`, err.Error())
 	assert.NoError(t, RepeatedField([]byte(`{"metadata":{"labels":{"a":"1","A":"2"}}}`), &o))
 	assert.NoError(t, RepeatedField([]byte(`{"kind":"x"}`), &o))
+}
+
+// When the field finder cannot place one of the two keys (written with
+// an escape it does not read), the message names the keys without a
+// line for that one, whichever of the two it is.
+func TestUnmarshal_KeysInAnotherCaseOneUnplaced(t *testing.T) {
+	var v struct {
+		Kind string `json:"kind"`
+	}
+	for in, want := range map[string]string{
+		"\"\\u004bind\": A\nkind: B\n": `line 2: kind: given twice, as "Kind" and as "kind"`,
+		"Kind: A\n\"\\u006bind\": B\n": `line 1: kind: given twice, as "Kind" and as "kind"`,
+	} {
+		r := NewReader(strings.NewReader(in))
+		d, err := r.Next()
+		require.NoError(t, err)
+		err = d.Unmarshal(&v)
+		require.Error(t, err, in)
+		assert.Contains(t, err.Error(), want, in)
+		assert.NotContains(t, err.Error(), "line 0", in)
+	}
 }

@@ -3,13 +3,10 @@ package manifest
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
+	"hash/maphash"
 	"regexp"
 	"strconv"
-	"strings"
 	"unicode/utf8"
-
-	sigsyaml "sigs.k8s.io/yaml"
 )
 
 // A key given twice in one mapping is refused rather than read the way
@@ -44,20 +41,36 @@ func duplicateError(path string, first, second int, cols ...int) *fieldError {
 		problem: "given " + where + "; a mapping holds each key once (a decoder would keep the last and drop the first without a word), so remove one"}
 }
 
-// keyFrame is one object of the JSON being scanned: its keys so far, as
-// written between the quotes, and whether the next string is a key.
+// keyFrame is one value of the JSON being scanned, an object or a list:
+// whether the next string is a key, and where its keys so far start in
+// the scan's keys.
 type keyFrame struct {
 	object  bool
 	wantKey bool
-	keys    [][]byte
-	offs    []int
-	index   map[string]int      // the keys once there are many
-	folded  map[uint64]struct{} // their foldHash, once there are many
+	start   int
+	// Once there are many keys, they are looked up by hash instead: the
+	// offset of the first key of each hash of the text, and each
+	// foldHash. The keys are then no longer kept in the scan's keys.
+	index  map[uint64]int
+	spill  map[string]int // keys whose hash an earlier key has
+	folded map[uint64]struct{}
+}
+
+// scannedKey is a key as written between the quotes, and the offset of
+// its opening quote.
+type scannedKey struct {
+	text []byte
+	off  int
 }
 
 // manyKeys is the number of keys past which an object's keys are looked
 // up in a map rather than compared one by one.
 const manyKeys = 16
+
+// maxNesting is how deep the scan follows objects and lists: as deep as
+// encoding/json reads, which refuses anything deeper. So the scan holds
+// at most that many frames, however deep a text that is no JSON opens.
+const maxNesting = 10000
 
 // keyScan is what one pass over a JSON text found: the offsets of the
 // opening quotes of the earlier and the later copy of the first key an
@@ -81,41 +94,43 @@ func duplicateJSON(js []byte) (first, second int, ok bool) {
 }
 
 // scanKeys walks js (valid JSON) once, stopping at the first key an
-// object holds twice, and allocates only for objects with many keys.
+// object holds twice. The keys of the open objects share one slice, so
+// it allocates little but for objects with many keys.
 func scanKeys(js []byte) keyScan {
-	var stack []keyFrame
-	depth := 0
+	var frames []keyFrame
+	var keys []scannedKey
 	folded := false
-	push := func(object bool) {
-		if depth == len(stack) {
-			stack = append(stack, keyFrame{})
-		}
-		f := &stack[depth]
-		f.object, f.wantKey = object, object
-		f.keys, f.offs, f.index, f.folded = f.keys[:0], f.offs[:0], nil, nil
-		depth++
-	}
 	for i := 0; i < len(js); {
 		switch js[i] {
 		case '{', '[':
-			push(js[i] == '{')
+			if len(frames) == maxNesting {
+				return keyScan{folded: folded}
+			}
+			frames = append(frames, keyFrame{object: js[i] == '{', wantKey: js[i] == '{', start: len(keys)})
 			i++
 		case '}', ']':
-			depth = max(depth-1, 0)
+			if n := len(frames); n > 0 {
+				keys = keys[:frames[n-1].start]
+				frames = frames[:n-1]
+			}
 			i++
 		case ',':
-			if depth > 0 && stack[depth-1].object {
-				stack[depth-1].wantKey = true
+			if n := len(frames); n > 0 && frames[n-1].object {
+				frames[n-1].wantKey = true
 			}
 			i++
 		case '"':
 			end := skipString(js, i)
-			if depth > 0 && stack[depth-1].wantKey {
-				f := &stack[depth-1]
+			if n := len(frames); n > 0 && frames[n-1].wantKey {
+				f := &frames[n-1]
 				f.wantKey = false
-				at, dup, fold := f.add(keyText(js[i:end]), i, !folded)
+				k := scannedKey{text: keyText(js[i:end]), off: i}
+				at, dup, fold := f.add(js, keys[f.start:], k, !folded)
 				if dup {
 					return keyScan{first: at, second: i, dup: true, folded: folded}
+				}
+				if f.index == nil {
+					keys = append(keys, k)
 				}
 				folded = folded || fold
 			}
@@ -124,19 +139,20 @@ func scanKeys(js []byte) keyScan {
 			i++
 		}
 	}
-	return keyScan{first: -1, second: -1, folded: folded}
+	return keyScan{folded: folded}
 }
 
-// add records key, found at offset off; when the object already holds
-// it, it returns the offset of the earlier one and true. With fold set,
-// it also reports whether the object holds a key that differs from key
-// only in case, as encoding/json folds names.
-func (f *keyFrame) add(key []byte, off int, fold bool) (at int, dup, folded bool) {
+// add looks up k among the object's keys so far, before it is added to
+// them: when the object already holds it, it returns the offset of the
+// earlier one and true. With fold set, it also reports whether the
+// object holds a key that differs from k only in case, as encoding/json
+// folds names. js is the text the keys were read from.
+func (f *keyFrame) add(js []byte, keys []scannedKey, k scannedKey, fold bool) (at int, dup, folded bool) {
+	key := k.text
 	if f.index != nil {
-		if at, dup := f.index[string(key)]; dup {
+		if at, dup := f.remember(js, k); dup {
 			return at, true, false
 		}
-		f.index[string(key)] = off
 		if fold {
 			h := foldHash(key)
 			_, folded = f.folded[h]
@@ -144,91 +160,90 @@ func (f *keyFrame) add(key []byte, off int, fold bool) (at int, dup, folded bool
 		}
 		return 0, false, folded
 	}
-	for j, k := range f.keys {
-		if bytes.Equal(k, key) {
-			return f.offs[j], true, false
+	for _, e := range keys {
+		if bytes.Equal(e.text, key) {
+			return e.off, true, false
 		}
 	}
-	if fold && len(key) > 0 {
-		c := upperASCII(key[0])
-		for _, k := range f.keys {
-			// Most keys differ in an ASCII first letter; only the rest
-			// are compared whole.
-			if len(k) > 0 && (k[0] < utf8.RuneSelf && c < utf8.RuneSelf && upperASCII(k[0]) != c) {
-				continue
-			}
-			if foldEqual(k, key) {
+	if fold {
+		for _, e := range keys {
+			if foldEqual(e.text, key) {
 				folded = true
 				break
 			}
 		}
 	}
-	f.keys = append(f.keys, key)
-	f.offs = append(f.offs, off)
-	if len(f.keys) > manyKeys {
-		f.index = make(map[string]int, 2*manyKeys)
-		f.folded = make(map[uint64]struct{}, 2*manyKeys)
-		for j, k := range f.keys {
-			f.index[string(k)] = f.offs[j]
-			f.folded[foldHash(k)] = struct{}{}
+	if len(keys) == manyKeys {
+		f.index = map[uint64]int{}
+		f.folded = map[uint64]struct{}{}
+		for _, e := range append(keys, k) {
+			f.remember(js, e)
+			f.folded[foldHash(e.text)] = struct{}{}
 		}
 	}
 	return 0, false, folded
 }
 
-// upperASCII is c upper-cased when it is an ASCII lower-case letter.
-func upperASCII(c byte) byte {
-	if 'a' <= c && c <= 'z' {
-		return c - ('a' - 'A')
+// remember records k in an object of many keys, unless the object holds
+// it already: then it returns the offset of the earlier one and true.
+func (f *keyFrame) remember(js []byte, k scannedKey) (int, bool) {
+	h := keyHash(k.text)
+	switch at, ok := f.index[h]; {
+	case !ok:
+		f.index[h] = k.off
+	case bytes.Equal(keyText(js[at:skipString(js, at)]), k.text):
+		return at, true
+	default:
+		// Another text of the same hash (which an input can be made to
+		// hold): such keys are kept by their text.
+		if at, ok := f.spill[string(k.text)]; ok {
+			return at, true
+		}
+		if f.spill == nil {
+			f.spill = map[string]int{}
+		}
+		f.spill[string(k.text)] = k.off
 	}
-	return c
+	return 0, false
 }
 
+// keyHash is the hash an object of many keys looks its keys up by; a
+// test makes every key collide.
+var keyHash = func(key []byte) uint64 { return maphash.Bytes(hashSeed, key) }
+
+// hashSeed seeds the scan's hashes, one seed for the process.
+var hashSeed = maphash.MakeSeed()
+
 // foldEqual reports whether a and b fold alike (see foldRune). Keys
-// of one object mostly differ in their first bytes, so the answer is
+// of one object mostly differ in their first runes, so the answer is
 // quick.
 func foldEqual(a, b []byte) bool {
-	for len(a) > 0 && len(b) > 0 {
-		ra, na := rune(a[0]), 1
-		if ra >= utf8.RuneSelf {
-			ra, na = utf8.DecodeRune(a)
+	for {
+		if len(a) == 0 || len(b) == 0 {
+			return len(a) == len(b)
 		}
-		rb, nb := rune(b[0]), 1
-		if rb >= utf8.RuneSelf {
-			rb, nb = utf8.DecodeRune(b)
-		}
+		ra, na := utf8.DecodeRune(a)
+		rb, nb := utf8.DecodeRune(b)
 		if ra != rb && foldRune(ra) != foldRune(rb) {
 			return false
 		}
 		a, b = a[na:], b[nb:]
 	}
-	return len(a) == 0 && len(b) == 0
 }
 
-// foldHash is an FNV-1a hash of key folded as encoding/json folds a
-// name before matching it to a field (see foldRune), without
-// allocating. Keys that fold alike hash alike; a collision only costs a
-// closer look.
+// foldHash is a hash of key folded as encoding/json folds a name before
+// matching it to a field (see foldRune), without allocating. Keys that
+// fold alike hash alike; a collision only costs a closer look.
 func foldHash(key []byte) uint64 {
-	const prime = 1099511628211
-	h := uint64(14695981039346656037)
+	var h maphash.Hash
+	h.SetSeed(hashSeed)
 	var rb [utf8.UTFMax]byte
-	for i := 0; i < len(key); {
-		if c := key[i]; c < utf8.RuneSelf {
-			if 'a' <= c && c <= 'z' {
-				c -= 'a' - 'A'
-			}
-			h = (h ^ uint64(c)) * prime
-			i++
-			continue
-		}
-		r, n := utf8.DecodeRune(key[i:])
-		i += n
-		for _, c := range rb[:utf8.EncodeRune(rb[:], foldRune(r))] {
-			h = (h ^ uint64(c)) * prime
-		}
+	for len(key) > 0 {
+		r, n := utf8.DecodeRune(key)
+		key = key[n:]
+		_, _ = h.Write(rb[:utf8.EncodeRune(rb[:], foldRune(r))])
 	}
-	return h
+	return h.Sum64()
 }
 
 // keyText is a quoted JSON key as the decoder reads it: the bytes between
@@ -237,7 +252,7 @@ func keyText(quoted []byte) []byte {
 	if len(quoted) < 2 || quoted[len(quoted)-1] != '"' {
 		return quoted // cut off before its closing quote: the decoder refuses it
 	}
-	if bytes.IndexByte(quoted, '\\') < 0 {
+	if !bytes.ContainsRune(quoted, '\\') {
 		return quoted[1 : len(quoted)-1]
 	}
 	var s string
@@ -258,162 +273,9 @@ func jsonDuplicate(t []byte, first int) (fe *fieldError, folded bool) {
 	a, b := s.first, s.second
 	line := func(off int) int { return first + bytes.Count(t[:off], []byte("\n")) }
 	col := func(off int) int { return off - bytes.LastIndexByte(t[:off], '\n') }
-	path := pathAt(t, b)
-	if path == "" {
-		path, _ = strconv.Unquote(string(t[b:skipString(t, b)]))
-	}
-	return duplicateError(path, line(a), line(b), col(a), col(b)), s.folded
+	return duplicateError(pathAt(t, b), line(a), line(b), col(a), col(b)), s.folded
 }
 
 // yamlDupKey is how the YAML decoder, reading strictly, reports a key
-// given twice: the line of the later key's value and the key.
-var yamlDupKey = regexp.MustCompile(`line (\d+): key (.+) already set in map`)
-
-// yamlDuplicate turns the strict YAML decoder's report of a key given
-// twice (msg) into an error naming the key and both its lines, found in
-// text, the document as written, whose first line is line first of the
-// input. ok is false when msg is not such a report, or when the earlier
-// key cannot be found in the text: the decoder says the same of a key
-// that overrides one a merge key (<<) brought in, which is not a
-// mistake.
-func yamlDuplicate(msg string, text []byte, first int) (*fieldError, bool) {
-	m := yamlDupKey.FindStringSubmatch(msg)
-	if m == nil {
-		return nil, false
-	}
-	valueLine, _ := strconv.Atoi(m[1])
-	keys := yamlKeyFinder(m[2])
-	lines := strings.Split(string(text), "\n")
-	// The later key is on its value's line or the nearest line above
-	// it that holds the key.
-	second, col := -1, 0
-	var later string
-	for i := min(valueLine, len(lines)) - 1; i >= 0; i-- {
-		if found := keys.find(lines[i]); found != nil {
-			// A flow mapping ({kind: A, kind: B}): two keys of one
-			// mapping, told from the keys of the collections nested in
-			// it ({b: {b: 1}, b: 2}) by their paths.
-			// yes and on are one key (true): compare the paths with a
-			// key that stands for both.
-			paths := make([]string, len(found))
-			for j, k := range found {
-				paths[j] = yamlPath(lines, i, k.col, "\x00")
-				for h := range j {
-					if paths[h] == paths[j] {
-						a, b := found[h], k
-						return keys.describe(duplicateError(yamlPath(lines, i, b.col, b.text), first+i, first+i, a.col+1, b.col+1), a.text, b.text), true
-					}
-				}
-			}
-			second, col, later = i, found[0].col, found[0].text
-			break
-		}
-	}
-	if second < 0 {
-		return nil, false
-	}
-	// The earlier key is a sibling: the same column, above it, with
-	// nothing less indented between them but the "- " that opens the
-	// mapping as a list item.
-	for i := second - 1; i >= 0; i-- {
-		body := strings.TrimLeft(lines[i], " ")
-		if body == "" || body[0] == '#' {
-			continue
-		}
-		indent := len(lines[i]) - len(body)
-		if indent > col {
-			continue
-		}
-		if found := keys.find(lines[i]); found != nil && found[0].col == col {
-			return keys.describe(duplicateError(yamlPath(lines, second, col, later), first+i, first+second), found[0].text, later), true
-		}
-		if indent < col {
-			return nil, false
-		}
-	}
-	return nil, false
-}
-
-// yamlUnplacedDuplicate is the error for a key given twice that
-// yamlDuplicate could not place in text (a flow mapping over several
-// lines, an explicit "? key"), at the line of the later key's value. It
-// is nil when text holds a merge key (<<): then the repeat may be a key
-// overriding what the merge brought in, which is allowed.
-func yamlUnplacedDuplicate(msg string, text []byte, first int) *fieldError {
-	m := yamlDupKey.FindStringSubmatch(msg)
-	if m == nil || mergeKey.Match(text) {
-		return nil
-	}
-	valueLine, _ := strconv.Atoi(m[1])
-	key := m[2]
-	if k, err := strconv.Unquote(key); err == nil {
-		key = k
-	}
-	return &fieldError{path: key, line: first + valueLine - 1,
-		problem: "given twice in one mapping, the later one here; a mapping holds each key once (a decoder would keep the last and drop the first without a word), so remove one"}
-}
-
-// mergeKey is YAML's merge key, "<<:", in block or flow style.
-var mergeKey = regexp.MustCompile(`(^|[\s{,\-])<<\s*:`)
-
-// yamlKey is a key found on a line: its column and its text as the
-// decoder reads it (quotes removed).
-type yamlKey struct {
-	col  int
-	text string
-}
-
-// yamlKeys finds, on one line, the keys that the decoder reads as one
-// reported key, left to right. read is how the decoder reads a key that
-// is not a string (true, 1, null), and empty for a string.
-type yamlKeys struct {
-	find func(line string) []yamlKey
-	read string
-}
-
-// yamlKeyFinder returns the finder for the key a strict decoder reported
-// as reported: a string (quoted in the report) is found as written; any
-// other key (YAML 1.1 reads y, yes and on as true, 0x1 as 1) is found by
-// reading each plain key on the line the way the decoder does.
-func yamlKeyFinder(reported string) yamlKeys {
-	if k, err := strconv.Unquote(reported); err == nil {
-		// A quoted key may have its value right after the colon
-		// ({"a":1}); a plain one needs a space or the line's end.
-		q := regexp.QuoteMeta(k)
-		re := regexp.MustCompile(`(^|[\s{,\-])(?:"` + q + `"\s*:|'` + q + `'\s*:|` + q + `\s*:(?:\s|$))`)
-		return yamlKeys{find: func(line string) []yamlKey {
-			var out []yamlKey
-			for _, loc := range re.FindAllStringSubmatchIndex(line, -1) {
-				out = append(out, yamlKey{col: loc[3], text: k})
-			}
-			return out
-		}}
-	}
-	read := reported
-	if read == "<nil>" {
-		read = "null"
-	}
-	return yamlKeys{read: read, find: func(line string) []yamlKey {
-		var out []yamlKey
-		for _, loc := range plainYAMLKey.FindAllStringSubmatchIndex(line, -1) {
-			k := line[loc[4]:loc[5]]
-			if js, err := sigsyaml.YAMLToJSON([]byte("[" + k + "]")); err == nil && string(js) == "["+read+"]" {
-				out = append(out, yamlKey{col: loc[3], text: k})
-			}
-		}
-		return out
-	}}
-}
-
-// plainYAMLKey is an unquoted key of a block or flow mapping, in group 2.
-var plainYAMLKey = regexp.MustCompile(`(^|[\s{,\-])([^\s:{},\[\]#'"&*!|>%@` + "`" + `][^\s:{},\[\]#]*)\s*:(\s|$)`)
-
-// describe adds to a key given twice that is not a string how the
-// decoder reads it, which the text does not show (yes and on are one
-// key, true).
-func (keys yamlKeys) describe(fe *fieldError, earlier, later string) *fieldError {
-	if keys.read != "" {
-		fe.problem = strings.Replace(fe.problem, "; ", fmt.Sprintf(", as %q and %q, both read as %s, not as text; ", earlier, later, keys.read), 1)
-	}
-	return fe
-}
+// given twice.
+var yamlDupKey = regexp.MustCompile(`line \d+: key .+ already set in map`)

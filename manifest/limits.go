@@ -44,14 +44,17 @@ var ErrLimit = errors.New("input larger than a limit")
 // LimitError is input that went past one of the limits. It is returned
 // inside a DocumentError, which names the file and the document.
 type LimitError struct {
-	// Limit is the name of the limit: "MaxDocumentBytes" or
-	// "MaxStreamBytes".
+	// Limit is the name of the limit: "MaxDocumentBytes",
+	// "MaxStreamBytes" or "MaxListDepth".
 	Limit string
-	// Bytes is the limit's value.
+	// Bytes is the limit's value: bytes, or levels for MaxListDepth.
 	Bytes int64
 }
 
 func (e *LimitError) Error() string {
+	if e.Limit == "MaxListDepth" {
+		return fmt.Sprintf("items: Lists are nested more than %s (%d) deep; flatten the input", e.Limit, e.Bytes)
+	}
 	what := "document"
 	if e.Limit == "MaxStreamBytes" {
 		what = "stream"

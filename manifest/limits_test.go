@@ -146,7 +146,7 @@ func TestSplit_UsesTheSameLimits(t *testing.T) {
 }
 
 func TestLimitError_SaysTheSize(t *testing.T) {
-	for n, want := range map[int64]string{1 << 30: "1 GiB", 64 << 20: "64 MiB", 4 << 10: "4 KiB", 1000: "1000 bytes"} {
+	for n, want := range map[int64]string{1 << 30: "1 GiB", 64 << 20: "64 MiB", 1 << 20: "1 MiB", 4 << 10: "4 KiB", 1 << 10: "1 KiB", 1000: "1000 bytes", 1025: "1025 bytes", 3 << 29: "1536 MiB"} {
 		assert.Equal(t, want, size(n))
 	}
 }

@@ -32,6 +32,9 @@ var listCases = []string{
 	"kind: List\nitems:\n- kind: List\n  items: [{kind: A},\n    {kind: B}]\n- {kind: List, items: [{kind: C}]}\n",
 	"# header\n\nkind: List\nmetadata:\n  annotations:\n    note: 'items: here'\nitems:\n- kind: A\n",
 	"kind: A\n---\n\n\nkind: List\nitems:\n- kind: B\n- kind: C\n",
+	"kind: List\nitems:\n- kind: List\n  items:\n  - kind: List\n    metadata: {}\n    items:\n    - kind: A\n      x:\n        y: 1\n    - kind: B\n  - kind: C\n\n  - kind: List\n    items: []\n- kind: D\nmetadata: {}\n",
+	"base: &l {kind: List, items: [{kind: A}]}\nkind: List\nitems:\n- <<: *l\n- kind: B\n- <<: *l\n",
+	"{\"kind\": \"List\", \"items\": [\n {\"items\": [\n  {\"kind\": \"A\"},\n  {\"kind\": \"List\", \"items\": [{\"kind\": \"B\"},\n   {\"kind\": \"C\"}]}],\n  \"kind\": \"List\"},\n {\"kind\": \"D\"}]}\n",
 }
 
 // expandLines reads data and returns, for every List item, the line
@@ -83,6 +86,75 @@ func TestExpand_ItemLines(t *testing.T) {
 
 	got, _, _ = expandLines(t, listCases[9])
 	assert.Equal(t, []int{7, 8}, got, "lines count from the top of the stream")
+
+	got, _, items = expandLines(t, listCases[10])
+	assert.Equal(t, []string{"items[0].items[0].items[0]", "items[0].items[0].items[1]", "items[0].items[1]", "items[1]"}, items, "Lists three deep, in YAML")
+	assert.Equal(t, []int{8, 11, 12, 16}, got)
+
+	got, _, items = expandLines(t, listCases[12])
+	assert.Equal(t, []string{"items[0].items[0]", "items[0].items[1].items[0]", "items[0].items[1].items[1]", "items[1]"}, items, "Lists three deep, in JSON")
+	assert.Equal(t, []int{3, 4, 5, 7}, got)
+}
+
+// Lists nest MaxListDepth deep, in JSON read whole or item by item and
+// in YAML; one more is refused at the innermost List's items, as a limit.
+func TestExpand_ListsNestMaxListDepthDeep(t *testing.T) {
+	nest := func(levels int, asJSON bool) string {
+		if asJSON {
+			return strings.Repeat(`{"kind":"List","items":[`, levels) + `{"kind":"A"}` + strings.Repeat("]}", levels)
+		}
+		var b strings.Builder
+		for l := range levels {
+			pad := strings.Repeat("  ", l)
+			if l == 0 {
+				b.WriteString("kind: List\nitems:\n")
+				continue
+			}
+			b.WriteString(pad[2:] + "- kind: List\n" + pad + "items:\n")
+		}
+		b.WriteString(strings.Repeat("  ", levels-1) + "- kind: A\n")
+		return b.String()
+	}
+	for _, asJSON := range []bool{true, false} {
+		deepest := strings.Repeat("items[0].", MaxListDepth-1) + "items[0]"
+		got, err := readItems(nest(MaxListDepth, asJSON), Limits{})
+		require.NoError(t, err)
+		require.Len(t, got, 1)
+		assert.True(t, strings.HasPrefix(got[0], "1 "+deepest+" line "), got[0])
+
+		_, err = readItems(nest(MaxListDepth+1, asJSON), Limits{})
+		assert.ErrorIs(t, err, ErrLimit)
+		var de *DocumentError
+		require.ErrorAs(t, err, &de)
+		assert.Equal(t, deepest, de.Item)
+		assert.Contains(t, err.Error(), ": items: Lists are nested more than MaxListDepth (32) deep; flatten the input")
+		if !asJSON {
+			assert.Equal(t, 2*MaxListDepth+2, de.Line, "at the innermost List's items key")
+		}
+	}
+}
+
+// A List nested deep around a large object is read in one walk: what it
+// allocates is a few times the object, not the object once per level.
+// Before, each level read its items whole again: 32 levels around 1 MiB
+// allocated over 32 MiB.
+func TestExpand_NestedListsAreNotReadAgainPerLevel(t *testing.T) {
+	big := `{"kind":"A","metadata":{"name":"a","annotations":{"x":"` + strings.Repeat("x", 1<<20) + `"}}}`
+	for name, in := range map[string]string{
+		"JSON":            strings.Repeat(`{"kind":"List","items":[`, MaxListDepth) + big + strings.Repeat("]}", MaxListDepth),
+		"JSON, kind last": strings.Repeat(`{"items":[`, MaxListDepth) + big + strings.Repeat(`],"kind":"List"}`, MaxListDepth),
+	} {
+		t.Run(name, func(t *testing.T) {
+			var n int
+			alloc := allocated(func() {
+				docs, err := readDocs([]byte(in), "deep.json", Limits{})
+				require.NoError(t, err)
+				n = len(docs)
+			})
+			require.Equal(t, 1, n)
+			assert.Less(t, alloc, uint64(12<<20), "allocated %d bytes for %d levels around 1 MiB", alloc, MaxListDepth)
+		})
+	}
 }
 
 // FuzzListLines: on any input the Reader accepts, every List item is on

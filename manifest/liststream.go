@@ -3,7 +3,6 @@ package manifest
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -97,7 +96,8 @@ func (s *listScan) item() string { return "items[" + strconv.Itoa(s.n-1) + "]" }
 func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\n' }
 
 // feed reads the bytes b of the current section. It returns how many it
-// used, and true when they end an item, which is then in r.item.
+// used, and true when they end an item, which is then in r.item; after
+// an error, which ends the reading, the count means nothing.
 func (r *Reader) feed(b []byte) (int, bool, error) {
 	used := 0
 	for used < len(b) {
@@ -154,7 +154,7 @@ func (r *Reader) feedTop(b []byte) (int, error) {
 		case scanKey, scanString:
 			if s.stringEnds(c) {
 				if err := r.keep(b[from : i+1]); err != nil {
-					return i + 1, err
+					return 0, err
 				}
 				from = i + 1
 				text := r.buf[s.at:]
@@ -226,7 +226,7 @@ func (r *Reader) feedItems(b []byte) (int, bool, error) {
 		if s.st == scanInItem {
 			n, done := s.itemEnd(b[i:])
 			if err := r.keepItem(b[i : i+n]); err != nil {
-				return i + n, false, err
+				return 0, false, err
 			}
 			i += n
 			if done {
@@ -239,7 +239,7 @@ func (r *Reader) feedItems(b []byte) (int, bool, error) {
 		switch {
 		case c == '\n':
 			if err := r.keep(b[i : i+1]); err != nil {
-				return i + 1, false, err
+				return 0, false, err
 			}
 		case isSpace(c):
 		case s.st == scanItemNext && c == ',':
@@ -258,7 +258,7 @@ func (r *Reader) feedItems(b []byte) (int, bool, error) {
 			if s.st == scanItemNext {
 				before = "[0"
 			}
-			return i, false, &DocumentError{File: r.File, Index: r.n + 1, Line: r.chunkLine, Err: syntaxError(before, c)}
+			return 0, false, &DocumentError{File: r.File, Index: r.n + 1, Line: r.chunkLine, Err: syntaxError(before, c)}
 		}
 		i++
 	}
@@ -312,9 +312,6 @@ func (s *listScan) itemEnd(b []byte) (int, bool) {
 
 // keep adds b to the section's buffer, within Limits.Document.
 func (r *Reader) keep(b []byte) error {
-	if len(b) == 0 {
-		return nil
-	}
 	if int64(len(r.buf)+len(b)) > r.Limits.Document {
 		return &DocumentError{File: r.File, Index: r.n + 1, Line: r.start,
 			Err: &LimitError{Limit: "MaxDocumentBytes", Bytes: r.Limits.Document}}
@@ -355,7 +352,7 @@ func classOf(quoted []byte) keyClass {
 		return keyItems
 	case bytes.Equal(quoted, []byte(`"kind"`)):
 		return keyKind
-	case bytes.IndexByte(quoted, '\\') >= 0:
+	case bytes.ContainsRune(quoted, '\\'):
 		var k string
 		if json.Unmarshal(quoted, &k) == nil && k == "kind" {
 			return keyKind
@@ -375,7 +372,7 @@ func isListKind(quoted []byte) bool {
 func (r *Reader) itemDocument() *Document {
 	name := r.scan.item()
 	return &Document{File: r.File, Index: r.n + 1, Item: name, Line: r.scan.line,
-		source: r.item, sourceLine: r.scan.line, path: name + ".", base: name + "."}
+		source: r.item, sourceLine: r.scan.line, path: name + ".", base: name + ".", depth: 1}
 }
 
 // itemJSON checks the text of a List item, read on its own, as toJSON
@@ -393,7 +390,7 @@ func (r *Reader) itemJSON(d *Document, t []byte) error {
 	}
 	if !json.Valid(t) {
 		off, err := notJSON(t)
-		return fail(d.Line+bytes.Count(t[:max(off, 0)], []byte("\n")), err)
+		return fail(d.Line+bytes.Count(t[:off], []byte("\n")), err)
 	}
 	fe, folded := jsonDuplicate(t, d.Line)
 	if fe != nil {
@@ -440,16 +437,15 @@ func (r *Reader) endList(text []byte, start int) error {
 	return nil
 }
 
-// notAList is the problem of a document whose items were read as a
-// List's before its kind said it is none.
-func notAList(h *Header) error {
-	what := "no kind"
-	switch {
-	case h.Kind == "":
-	case h.Metadata.Name != "":
-		what = fmt.Sprintf("kind %s with a metadata.name", h.Kind)
-	default:
-		what = "kind " + h.Kind
+// isItemsKey reports whether the quoted key reads "items", escapes
+// decoded.
+func isItemsKey(quoted []byte) bool {
+	if bytes.Equal(quoted, []byte(`"items"`)) {
+		return true
 	}
-	return fmt.Errorf("kind: the document's items came before its kind and were read as a List's, but it has %s; a List's kind is List or ends in List, without a name (put kind first to have the object read whole)", what)
+	if !bytes.ContainsRune(quoted, '\\') {
+		return false
+	}
+	var k string
+	return json.Unmarshal(quoted, &k) == nil && k == "items"
 }

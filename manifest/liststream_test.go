@@ -79,23 +79,33 @@ func TestReader_ListKindAfterOrBeforeItems(t *testing.T) {
 	assert.Equal(t, `3  line 19 {"kind":"Y"}`, got[2])
 }
 
-// A document whose items came before its kind, and whose kind then
-// says it is no List, is refused at its kind; one whose kind comes
-// first is read whole, for its decoder to refuse its items.
+// An object with an items list is a List, whatever comes first, its kind
+// or its items, in JSON and in YAML: one whose kind is no List's is
+// refused at its kind. Before, only a JSON document whose items came
+// first was refused, so the same object read or was refused by the order
+// of its keys, and YAML, whose keys come sorted out of the conversion,
+// could not be written back as JSON that reads.
 func TestReader_ItemsOfWhatIsNotAList(t *testing.T) {
 	in := strings.Replace(kubectlList(2), `"kind": "List"`, `"kind": "Binding"`, 1)
 	_, err := readItems(in, Limits{})
 	require.Error(t, err)
-	assert.Equal(t, "list.json: document 1, line 17: kind: the document's items came before its kind and were read as a List's, but it has kind Binding; a List's kind is List or ends in List, without a name (put kind first to have the object read whole)", err.Error())
+	assert.Equal(t, "list.json: document 1, line 17: kind: an object with an items list is read as a List, but this one has kind Binding; a List's kind is List or ends in List, without a name", err.Error())
 
-	_, err = readItems(`{"items":[{"kind":"A"}],"kind":"BList","metadata":{"name":"b"}}`, Limits{})
-	assert.ErrorContains(t, err, "line 1: kind: the document's items came before its kind and were read as a List's, but it has kind BList with a metadata.name;")
-	_, err = readItems(`{"items":[]}`, Limits{})
-	assert.ErrorContains(t, err, "but it has no kind;")
+	for in, want := range map[string]string{
+		`{"items":[{"kind":"A"}],"kind":"BList","metadata":{"name":"b"}}`: "document 1, line 1: kind: an object with an items list is read as a List, but this one has kind BList with a metadata.name;",
+		`{"items":[]}`: "document 1, line 1: kind: an object with an items list is read as a List, but this one has no kind;",
+		`{"kind":"Binding","items":[{"kind":"A"}]}`:          "document 1, line 1: kind: an object with an items list is read as a List, but this one has kind Binding;",
+		"kind: Binding\nitems:\n- kind: A\n":                 "document 1, line 1: kind: an object with an items list is read as a List, but this one has kind Binding;",
+		"{00, \"items\": []}":                                "document 1, line 1: kind: an object with an items list is read as a List, but this one has no kind;",
+		"kind: List\nitems:\n- kind: Binding\n  items: []\n": "document 1, items[0], line 3: kind: an object with an items list is read as a List, but this one has kind Binding;",
+	} {
+		_, err := readItems(in, Limits{})
+		assert.ErrorContains(t, err, want, in)
+	}
 
-	got, err := readItems(`{"kind":"Binding","items":[{"kind":"A"}]}`, Limits{})
+	got, err := readItems(`{"kind":"Binding","items":{"a":1}}`, Limits{})
 	require.NoError(t, err)
-	assert.Equal(t, []string{`1  line 1 {"kind":"Binding","items":[{"kind":"A"}]}`}, got, "kind first, not a List: the document whole")
+	assert.Equal(t, []string{`1  line 1 {"kind":"Binding","items":{"a":1}}`}, got, "items that are not a list make no List")
 }
 
 // Each item is as strict as the List read whole: a key given twice, its
@@ -179,4 +189,36 @@ func TestReader_EndlessList_StopsAtTheLimits(t *testing.T) {
 	assert.Equal(t, "endless.json: document 1, items[1], line 1: the document is larger than MaxDocumentBytes (1 MiB); split the input", err.Error())
 	assert.LessOrEqual(t, src.read, int64(1<<20+slack))
 	assert.Less(t, alloc, uint64(4<<20))
+}
+
+// A List is read item by item whatever its own keys before its items
+// hold (strings with escapes, numbers, literals, nested values, its kind
+// first), so a List larger than a document is read; with a kind that is
+// no List's first, it is a document, refused at the limit.
+func TestReader_ListOwnKeysBeforeItemsOfEveryForm(t *testing.T) {
+	items := strings.Repeat(`{"kind":"A"},`, 40) + `{"kind":"A"}`
+	for _, head := range []string{
+		`"kind":"List",`,
+		`"kind":"\u004cist",`,
+		`"apiVersion":"v1","kind":"FooList",`,
+		`"s":"a\"b\\",`,
+		`"n":-1.5e3,`,
+		`"t":true, "f":false, "z":null,`,
+		`"m":{"a":[1,{"b":"]"}],"c":"}"},`,
+		`"l":[[],{},"[",{"x":[]}],`,
+		`"kind" : "List" ,`,
+	} {
+		in := "{" + head + `"items":[` + items + `],"kind":"List"}`
+		if strings.Contains(head, `"kind"`) {
+			in = "{" + head + `"items":[` + items + `]}`
+		}
+		got, err := readItems(in, Limits{Document: 200})
+		require.NoError(t, err, in)
+		assert.Len(t, got, 41, in)
+	}
+	for _, head := range []string{`"kind":"Binding",`, `"kind":5,`, `"kind":{"a":1},`, `"kind":null,`} {
+		in := "{" + head + `"items":[` + items + `]}`
+		_, err := readItems(in, Limits{Document: 200})
+		assert.ErrorIs(t, err, ErrLimit, in)
+	}
 }

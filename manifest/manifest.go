@@ -23,6 +23,11 @@
 //     path after its parent's line; in JSON it is exact.
 //   - A JSON List is read item by item, before its kind is known when
 //     the items come first (docs/decisions/list-item-by-item.md).
+//   - An object with an items list is a List, whatever the order of its
+//     keys; one whose kind is not a List's is refused. Lists in Lists
+//     are expanded in one walk of the text, MaxListDepth deep at most.
+//   - A lone CR ends a line as LF does; a byte order mark before a
+//     document is passed over.
 package manifest
 
 import (

@@ -6,10 +6,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"hash/fnv"
 	"io"
 	"reflect"
-	"strconv"
 
 	"github.com/condengine/condengine/redact"
 )
@@ -44,9 +42,8 @@ type Document struct {
 	base string
 	// sourceLine is the line of the input source starts on.
 	sourceLine int
-	// at is where a List item's text starts in source; the zero value is
-	// the top of source.
-	at itemPlace
+	// depth is how many Lists the document is inside.
+	depth int
 	// keys says whether some mapping of JSON holds two keys that differ
 	// only in case, which the type it is read into may take as one field
 	// given twice (see repeatedField); unscanned until a reader scans it.
@@ -81,9 +78,11 @@ func keyStateOf(f bool) keyState {
 // the items come, as kubectl prints it) is returned item by item, each a
 // document of its own with Item "items[i]", so that only one item's text
 // is held at a time and each item is bounded by Limits.Document, the
-// List by Limits.Stream; a document whose items came before its kind,
-// and whose kind then names no List, is an error at its kind. Other
-// Lists, YAML ones among them, are returned whole (see Expand).
+// List by Limits.Stream; a document with an items list whose kind names
+// no List is an error at its kind, here or in Expand. Other Lists, YAML
+// ones among them, are returned whole (see Expand). A lone CR ends a
+// line as LF does, and a byte order mark before a document is passed
+// over.
 type Reader struct {
 	// File names the input in every error; set it before the first Next.
 	File string
@@ -114,8 +113,6 @@ type Reader struct {
 	eof       bool     // the stream has ended
 	chunkLine int      // the line of the bytes in pend
 	scan      listScan // the scan of its top-level JSON object
-
-	objects objectDecoder // for NextTyped
 }
 
 // NewReader reads manifests from r.
@@ -142,7 +139,7 @@ func (r *Reader) next(typed func(d *Document, t []byte) bool) (*Document, bool, 
 		r.Limits = r.Limits.withDefaults()
 		// One byte past the limit tells a stream at the limit from one
 		// beyond it, and nothing further is ever read.
-		r.br = bufio.NewReaderSize(io.LimitReader(r.in, r.Limits.Stream+1), 64<<10)
+		r.br = bufio.NewReaderSize(newCRReader(io.LimitReader(r.in, r.Limits.Stream+1)), 64<<10)
 	}
 	for {
 		text, start, item, err := r.section()
@@ -247,6 +244,10 @@ func (r *Reader) section() (text []byte, start int, item bool, err error) {
 				Err: &LimitError{Limit: "MaxStreamBytes", Bytes: r.Limits.Stream}}
 		}
 		r.eof = errors.Is(err, io.EOF)
+		if r.lineStart && r.lines+1 == r.start && bytes.HasPrefix(chunk, bom) {
+			// A byte order mark before a document is no part of it.
+			chunk = chunk[len(bom):]
+		}
 		whole := r.lineStart && !errors.Is(err, bufio.ErrBufferFull)
 		if whole && bytes.HasPrefix(chunk, separator) {
 			rest := bytes.TrimSpace(chunk[len(separator):])
@@ -326,37 +327,6 @@ func commentOnly(b []byte) bool {
 	return true
 }
 
-// Expand calls fn with d, or, when d is a List (as `kubectl get -o yaml`
-// prints several objects), with each of its items in order, the items of
-// nested Lists too. It stops at the first error fn returns; a List that
-// cannot be read is a *DocumentError.
-func (d *Document) Expand(fn func(*Document) error) error {
-	h, err := d.Identify()
-	if err != nil {
-		return d.Fail(err)
-	}
-	if !h.IsList() {
-		return fn(d)
-	}
-	items, err := Items(d.JSON)
-	if err != nil {
-		return d.FailAt("items", err)
-	}
-	places, lines := d.itemPlaces(len(items))
-	for i, raw := range items {
-		item := d.path + "items[" + strconv.Itoa(i) + "]"
-		it := &Document{File: d.File, Index: d.Index, Item: item, Line: d.Line, JSON: raw,
-			source: d.source, sourceLine: d.sourceLine, path: item + ".", base: d.base, at: places[i], keys: d.keys}
-		if lines[i] > 0 {
-			it.Line = lines[i]
-		}
-		if err := it.Expand(fn); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
 // Identify reads d's apiVersion, kind, namespace and name into d.Header.
 func (d *Document) Identify() (*Header, error) {
 	if d.Header != nil {
@@ -403,119 +373,6 @@ func Split(data []byte) ([]json.RawMessage, error) {
 		}
 		out = append(out, d.JSON)
 	}
-}
-
-// Identities remembers the objects of a stream, so that a second object
-// with the group, kind, namespace and name of an earlier one is refused,
-// as the API server would refuse to create it. The version is left out:
-// one object read at two versions is still one object. Each object costs
-// a 128-bit hash and its place, not its name, so a stream of millions of
-// objects is checked in little memory; two identities sharing a hash
-// (odds about 2^-100 for a million objects) would be reported as a
-// duplicate.
-type Identities struct {
-	m map[[16]byte]place
-}
-
-type place struct{ index, line int32 }
-
-// Add records d, whose Header must have been read (Expand and Identify
-// read it), and refuses it when an earlier document had its identity.
-// A document without a kind or a name is not recorded: it names no
-// object, and its decoder reports the missing field.
-func (s *Identities) Add(d *Document) error {
-	if d.Header == nil || d.Header.Kind == "" || d.Header.Metadata.Name == "" {
-		return nil
-	}
-	h := d.Header
-	k := identityKey(h)
-	if s.m == nil {
-		s.m = map[[16]byte]place{}
-	}
-	if first, dup := s.m[k]; dup {
-		where := fmt.Sprintf("document %d", first.index)
-		if first.line > 0 {
-			where += fmt.Sprintf(", line %d", first.line)
-		}
-		return d.FailAt("metadata.name", fmt.Errorf("metadata.name: %s is listed again (first in %s); the API server holds one object per name", h, where))
-	}
-	s.m[k] = place{index: int32(d.Index), line: int32(d.Line)}
-	return nil
-}
-
-// identityKey is the hash Identities keeps for the object h names.
-func identityKey(h *Header) [16]byte {
-	f := fnv.New128a()
-	for _, part := range []string{h.Group(), h.Kind, h.Metadata.Namespace, h.Metadata.Name} {
-		_, _ = io.WriteString(f, part)
-		_, _ = f.Write([]byte{0})
-	}
-	var k [16]byte
-	f.Sum(k[:0])
-	return k
-}
-
-// Each reads r to its end and hands do every document, the items of a
-// List (nested Lists too) one at a time, after refusing one that names an
-// object an earlier document named (see Identities). Every error, do's
-// included, is returned, joined; a problem reading the stream (a limit,
-// text that is not YAML) ends it. Both systems' decoders read streams
-// through Each, so they count, expand and refuse alike.
-func Each(r *Reader, do func(*Document) error) error {
-	var errs []error
-	var seen Identities
-	for {
-		d, err := r.Next()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			errs = append(errs, err)
-			break
-		}
-		if err := d.ExpandNew(&seen, do); err != nil {
-			errs = append(errs, err)
-		}
-	}
-	return errors.Join(errs...)
-}
-
-// EachJSON is Each for documents already split and converted to JSON,
-// such as a scenario's objects: raws[i] is document i+1, and an empty or
-// null one is passed over, as Reader passes over an empty document. A
-// document with a key given twice is refused, as Reader refuses it.
-func EachJSON(raws []json.RawMessage, do func(*Document) error) error {
-	var errs []error
-	var seen Identities
-	for i, raw := range raws {
-		if t := bytes.TrimSpace(raw); len(t) == 0 || bytes.Equal(t, []byte("null")) {
-			continue
-		}
-		d := &Document{Index: i + 1, JSON: raw}
-		fe, folded := jsonDuplicate(bytes.TrimSpace(raw), 1)
-		if fe != nil {
-			fe.line = 0 // the document's own lines, not the input's
-			errs = append(errs, d.Fail(fe))
-			continue
-		}
-		d.keys = keyStateOf(folded)
-		if err := d.ExpandNew(&seen, do); err != nil {
-			errs = append(errs, err)
-		}
-	}
-	return errors.Join(errs...)
-}
-
-// ExpandNew is Expand that first refuses, through seen, a document that
-// names an object an earlier one named: what Each does with each
-// document of a stream, for a reader that pulls documents one at a time.
-func (d *Document) ExpandNew(seen *Identities, do func(*Document) error) error {
-	return d.Expand(func(d *Document) error {
-		if err := seen.Add(d); err != nil {
-			return err
-		}
-		return do(d)
-	})
 }
 
 // Detach returns a copy of d that owns the text it was read from, so

@@ -47,10 +47,12 @@ func (d *Document) Unmarshal(v any) error {
 		return nil
 	}
 	var te *json.UnmarshalTypeError
-	if !errors.As(err, &te) || te.Struct == "" {
+	if !errors.As(err, &te) || te.Struct == "" || te.Type.Kind() == reflect.String {
 		// An error of a value's own decoder (a time, a duration), which
-		// says neither where nor what was wanted.
-		if b := findBadValue(d.JSON, reflect.TypeOf(v)); b != nil {
+		// says neither where nor what was wanted, or only the field
+		// (encoding/json names the field of a type error of such a
+		// decoder, which read the value as a string).
+		if b := findBadValue(d.JSON, reflect.TypeOf(v)); b != nil && (te == nil || te.Struct == "" || listPlaces.ReplaceAllString(b.path, "") == te.Field) {
 			return d.Fail(&fieldError{path: b.path, problem: b.problem(), line: d.lineOf(b.path)})
 		}
 	}
@@ -58,7 +60,9 @@ func (d *Document) Unmarshal(v any) error {
 	case te != nil:
 		fe := typeError(te, d.JSON)
 		fe.line = d.lineOf(fe.path)
-		if strings.HasPrefix(te.Value, "number") {
+		// A number too long for YAML to read as one (millions of digits)
+		// comes as a string; as written, it is a number all the same.
+		if strings.HasPrefix(te.Value, "number") || te.Value == "string" {
 			if w := d.writtenNumber(fe.path, fe.line); w != "" {
 				if p := numberProblem(te.Type, w); p != "" {
 					fe.problem = p
@@ -182,9 +186,6 @@ func toJSON(text []byte, at int) (js json.RawMessage, folded bool, line int, err
 	if looksJSON(t) {
 		if !json.Valid(t) {
 			off, err := notJSON(t)
-			if off < 0 {
-				return nil, false, 0, err
-			}
 			return nil, false, lead + 1 + bytes.Count(t[:off], []byte("\n")), err
 		}
 		if bytes.Equal(t, []byte("null")) {
@@ -196,17 +197,18 @@ func toJSON(text []byte, at int) (js json.RawMessage, folded bool, line int, err
 		}
 		return bytes.Clone(t), folded, 0, nil
 	}
+	if l := afterDocumentEnd(text); l > 0 {
+		return nil, false, l, errors.New("text after a ... line, which ends a YAML document: the decoder would drop it; start another document with a --- line")
+	}
 	js, err = yamlToJSON(text, true)
-	if err != nil {
-		msg := yamlMessage(err)
-		if fe, ok := yamlDuplicate(msg, text, at); ok {
+	if err != nil && yamlDupKey.MatchString(yamlMessage(err)) {
+		fe, ok := yamlRepeat(text, at)
+		switch {
+		case fe != nil:
 			return nil, false, fe.line - at + 1, fe
-		}
-		if yamlDupKey.MatchString(msg) {
-			if fe := yamlUnplacedDuplicate(msg, text, at); fe != nil {
-				return nil, false, fe.line - at + 1, fe
-			}
-			// A key that overrides what a merge key (<<) brought in.
+		case ok:
+			// No key is written twice: one overrides what a merge key
+			// (<<) brought in, and the later value wins.
 			js, err = yamlToJSON(text, false)
 		}
 	}
@@ -226,7 +228,7 @@ func toJSON(text []byte, at int) (js json.RawMessage, folded bool, line int, err
 }
 
 // notJSON is the error of t, which is not valid JSON, and the offset in
-// t it is at, -1 when the decoder does not say.
+// t it is at, 0 when the decoder does not say.
 func notJSON(t []byte) (int, error) {
 	var v any
 	err := json.Unmarshal(t, &v)
@@ -234,7 +236,7 @@ func notJSON(t []byte) (int, error) {
 	if errors.As(err, &se) {
 		return min(int(se.Offset), len(t)), fmt.Errorf("not valid JSON: %v", se)
 	}
-	return -1, fmt.Errorf("not valid JSON: %v", err)
+	return 0, fmt.Errorf("not valid JSON: %v", err)
 }
 
 // yamlMessage is a YAML decoder's error without the prefixes that say
@@ -245,6 +247,10 @@ func yamlMessage(err error) string {
 }
 
 var yamlLine = regexp.MustCompile(`^line (\d+): (.*)$`)
+
+// listPlaces are the list positions of a path, which encoding/json
+// leaves out of a field's name.
+var listPlaces = regexp.MustCompile(`\[\d+\]`)
 
 // yamlToJSON converts one YAML document; strict, it refuses a key given
 // twice in one mapping, otherwise the later key wins (for a document
@@ -283,15 +289,16 @@ func looksJSON(t []byte) bool {
 	return bytes.Equal(t, []byte("null"))
 }
 
+// invalidUTF8 is the offset of the first byte of b that is not UTF-8,
+// len(b) when there is none.
 func invalidUTF8(b []byte) int {
-	for i := 0; i < len(b); {
+	for i := 0; ; {
 		r, n := utf8.DecodeRune(b[i:])
 		if r == utf8.RuneError && n <= 1 {
 			return i
 		}
 		i += n
 	}
-	return len(b)
 }
 
 // lineOf finds the line of the input a field of d is on: the field's

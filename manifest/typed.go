@@ -1,12 +1,12 @@
 package manifest
 
 import (
-	"bytes"
-	"encoding/json"
+	"reflect"
 	"unicode/utf8"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	sigsjson "sigs.k8s.io/json"
 )
 
 // The documents a system knows by their kinds can be decoded straight
@@ -28,29 +28,24 @@ import (
 type Slot func(apiVersion, kind string) any
 
 // NextTyped is Next for a reader whose caller decodes some kinds
-// itself. It reads the next document; when slot takes every object in it
-// (the document itself, or each item of a List that holds no List), the
-// objects are decoded into the values slot returned, recorded in seen as
-// ExpandNew records them, and NextTyped returns the document, without
+// itself. It reads the next document; when slot takes the object in it,
+// the object is decoded into the value slot returned, recorded in seen
+// as ExpandNew records it, and NextTyped returns the document, without
 // its JSON, and true. Otherwise it returns the document as Next does,
 // and false, having recorded nothing in seen; whatever slot handed out
 // for that document holds nothing the caller may keep. The error is
-// Next's. The items of a JSON List come one at a time, as from Next.
+// Next's. The items of a JSON List come one at a time, as from Next, and
+// each is taken or given back on its own; a List read whole is given
+// back.
 func (r *Reader) NextTyped(seen *Identities, slot Slot) (*Document, bool, error) {
 	return r.next(func(d *Document, t []byte) bool {
-		a := typedAdds{seen: seen}
-		if len(t) == 0 || !utf8.Valid(t) {
+		switch {
+		case len(t) == 0 || !utf8.Valid(t):
 			return false
+		case looksJSON(t):
+			return decodeJSONTyped(d, t, seen, slot)
 		}
-		if looksJSON(t) {
-			if t[0] == '{' && DuplicateKey(t) == nil && r.objects.decodeJSONTyped(d, t, &a, slot) {
-				return true
-			}
-		} else if decodeYAMLTyped(d, d.source, &a, slot) {
-			return true
-		}
-		a.undo()
-		return false
+		return decodeYAMLTyped(d, d.source, seen, slot)
 	})
 }
 
@@ -61,19 +56,12 @@ type typedObject interface {
 	GetObjectMeta() metav1.Object
 }
 
-// typedAdds records, in seen, the objects of one document as they are
-// decoded, so that they can be taken out again when the document is
-// given back to the full reading.
-type typedAdds struct {
-	seen  *Identities
-	added [][16]byte
-}
-
-// add records the object v, decoded as apiVersion and kind, at its
-// place. It is false when v names no object, names another apiVersion
-// or kind than it was decoded as (a key repeated in another case), or
-// names an object recorded before: the full reading reports each.
-func (a *typedAdds) add(v any, apiVersion, kind string, index, line int) bool {
+// addTyped records in seen the object v, decoded as apiVersion and kind,
+// at its place. It is false when v names no object, names another
+// apiVersion or kind than it was decoded as (its type keeps them
+// elsewhere), or names an object recorded before: the full reading
+// reports each.
+func addTyped(seen *Identities, v any, apiVersion, kind string, index, line int) bool {
 	o, ok := v.(typedObject)
 	if !ok {
 		return false
@@ -86,150 +74,65 @@ func (a *typedAdds) add(v any, apiVersion, kind string, index, line int) bool {
 	h := Header{APIVersion: apiVersion, Kind: kind}
 	h.Metadata.Namespace, h.Metadata.Name = meta.GetNamespace(), meta.GetName()
 	k := identityKey(&h)
-	if a.seen.m == nil {
-		a.seen.m = map[[16]byte]place{}
+	if seen.m == nil {
+		seen.m = map[[16]byte]place{}
 	}
-	if _, dup := a.seen.m[k]; dup {
+	if _, dup := seen.m[k]; dup {
 		return false
 	}
-	a.seen.m[k] = place{index: int32(index), line: int32(line)}
-	a.added = append(a.added, k)
+	seen.m[k] = place{index: int32(index), line: int32(line)}
 	return true
 }
 
-// undo takes out what add recorded.
-func (a *typedAdds) undo() {
-	for _, k := range a.added {
-		delete(a.seen.m, k)
-	}
-	a.added = a.added[:0]
-}
-
-// decodeJSONTyped decodes the JSON object t, document d, into slots:
-// an object whose apiVersion and kind are its first two keys, or a
-// List (kind "List") of such objects, with one json.Decoder, as strict
-// as Unmarshal. It is false at the first thing the full reading must
-// see to.
-func (o *objectDecoder) decodeJSONTyped(d *Document, t []byte, a *typedAdds, slot Slot) bool {
-	var last typeNames
-	if av, kind, ok := last.peek(t, 0); ok && kind != "List" {
-		v := slot(av, kind)
-		return v != nil && o.decode(t, v) && a.add(v, av, kind, d.Index, d.Line)
-	}
-	dec := json.NewDecoder(bytes.NewReader(t))
-	dec.DisallowUnknownFields()
-	// A List, as kubectl prints it: its items come before its kind.
-	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+// decodeJSONTyped decodes the JSON object t, document d, into a slot:
+// an object whose apiVersion and kind are its first two keys. It is
+// false at the first thing the full reading must see to; a List, read
+// item by item by the Reader, comes here as its items.
+//
+// sigs.k8s.io/json decodes it, as the API server does: keys match field
+// names exactly, and a key that matches none, or a field given twice,
+// is a strict error. So an object the full reading reads otherwise
+// never passes: a key given twice, or in another case than its field's
+// (Name beside name, which encoding/json would have set the field from
+// in turn), or alone in another case (which the full reading accepts)
+// goes to the full reading, which refuses or reads it. What that
+// decoder does not look into, a value kept as raw JSON (metadata's
+// managedFields), is scanned for a key given twice here.
+func decodeJSONTyped(d *Document, t []byte, seen *Identities, slot Slot) bool {
+	av, kind, ok := peekType(t, 0)
+	if !ok || kind == "List" {
 		return false
 	}
-	var h Header
-	items := false
-	lead := bytes.Count(d.source[:bytes.Index(d.source, t[:1])], []byte("\n"))
-	line, from := 0, 0 // lines of t before offset from
-	for dec.More() {
-		key, err := dec.Token()
-		if err != nil {
-			return false
-		}
-		switch key {
-		case "apiVersion", "kind":
-			tok, err := dec.Token()
-			s, ok := tok.(string)
-			if err != nil || !ok {
-				return false
-			}
-			if key == "kind" {
-				h.Kind = s
-			} else {
-				h.APIVersion = s
-			}
-		case "metadata":
-			var raw json.RawMessage
-			if dec.Decode(&raw) != nil {
-				return false
-			}
-			_ = json.Unmarshal(raw, &h.Metadata) // as ReadHeader reads it
-		case "items":
-			if tok, err := dec.Token(); items || err != nil || tok != json.Delim('[') {
-				return false
-			}
-			items = true
-			for dec.More() {
-				at := skipSeparator(t, int(dec.InputOffset()))
-				av, kind, ok := last.peek(t, at)
-				if !ok || kind == "List" {
-					return false
-				}
-				v := slot(av, kind)
-				if v == nil || dec.Decode(v) != nil {
-					return false
-				}
-				line += bytes.Count(t[from:at], []byte("\n"))
-				from = at
-				if !a.add(v, av, kind, d.Index, d.sourceLine+lead+line) {
-					return false
-				}
-			}
-			if tok, err := dec.Token(); err != nil || tok != json.Delim(']') {
-				return false
-			}
-		default:
-			return false
-		}
-	}
-	tok, err := dec.Token()
-	return err == nil && tok == json.Delim('}') && int(dec.InputOffset()) == len(t) &&
-		items && h.IsList()
-}
-
-// objectDecoder decodes one JSON object after another, each read on its
-// own, with one json.Decoder: the items of a List read item by item are
-// many small objects, and a decoder each cost more than decoding them.
-type objectDecoder struct {
-	src bytes.Reader
-	dec *json.Decoder
-}
-
-// decode decodes t, one whole JSON object, into v as strictly as
-// Unmarshal. After a failure the decoder is dropped, since it may hold
-// what it read of t.
-func (o *objectDecoder) decode(t []byte, v any) bool {
-	if o.dec == nil {
-		o.dec = json.NewDecoder(&o.src)
-		o.dec.DisallowUnknownFields()
-	}
-	o.src.Reset(t)
-	before := o.dec.InputOffset()
-	if o.dec.Decode(v) != nil || o.dec.InputOffset()-before != int64(len(t)) {
-		o.dec = nil
+	v := slot(av, kind)
+	if v == nil {
 		return false
 	}
-	return true
-}
-
-// skipSeparator skips the white space and the comma before the next
-// value of a JSON array.
-func skipSeparator(t []byte, i int) int {
-	i = skipSpace(t, i)
-	if i < len(t) && t[i] == ',' {
-		i = skipSpace(t, i+1)
+	strict, err := sigsjson.UnmarshalStrict(t, v)
+	if err != nil || len(strict) > 0 {
+		return false
 	}
-	return i
+	switch rawIn(reflect.ValueOf(v)) {
+	case rawNone:
+	case rawKept:
+		if s := scanKeys(t); s.dup {
+			return false
+		}
+	default:
+		return false
+	}
+	return addTyped(seen, v, av, kind, d.Index, d.Line)
 }
 
-// typeNames keeps the apiVersion and kind last read, so that the items
-// of a List, which repeat them, share one copy of each.
-type typeNames struct{ apiVersion, kind string }
-
-// peek reads the apiVersion and kind of the object at t[i] when they are
-// its first two keys (in either order), plain strings without escapes.
-func (n *typeNames) peek(t []byte, i int) (apiVersion, kind string, ok bool) {
+// peekType reads the apiVersion and kind of the object at t[i] when they
+// are its first two keys (in either order), plain strings without
+// escapes.
+func peekType(t []byte, i int) (apiVersion, kind string, ok bool) {
 	i = skipSpace(t, i)
 	if i >= len(t) || t[i] != '{' {
 		return "", "", false
 	}
 	var av, k []byte
-	for pair := 0; pair < 2; pair++ {
+	for range 2 {
 		key, j, ok := plainString(t, skipSpace(t, i+1))
 		if !ok {
 			return "", "", false
@@ -258,13 +161,7 @@ func (n *typeNames) peek(t []byte, i int) (apiVersion, kind string, ok bool) {
 	if len(av) == 0 || len(k) == 0 {
 		return "", "", false
 	}
-	if string(av) != n.apiVersion {
-		n.apiVersion = string(av)
-	}
-	if string(k) != n.kind {
-		n.kind = string(k)
-	}
-	return n.apiVersion, n.kind, true
+	return string(av), string(k), true
 }
 
 // plainString reads the JSON string at t[i] when it has no escapes, and

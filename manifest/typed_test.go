@@ -2,12 +2,15 @@ package manifest
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"reflect"
 	"strings"
 	"testing"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	akv1 "github.com/condengine/condengine/api/agentkourier/v1alpha1"
 )
@@ -180,4 +183,106 @@ func FuzzNextTyped(f *testing.F) {
 			t.Fatalf("straight: %s %v\nfull: %s %v", gotErr, show(got), wantErr, show(want))
 		}
 	})
+}
+
+// A key in another case than its field's sets that field in the full
+// reading (encoding/json matches names without regard to case), and
+// beside the field's own key it is refused there as the field given
+// twice. The straight decode matches names exactly, as the API server
+// does, so it takes neither: each goes to the full reading, and reads
+// as it does there. Before, the straight decode let the later key win,
+// so an object could rename itself (metadata Name after name).
+func TestNextTyped_KeyInAnotherCaseTakesTheFullReading(t *testing.T) {
+	const head = `{"apiVersion":"agentkourier.dev/v1alpha1","kind":"Binding",`
+	for name, tc := range map[string]struct{ in, problem string }{
+		"Name after name": {head + `"metadata":{"namespace":"a","name":"b1","Name":"zz","uid":"u"}}`,
+			`metadata.name: given twice on line 1, as "name" and as "Name"`},
+		"Metadata after metadata": {head + `"metadata":{"namespace":"a","name":"b1","uid":"u"},"Metadata":{"namespace":"a","name":"zz"}}`,
+			`metadata: given twice on line 1, as "metadata" and as "Metadata"`},
+		"Spec after spec": {head + `"metadata":{"namespace":"a","name":"b1"},"spec":{"chat":{"channel":"C1"}},"Spec":{"chat":{"channel":"C2"}}}`,
+			`spec: given twice on line 1, as "spec" and as "Spec"`},
+		"Name alone":   {head + `"metadata":{"namespace":"a","Name":"b1"}}`, ""},
+		"in a List":    {`{"items":[` + head + `"metadata":{"namespace":"a","name":"b1","Name":"zz"}}],"kind":"List"}`, `items[0], line 1: metadata.name: given twice on line 1, as "name" and as "Name"`},
+		"labels alike": {head + `"metadata":{"namespace":"a","name":"b1","labels":{"App":"x","app":"y"}}}`, ""},
+	} {
+		t.Run(name, func(t *testing.T) {
+			want, _, wantErr := readTyped([]byte(tc.in), false)
+			got, decoded, gotErr := readTyped([]byte(tc.in), true)
+			if gotErr != wantErr || !reflect.DeepEqual(got, want) {
+				t.Fatalf("straight: %s %v\nfull: %s %v", gotErr, show(got), wantErr, show(want))
+			}
+			if !strings.Contains(gotErr, tc.problem) || (tc.problem == "") != (gotErr == "") {
+				t.Fatalf("error %q, want %q", gotErr, tc.problem)
+			}
+			if strings.Contains(name, "alike") != (decoded == 1) {
+				t.Errorf("%d documents decoded straight", decoded)
+			}
+		})
+	}
+}
+
+// The straight decoder checks fields, not the JSON a field keeps as it
+// was written (metadata.managedFields[].fieldsV1): a key given twice in
+// it is found by a scan, as the full reading finds it.
+func TestNextTyped_KeyGivenTwiceInKeptJSONIsRefused(t *testing.T) {
+	const obj = `{"apiVersion":"agentkourier.dev/v1alpha1","kind":"AgentBackend","metadata":{"namespace":"a","name":"b","managedFields":[{"manager":"m","fieldsV1":{"f:spec":{},"f:spec":{}}}]}}`
+	want, _, wantErr := readTyped([]byte(obj), false)
+	got, decoded, gotErr := readTyped([]byte(obj), true)
+	if gotErr != wantErr || !reflect.DeepEqual(got, want) || decoded != 0 {
+		t.Fatalf("straight (%d): %s %v\nfull: %s %v", decoded, gotErr, show(got), wantErr, show(want))
+	}
+	if !strings.Contains(gotErr, "metadata.managedFields[0].fieldsV1.f:spec: given twice on line 1") {
+		t.Fatalf("error %q", gotErr)
+	}
+	// Without the repeat, the object is decoded straight.
+	ok := strings.Replace(obj, `"f:spec":{},"f:spec":{}`, `"f:spec":{}`, 1)
+	if _, decoded, err := readTyped([]byte(ok), true); decoded != 1 || err != "" {
+		t.Fatalf("decoded %d, error %q", decoded, err)
+	}
+}
+
+// rawIn finds JSON kept as written and values of an interface type
+// wherever a type may hold them, and nothing in types that hold neither
+// or hold none at the moment.
+func TestRawIn(t *testing.T) {
+	type self struct {
+		Next  *self           `json:"next"`
+		Raw   json.RawMessage `json:"raw"`
+		Skip  any             `json:"-"`
+		quiet any
+	}
+	type holder struct {
+		When  metav1.Time         `json:"when"`
+		Any   any                 `json:"any"`
+		List  []self              `json:"list"`
+		ByKey map[string]self     `json:"byKey"`
+		Arr   [1]*self            `json:"arr"`
+		Meta  metav1.ObjectMeta   `json:"metadata"`
+		Words map[string][]string `json:"words"`
+	}
+	for name, tc := range map[string]struct {
+		v    any
+		want rawState
+	}{
+		"nothing set":         {&holder{When: metav1.Now(), Words: map[string][]string{"a": {"b"}}}, rawNone},
+		"any":                 {&holder{Any: 1}, rawOther},
+		"raw in a list":       {&holder{List: []self{{}, {Raw: json.RawMessage(`{}`)}}}, rawKept},
+		"raw deep":            {&holder{List: []self{{Next: &self{Next: &self{Raw: json.RawMessage(`1`)}}}}}, rawKept},
+		"raw in a map":        {&holder{ByKey: map[string]self{"k": {Raw: json.RawMessage(`1`)}}}, rawKept},
+		"raw in an array":     {&holder{Arr: [1]*self{{Raw: json.RawMessage(`1`)}}}, rawKept},
+		"raw and any":         {&holder{Any: 1, List: []self{{Raw: json.RawMessage(`1`)}}}, rawOther},
+		"managedFields":       {&holder{Meta: metav1.ObjectMeta{ManagedFields: []metav1.ManagedFieldsEntry{{FieldsV1: metav1.NewFieldsV1(`{}`)}}}}, rawKept},
+		"skipped fields":      {&self{Skip: 1, quiet: 1}, rawNone},
+		"a type without any":  {&akv1.Binding{}, rawNone},
+		"a plain value":       {new(int), rawNone},
+		"a time":              {&metav1.Time{}, rawNone},
+		"raw itself":          {&json.RawMessage{'1'}, rawKept},
+		"an interface itself": {new(any), rawNone},
+	} {
+		t.Run(name, func(t *testing.T) {
+			if got := rawIn(reflect.ValueOf(tc.v)); got != tc.want {
+				t.Fatalf("rawIn = %d, want %d", got, tc.want)
+			}
+		})
+	}
 }

@@ -25,7 +25,7 @@ import (
 // decodeYAMLTyped decodes the YAML document text, d, into a slot: a
 // mapping whose apiVersion and kind the slot takes. It is false at the
 // first thing the full reading must see to.
-func decodeYAMLTyped(d *Document, text []byte, a *typedAdds, slot Slot) bool {
+func decodeYAMLTyped(d *Document, text []byte, seen *Identities, slot Slot) bool {
 	var doc yaml.Node
 	if yaml.Unmarshal(text, &doc) != nil || doc.Kind != yaml.DocumentNode || len(doc.Content) != 1 {
 		return false
@@ -48,7 +48,7 @@ func decodeYAMLTyped(d *Document, text []byte, a *typedAdds, slot Slot) bool {
 		return false
 	}
 	v := slot(av, kind)
-	return v != nil && fillNode(top, reflect.ValueOf(v).Elem()) && a.add(v, av, kind, d.Index, d.Line)
+	return v != nil && fillNode(top, reflect.ValueOf(v).Elem()) && addTyped(seen, v, av, kind, d.Index, d.Line)
 }
 
 // plainNode reports whether n carries no tag, anchor or alias.
@@ -105,7 +105,11 @@ func fillNode(n *yaml.Node, v reflect.Value) bool {
 				return false
 			}
 			index, ok := fields[name]
-			if !ok || !fillNode(n.Content[i+1], fieldByIndex(v, index)) {
+			if !ok {
+				return false
+			}
+			f, ok := fieldByIndex(v, index)
+			if !ok || !fillNode(n.Content[i+1], f) {
 				return false
 			}
 		}
@@ -211,9 +215,6 @@ func yamlString(n *yaml.Node) (string, bool) {
 	if n.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle|yaml.LiteralStyle|yaml.FoldedStyle) != 0 {
 		return n.Value, true
 	}
-	if n.Style != 0 {
-		return "", false
-	}
 	s := n.Value
 	if s == "" || n.ShortTag() != "!!str" {
 		return "", false
@@ -278,18 +279,22 @@ func distinctKeys(n *yaml.Node) bool {
 }
 
 // fieldByIndex is v.FieldByIndex, allocating embedded pointers on the
-// way.
-func fieldByIndex(v reflect.Value, index []int) reflect.Value {
+// way; false when one is a pointer to an unexported type, which
+// encoding/json cannot set either.
+func fieldByIndex(v reflect.Value, index []int) (reflect.Value, bool) {
 	for i, x := range index {
 		if i > 0 && v.Kind() == reflect.Pointer {
 			if v.IsNil() {
+				if !v.CanSet() {
+					return v, false
+				}
 				v.Set(reflect.New(v.Type().Elem()))
 			}
 			v = v.Elem()
 		}
 		v = v.Field(x)
 	}
-	return v
+	return v, true
 }
 
 // How a type is decoded from JSON: by encoding/json's rules for its

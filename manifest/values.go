@@ -3,14 +3,13 @@ package manifest
 import (
 	"bytes"
 	"encoding/json"
-	"math/big"
 	"reflect"
 	"regexp"
 	"strconv"
-	"strings"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	"github.com/condengine/condengine/internal/decimal"
 	"github.com/condengine/condengine/redact"
 )
 
@@ -158,39 +157,41 @@ func valueStart(js []byte, i int) int {
 }
 
 // numberProblem words a number that an integer field of type t cannot
-// hold, written as the author wrote it: a fraction, or a whole number
-// beyond the type's range (which YAML would have turned into 1e+26 on
-// the way to JSON).
+// hold, written as the author wrote it (clipped): a fraction, a whole
+// number beyond the type's range (which YAML would have turned into
+// 1e+26 on the way to JSON), or a whole number written with a fraction
+// or an exponent (2.0, 1e2), which the JSON decoder refuses for an
+// integer as the API server does. The number is never computed: its
+// digits and the place of its point tell (internal/decimal), so a
+// number of millions of digits or 1e999999999 costs its length.
 func numberProblem(t reflect.Type, written string) string {
-	lo, hi := "", ""
+	var lo, hi string // hi without its sign
 	switch t.Kind() {
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		bits := t.Bits()
-		lo = new(big.Int).Neg(new(big.Int).Lsh(big.NewInt(1), uint(bits-1))).String()
-		hi = new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), uint(bits-1)), big.NewInt(1)).String()
+		hi = strconv.FormatUint(1<<(t.Bits()-1)-1, 10)
+		lo = "-" + strconv.FormatUint(1<<(t.Bits()-1), 10)
 	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
-		lo = "0"
-		hi = new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), uint(t.Bits())), big.NewInt(1)).String()
+		lo, hi = "0", strconv.FormatUint(1<<t.Bits()-1, 10)
 	default:
 		return ""
 	}
+	n, ok := decimal.Parse(written)
+	if !ok {
+		return ""
+	}
 	shown := redact.Clip(written, 40)
-	n, whole := new(big.Int).SetString(written, 10)
-	if !whole {
-		if r, ok := smallRat(written); ok && r.IsInt() {
-			n, whole = r.Num(), true
-			shown += " (" + n.String() + ")"
-		}
-	}
 	switch {
-	case !whole:
+	case !n.Whole():
 		return "must be a whole number from " + lo + " to " + hi + ", not " + shown
-	case n.Sign() < 0 && lo == "0":
+	case n.Neg && !n.Zero() && lo == "0":
 		return "must not be negative, and " + shown + " is"
-	case n.Sign() < 0:
+	case n.Neg && n.Cmp(lo[1:]) > 0:
 		return "must be a whole number no smaller than " + lo + ", and " + shown + " is smaller"
+	case !n.Neg && n.Cmp(hi) > 0:
+		return "must be a whole number no larger than " + hi + ", and " + shown + " is larger"
 	}
-	return "must be a whole number no larger than " + hi + ", and " + shown + " is larger"
+	// Whole and within range, so written with a fraction or exponent.
+	return "must be a whole number written without a fraction or an exponent, such as " + n.Int() + ", not " + shown
 }
 
 // writtenNumber is the number at path, whose key is on line (of the
@@ -210,22 +211,9 @@ func (d *Document) writtenNumber(path string, line int) string {
 	if i >= len(lines) || len(segs) == 0 || segs[len(segs)-1].index >= 0 {
 		return string(n)
 	}
-	re := regexp.MustCompile(`(?:^|[\s{,\-])["']?` + regexp.QuoteMeta(segs[len(segs)-1].key) + `["']?\s*:\s*([-+.0-9eE_]+)`)
+	re := regexp.MustCompile(`(?:^|[\s{,\-])["']?` + regexp.QuoteMeta(segs[len(segs)-1].key) + `["']?\s*:\s*([-+.0-9eE_]+)(?:\s*$|\s+#|\s*[,}\]])`)
 	if m := re.FindSubmatch(lines[i]); m != nil {
 		return string(m[1])
 	}
 	return string(n)
-}
-
-// smallRat reads a decimal number whose exponent, if any, is at most 400
-// either way: reading 1e1000000000 exactly would take the program's
-// memory for a number no field can hold anyway.
-func smallRat(s string) (*big.Rat, bool) {
-	if i := strings.IndexAny(s, "eE"); i >= 0 {
-		exp, err := strconv.Atoi(s[i+1:])
-		if err != nil || exp > 400 || exp < -400 {
-			return nil, false
-		}
-	}
-	return new(big.Rat).SetString(s)
 }

@@ -1,7 +1,9 @@
 package scenario
 
 import (
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 )
@@ -37,4 +39,20 @@ func TestCheck_NumbersAreExactNearInt64Max(t *testing.T) {
 	assert.NotEmpty(t, f.Check(out(`{"costs":{"totalMicros":9223372036854775807,"rate":1000,"half":0.5000001}}`)))
 	// A number is not its text.
 	assert.NotEmpty(t, f.Check(out(`{"costs":{"totalMicros":"9223372036854775807","rate":1000,"half":0.5}}`)))
+}
+
+// An expected number of millions of digits, or with an exponent no
+// machine number holds, is compared in time linear in its length and
+// never expanded: math/big read 1e999999999 by computing its billion
+// digits.
+func TestCheck_HugeNumbersAreComparedWithoutExpanding(t *testing.T) {
+	f := parse(t, exactNumberFile)
+	out := func(status string) []Outcome {
+		return []Outcome{{Kind: "Subscription", Namespace: "shop", Name: "acme", Status: []byte(status)}}
+	}
+	start := time.Now()
+	assert.NotEmpty(t, f.Check(out(`{"costs":{"totalMicros":1e999999999,"rate":1000,"half":0.5}}`)))
+	assert.NotEmpty(t, f.Check(out(`{"costs":{"totalMicros":9223372036854775807,"rate":1`+strings.Repeat("0", 2_000_000)+`,"half":0.5}}`)))
+	assert.Empty(t, f.Check(out(`{"costs":{"totalMicros":9223372036854775807,"rate":1000e0000000000000000000000,"half":5e-1}}`)))
+	assert.Less(t, time.Since(start), 5*time.Second)
 }

@@ -86,7 +86,7 @@ func TestEval_BadInput_NamesFileDocumentAndField(t *testing.T) {
 		{"empty", "# nothing\n---\n", "stdin: no documents"},
 		{"scenario then more", "name: x\nsystem: binding\nnow: \"2026-11-30T10:00:00Z\"\nexpect: []\n---\na: b\n", "stdin: document 2, line 6: a scenario file holds one document"},
 		{"unknown field", binding + "spec: {chat: {chanel: C1}}\n", "stdin: document 1 (Binding ns/b), line 4: spec.chat.chanel: unknown field"},
-		{"generation 1e400", "apiVersion: agentkourier.dev/v1alpha1\nkind: Binding\nmetadata: {name: x, generation: 1e400}\n", `metadata.generation: must be an integer, not "1e400"`},
+		{"generation 1e400", "apiVersion: agentkourier.dev/v1alpha1\nkind: Binding\nmetadata: {name: x, generation: 1e400}\n", `metadata.generation: must be a whole number no larger than 9223372036854775807, and 1e400 is larger`},
 		{"JSON syntax", "{\"apiVersion\": \"v1\",\n \"kind\": \"ConfigMap\" \"x\"}\n", "stdin: document 1, line 2: not valid JSON: invalid character"},
 		{"invalid UTF-8 in JSON", "{\"apiVersion\": \"v1\", \"kind\": \"ConfigMap\",\n \"metadata\": {\"name\": \"a\xffb\"}}\n", "stdin: document 1, line 2: metadata.name: not valid UTF-8"},
 		{"invalid UTF-8 in YAML", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a\xffb}\n", "stdin: document 1, line 3: not valid UTF-8"},
@@ -211,5 +211,19 @@ func TestEval_RefusesLimitsCheckRefuses(t *testing.T) {
 		if code == exitOK || !strings.Contains(out+errs, "writer.limits.writeGap: 0s must be positive") {
 			t.Errorf("%s: code %d, output %q %q", args[0], code, out, errs)
 		}
+	}
+}
+
+// A stream whose lines end in a lone CR (old Mac files, some editors) is
+// split at its --- lines like any other: every Binding is evaluated, the
+// second as well as the first, with or without a byte order mark.
+func TestEval_CRLineEndsLoseNoDocument(t *testing.T) {
+	const in = "apiVersion: agentkourier.dev/v1alpha1\rkind: Binding\rmetadata: {namespace: a, name: first, uid: u1}\r---\rapiVersion: agentkourier.dev/v1alpha1\rkind: Binding\rmetadata: {namespace: a, name: second, uid: u2}\r"
+	for _, stream := range []string{in, "\xef\xbb\xbf" + in, strings.ReplaceAll(in, "\r", "\r\n")} {
+		code, out, errs := run(t, stream, "eval", "-now", fixedNow, "-o", "yaml")
+		if code != exitOK {
+			t.Fatalf("exit %d, stderr %q", code, errs)
+		}
+		containsAll(t, out, "name: first", "name: second")
 	}
 }

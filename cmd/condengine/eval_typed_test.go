@@ -134,3 +134,22 @@ func FuzzStraightDecode(f *testing.F) {
 		}
 	})
 }
+
+// An object cannot rename itself with a key in another case: eval
+// refuses name and Name (metadata and Metadata, spec and Spec) in one
+// mapping as the full reading and binding.Decode do, where the straight
+// decode used to evaluate the first object below as a/zz.
+func TestStraight_KeyInAnotherCaseIsRefused(t *testing.T) {
+	const head = `{"apiVersion":"agentkourier.dev/v1alpha1","kind":"Binding",`
+	for in, want := range map[string]string{
+		head + `"metadata":{"namespace":"a","name":"b1","Name":"zz","uid":"u"}}`:                               `stdin: document 1, line 1: metadata.name: given twice on line 1, as "name" and as "Name"`,
+		head + `"metadata":{"namespace":"a","name":"b1","uid":"u"},"Metadata":{"namespace":"a","name":"zz"}}`:  `stdin: document 1, line 1: metadata: given twice on line 1, as "metadata" and as "Metadata"`,
+		head + `"metadata":{"namespace":"a","name":"b1"},"spec":{"chat":{"channel":"C1"}},"Spec":{"chat":{}}}`: `stdin: document 1 (Binding a/b1), line 1: spec: given twice on line 1, as "spec" and as "Spec"`,
+	} {
+		code, out, errs := run(t, in, "eval", "-now", fixedNow)
+		if code != exitFail || strings.Contains(out, "zz") {
+			t.Fatalf("%s: exit %d, stdout %q", in, code, out)
+		}
+		containsAll(t, errs, want)
+	}
+}

@@ -90,7 +90,7 @@ func TestEvalAndCheck_RefuseImpossibleScenarioValues(t *testing.T) {
 		"probes:\n- {binding: a/b, generation: -1}\n":                                        "line 6: scenario: probes[0].generation: -1 must not be negative",
 		"probes:\n- {binding: a/b, generation: 1, backend: {http: 200, cardBytes: -5}}\n":    "line 6: scenario: probes[0].backend.cardBytes: -5 must not be negative",
 		"probes:\n- binding: a/b\n  generation: 1\n  channel: {http: -429}\n":                "line 8: scenario: probes[0].channel.http: -429 is not an HTTP status",
-		"probes:\n- {binding: a/b, generation: 1, channel: {http: 429, retryAfter: 1e20}}\n": "line 6: probes[0].channel.retryAfter: must be a whole number no larger than 9223372036854775807, and 1e20 (100000000000000000000) is larger",
+		"probes:\n- {binding: a/b, generation: 1, channel: {http: 429, retryAfter: 1e20}}\n": "line 6: probes[0].channel.retryAfter: must be a whole number no larger than 9223372036854775807, and 1e20 is larger",
 		"prober:\n  limits: {concurrency: 0}\n":                                              "line 6: scenario: prober.limits.concurrency: 0 must be at least 1",
 		"writer:\n  limits:\n    quiet: -5s\n":                                               "line 7: scenario: writer.limits.quiet: -5s must be positive",
 	} {
