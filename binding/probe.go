@@ -416,18 +416,48 @@ func channelErrorStatus(code string) metav1.ConditionStatus {
 func ProbeMessage(typ string, reason Reason) string { return probeMessage(typ, string(reason)) }
 
 // probeMessage is the fixed sentence for a probe condition; True has none.
+// A type has about ten reasons, so a scan of its list, whose reasons are
+// mostly of other lengths than the one sought, beats hashing two strings.
 func probeMessage(typ, reason string) string {
-	return probeMessages[[2]string{typ, reason}]
+	var texts []probeText
+	switch typ {
+	case TypeBackendReachable:
+		texts = probeTexts[0]
+	case TypeChannelJoined:
+		texts = probeTexts[1]
+	}
+	for k := range texts {
+		if texts[k].reason == reason {
+			return texts[k].message
+		}
+	}
+	return ""
 }
 
-// probeMessages indexes the fixed sentences of the probe conditions, as
-// the rules declare them, by (type, reason).
-var probeMessages = func() map[[2]string]string {
-	out := map[[2]string]string{}
+// probeText is a probe condition's reason and its fixed sentence.
+type probeText struct{ reason, message string }
+
+// probeTexts lists the fixed sentences of BackendReachable's and of
+// ChannelJoined's reasons, as the rules declare them; a pair declared
+// twice (the probe-result and kept-across-failover rules) is listed once.
+var probeTexts = func() (out [2][]probeText) {
 	for _, r := range rules {
+		if len(r.Types) != 1 || (r.Types[0] != TypeBackendReachable && r.Types[0] != TypeChannelJoined) {
+			continue
+		}
+		k := 0
+		if r.Types[0] == TypeChannelJoined {
+			k = 1
+		}
 		for _, w := range r.Writes {
-			if w.Message != "" && len(r.Types) == 1 && (r.Types[0] == TypeBackendReachable || r.Types[0] == TypeChannelJoined) {
-				out[[2]string{r.Types[0], w.Reason}] = w.Message
+			if w.Message == "" {
+				continue
+			}
+			at := slices.IndexFunc(out[k], func(t probeText) bool { return t.reason == w.Reason })
+			if at < 0 {
+				out[k] = append(out[k], probeText{w.Reason, w.Message})
+			} else {
+				out[k][at].message = w.Message
 			}
 		}
 	}

@@ -119,18 +119,19 @@ func (e *evaluator) result(each func(int, Outcome)) Result {
 	} else {
 		// Handed on in sorted order, each as it is decided: nothing is
 		// held per Binding beyond its memory entry.
+		var br Outcome
 		for _, i := range order {
 			if !ix.bindingOK[i] {
 				continue
 			}
-			if d, owned := e.decide(int(i)); owned {
+			if m, owned := e.decide(int(i), &br); owned {
 				if e.rec != nil {
-					e.explain(int(i), &d.outcome)
+					e.explain(int(i), &br)
 				}
-				if d.remember {
-					mem = append(mem, bindingMemory(&s.Bindings[i], d.served.Generation, d.served.Binding))
+				if m.spec != nil {
+					mem = append(mem, bindingMemory(&s.Bindings[i], m.gen, m.spec))
 				}
-				each(int(i), d.outcome)
+				each(int(i), br)
 			}
 		}
 	}
@@ -176,18 +177,15 @@ func (e *evaluator) collect(order []int32, mem []Served) ([]Outcome, []Served) {
 		if !ix.bindingOK[i] {
 			continue
 		}
-		d, owned := e.decide(i)
+		r := rank[i]
+		m, owned := e.decide(i, &out[r])
 		if !owned {
 			continue
 		}
 		if e.rec != nil {
-			e.explain(i, &d.outcome)
+			e.explain(i, &out[r])
 		}
-		r := rank[i]
-		out[r], kept[r] = d.outcome, true
-		if d.remember {
-			bmem[r] = servedAt{d.served.Generation, d.served.Binding}
-		}
+		kept[r], bmem[r] = true, m
 	}
 	n := 0
 	for r := range out {
