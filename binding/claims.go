@@ -107,7 +107,7 @@ func (e *evaluator) resolve() {
 			if kept != nil {
 				k = &kept[i]
 			}
-			resolveBinding(s, ix, i, &st[i], k)
+			resolveBinding(s, ix, i, &st[i], k, sc)
 		}
 	}
 }
@@ -193,9 +193,9 @@ func (e *evaluator) claimChannels() {
 
 // resolveBinding runs the checks on one Binding's current generation and
 // finds its remembered claim.
-func resolveBinding(s *Snapshot, ix *index, i int, b *bstate, kept *keptRefs) {
+func resolveBinding(s *Snapshot, ix *index, i int, b *bstate, kept *keptRefs, sc *scratch) {
 	o := &s.Bindings[i]
-	b.spec = checkBinding(&o.Spec)
+	b.spec = sc.bindingCheck(i, &o.Spec)
 	var kb *found[backendInfo]
 	var kc, ko *found[connInfo]
 	if kept != nil {

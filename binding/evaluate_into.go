@@ -111,6 +111,8 @@ type keptPass struct {
 	claims []claimIn
 	// refs are what each Binding's names were found as.
 	refs []keptRefs
+	// checks are the broker's checks on each object's spec.
+	checks keptChecks
 }
 
 // nameKey is an object's kind and namespaced name.

@@ -141,6 +141,9 @@ func buildIndex(s *Snapshot, sc *scratch) {
 		checkIdentities(s, sc)
 	}
 	ok := sc.ok
+	if sc.carry != nil {
+		sc.carry.checks.sized(s)
+	}
 	ix.errors = append(ix.errors, sc.idErrors...)
 	if !sameMem {
 		buildMemory(s, sc)
@@ -160,7 +163,7 @@ func buildIndex(s *Snapshot, sc *scratch) {
 		}
 		o := &s.Backends[i]
 		info := &backends[i]
-		*info = backendInfo{obj: o, problems: checkBackend(&o.Spec)}
+		*info = backendInfo{obj: o, problems: sc.backendCheck(i, &o.Spec)}
 		if info.problems == nil {
 			info.running, info.runningGen = &o.Spec, o.Generation
 		} else if m := ix.memoryAt(off + i); m != nil && m.Kind == akv1.KindAgentBackend && m.Backend != nil && m.Generation <= o.Generation {
@@ -181,7 +184,7 @@ func buildIndex(s *Snapshot, sc *scratch) {
 		}
 		o := &s.Connections[i]
 		info := &conns[i]
-		*info = connInfo{obj: o, problems: checkConnection(&o.Spec)}
+		*info = connInfo{obj: o, problems: sc.connCheck(i, &o.Spec)}
 		if info.problems == nil {
 			info.running, info.runningGen = &o.Spec, o.Generation
 		} else if m := ix.memoryAt(off + i); m != nil && m.Kind == akv1.KindChatConnection && m.Connection != nil && m.Generation <= o.Generation {
