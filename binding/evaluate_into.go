@@ -87,6 +87,9 @@ type scratch struct {
 
 	st      []bstate
 	holders map[claimKey]int32
+	// claimsKept: every Binding claims what it claimed in the last pass,
+	// whose holders it then holds (resolve).
+	claimsKept bool
 
 	// Sorted positions of the Bindings, AgentBackends and ChatConnections
 	// by namespace, name and UID, kept while they stay sorted.

@@ -2,7 +2,9 @@ package binding
 
 import (
 	"slices"
+	"unsafe"
 
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 
 	akv1 "github.com/condengine/condengine/api/agentkourier/v1alpha1"
@@ -233,16 +235,38 @@ func (sc *scratch) sameIdentities(s *Snapshot) bool {
 	if !same {
 		sc.idKeys = reuse(sc.idKeys, n)
 	}
-	for i := range n {
-		id := identityAt(s, i)
-		k := idKey{id.ns, id.name, id.uid, id.gen < 0}
-		if same && sc.idKeys[i] != k {
-			same = false
-		}
-		sc.idKeys[i] = k
+	keys := sc.idKeys
+	for i := range s.Bindings {
+		same = keys[i].note(&s.Bindings[i].ObjectMeta) && same
+	}
+	keys = keys[len(s.Bindings):]
+	for i := range s.Backends {
+		same = keys[i].note(&s.Backends[i].ObjectMeta) && same
+	}
+	keys = keys[len(s.Backends):]
+	for i := range s.Connections {
+		same = keys[i].note(&s.Connections[i].ObjectMeta) && same
 	}
 	sc.primed = same
 	return same
+}
+
+// note reports whether k is the identity m gives, and makes it so.
+func (k *idKey) note(m *metav1.ObjectMeta) bool {
+	// Equal strings of an object left as it was share their bytes: the
+	// common case is decided by pointers alone.
+	if sameString(k.ns, m.Namespace) && sameString(k.name, m.Name) && sameString(string(k.uid), string(m.UID)) &&
+		k.negative == (m.Generation < 0) {
+		return true
+	}
+	*k = idKey{m.Namespace, m.Name, m.UID, m.Generation < 0}
+	return false
+}
+
+// sameString is a == b, decided without a call when both share their
+// bytes or differ in length.
+func sameString(a, b string) bool {
+	return len(a) == len(b) && (unsafe.StringData(a) == unsafe.StringData(b) || a == b)
 }
 
 // checkIdentities decides which objects take part (sc.ok) and why the
