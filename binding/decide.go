@@ -75,10 +75,8 @@ func (e *evaluator) decide(i int, br *Outcome) (served servedAt, owned bool) {
 		if ch != nil {
 			cv, cgen = classifyChannel(ch.Channel), ch.Generation
 		}
-		var bcause, ccause *Cause
-		var bkept, ckept *metav1.Condition
-		vs[1], bcause, bkept = probeVerdict(o, TypeBackendReachable, servedGen, bv, bgen)
-		vs[2], ccause, ckept = probeVerdict(o, TypeChannelJoined, servedGen, cv, cgen)
+		bcause, bkept := probeVerdict(&vs[1], o, TypeBackendReachable, servedGen, &bv, bgen)
+		ccause, ckept := probeVerdict(&vs[2], o, TypeChannelJoined, servedGen, &cv, cgen)
 		if bcause != nil {
 			causes = append(causes, *bcause)
 		}
@@ -93,8 +91,7 @@ func (e *evaluator) decide(i int, br *Outcome) (served servedAt, owned bool) {
 	} else {
 		probes.mark(s, i, o.UID, "the Binding is not served")
 	}
-	var from string
-	vs[n], from = readyVerdict(s, o, vs[:n])
+	from := readyVerdict(&vs[n], s, o, vs[:n])
 	if rec.on() {
 		recordReady(rec, self, vs[:n], vs[n], from)
 	}

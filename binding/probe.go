@@ -193,10 +193,12 @@ var probeRules = []conditions.Rule{
 }
 
 // probeVerdict decides BackendReachable or ChannelJoined from the
-// chosen result. With none it is Pending at the served generation, unless
-// the object already carries a good condition of that generation: a fresh
-// leader must not write Pending over what the last one found.
-func probeVerdict(o *akv1.Binding, typ string, servedGen int64, v verdict, gen int64) (conditions.Verdict, *Cause, *metav1.Condition) {
+// chosen result, into *out. With none it is Pending at the served
+// generation, unless the object already carries a good condition of that
+// generation: a fresh leader must not write Pending over what the last
+// one found. It returns the cause for the log, if any, and the condition
+// kept.
+func probeVerdict(out *conditions.Verdict, o *akv1.Binding, typ string, servedGen int64, v *verdict, gen int64) (*Cause, *metav1.Condition) {
 	probe, pend, kept := ruleBackendProbe, ruleBackendPending, ruleBackendKept
 	if typ == TypeChannelJoined {
 		probe, pend, kept = ruleChannelProbe, ruleChannelPending, ruleChannelKept
@@ -205,17 +207,19 @@ func probeVerdict(o *akv1.Binding, typ string, servedGen int64, v verdict, gen i
 		if c := keepGood(o, typ, servedGen); c != nil {
 			// The result is kept, in our own words: a message someone
 			// else wrote there is not carried on.
-			return conditions.Verdict{Rule: &rules[kept], Status: c.Status, Reason: c.Reason,
-				Message: probeMessage(typ, c.Reason), Generation: c.ObservedGeneration}, nil, c
+			*out = conditions.Verdict{Rule: &rules[kept], Status: c.Status, Reason: c.Reason,
+				Message: probeMessage(typ, c.Reason), Generation: c.ObservedGeneration}
+			return nil, c
 		}
-		return rules[pend].Verdict(0, "", gen), nil, nil
+		*out = rules[pend].Verdict(0, "", gen)
+		return nil, nil
 	}
-	out := conditions.Verdict{Rule: &rules[probe], Status: v.status, Reason: string(v.reason),
+	*out = conditions.Verdict{Rule: &rules[probe], Status: v.status, Reason: string(v.reason),
 		Message: probeMessage(typ, string(v.reason)), Generation: gen}
 	if v.cause == "" {
-		return out, nil, nil
+		return nil, nil
 	}
-	return out, &Cause{Type: typ, Reason: string(v.reason), Detail: capCause(v.cause)}, nil
+	return &Cause{Type: typ, Reason: string(v.reason), Detail: capCause(v.cause)}, nil
 }
 
 // keepGood finds a condition of typ on the object that Pending must not
