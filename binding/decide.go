@@ -7,6 +7,7 @@ import (
 
 	akv1 "github.com/condengine/condengine/api/agentkourier/v1alpha1"
 	"github.com/condengine/condengine/conditions"
+	"github.com/condengine/condengine/internal/wholesec"
 )
 
 // decide decides the Binding at position i: where it is served, its four
@@ -47,6 +48,10 @@ func (e *evaluator) decide(i int, br *Outcome) (served servedAt, owned bool) {
 	if rec.on() {
 		self = ref(akv1.KindBinding, &o.ObjectMeta)
 	}
+	// The conditions as the API server stores them, at whole seconds
+	// (wholeSeconds): the list itself when it has no fraction, as it
+	// never has once written.
+	conds := wholesec.Conditions(o.Status.Conditions)
 	fs, causes := collectFindings(o, b, holder)
 	ar, msg := acceptedVerdict(fs)
 	if ar != ruleAcceptedOK {
@@ -75,8 +80,8 @@ func (e *evaluator) decide(i int, br *Outcome) (served servedAt, owned bool) {
 		if ch != nil {
 			cv, cgen = classifyChannel(ch.Channel), ch.Generation
 		}
-		bcause, bkept := probeVerdict(&vs[1], o, TypeBackendReachable, servedGen, &bv, bgen)
-		ccause, ckept := probeVerdict(&vs[2], o, TypeChannelJoined, servedGen, &cv, cgen)
+		bcause, bkept := probeVerdict(&vs[1], o, conds, TypeBackendReachable, servedGen, &bv, bgen)
+		ccause, ckept := probeVerdict(&vs[2], o, conds, TypeChannelJoined, servedGen, &cv, cgen)
 		if bcause != nil {
 			causes = append(causes, *bcause)
 		}
@@ -100,7 +105,7 @@ func (e *evaluator) decide(i int, br *Outcome) (served servedAt, owned bool) {
 	if n == 2 {
 		types = unservedTypes[:]
 	}
-	m := Vocabulary.MergeVerdicts(o, o.Status.Conditions, types, vs[:n], s.Now)
+	m := Vocabulary.MergeVerdicts(o, conds, types, vs[:n], s.Now)
 	m.Stale = m.Stale || b.staleMemory
 	*br = Outcome{
 		Outcome: conditions.Outcome{Kind: akv1.KindBinding, Namespace: o.Namespace, Name: o.Name, UID: o.UID,
@@ -110,7 +115,7 @@ func (e *evaluator) decide(i int, br *Outcome) (served servedAt, owned bool) {
 	}
 	br.Decide(m, false)
 	if m.Stale {
-		br.Conditions = o.Status.Conditions
+		br.Conditions = conds
 	}
 	if br.Write {
 		switch {

@@ -11,22 +11,23 @@ import (
 	"github.com/condengine/condengine/internal/wholesec"
 )
 
-// wholeSeconds is bs with every instant a Binding carries
-// (creationTimestamp, deletionTimestamp, each lastTransitionTime) read
-// at whole seconds, as the API server stores them: bs itself when none
-// has a fraction, else a copy. Every rule reads the Bindings through it,
-// so two Bindings created within one second tie on time (and the holder
-// of a channel is the first by namespace, then name), and a condition
-// is left over from an earlier Binding only when it is a whole second
-// older. Probe results, the memory and Now are not objects' instants and
-// keep their nanoseconds. AgentBackends and ChatConnections carry no
-// instant a rule reads.
+// wholeSeconds is bs with the instants of each Binding's metadata
+// (creationTimestamp, deletionTimestamp) read at whole seconds, as the
+// API server stores them: bs itself when none has a fraction, else a
+// copy. Every rule reads the Bindings through it, so two Bindings created
+// within one second tie on time (and the holder of a channel is the
+// first by namespace, then name). The lastTransitionTimes of a Binding's
+// conditions are read at whole seconds where its conditions are read,
+// when it is decided (decide), so a condition is left over from an
+// earlier Binding only when it is a whole second older. Probe results,
+// the memory and Now are not objects' instants and keep their
+// nanoseconds. AgentBackends and ChatConnections carry no instant a rule
+// reads.
 func wholeSeconds(bs []akv1.Binding) []akv1.Binding {
 	return wholesec.Objects(bs, func(b *akv1.Binding) bool {
-		return wholesec.MetaWhole(&b.ObjectMeta) && wholesec.ConditionsWhole(b.Status.Conditions)
+		return wholesec.MetaWhole(&b.ObjectMeta)
 	}, func(b *akv1.Binding) {
 		wholesec.FixMeta(&b.ObjectMeta)
-		b.Status.Conditions = wholesec.Conditions(b.Status.Conditions)
 	})
 }
 

@@ -198,13 +198,13 @@ var probeRules = []conditions.Rule{
 // generation: a fresh leader must not write Pending over what the last
 // one found. It returns the cause for the log, if any, and the condition
 // kept.
-func probeVerdict(out *conditions.Verdict, o *akv1.Binding, typ string, servedGen int64, v *verdict, gen int64) (*Cause, *metav1.Condition) {
+func probeVerdict(out *conditions.Verdict, o *akv1.Binding, conds []metav1.Condition, typ string, servedGen int64, v *verdict, gen int64) (*Cause, *metav1.Condition) {
 	probe, pend, kept := ruleBackendProbe, ruleBackendPending, ruleBackendKept
 	if typ == TypeChannelJoined {
 		probe, pend, kept = ruleChannelProbe, ruleChannelPending, ruleChannelKept
 	}
 	if v.reason == ReasonPending {
-		if c := keepGood(o, typ, servedGen); c != nil {
+		if c := keepGood(o, conds, typ, servedGen); c != nil {
 			// The result is kept, in our own words: a message someone
 			// else wrote there is not carried on.
 			*out = conditions.Verdict{Rule: &rules[kept], Status: c.Status, Reason: c.Reason,
@@ -222,14 +222,14 @@ func probeVerdict(out *conditions.Verdict, o *akv1.Binding, typ string, servedGe
 	return &Cause{Type: typ, Reason: string(v.reason), Detail: capCause(v.cause)}, nil
 }
 
-// keepGood finds a condition of typ on the object that Pending must not
-// replace, nil when there is none: a reason one of typ's rules writes,
+// keepGood finds a condition of typ among conds (the object's, at whole
+// seconds) that Pending must not replace, nil when there is none: a reason one of typ's rules writes,
 // other than Pending, about the served generation, and made for this
 // object (not carried over from an earlier object of the same name, whose
 // transitions predate this one).
-func keepGood(o *akv1.Binding, typ string, servedGen int64) *metav1.Condition {
-	for i := range o.Status.Conditions {
-		c := &o.Status.Conditions[i]
+func keepGood(o *akv1.Binding, conds []metav1.Condition, typ string, servedGen int64) *metav1.Condition {
+	for i := range conds {
+		c := &conds[i]
 		if c.Type != typ {
 			continue
 		}
