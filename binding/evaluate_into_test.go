@@ -78,7 +78,7 @@ func editKeepingPositions(t *rapid.T, s binding.Snapshot) binding.Snapshot {
 			s.Bindings = slices.Clone(s.Bindings)
 		}
 		b := &s.Bindings[rapid.IntRange(0, len(s.Bindings)-1).Draw(t, "binding")]
-		switch rapid.IntRange(0, 8).Draw(t, "binding edit") {
+		switch rapid.IntRange(0, 9).Draw(t, "binding edit") {
 		case 0:
 			// Another Binding's channel makes a competitor.
 			b.Spec.Chat.Channel = rapid.SampledFrom([]string{"C1", "C2", "", s.Bindings[0].Spec.Chat.Channel}).Draw(t, "channel")
@@ -99,6 +99,17 @@ func editKeepingPositions(t *rapid.T, s binding.Snapshot) binding.Snapshot {
 			b.Spec.Chat.ConnectionRef.Namespace = rapid.SampledFrom(append(bindingtest.Namespaces(), "", "Bad_NS")).Draw(t, "connection namespace")
 		case 8:
 			b.Spec.Agent.BackendRef.Namespace = rapid.SampledFrom(append(bindingtest.Namespaces(), "", "Bad_NS")).Draw(t, "backend namespace")
+		case 9:
+			// A later Binding takes an earlier one's channel, older than
+			// it: the earlier one, already walked, loses its channel.
+			i := rapid.IntRange(0, len(s.Bindings)-1).Draw(t, "earlier")
+			for j := len(s.Bindings) - 1; j > i; j-- {
+				if l := &s.Bindings[j]; l.Namespace == s.Bindings[i].Namespace {
+					l.Spec.Chat = s.Bindings[i].Spec.Chat
+					l.CreationTimestamp = metav1.NewTime(s.Bindings[i].CreationTimestamp.Add(-time.Hour))
+					break
+				}
+			}
 		}
 	}
 	if len(s.Backends) > 0 && rapid.Bool().Draw(t, "edit backend") {
