@@ -199,6 +199,13 @@ func TestProperty_MergeVerdictsIsMergeObject(t *testing.T) {
 		if len(want.Conditions) > 0 && len(current) > 0 && &want.Conditions[0] == &current[0] && &got.Conditions[0] != &current[0] {
 			t.Fatal("MergeObject answered with current itself and MergeVerdicts did not")
 		}
+		// The shortcut takes exactly MergeObject's quiet case, so that it
+		// is the path taken, not only an answer equal to it.
+		created = obj.GetCreationTimestamp().Time
+		quiet := len(v.Held(current, created)) == len(current) && v.settled(current, desired, gen)
+		if s := v.settledVerdicts(current, types, vs, gen, created); s != quiet {
+			t.Fatalf("the shortcut says settled %v, MergeObject's quiet case %v", s, quiet)
+		}
 	})
 }
 
