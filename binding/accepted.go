@@ -141,11 +141,14 @@ func collectFindings(o *akv1.Binding, b *bstate, conflictHolder *akv1.Binding) (
 	for _, p := range b.spec.problems {
 		fs = append(fs, finding{ruleInvalidSpec, p})
 	}
-	if b.spec.backendOK {
+	// A reference that finds an object it may use, of a valid current
+	// generation, says nothing (referenced.check): the common case skips
+	// building what check would read.
+	if b.spec.backendOK && (b.backend == nil || b.backendDenied || b.backend.problems != nil) {
 		fs, causes = withObject(referenced{kind: akv1.KindAgentBackend, path: "spec.agent.backendRef", key: backendKey(o), denied: b.backendDenied,
 			notFound: ruleBackendNotFound, rejected: ruleBackendRejected}, b.backend).check(o.Namespace, fs, causes)
 	}
-	if b.spec.connOK {
+	if b.spec.connOK && (b.conn == nil || b.connDenied || b.conn.problems != nil) {
 		fs, causes = withObject(referenced{kind: akv1.KindChatConnection, path: "spec.chat.connectionRef", key: connKey(o), denied: b.connDenied,
 			notFound: ruleConnectionNotFound, rejected: ruleConnectionRejected}, b.conn).check(o.Namespace, fs, causes)
 	}

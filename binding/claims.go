@@ -101,15 +101,25 @@ func (e *evaluator) resolve() {
 		}
 		kept = k.refs
 	}
+	// Whether every Binding claims what it claimed in the last pass is
+	// found in the same walk, while the Binding is at hand (sameClaim).
+	var claims []claimIn
+	if sc.carry != nil && sc.sameIDs && len(sc.carry.claims) == len(st) {
+		claims = sc.carry.claims
+	}
 	for i := range s.Bindings {
 		if ix.bindingOK[i] {
 			var k *keptRefs
 			if kept != nil {
 				k = &kept[i]
 			}
-			resolveBinding(s, ix, i, &st[i], k)
+			resolveBinding(s, ix, i, &st[i], k, sc)
+		}
+		if claims != nil && !sameClaim(e, i, &claims[i]) {
+			claims = nil
 		}
 	}
+	sc.claimsKept = claims != nil
 }
 
 // keptRefs are what one Binding's names were found as in the last pass.
@@ -143,7 +153,7 @@ func lookup[V any](m map[objKey]*V, k objKey, kept *found[V]) *V {
 // channel never depends on list order.
 func (e *evaluator) claimChannels() {
 	sc := e.sc
-	if sc.sameClaims(e) {
+	if sc.claimsKept {
 		return
 	}
 	s, ix, st := e.s, e.ix, e.st
@@ -193,9 +203,9 @@ func (e *evaluator) claimChannels() {
 
 // resolveBinding runs the checks on one Binding's current generation and
 // finds its remembered claim.
-func resolveBinding(s *Snapshot, ix *index, i int, b *bstate, kept *keptRefs) {
+func resolveBinding(s *Snapshot, ix *index, i int, b *bstate, kept *keptRefs, sc *scratch) {
 	o := &s.Bindings[i]
-	b.spec = checkBinding(&o.Spec)
+	b.spec = sc.bindingCheck(i, &o.Spec)
 	var kb *found[backendInfo]
 	var kc, ko *found[connInfo]
 	if kept != nil {
@@ -255,30 +265,36 @@ func claimInOf(ix *index, st []bstate, s *Snapshot, i int) claimIn {
 	return in
 }
 
-// sameClaims reports that every Binding claims what it claimed in the
-// last pass, at the same position, with the same identity and creation
-// time: the holders are then the last pass's, and it sets them in the
-// Binding states. A claim names its connection by the pointer to the
-// connection's info; with every identity where it was, each connection
-// keeps its position and so its info's pointer.
-func (sc *scratch) sameClaims(e *evaluator) bool {
-	st := e.st
-	if sc.carry == nil || !sc.sameIDs || len(sc.carry.claims) != len(st) {
+// sameClaim reports that the Binding at position i claims what it
+// claimed in the last pass (was), with the same identity and creation
+// time, and sets the holders found then in its state. When every
+// Binding does, the holders are the last pass's (claimChannels). A claim
+// names its connection by the pointer to the connection's info; with
+// every identity where it was, each connection keeps its position and so
+// its info's pointer.
+func sameClaim(e *evaluator, i int, was *claimIn) bool {
+	b, o := &e.st[i], &e.s.Bindings[i]
+	b.curHolder, b.oldHolder = was.curHolder, was.oldHolder
+	// claimInOf's fields, compared where they lie.
+	ok := e.ix.bindingOK[i]
+	if ok != was.ok || b.passes != was.passes || !o.CreationTimestamp.Time.Equal(was.created) {
 		return false
 	}
-	for i := range st {
-		was := &sc.carry.claims[i]
-		st[i].curHolder, st[i].oldHolder = was.curHolder, was.oldHolder
-		now := claimInOf(e.ix, st, e.s, i)
-		if now.cur != was.cur || now.old != was.old || now.ok != was.ok || now.passes != was.passes ||
-			!now.created.Equal(was.created) {
-			return false
-		}
+	var cur, old claimKey
+	if ok && b.hasCur {
+		cur = b.curClaim(o)
 	}
-	return true
+	if ok && b.hasOld {
+		old = b.oldClaim()
+	}
+	return cur.is(was.cur) && old.is(was.old)
 }
 
-// noteClaims records this pass's claims and holders for sameClaims.
+// is reports k == o, decided without a call when the channels share
+// their bytes.
+func (k claimKey) is(o claimKey) bool { return k.conn == o.conn && sameString(k.channel, o.channel) }
+
+// noteClaims records this pass's claims and holders for sameClaim.
 func (sc *scratch) noteClaims(e *evaluator) {
 	k := sc.carry
 	if k == nil {

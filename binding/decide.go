@@ -7,20 +7,16 @@ import (
 
 	akv1 "github.com/condengine/condengine/api/agentkourier/v1alpha1"
 	"github.com/condengine/condengine/conditions"
+	"github.com/condengine/condengine/internal/wholesec"
 )
 
-// decided is what decide found for one Binding: its outcome and, when
-// remember is set, the memory entry of what it serves.
-type decided struct {
-	outcome  Outcome
-	served   Served
-	remember bool
-}
-
 // decide decides the Binding at position i: where it is served, its four
-// (or two) conditions, and whether this broker writes them. owned is
-// false for a Binding another broker answers for; it then gets no result.
-func (e *evaluator) decide(i int) (d decided, owned bool) {
+// (or two) conditions, and whether this broker writes them, written into
+// *br (all of it: nothing of what br held stays). It returns what the
+// memory keeps of the Binding (spec nil: nothing). owned is false for a
+// Binding another broker answers for; it then gets no result and br is
+// left as it was.
+func (e *evaluator) decide(i int, br *Outcome) (served servedAt, owned bool) {
 	s, probes := e.s, e.probes
 	o := &s.Bindings[i]
 	b := &e.st[i]
@@ -38,7 +34,7 @@ func (e *evaluator) decide(i int) (d decided, owned bool) {
 	// none to be found, every broker's leader answers for it.
 	if b.conn != nil && connBroker(b.conn) != s.Broker.Name {
 		probes.mark(s, i, o.UID, "the Binding belongs to another broker")
-		return decided{}, false
+		return servedAt{}, false
 	}
 
 	var holder *akv1.Binding
@@ -52,6 +48,10 @@ func (e *evaluator) decide(i int) (d decided, owned bool) {
 	if rec.on() {
 		self = ref(akv1.KindBinding, &o.ObjectMeta)
 	}
+	// The conditions as the API server stores them, at whole seconds
+	// (wholeSeconds): the list itself when it has no fraction, as it
+	// never has once written.
+	conds := wholesec.Conditions(o.Status.Conditions)
 	fs, causes := collectFindings(o, b, holder)
 	ar, msg := acceptedVerdict(fs)
 	if ar != ruleAcceptedOK {
@@ -80,10 +80,8 @@ func (e *evaluator) decide(i int) (d decided, owned bool) {
 		if ch != nil {
 			cv, cgen = classifyChannel(ch.Channel), ch.Generation
 		}
-		var bcause, ccause *Cause
-		var bkept, ckept *metav1.Condition
-		vs[1], bcause, bkept = probeVerdict(o, TypeBackendReachable, servedGen, bv, bgen)
-		vs[2], ccause, ckept = probeVerdict(o, TypeChannelJoined, servedGen, cv, cgen)
+		bcause, bkept := probeVerdict(&vs[1], o, conds, TypeBackendReachable, servedGen, &bv, bgen)
+		ccause, ckept := probeVerdict(&vs[2], o, conds, TypeChannelJoined, servedGen, &cv, cgen)
 		if bcause != nil {
 			causes = append(causes, *bcause)
 		}
@@ -98,22 +96,18 @@ func (e *evaluator) decide(i int) (d decided, owned bool) {
 	} else {
 		probes.mark(s, i, o.UID, "the Binding is not served")
 	}
-	var from string
-	vs[n], from = readyVerdict(s, o, vs[:n])
+	from := readyVerdict(&vs[n], s, o, vs[:n])
 	if rec.on() {
 		recordReady(rec, self, vs[:n], vs[n], from)
 	}
 	n++
-	var desired [4]metav1.Condition
-	desired[0] = vs[0].Condition(TypeAccepted)
-	for k := 1; k < n-1; k++ {
-		desired[k] = vs[k].Condition([...]string{TypeBackendReachable, TypeChannelJoined}[k-1])
+	types := servedTypes[:]
+	if n == 2 {
+		types = unservedTypes[:]
 	}
-	desired[n-1] = vs[n-1].Condition(TypeReady)
-
-	m := Vocabulary.MergeObject(o, o.Status.Conditions, desired[:n], s.Now)
+	m := Vocabulary.MergeVerdicts(o, conds, types, vs[:n], s.Now)
 	m.Stale = m.Stale || b.staleMemory
-	br := Outcome{
+	*br = Outcome{
 		Outcome: conditions.Outcome{Kind: akv1.KindBinding, Namespace: o.Namespace, Name: o.Name, UID: o.UID,
 			Generation: o.Generation, Conditions: m.Conditions},
 		Served: servedSpec != nil, ServedGeneration: servedGen,
@@ -121,7 +115,7 @@ func (e *evaluator) decide(i int) (d decided, owned bool) {
 	}
 	br.Decide(m, false)
 	if m.Stale {
-		br.Conditions = o.Status.Conditions
+		br.Conditions = conds
 	}
 	if br.Write {
 		switch {
@@ -138,15 +132,19 @@ func (e *evaluator) decide(i int) (d decided, owned bool) {
 		// The snapshot lags the memory: keep the memory as it is.
 		br.Errors = append(br.Errors, "the memory serves generation "+strconv.FormatInt(b.old.Generation, 10)+
 			", above metadata.generation "+strconv.FormatInt(o.Generation, 10))
-		d.served, d.remember = *b.old, true
-		d.served.Namespace, d.served.Name = o.Namespace, o.Name
+		served = servedAt{b.old.Generation, b.old.Binding}
 	case servedSpec != nil:
-		d.served = Served{Kind: akv1.KindBinding, Namespace: o.Namespace, Name: o.Name, UID: o.UID, Generation: servedGen, Binding: servedSpec}
-		d.remember = true
+		served = servedAt{servedGen, servedSpec}
 	}
-	d.outcome = br
-	return d, true
+	return served, true
 }
+
+// The types of the conditions decide writes, in order: four for a
+// Binding that is served, two for one that is not.
+var (
+	servedTypes   = [...]string{TypeAccepted, TypeBackendReachable, TypeChannelJoined, TypeReady}
+	unservedTypes = [...]string{TypeAccepted, TypeReady}
+)
 
 func ref(kind string, m *metav1.ObjectMeta) conditions.ObjectRef {
 	return conditions.ObjectRef{Kind: kind, Namespace: m.Namespace, Name: m.Name, UID: m.UID, Generation: m.Generation}

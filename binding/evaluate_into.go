@@ -87,6 +87,9 @@ type scratch struct {
 
 	st      []bstate
 	holders map[claimKey]int32
+	// claimsKept: every Binding claims what it claimed in the last pass,
+	// whose holders it then holds (resolve).
+	claimsKept bool
 
 	// Sorted positions of the Bindings, AgentBackends and ChatConnections
 	// by namespace, name and UID, kept while they stay sorted.
@@ -111,6 +114,8 @@ type keptPass struct {
 	claims []claimIn
 	// refs are what each Binding's names were found as.
 	refs []keptRefs
+	// checks are the broker's checks on each object's spec.
+	checks keptChecks
 }
 
 // nameKey is an object's kind and namespaced name.

@@ -10,6 +10,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"pgregory.net/rapid"
 
+	akv1 "github.com/condengine/condengine/api/agentkourier/v1alpha1"
 	"github.com/condengine/condengine/binding"
 	"github.com/condengine/condengine/binding/bindingtest"
 )
@@ -77,7 +78,7 @@ func editKeepingPositions(t *rapid.T, s binding.Snapshot) binding.Snapshot {
 			s.Bindings = slices.Clone(s.Bindings)
 		}
 		b := &s.Bindings[rapid.IntRange(0, len(s.Bindings)-1).Draw(t, "binding")]
-		switch rapid.IntRange(0, 6).Draw(t, "binding edit") {
+		switch rapid.IntRange(0, 9).Draw(t, "binding edit") {
 		case 0:
 			// Another Binding's channel makes a competitor.
 			b.Spec.Chat.Channel = rapid.SampledFrom([]string{"C1", "C2", "", s.Bindings[0].Spec.Chat.Channel}).Draw(t, "channel")
@@ -94,12 +95,27 @@ func editKeepingPositions(t *rapid.T, s binding.Snapshot) binding.Snapshot {
 		case 6:
 			// Who holds a channel goes by creation time first.
 			b.CreationTimestamp = metav1.NewTime(b.CreationTimestamp.Add(time.Duration(rapid.IntRange(-3, 3).Draw(t, "hours")) * time.Hour))
+		case 7:
+			b.Spec.Chat.ConnectionRef.Namespace = rapid.SampledFrom(append(bindingtest.Namespaces(), "", "Bad_NS")).Draw(t, "connection namespace")
+		case 8:
+			b.Spec.Agent.BackendRef.Namespace = rapid.SampledFrom(append(bindingtest.Namespaces(), "", "Bad_NS")).Draw(t, "backend namespace")
+		case 9:
+			// A later Binding takes an earlier one's channel, older than
+			// it: the earlier one, already walked, loses its channel.
+			i := rapid.IntRange(0, len(s.Bindings)-1).Draw(t, "earlier")
+			for j := len(s.Bindings) - 1; j > i; j-- {
+				if l := &s.Bindings[j]; l.Namespace == s.Bindings[i].Namespace {
+					l.Spec.Chat = s.Bindings[i].Spec.Chat
+					l.CreationTimestamp = metav1.NewTime(s.Bindings[i].CreationTimestamp.Add(-time.Hour))
+					break
+				}
+			}
 		}
 	}
 	if len(s.Backends) > 0 && rapid.Bool().Draw(t, "edit backend") {
 		s.Backends = slices.Clone(s.Backends)
 		b := &s.Backends[rapid.IntRange(0, len(s.Backends)-1).Draw(t, "backend index")]
-		switch rapid.IntRange(0, 3).Draw(t, "backend edit") {
+		switch rapid.IntRange(0, 6).Draw(t, "backend edit") {
 		case 0:
 			b.Name = rapid.SampledFrom([]string{"echo", "hub", "ghost"}).Draw(t, "backend name")
 		case 1:
@@ -108,6 +124,36 @@ func editKeepingPositions(t *rapid.T, s binding.Snapshot) binding.Snapshot {
 			b.Generation = rapid.SampledFrom([]int64{-1, b.Generation + 1}).Draw(t, "backend generation")
 		case 3:
 			b.Spec.URL = rapid.SampledFrom([]string{"https://a.example", "ftp://bad"}).Draw(t, "url")
+		case 4:
+			// The list's own array, shared with the last snapshot.
+			editAllowed(t, b.Spec.AllowedNamespaces)
+		case 5:
+			// The Secret reference the last snapshot points at too.
+			if r := b.Spec.AuthSecretRef; r != nil {
+				r.Name = rapid.SampledFrom([]string{"token", "Bad_Name", ""}).Draw(t, "secret name")
+			} else {
+				b.Spec.AuthSecretRef = &akv1.SecretKeyRef{Name: "token", Key: "k"}
+			}
+		case 6:
+			b.Spec.CardPath = rapid.SampledFrom([]string{"", "/card", "card"}).Draw(t, "card path")
+		}
+	}
+	if len(s.Connections) > 0 && rapid.Bool().Draw(t, "edit connection") {
+		s.Connections = slices.Clone(s.Connections)
+		c := &s.Connections[rapid.IntRange(0, len(s.Connections)-1).Draw(t, "connection index")]
+		switch rapid.IntRange(0, 3).Draw(t, "connection edit") {
+		case 0:
+			c.Spec.Platform = rapid.SampledFrom([]string{akv1.PlatformSlack, "teams"}).Draw(t, "platform")
+		case 1:
+			editAllowed(t, c.Spec.AllowedNamespaces)
+		case 2:
+			if r := c.Spec.TokenSecretRef; r != nil {
+				r.Key = rapid.SampledFrom([]string{"token", ""}).Draw(t, "token key")
+			} else {
+				c.Spec.TokenSecretRef = &akv1.SecretKeyRef{Name: "token", Key: "k"}
+			}
+		case 3:
+			c.Spec.Broker = rapid.SampledFrom([]string{"", "other"}).Draw(t, "broker")
 		}
 	}
 	if len(s.Served.Objects) > 0 && rapid.Bool().Draw(t, "edit memory") {
@@ -138,6 +184,13 @@ func editKeepingPositions(t *rapid.T, s binding.Snapshot) binding.Snapshot {
 		}
 	}
 	return s
+}
+
+// editAllowed changes one entry of an allowedNamespaces list in place.
+func editAllowed(t *rapid.T, list []string) {
+	if len(list) > 0 {
+		list[rapid.IntRange(0, len(list)-1).Draw(t, "allowed entry")] = rapid.SampledFrom(append(bindingtest.Namespaces(), "*", "Bad_NS")).Draw(t, "allowed")
+	}
 }
 
 // TestProperty_EvaluateIntoEqualsEvaluate evaluates a sequence of

@@ -2,29 +2,32 @@ package binding
 
 import (
 	"slices"
+	"unsafe"
 
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 
 	akv1 "github.com/condengine/condengine/api/agentkourier/v1alpha1"
 	"github.com/condengine/condengine/internal/wholesec"
 )
 
-// wholeSeconds is bs with every instant a Binding carries
-// (creationTimestamp, deletionTimestamp, each lastTransitionTime) read
-// at whole seconds, as the API server stores them: bs itself when none
-// has a fraction, else a copy. Every rule reads the Bindings through it,
-// so two Bindings created within one second tie on time (and the holder
-// of a channel is the first by namespace, then name), and a condition
-// is left over from an earlier Binding only when it is a whole second
-// older. Probe results, the memory and Now are not objects' instants and
-// keep their nanoseconds. AgentBackends and ChatConnections carry no
-// instant a rule reads.
+// wholeSeconds is bs with the instants of each Binding's metadata
+// (creationTimestamp, deletionTimestamp) read at whole seconds, as the
+// API server stores them: bs itself when none has a fraction, else a
+// copy. Every rule reads the Bindings through it, so two Bindings created
+// within one second tie on time (and the holder of a channel is the
+// first by namespace, then name). The lastTransitionTimes of a Binding's
+// conditions are read at whole seconds where its conditions are read,
+// when it is decided (decide), so a condition is left over from an
+// earlier Binding only when it is a whole second older. Probe results,
+// the memory and Now are not objects' instants and keep their
+// nanoseconds. AgentBackends and ChatConnections carry no instant a rule
+// reads.
 func wholeSeconds(bs []akv1.Binding) []akv1.Binding {
 	return wholesec.Objects(bs, func(b *akv1.Binding) bool {
-		return wholesec.MetaWhole(&b.ObjectMeta) && wholesec.ConditionsWhole(b.Status.Conditions)
+		return wholesec.MetaWhole(&b.ObjectMeta)
 	}, func(b *akv1.Binding) {
 		wholesec.FixMeta(&b.ObjectMeta)
-		b.Status.Conditions = wholesec.Conditions(b.Status.Conditions)
 	})
 }
 
@@ -141,6 +144,9 @@ func buildIndex(s *Snapshot, sc *scratch) {
 		checkIdentities(s, sc)
 	}
 	ok := sc.ok
+	if sc.carry != nil {
+		sc.carry.checks.sized(s)
+	}
 	ix.errors = append(ix.errors, sc.idErrors...)
 	if !sameMem {
 		buildMemory(s, sc)
@@ -160,7 +166,7 @@ func buildIndex(s *Snapshot, sc *scratch) {
 		}
 		o := &s.Backends[i]
 		info := &backends[i]
-		*info = backendInfo{obj: o, problems: checkBackend(&o.Spec)}
+		*info = backendInfo{obj: o, problems: sc.backendCheck(i, &o.Spec)}
 		if info.problems == nil {
 			info.running, info.runningGen = &o.Spec, o.Generation
 		} else if m := ix.memoryAt(off + i); m != nil && m.Kind == akv1.KindAgentBackend && m.Backend != nil && m.Generation <= o.Generation {
@@ -181,7 +187,7 @@ func buildIndex(s *Snapshot, sc *scratch) {
 		}
 		o := &s.Connections[i]
 		info := &conns[i]
-		*info = connInfo{obj: o, problems: checkConnection(&o.Spec)}
+		*info = connInfo{obj: o, problems: sc.connCheck(i, &o.Spec)}
 		if info.problems == nil {
 			info.running, info.runningGen = &o.Spec, o.Generation
 		} else if m := ix.memoryAt(off + i); m != nil && m.Kind == akv1.KindChatConnection && m.Connection != nil && m.Generation <= o.Generation {
@@ -230,16 +236,38 @@ func (sc *scratch) sameIdentities(s *Snapshot) bool {
 	if !same {
 		sc.idKeys = reuse(sc.idKeys, n)
 	}
-	for i := range n {
-		id := identityAt(s, i)
-		k := idKey{id.ns, id.name, id.uid, id.gen < 0}
-		if same && sc.idKeys[i] != k {
-			same = false
-		}
-		sc.idKeys[i] = k
+	keys := sc.idKeys
+	for i := range s.Bindings {
+		same = keys[i].note(&s.Bindings[i].ObjectMeta) && same
+	}
+	keys = keys[len(s.Bindings):]
+	for i := range s.Backends {
+		same = keys[i].note(&s.Backends[i].ObjectMeta) && same
+	}
+	keys = keys[len(s.Backends):]
+	for i := range s.Connections {
+		same = keys[i].note(&s.Connections[i].ObjectMeta) && same
 	}
 	sc.primed = same
 	return same
+}
+
+// note reports whether k is the identity m gives, and makes it so.
+func (k *idKey) note(m *metav1.ObjectMeta) bool {
+	// Equal strings of an object left as it was share their bytes: the
+	// common case is decided by pointers alone.
+	if sameString(k.ns, m.Namespace) && sameString(k.name, m.Name) && sameString(string(k.uid), string(m.UID)) &&
+		k.negative == (m.Generation < 0) {
+		return true
+	}
+	*k = idKey{m.Namespace, m.Name, m.UID, m.Generation < 0}
+	return false
+}
+
+// sameString is a == b, decided without a call when both share their
+// bytes or differ in length.
+func sameString(a, b string) bool {
+	return len(a) == len(b) && (unsafe.StringData(a) == unsafe.StringData(b) || a == b)
 }
 
 // checkIdentities decides which objects take part (sc.ok) and why the

@@ -193,39 +193,43 @@ var probeRules = []conditions.Rule{
 }
 
 // probeVerdict decides BackendReachable or ChannelJoined from the
-// chosen result. With none it is Pending at the served generation, unless
-// the object already carries a good condition of that generation: a fresh
-// leader must not write Pending over what the last one found.
-func probeVerdict(o *akv1.Binding, typ string, servedGen int64, v verdict, gen int64) (conditions.Verdict, *Cause, *metav1.Condition) {
+// chosen result, into *out. With none it is Pending at the served
+// generation, unless the object already carries a good condition of that
+// generation: a fresh leader must not write Pending over what the last
+// one found. It returns the cause for the log, if any, and the condition
+// kept.
+func probeVerdict(out *conditions.Verdict, o *akv1.Binding, conds []metav1.Condition, typ string, servedGen int64, v *verdict, gen int64) (*Cause, *metav1.Condition) {
 	probe, pend, kept := ruleBackendProbe, ruleBackendPending, ruleBackendKept
 	if typ == TypeChannelJoined {
 		probe, pend, kept = ruleChannelProbe, ruleChannelPending, ruleChannelKept
 	}
 	if v.reason == ReasonPending {
-		if c := keepGood(o, typ, servedGen); c != nil {
+		if c := keepGood(o, conds, typ, servedGen); c != nil {
 			// The result is kept, in our own words: a message someone
 			// else wrote there is not carried on.
-			return conditions.Verdict{Rule: &rules[kept], Status: c.Status, Reason: c.Reason,
-				Message: probeMessage(typ, c.Reason), Generation: c.ObservedGeneration}, nil, c
+			*out = conditions.Verdict{Rule: &rules[kept], Status: c.Status, Reason: c.Reason,
+				Message: probeMessage(typ, c.Reason), Generation: c.ObservedGeneration}
+			return nil, c
 		}
-		return rules[pend].Verdict(0, "", gen), nil, nil
+		*out = rules[pend].Verdict(0, "", gen)
+		return nil, nil
 	}
-	out := conditions.Verdict{Rule: &rules[probe], Status: v.status, Reason: string(v.reason),
+	*out = conditions.Verdict{Rule: &rules[probe], Status: v.status, Reason: string(v.reason),
 		Message: probeMessage(typ, string(v.reason)), Generation: gen}
 	if v.cause == "" {
-		return out, nil, nil
+		return nil, nil
 	}
-	return out, &Cause{Type: typ, Reason: string(v.reason), Detail: capCause(v.cause)}, nil
+	return &Cause{Type: typ, Reason: string(v.reason), Detail: capCause(v.cause)}, nil
 }
 
-// keepGood finds a condition of typ on the object that Pending must not
-// replace, nil when there is none: a reason one of typ's rules writes,
+// keepGood finds a condition of typ among conds (the object's, at whole
+// seconds) that Pending must not replace, nil when there is none: a reason one of typ's rules writes,
 // other than Pending, about the served generation, and made for this
 // object (not carried over from an earlier object of the same name, whose
 // transitions predate this one).
-func keepGood(o *akv1.Binding, typ string, servedGen int64) *metav1.Condition {
-	for i := range o.Status.Conditions {
-		c := &o.Status.Conditions[i]
+func keepGood(o *akv1.Binding, conds []metav1.Condition, typ string, servedGen int64) *metav1.Condition {
+	for i := range conds {
+		c := &conds[i]
 		if c.Type != typ {
 			continue
 		}
@@ -416,18 +420,48 @@ func channelErrorStatus(code string) metav1.ConditionStatus {
 func ProbeMessage(typ string, reason Reason) string { return probeMessage(typ, string(reason)) }
 
 // probeMessage is the fixed sentence for a probe condition; True has none.
+// A type has about ten reasons, so a scan of its list, whose reasons are
+// mostly of other lengths than the one sought, beats hashing two strings.
 func probeMessage(typ, reason string) string {
-	return probeMessages[[2]string{typ, reason}]
+	var texts []probeText
+	switch typ {
+	case TypeBackendReachable:
+		texts = probeTexts[0]
+	case TypeChannelJoined:
+		texts = probeTexts[1]
+	}
+	for k := range texts {
+		if texts[k].reason == reason {
+			return texts[k].message
+		}
+	}
+	return ""
 }
 
-// probeMessages indexes the fixed sentences of the probe conditions, as
-// the rules declare them, by (type, reason).
-var probeMessages = func() map[[2]string]string {
-	out := map[[2]string]string{}
+// probeText is a probe condition's reason and its fixed sentence.
+type probeText struct{ reason, message string }
+
+// probeTexts lists the fixed sentences of BackendReachable's and of
+// ChannelJoined's reasons, as the rules declare them; a pair declared
+// twice (the probe-result and kept-across-failover rules) is listed once.
+var probeTexts = func() (out [2][]probeText) {
 	for _, r := range rules {
+		if len(r.Types) != 1 || (r.Types[0] != TypeBackendReachable && r.Types[0] != TypeChannelJoined) {
+			continue
+		}
+		k := 0
+		if r.Types[0] == TypeChannelJoined {
+			k = 1
+		}
 		for _, w := range r.Writes {
-			if w.Message != "" && len(r.Types) == 1 && (r.Types[0] == TypeBackendReachable || r.Types[0] == TypeChannelJoined) {
-				out[[2]string{r.Types[0], w.Reason}] = w.Message
+			if w.Message == "" {
+				continue
+			}
+			at := slices.IndexFunc(out[k], func(t probeText) bool { return t.reason == w.Reason })
+			if at < 0 {
+				out[k] = append(out[k], probeText{w.Reason, w.Message})
+			} else {
+				out[k][at].message = w.Message
 			}
 		}
 	}

@@ -42,10 +42,10 @@ func indexProbes(s *Snapshot, p *probeIndex) bool {
 		uids = reuse(uids, len(s.Probes))
 	}
 	for i := range s.Probes {
-		if same && uids[i] != s.Probes[i].UID {
+		if uid := s.Probes[i].UID; !same || !sameString(string(uids[i]), string(uid)) {
 			same = false
+			uids[i] = uid
 		}
-		uids[i] = s.Probes[i].UID
 	}
 	*p = probeIndex{
 		order:     p.order,

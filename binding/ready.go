@@ -56,17 +56,19 @@ func containsPair(ws []conditions.Reason, reason string) bool {
 	return false
 }
 
-// readyVerdict derives Ready from the verdicts before it, and names the
-// condition it was derived from ("" when none).
-func readyVerdict(s *Snapshot, o *akv1.Binding, prior []conditions.Verdict) (conditions.Verdict, string) {
-	acc := prior[0]
+// readyVerdict derives Ready from the verdicts before it, into *out, and
+// names the condition it was derived from ("" when none).
+func readyVerdict(out *conditions.Verdict, s *Snapshot, o *akv1.Binding, prior []conditions.Verdict) string {
+	acc := &prior[0]
 	if acc.Status != sTrue {
-		return conditions.Verdict{Rule: &rules[ruleReadyFromAccepted], Status: acc.Status, Reason: TypeAccepted + ":" + acc.Reason,
-			Message: acc.Message, Generation: acc.Generation}, TypeAccepted
+		*out = conditions.Verdict{Rule: &rules[ruleReadyFromAccepted], Status: acc.Status, Reason: TypeAccepted + ":" + acc.Reason,
+			Message: acc.Message, Generation: acc.Generation}
+		return TypeAccepted
 	}
 	gen := acc.Generation
 	probesPending := len(prior) < 3
-	for _, c := range prior[1:] {
+	for k := 1; k < len(prior); k++ {
+		c := &prior[k]
 		gen = min(gen, c.Generation)
 		if c.Reason == string(ReasonPending) {
 			probesPending = true
@@ -76,16 +78,19 @@ func readyVerdict(s *Snapshot, o *akv1.Binding, prior []conditions.Verdict) (con
 	// unless both probe conditions are already known good ones (kept
 	// across a failover), from which Ready is derived as usual.
 	if !s.Broker.ProberListed && probesPending {
-		return rules[ruleReadyProberNotListed].Verdict(0, "", o.Generation), ""
+		*out = rules[ruleReadyProberNotListed].Verdict(0, "", o.Generation)
+		return ""
 	}
-	for k, c := range prior[1:] {
-		if c.Status != sTrue {
-			typ := [...]string{TypeBackendReachable, TypeChannelJoined}[k]
-			return conditions.Verdict{Rule: &rules[ruleReadyFromProbe], Status: c.Status, Reason: typ + ":" + c.Reason,
-				Message: c.Message, Generation: gen}, typ
+	for k := 1; k < len(prior); k++ {
+		if c := &prior[k]; c.Status != sTrue {
+			typ := [...]string{TypeBackendReachable, TypeChannelJoined}[k-1]
+			*out = conditions.Verdict{Rule: &rules[ruleReadyFromProbe], Status: c.Status, Reason: typ + ":" + c.Reason,
+				Message: c.Message, Generation: gen}
+			return typ
 		}
 	}
-	return rules[ruleReadyOK].Verdict(0, "", gen), ""
+	*out = rules[ruleReadyOK].Verdict(0, "", gen)
+	return ""
 }
 
 // recordReady records what Ready's verdict v read: the condition it was

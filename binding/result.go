@@ -103,43 +103,51 @@ func (e *evaluator) result(each func(int, Outcome)) Result {
 	// namespace, name and UID: walking positions sorted that way builds
 	// both in order, sorting small integers rather than large values.
 	mem := sc.memoryBuffer(s.Served.Objects, len(s.Bindings)+len(s.Backends)+len(s.Connections))
-	sc.backendOrder = sortedPositions(sc.backendOrder, len(s.Backends), sc.sameIDs, func(i int) (string, string, string) {
+	sc.backendOrder, _ = sortedPositions(sc.backendOrder, len(s.Backends), sc.sameIDs, func(i int) (string, string, string) {
 		o := &s.Backends[i]
 		return o.Namespace, o.Name, string(o.UID)
 	})
-	mem = appendRunning(mem, akv1.KindAgentBackend, sc.backendOrder, ix.backendList,
-		func(o *akv1.AgentBackend) *metav1.ObjectMeta { return &o.ObjectMeta })
-	sc.bindingOrder = sortedPositions(sc.bindingOrder, len(s.Bindings), sc.sameIDs, func(i int) (string, string, string) {
+	for _, i := range sc.backendOrder {
+		if info := &ix.backendList[i]; info.obj != nil && info.running != nil {
+			mem = append(mem, runningMemory(akv1.KindAgentBackend, &info.obj.ObjectMeta, info.runningGen, info.running, nil))
+		}
+	}
+	var orderKept bool
+	sc.bindingOrder, orderKept = sortedPositions(sc.bindingOrder, len(s.Bindings), sc.sameIDs, func(i int) (string, string, string) {
 		o := &s.Bindings[i]
 		return o.Namespace, o.Name, string(o.UID)
 	})
 	order := sc.bindingOrder
 	if each == nil {
-		res.Bindings, mem = e.collect(order, mem)
+		res.Bindings, mem = e.collect(order, orderKept, mem)
 	} else {
 		// Handed on in sorted order, each as it is decided: nothing is
 		// held per Binding beyond its memory entry.
+		var br Outcome
 		for _, i := range order {
 			if !ix.bindingOK[i] {
 				continue
 			}
-			if d, owned := e.decide(int(i)); owned {
+			if m, owned := e.decide(int(i), &br); owned {
 				if e.rec != nil {
-					e.explain(int(i), &d.outcome)
+					e.explain(int(i), &br)
 				}
-				if d.remember {
-					mem = append(mem, bindingMemory(&s.Bindings[i], d.served.Generation, d.served.Binding))
+				if m.spec != nil {
+					mem = append(mem, bindingMemory(&s.Bindings[i], m.gen, m.spec))
 				}
-				each(int(i), d.outcome)
+				each(int(i), br)
 			}
 		}
 	}
-	sc.connOrder = sortedPositions(sc.connOrder, len(s.Connections), sc.sameIDs, func(i int) (string, string, string) {
+	sc.connOrder, _ = sortedPositions(sc.connOrder, len(s.Connections), sc.sameIDs, func(i int) (string, string, string) {
 		o := &s.Connections[i]
 		return o.Namespace, o.Name, string(o.UID)
 	})
-	mem = appendRunning(mem, akv1.KindChatConnection, sc.connOrder, ix.connList,
-		func(o *akv1.ChatConnection) *metav1.ObjectMeta { return &o.ObjectMeta })
+	for _, i := range sc.connOrder {
+		if info := &ix.connList[i]; info.obj != nil && info.running != nil {
+			mem = append(mem, runningMemory(akv1.KindChatConnection, &info.obj.ObjectMeta, info.runningGen, nil, info.running))
+		}
+	}
 	// Entries past the end, from a longer memory before, would keep
 	// specs alive.
 	clear(mem[len(mem):cap(mem)])
@@ -156,11 +164,16 @@ func (e *evaluator) result(each func(int, Outcome)) Result {
 // at its sorted rank; holes left by Bindings of other brokers are closed
 // afterwards. It returns the outcomes and mem with the Bindings' memory
 // entries appended.
-func (e *evaluator) collect(order []int32, mem []Served) ([]Outcome, []Served) {
+func (e *evaluator) collect(order []int32, orderKept bool, mem []Served) ([]Outcome, []Served) {
 	s, ix, sc := e.s, e.ix, e.sc
-	rank := reuse(sc.rank, len(s.Bindings))
-	for r, i := range order {
-		rank[i] = int32(r)
+	// The ranks are the order's inverse: an order kept as it was keeps
+	// the ranks worked out from it.
+	rank := sc.rank
+	if !orderKept || len(rank) != len(order) {
+		rank = reuse(rank, len(s.Bindings))
+		for r, i := range order {
+			rank[i] = int32(r)
+		}
 	}
 	out := sc.outcomes
 	if out == nil || cap(out) < len(s.Bindings) {
@@ -168,36 +181,40 @@ func (e *evaluator) collect(order []int32, mem []Served) ([]Outcome, []Served) {
 	}
 	out = out[:len(s.Bindings)]
 	kept := reuse(sc.kept, len(s.Bindings))
-	// A Binding's memory entry is its identity (read again from the
-	// snapshot) and what it serves: only the latter is kept per rank.
+	// A Binding's memory entry is its identity (read again from its
+	// outcome) and what it serves: only the latter is kept per rank.
 	bmem := reuse(sc.bmem, len(s.Bindings))
 	sc.rank, sc.kept, sc.bmem = rank, kept, bmem
 	for i := range s.Bindings {
 		if !ix.bindingOK[i] {
 			continue
 		}
-		d, owned := e.decide(i)
+		r := rank[i]
+		m, owned := e.decide(i, &out[r])
 		if !owned {
 			continue
 		}
 		if e.rec != nil {
-			e.explain(i, &d.outcome)
+			e.explain(i, &out[r])
 		}
-		r := rank[i]
-		out[r], kept[r] = d.outcome, true
-		if d.remember {
-			bmem[r] = servedAt{d.served.Generation, d.served.Binding}
-		}
+		kept[r], bmem[r] = true, m
 	}
 	n := 0
 	for r := range out {
-		if kept[r] {
+		if !kept[r] {
+			continue
+		}
+		if n != r {
 			out[n] = out[r]
-			n++
 		}
+		// The identity is read from the outcome, which carries the
+		// Binding's, where it lies in rank order, rather than from the
+		// Binding, which lies elsewhere in input order.
 		if m := bmem[r]; m.spec != nil {
-			mem = append(mem, bindingMemory(&s.Bindings[order[r]], m.gen, m.spec))
+			o := &out[n]
+			mem = append(mem, Served{Kind: akv1.KindBinding, Namespace: o.Namespace, Name: o.Name, UID: o.UID, Generation: m.gen, Binding: m.spec})
 		}
+		n++
 	}
 	clear(out[n:cap(out)])
 	sc.outcomes = out
@@ -209,25 +226,12 @@ func bindingMemory(o *akv1.Binding, gen int64, spec *akv1.BindingSpec) Served {
 	return Served{Kind: akv1.KindBinding, Namespace: o.Namespace, Name: o.Name, UID: o.UID, Generation: gen, Binding: spec}
 }
 
-// appendRunning appends the memory entry of each object of a referenced
-// kind whose spec runs, in the order given (namespace, name, UID); infos
-// holds the objects' infos by position and meta reads an object's
-// metadata.
-func appendRunning[O, S any](mem []Served, kind string, order []int32, infos []refInfo[O, S], meta func(*O) *metav1.ObjectMeta) []Served {
-	for _, i := range order {
-		if info := &infos[i]; info.obj != nil && info.running != nil {
-			m := meta(info.obj)
-			e := Served{Kind: kind, Namespace: m.Namespace, Name: m.Name, UID: m.UID, Generation: info.runningGen}
-			switch spec := any(info.running).(type) {
-			case *akv1.AgentBackendSpec:
-				e.Backend = spec
-			case *akv1.ChatConnectionSpec:
-				e.Connection = spec
-			}
-			mem = append(mem, e)
-		}
-	}
-	return mem
+// runningMemory is the memory entry of an AgentBackend or a
+// ChatConnection whose spec runs (backend or conn, the other nil), at
+// gen. The memory comes out in the order the objects are walked in
+// (namespace, name, UID), so result walks them in that order.
+func runningMemory(kind string, m *metav1.ObjectMeta, gen int64, backend *akv1.AgentBackendSpec, conn *akv1.ChatConnectionSpec) Served {
+	return Served{Kind: kind, Namespace: m.Namespace, Name: m.Name, UID: m.UID, Generation: gen, Backend: backend, Connection: conn}
 }
 
 // sortedPositions returns 0..n-1 ordered by the (namespace, name, uid)
@@ -236,16 +240,17 @@ func appendRunning[O, S any](mem []Served, kind string, order []int32, infos []r
 // the objects are those of the last evaluation, it is returned as it is,
 // for one comparison per position instead of a sort; with same set (the
 // identities at every position are the last evaluation's, which made
-// prev), not even that. Positions with equal keys are of objects left
-// out as duplicates, so which comes first does not show.
-func sortedPositions(prev []int32, n int, same bool, id func(int) (string, string, string)) []int32 {
+// prev), not even that. kept reports that prev is returned as it was.
+// Positions with equal keys are of objects left out as duplicates, so
+// which comes first does not show.
+func sortedPositions(prev []int32, n int, same bool, id func(int) (string, string, string)) (order []int32, kept bool) {
 	compare := func(a, b int32) int {
 		ans, an, au := id(int(a))
 		bns, bn, bu := id(int(b))
 		return cmp.Or(cmp.Compare(ans, bns), cmp.Compare(an, bn), cmp.Compare(au, bu))
 	}
 	if len(prev) == n && (same || slices.IsSortedFunc(prev, compare)) {
-		return prev
+		return prev, true
 	}
 	out := prev[:0]
 	if cap(out) < n {
@@ -255,7 +260,7 @@ func sortedPositions(prev []int32, n int, same bool, id func(int) (string, strin
 		out = append(out, int32(i))
 	}
 	slices.SortFunc(out, compare)
-	return out
+	return out, false
 }
 
 // sortResult orders the lists evaluate does not build in order.

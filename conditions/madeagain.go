@@ -2,6 +2,7 @@ package conditions
 
 import (
 	"time"
+	"unsafe"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
@@ -64,7 +65,15 @@ func (v *Vocabulary) madeBefore(c metav1.Condition, created time.Time) bool {
 func (v *Vocabulary) MergeObject(obj Object, current, desired []metav1.Condition, now time.Time) MergeResult {
 	created := obj.GetCreationTimestamp().Time
 	held := v.Held(current, created)
-	m := v.Merge(held, desired, obj.GetGeneration(), notBefore(now, created))
+	gen := obj.GetGeneration()
+	// Merge, with the instant it may stamp worked out only when a
+	// condition may need it (settled stamps nothing).
+	var m MergeResult
+	if v.settled(held, desired, gen) {
+		m = MergeResult{Conditions: held}
+	} else {
+		m = v.merge(held, desired, gen, notBefore(now, created))
+	}
 	switch {
 	case m.Stale:
 		m.Conditions = current // nothing is written: the object as it is
@@ -85,4 +94,66 @@ func notBefore(now, created time.Time) time.Time {
 		up = up.Add(time.Second)
 	}
 	return up
+}
+
+// MergeVerdicts is MergeObject with the desired conditions given as the
+// verdicts that decide them: vs[i] decides the condition of type
+// types[i], as Verdict.Condition builds it. When the object already holds
+// exactly those conditions, as it does on almost every pass, the answer
+// is current itself, found by comparing each verdict with the condition
+// in place, without building one; otherwise the conditions are built and
+// merged. The answer is MergeObject's either way. types and vs are of
+// one length.
+func (v *Vocabulary) MergeVerdicts(obj Object, current []metav1.Condition, types []string, vs []Verdict, now time.Time) MergeResult {
+	if v.settledVerdicts(current, types, vs, obj.GetGeneration(), obj.GetCreationTimestamp().Time) {
+		return MergeResult{Conditions: current}
+	}
+	var buf [8]metav1.Condition
+	desired := buf[:0]
+	if len(vs) > len(buf) {
+		desired = make([]metav1.Condition, 0, len(vs))
+	}
+	for i := range vs {
+		desired = append(desired, vs[i].Condition(types[i]))
+	}
+	return v.MergeObject(obj, current, desired, now)
+}
+
+// settledVerdicts is MergeObject's quiet case read from verdicts: Held
+// leaves nothing of current out, and settled holds for current and the
+// conditions the verdicts build. Each condition of current is then of
+// the vocabulary's types with a lastTransitionTime set, so Held leaves
+// one out exactly when that time is before created.
+func (v *Vocabulary) settledVerdicts(current []metav1.Condition, types []string, vs []Verdict, generation int64, created time.Time) bool {
+	if len(current) != len(vs) {
+		return false
+	}
+	t := 0 // the vocabulary index after the previous desired type
+	for i := range vs {
+		d, c, typ := &vs[i], &current[i], types[i]
+		for t < len(v.types) && v.types[t].Name != typ {
+			t++
+		}
+		if t == len(v.types) {
+			return false
+		}
+		t++
+		want := d.Generation
+		if want == 0 {
+			want = generation // rule 2: a zero observedGeneration is written as generation
+		}
+		if !same(c.Type, typ) || !same(string(c.Status), string(d.Status)) || !same(c.Reason, d.Reason) || !same(c.Message, d.Message) ||
+			c.ObservedGeneration != want || c.ObservedGeneration > generation ||
+			c.LastTransitionTime.IsZero() || c.LastTransitionTime.Time.Before(created) {
+			return false
+		}
+	}
+	return true
+}
+
+// same is a == b, decided without a call when the two share their bytes
+// (a condition an engine wrote carries the engine's own strings) or
+// differ in length.
+func same(a, b string) bool {
+	return len(a) == len(b) && (unsafe.StringData(a) == unsafe.StringData(b) || a == b)
 }

@@ -1,12 +1,15 @@
 package conditions
 
 import (
+	"reflect"
+	"slices"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"pgregory.net/rapid"
 )
 
 // madeAt is an object created at the given instant, at generation gen.
@@ -127,4 +130,93 @@ func TestMergeObject_CreatedBeforeNowStampsNow(t *testing.T) {
 	v := testVocab(t)
 	r := v.MergeObject(madeAt(now.Add(-time.Hour), 1), nil, []metav1.Condition{want("Accepted", "True", "OK", 1)}, now)
 	assert.True(t, r.Conditions[0].LastTransitionTime.Time.Equal(now.Truncate(time.Second)))
+}
+
+// TestProperty_MergeVerdictsIsMergeObject holds MergeVerdicts to
+// MergeObject on the conditions the verdicts build: the same answer,
+// and current itself whenever MergeObject answers with it. Most cases
+// are an object that already holds what the verdicts decide, then moved
+// by one field, so that the shortcut's every comparison is reached.
+func TestProperty_MergeVerdictsIsMergeObject(t *testing.T) {
+	v := testVocab(t)
+	rapid.Check(t, func(t *rapid.T) {
+		gen, current, desired := drawMerge(t, v, rapid.IntRange(0, 3).Draw(t, "foreign") == 0)
+		created := t0.Add(time.Duration(rapid.IntRange(-60, 3600).Draw(t, "created")) * time.Second)
+		obj := madeAt(created, gen)
+		if rapid.IntRange(0, 4).Draw(t, "settled") > 0 {
+			current = v.MergeObject(obj, current, desired, now).Conditions
+			desired = nil
+			for _, c := range current {
+				if v.Index(c.Type) >= 0 {
+					desired = append(desired, c)
+				}
+			}
+			if len(desired) > 0 {
+				i := rapid.IntRange(0, len(desired)-1).Draw(t, "moved")
+				// 0 leaves the settled lists as they are.
+				switch rapid.IntRange(0, 10).Draw(t, "how") {
+				case 1:
+					desired[i].Message += "!"
+				case 2:
+					desired[i].ObservedGeneration++
+				case 3:
+					desired = append(desired, desired[i])
+				case 4:
+					desired = rapid.Permutation(desired).Draw(t, "order")
+				case 5:
+					desired[i].Type = "Unknown"
+				case 6:
+					current = slices.Clone(current)
+					current[i].LastTransitionTime = metav1.Time{}
+				case 7: // the object is newer than the snapshot
+					current = slices.Clone(current)
+					for k := range current {
+						if current[k].Type == desired[i].Type {
+							current[k].ObservedGeneration = gen + 1
+						}
+					}
+					desired[i].ObservedGeneration = gen + 1
+				case 8: // made again after the condition was written
+					obj = madeAt(current[i].LastTransitionTime.Add(time.Second), gen)
+				case 9:
+					desired[i].ObservedGeneration = 0
+				case 10:
+					desired[i].Status, desired[i].Reason = metav1.ConditionUnknown, "Pending"
+				}
+			}
+		}
+		types := make([]string, len(desired))
+		vs := make([]Verdict, len(desired))
+		for i, d := range desired {
+			types[i] = d.Type
+			vs[i] = Verdict{Status: d.Status, Reason: d.Reason, Message: d.Message, Generation: d.ObservedGeneration}
+			desired[i] = vs[i].Condition(types[i])
+		}
+		got, want := v.MergeVerdicts(obj, current, types, vs, now), v.MergeObject(obj, current, desired, now)
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("MergeVerdicts and MergeObject differ:\nverdicts %+v\nobject   %+v", got, want)
+		}
+		if len(want.Conditions) > 0 && len(current) > 0 && &want.Conditions[0] == &current[0] && &got.Conditions[0] != &current[0] {
+			t.Fatal("MergeObject answered with current itself and MergeVerdicts did not")
+		}
+		// The shortcut takes exactly MergeObject's quiet case, so that it
+		// is the path taken, not only an answer equal to it.
+		created = obj.GetCreationTimestamp().Time
+		quiet := len(v.Held(current, created)) == len(current) && v.settled(current, desired, gen)
+		if s := v.settledVerdicts(current, types, vs, gen, created); s != quiet {
+			t.Fatalf("the shortcut says settled %v, MergeObject's quiet case %v", s, quiet)
+		}
+	})
+}
+
+func TestMergeVerdicts_SettledAllocatesNothing(t *testing.T) {
+	v := testVocab(t)
+	obj := madeAt(t0, 1)
+	current := []metav1.Condition{cond("Accepted", "True", "OK", 1, t0), cond("Ready", "True", "OK", 1, t0)}
+	types := []string{"Accepted", "Ready"}
+	vs := []Verdict{{Status: "True", Reason: "OK", Generation: 1}, {Status: "True", Reason: "OK"}}
+	r := v.MergeVerdicts(obj, current, types, vs, now)
+	require.False(t, r.Changed)
+	assert.Same(t, &current[0], &r.Conditions[0])
+	assert.Zero(t, testing.AllocsPerRun(100, func() { _ = v.MergeVerdicts(obj, current, types, vs, now) }))
 }

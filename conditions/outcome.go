@@ -206,6 +206,21 @@ func Compare(a, b *Outcome) int {
 // shares conds' backing array (capped, so appending to it never writes
 // into conds) and nothing is allocated.
 func (v *Vocabulary) Owned(conds []metav1.Condition) []metav1.Condition {
+	// Ours as Merge writes them, in the vocabulary's order and nothing
+	// else: one walk of the vocabulary finds them all.
+	t := 0
+	for i := range conds {
+		for t < len(v.types) && v.types[t].Name != conds[i].Type {
+			t++
+		}
+		if t == len(v.types) {
+			break
+		}
+		t++
+		if i == len(conds)-1 {
+			return conds[:len(conds):len(conds)]
+		}
+	}
 	n := 0
 	for n < len(conds) && v.Index(conds[n].Type) >= 0 {
 		n++

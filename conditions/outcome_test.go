@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"pgregory.net/rapid"
 )
 
 func TestMerge_ZeroObservedGenerationTakesTheGivenOne(t *testing.T) {
@@ -124,4 +125,31 @@ func TestRequeueAfter_NeverZeroWhenARetryIsDue(t *testing.T) {
 			assert.Equal(t, tc.want, tc.o.RequeueAfter(at))
 		})
 	}
+}
+
+// TestProperty_OwnedIsOursInTheirOrder holds Owned to its definition on
+// any list: the conditions of the vocabulary's types, in their order,
+// nil when there is none, and never room to append into the list it
+// came from.
+func TestProperty_OwnedIsOursInTheirOrder(t *testing.T) {
+	v := testVocab(t)
+	rapid.Check(t, func(t *rapid.T) {
+		conds := genValidSet(t, v, 3, "conds", rapid.Bool().Draw(t, "foreign"))
+		if len(conds) > 0 && rapid.Bool().Draw(t, "repeat") {
+			conds = append(conds, conds[rapid.IntRange(0, len(conds)-1).Draw(t, "repeated")])
+		}
+		var want []metav1.Condition
+		for _, c := range conds {
+			if v.Has(c.Type) {
+				want = append(want, c)
+			}
+		}
+		got := v.Owned(conds)
+		if !Equal(got, want) || (got == nil) != (want == nil) {
+			t.Fatalf("Owned(%v) = %v, want %v", types(conds), types(got), types(want))
+		}
+		if len(got) > 0 && cap(got) != len(got) {
+			t.Fatalf("Owned leaves room to append into the list: len %d, cap %d", len(got), cap(got))
+		}
+	})
 }
