@@ -45,6 +45,7 @@ func System() *system.System {
 		never[system.DecisionSkip(k.Kind, conditions.SkipHeld)] = "the FinOps reconciler spaces no writes, so it holds none back"
 		never[system.DecisionRetryAt(k.Kind)] = "the FinOps reconciler holds no write back, so it retries none"
 	}
+	never[system.DecisionFinalizer(subs.Kind, conditions.FinalizerAdd)] = "the engine never adds a Subscription's finalizer: it decides only its release (the operator's reference adds it on a first reconcile, which the engine does not model)"
 	providers := kind(finopsv1.KindFinOpsProvider, "finopsproviders")
 	providers.Namespaced = false
 	return &system.System{
