@@ -181,7 +181,8 @@ func (c *Counterexample) WriteFile(path string) error {
 // pushed toward the rare cases: every HTTP class, three and more
 // claimants, claims at the same second across namespaces, same-named
 // objects elsewhere, long multibyte messages, int64 extremes, deletions
-// before now).
+// before now, the status writer's memory, objects made again under
+// their name).
 //
 // One seed in four, from seed 3 on (3, 7, 11, ...), is instead the
 // scenario written from the next of sys's rules with an example (see
