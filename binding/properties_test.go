@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"k8s.io/apimachinery/pkg/util/validation"
 	"pgregory.net/rapid"
 
 	akv1 "github.com/condengine/condengine/api/agentkourier/v1alpha1"
@@ -286,13 +287,7 @@ func hexRun(t *rapid.T, n int) string {
 	return b.String()
 }
 
-// isLabel reports whether a reference namespace passes the Binding checks,
+// isLabel reports whether a reference namespace passes the Binding checks
+// (a DNS-1123 label, as apimachinery decides it: 63 characters at most),
 // so that the reference is looked up at all.
-func isLabel(ns string) bool {
-	for _, c := range ns {
-		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-') {
-			return false
-		}
-	}
-	return ns != ""
-}
+func isLabel(ns string) bool { return len(validation.IsDNS1123Label(ns)) == 0 }

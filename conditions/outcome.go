@@ -133,6 +133,12 @@ const (
 	SkipNeverWritten Skip = "NeverWritten"
 )
 
+// Skips lists every reason not to write, SkipNone left out, in the order
+// of the table above. The slice is new on each call.
+func Skips() []Skip {
+	return []Skip{SkipStale, SkipUnchanged, SkipConfigMapRoute, SkipNotLeader, SkipHeld, SkipNeverWritten}
+}
+
 // FinalizerAction is what an outcome does with the kind's finalizer.
 type FinalizerAction string
 

@@ -105,10 +105,7 @@ func fromOutcomes(sys *system.System, outs []scenario.Outcome) ([]Object, error)
 			conds = []metav1.Condition{}
 		}
 		obj := Object{Kind: o.Kind, Namespace: o.Namespace, Name: o.Name, Conditions: conds, Status: st,
-			Write: ptr(o.Write), RemoveFinalizer: ptr(o.Finalizer == conditions.FinalizerRemove)}
-		if o.Decision != "" {
-			obj.Write = ptr(o.Decision == "write")
-		}
+			Write: ptr(writesNow(o)), RemoveFinalizer: ptr(o.Finalizer == conditions.FinalizerRemove)}
 		if !o.RetryAt.IsZero() {
 			at := o.RetryAt.UTC()
 			obj.RetryAt = &at
@@ -117,6 +114,15 @@ func fromOutcomes(sys *system.System, outs []scenario.Outcome) ([]Object, error)
 	}
 	sortObjects(objs)
 	return objs, nil
+}
+
+// writesNow is an answer's write: the outcome's, unless a status writer
+// decided (Outcome.Decision), and then only on its "write".
+func writesNow(o scenario.Outcome) bool {
+	if o.Decision != "" {
+		return o.Decision == "write"
+	}
+	return o.Write
 }
 
 // statusFields drops the conditions key from a status object; it returns

@@ -101,10 +101,11 @@ func widgets() *system.System {
 		Kinds: []system.Kind{{Group: "example.dev", Version: "v1", Kind: "Widget", Plural: "widgets", Namespaced: true,
 			Vocabulary: conditions.MustVocabulary("example.dev/v1", "Widget", []conditions.Type{{Name: "Ready", Reasons: writes}}),
 			Status:     true, Finalizer: finalizer}},
-		Rules:       rules,
-		Run:         run,
-		Generate:    generate,
-		Unreachable: map[string]string{"widget/ready/never": "every widget has a size or none"},
+		Rules:                rules,
+		Run:                  run,
+		Generate:             generate,
+		Unreachable:          map[string]string{"widget/ready/never": "every widget has a size or none"},
+		UnreachableDecisions: map[string]string{"Widget/skip=ConfigMapRoute": "widgets have no ConfigMap route"},
 	}
 }
 
@@ -125,6 +126,17 @@ func TestAnySystem_ThroughTheConformanceDriver(t *testing.T) {
 	assert.Contains(t, report, "rules reached: 2 of 4\n", "the two reachable rules of four, the shared ones counted")
 	assert.Contains(t, report, "rules never reached: any/stale-snapshot, any/other-writer\n")
 	assert.Contains(t, report, "rule no snapshot can reach: widget/ready/never (every widget has a size or none)")
+
+	// Its decision outcomes follow from its one kind, a status kind with a
+	// finalizer: every widget is written, so no reason not to write comes
+	// up, and the finalizer is never added.
+	assert.Positive(t, res.Decisions["Widget/write=true"])
+	assert.Positive(t, res.Decisions["Widget/retryAt"])
+	decisions := conformance.DecisionReport(sys, res.Decisions)
+	assert.Contains(t, decisions, "decisions reached: 4 of 10\n")
+	assert.Contains(t, decisions, "  Widget/finalizer=Remove")
+	assert.Contains(t, decisions, "decisions never reached: Widget/write=false, Widget/skip=Stale, Widget/skip=Unchanged, Widget/skip=NotLeader, Widget/skip=Held, Widget/finalizer=Add\n")
+	assert.Contains(t, decisions, "decision no snapshot can reach: Widget/skip=ConfigMapRoute (widgets have no ConfigMap route)")
 
 	// A host that reads a size of zero as a size.
 	wrong := func(f *scenario.File) ([]conformance.Object, error) {
@@ -206,4 +218,27 @@ func TestShrink_DropsObservedEntries(t *testing.T) {
 	}, 100)
 	assert.JSONEq(t, `{"held": ["a/4"], "jobs": [], "mode": "fast"}`, string(shrunk.Observed))
 	assert.Contains(t, string(f.Observed), `"a/1"`, "the file given is left as it was")
+}
+
+// A run until coverage waits for the decision outcomes as for the rules:
+// while one a snapshot can reach has not come out, it goes on to the
+// last snapshot; once the system declares the ones it cannot reach, it
+// stops as soon as the rest came out.
+func TestRun_UntilCoverageCountsDecisions(t *testing.T) {
+	sys := widgets()
+	sys.Unreachable["any/stale-snapshot"] = "widgets are never stale"
+	sys.Unreachable["any/other-writer"] = "widgets have no other writer"
+	res, err := conformance.Run(sys, conformance.Reference(sys), conformance.Options{Runs: 60, UntilCoverage: 1})
+	require.NoError(t, err)
+	assert.Equal(t, 60, res.Runs, "Widget/write=false never comes out, so the run goes to its end")
+	for _, d := range []string{"Widget/write=false", "Widget/skip=Stale", "Widget/skip=Unchanged", "Widget/skip=NotLeader", "Widget/skip=Held", "Widget/finalizer=Add"} {
+		sys.UnreachableDecisions[d] = "every widget is written and keeps its finalizer"
+	}
+	require.NoError(t, system.Validate(sys))
+	res, err = conformance.Run(sys, conformance.Reference(sys), conformance.Options{Runs: 60, UntilCoverage: 1})
+	require.NoError(t, err)
+	assert.Less(t, res.Runs, 60, "every reachable rule and decision came out before the end")
+	for _, d := range conformance.SystemDecisions(sys) {
+		assert.Positive(t, res.Decisions[d], d)
+	}
 }

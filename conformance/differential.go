@@ -40,7 +40,9 @@ type Options struct {
 	KeysFrom func() []string
 	// UntilCoverage, when above 0, stops the run once every rule that
 	// a snapshot of the system can reach (SystemRules) decided a condition
-	// in at least that many snapshots, or after Runs snapshots.
+	// in at least that many snapshots, and every decision outcome one can
+	// reach (SystemDecisions) came out in as many, or after Runs
+	// snapshots.
 	UntilCoverage int
 	// Progress, when set, is told after each snapshot how many were
 	// compared and how many may be.
@@ -179,7 +181,8 @@ func (c *Counterexample) WriteFile(path string) error {
 // pushed toward the rare cases: every HTTP class, three and more
 // claimants, claims at the same second across namespaces, same-named
 // objects elsewhere, long multibyte messages, int64 extremes, deletions
-// before now).
+// before now, the status writer's memory, objects made again under
+// their name).
 //
 // One seed in four, from seed 3 on (3, 7, 11, ...), is instead the
 // scenario written from the next of sys's rules with an example (see
@@ -221,11 +224,14 @@ func generate(sys *system.System, seed int, example func(i int) ([]byte, error))
 }
 
 // RunResult is what a differential run found: how many snapshots were
-// compared, how many of them each rule of Rules decided a condition in,
-// and the first disagreement (nil when there was none).
+// compared, how many of them each rule of Rules decided a condition in
+// (Reached), how many each decision outcome of the system
+// (system.System.Decisions) came out in (Decisions), and the first
+// disagreement (nil when there was none).
 type RunResult struct {
 	Runs           int
 	Reached        map[string]int
+	Decisions      map[string]int
 	Counterexample *Counterexample
 }
 
@@ -239,8 +245,9 @@ func Differential(sys *system.System, eval Evaluator, opts Options) (*Counterexa
 	return r.Counterexample, err
 }
 
-// Run is Differential that also reports the rules the run reached
-// (RunResult.Reached), and can run until every reachable rule was reached
+// Run is Differential that also reports the rules and the decision
+// outcomes the run reached (RunResult.Reached, RunResult.Decisions), and
+// can run until every reachable rule and decision outcome was reached
 // opts.UntilCoverage times.
 func Run(sys *system.System, eval Evaluator, opts Options) (RunResult, error) {
 	if opts.Runs <= 0 {
@@ -252,10 +259,11 @@ func Run(sys *system.System, eval Evaluator, opts Options) (RunResult, error) {
 	if opts.Seed < 0 || opts.Seed > math.MaxInt-opts.Runs+1 {
 		return RunResult{}, fmt.Errorf("seed %d with %d runs does not fit: seeds run from 0 to %d", opts.Seed, opts.Runs, math.MaxInt)
 	}
-	res := RunResult{Reached: map[string]int{}}
-	reachable := SystemRules(sys)
+	res := RunResult{Reached: map[string]int{}, Decisions: map[string]int{}}
+	reachable, decisions := SystemRules(sys), SystemDecisions(sys)
 	for i := range opts.Runs {
-		if opts.UntilCoverage > 0 && covered(res.Reached, reachable, opts.UntilCoverage) {
+		if opts.UntilCoverage > 0 && covered(res.Reached, reachable, opts.UntilCoverage) &&
+			covered(res.Decisions, decisions, opts.UntilCoverage) {
 			break
 		}
 		seed := opts.Seed + i
@@ -275,6 +283,9 @@ func Run(sys *system.System, eval Evaluator, opts Options) (RunResult, error) {
 		}
 		for _, id := range reachedRules(outs) {
 			res.Reached[id]++
+		}
+		for _, d := range reachedDecisions(sys, outs) {
+			res.Decisions[d]++
 		}
 		res.Runs++
 		got, evalErr := eval(f)

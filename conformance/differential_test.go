@@ -1,9 +1,12 @@
 package conformance_test
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -137,7 +140,10 @@ func TestDifferential_BreakingWhileShrinkingReportsThatRequest(t *testing.T) {
 			return nil, brokenErr
 		}
 		requests++
-		if requests == crashAt {
+		// It crashes on the first candidate from the third on that holds
+		// a Binding, so the engine has an answer to show for it.
+		if crashAt > 0 && requests >= crashAt && slices.ContainsFunc(f.Objects, func(o json.RawMessage) bool { return bytes.Contains(o, []byte(`"kind":"Binding"`)) }) {
+			crashAt = requests
 			var err error
 			crashed, err = conformance.Request(f)
 			require.NoError(t, err)
@@ -148,7 +154,7 @@ func TestDifferential_BreakingWhileShrinkingReportsThatRequest(t *testing.T) {
 		got, err := wrong(f)
 		if want, _ := conformance.Reference(sys)(f); disagreedAt == 0 && len(conformance.Compare(want, got)) > 0 {
 			disagreedAt = requests
-			crashAt = requests + 3 // the third candidate the shrinker tries
+			crashAt = requests + 3 // the third candidate the shrinker tries, or a later one
 		}
 		return got, err
 	}

@@ -21,7 +21,8 @@
 // snapshots the system's generator draws (Generate; for the seed
 // systems, the project's rapid generators, pushed toward the rare cases:
 // HTTP classes, claims at one second, long multibyte text, int64
-// extremes, deletions before now). The first disagreement is shrunk
+// extremes, deletions before now, statuses already as computed, held
+// writes, released finalizers, every month). The first disagreement is shrunk
 // (Shrink) and returned as a Counterexample: the differences, one per
 // field (Difference), and a scenario file whose expect block holds the
 // engine's answer, which `condengine check` passes. Request,
@@ -31,8 +32,11 @@
 //
 // Run is Differential that also counts the rules each snapshot reached
 // (ReachedRules, from the provenance of the system's outcomes;
-// CoverageReport) and can run until every rule a system can reach
-// (SystemRules) was reached. CompareWith adds condition order, the
+// CoverageReport) and the decision outcomes it came to (ReachedDecisions,
+// per status kind: write or not and why, the finalizer's add, remove or
+// keep, a retry; DecisionReport), and can run until every rule
+// (SystemRules) and decision outcome (SystemDecisions) a system can
+// reach was reached. CompareWith adds condition order, the
 // declared decision keys (write, removeFinalizer, retryAt) and a subset
 // (Only) to Compare; Validate reports what the API server would refuse
 // in an answer. Rules and Vocabularies list the rule table and the

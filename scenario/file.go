@@ -268,6 +268,12 @@ type Outcome struct {
 	Finalizer conditions.FinalizerAction
 	// Write reports that a status write is due.
 	Write bool
+	// Skip says why no write is made now, as conditions.Skip says it:
+	// the engine's reason, or the status writer's where the runner models
+	// one (a held write is conditions.SkipHeld). It is
+	// conditions.SkipNone when the write is made, and also when the
+	// runner does not say (an object the system answers nothing for).
+	Skip conditions.Skip
 	// RetryAt is when the host retries a write it holds back (a status
 	// writer waiting out a gap or a backoff); zero when it holds none
 	// back.

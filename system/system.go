@@ -94,6 +94,12 @@ type System struct {
 	// coverage report names them apart from the rules a run merely
 	// missed.
 	Unreachable, Rare map[string]string
+	// UnreachableDecisions maps the decision outcomes (Decisions) no
+	// snapshot can reach to why, as Unreachable does for rules: a reason
+	// not to write that the system's host never has, a retry it never
+	// holds back. A coverage report names them apart from the outcomes a
+	// run merely missed.
+	UnreachableDecisions map[string]string
 }
 
 // Kind returns the kind of s named kind (the Kind field, as a manifest

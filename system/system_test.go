@@ -85,6 +85,10 @@ func TestValidate_RefusesWhatBreaksTheContract(t *testing.T) {
 		"rule reason":     {func(s *system.System) { s.Rules[1].Writes = []conditions.Reason{{Status: "False", Reason: "Gone"}} }, "rule database/ready/secret-missing: False Gone is not in the vocabulary of Database for Ready"},
 		"unreachable":     {func(s *system.System) { s.Unreachable = map[string]string{"database/x": "why"} }, "Unreachable: database/x is not a rule of the system"},
 		"rare reason":     {func(s *system.System) { s.Rare = map[string]string{"database/ready/provisioned": " "} }, "Rare: database/ready/provisioned has no reason"},
+		"unreachable decision": {func(s *system.System) { s.UnreachableDecisions = map[string]string{"Secret/retryAt": "why"} },
+			"UnreachableDecisions: Secret/retryAt is not a decision outcome of the system"},
+		"unreachable decision reason": {func(s *system.System) { s.UnreachableDecisions = map[string]string{"Database/skip=Held": ""} },
+			"UnreachableDecisions: Database/skip=Held has no reason"},
 		"crd missing":     {func(s *system.System) { s.CRDs = fstest.MapFS{} }, "kind Database.db.example.dev has no CustomResourceDefinition in CRDs"},
 		"crd plural":      {func(s *system.System) { s.Kinds[0].Plural = "dbs" }, `kind Database.db.example.dev (CRDs: crds/db.yaml): the plural is "dbs", the CRD's "databases"`},
 		"crd short names": {func(s *system.System) { s.Kinds[0].ShortNames = nil }, `the short names are [], the CRD's ["pgdb"]`},
@@ -204,4 +208,25 @@ func TestSystem_KindsAndVocabularies(t *testing.T) {
 	assert.Equal(t, []*conditions.Vocabulary{dbVocab}, s.Vocabularies())
 	assert.Equal(t, "db.example.dev/v1", s.Kinds[0].APIVersion())
 	assert.Equal(t, []string{"database", "databases", "pgdb", "pgdbs"}, s.Kinds[0].Names())
+}
+
+// The decision outcomes of a system follow from its kinds: only the
+// kinds whose status it computes have them, the finalizer's only where
+// the kind has one, and no kind whose status is written skips as never
+// written.
+func TestSystem_Decisions(t *testing.T) {
+	s := database()
+	assert.Equal(t, []string{
+		"Database/write=true", "Database/write=false",
+		"Database/skip=Stale", "Database/skip=Unchanged", "Database/skip=ConfigMapRoute", "Database/skip=NotLeader", "Database/skip=Held",
+		"Database/finalizer=Add", "Database/finalizer=Remove", "Database/finalizer=Keep",
+		"Database/retryAt",
+	}, s.Decisions())
+	s.Kinds[0].Finalizer = ""
+	assert.NotContains(t, s.Decisions(), "Database/finalizer=Keep")
+	s.Kinds[0].Status = false
+	assert.Empty(t, s.Decisions())
+	s = database()
+	s.UnreachableDecisions = map[string]string{"Database/skip=Held": "the host holds no write back"}
+	require.NoError(t, system.Validate(s))
 }

@@ -33,7 +33,8 @@ var name = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$`)
 //     the vocabulary has for one of them (for any type of the kind when
 //     the rule names none);
 //   - every key of Unreachable and Rare is a rule ID of the system or a
-//     shared rule's, with a reason;
+//     shared rule's, with a reason; every key of UnreachableDecisions is
+//     one of the system's Decisions, with a reason;
 //   - when CRDs is set, every kind the system writes to (one with a
 //     vocabulary, a computed status or a finalizer) has a
 //     CustomResourceDefinition there, and every kind with one there
@@ -157,6 +158,15 @@ func validate(s *System) []error {
 			case strings.TrimSpace(m.ids[id]) == "":
 				fail("%s: %s has no reason", m.field, id)
 			}
+		}
+	}
+	decisions := s.Decisions()
+	for _, d := range sortedKeys(s.UnreachableDecisions) {
+		switch {
+		case !slices.Contains(decisions, d):
+			fail("UnreachableDecisions: %s is not a decision outcome of the system (see System.Decisions)", d)
+		case strings.TrimSpace(s.UnreachableDecisions[d]) == "":
+			fail("UnreachableDecisions: %s has no reason", d)
 		}
 	}
 	if s.CRDs != nil {

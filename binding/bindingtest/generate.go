@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
+	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
@@ -22,8 +24,10 @@ import (
 // channel, claims made at the same second in different namespaces,
 // same-named objects in other namespaces, platforms of 500 to 1,100
 // bytes of multibyte text, memory of a generation ahead of the object's,
-// and the pushes every kind takes. A pushed snapshot the engine refuses
-// is given as drawn. It is System().Generate.
+// the status writer's memory (writes that ended within the gap, failed
+// writes, foreign edits, fights), and the pushes every kind takes. A
+// pushed snapshot the engine refuses is given as drawn. It is
+// System().Generate.
 func Generate(seed int) (*scenario.File, error) {
 	f, err := Scenario(SnapshotGen().Example(seed))
 	if err != nil {
@@ -61,7 +65,94 @@ func boundaries(f *scenario.File, objs []map[string]any, r *rand.Rand) []map[str
 	if r.IntN(3) == 0 {
 		memoryAhead(f, objs, r)
 	}
+	if r.IntN(3) != 0 {
+		rememberWrites(f, objs, r)
+	}
 	return objs
+}
+
+// rememberWrites gives the status writer a memory of about half the
+// Bindings: what it last wrote (the status as it stands, one a foreign
+// edit changed since, or nothing), when its last write ended (a moment
+// ago, within the gap, at its end, long ago, or after now on a clock
+// behind), failed writes, foreign edits already counted and a fight, and
+// now and then a memory of an earlier object of the name (another uid,
+// not used) or a shorter write gap. Where a write is due, the writer
+// writes, or holds it and retries at an exact instant.
+func rememberWrites(f *scenario.File, objs []map[string]any, r *rand.Rand) {
+	now := f.Now.Time
+	w := &scenario.Writer{}
+	if r.IntN(4) == 0 {
+		gap := metav1.Duration{Duration: []time.Duration{1500 * time.Millisecond, 3 * time.Second, 30 * time.Second}[r.IntN(3)]}
+		w.Limits = &scenario.WriterLimits{WriteGap: &gap}
+	}
+	ago := []time.Duration{0, 300 * time.Millisecond, 2 * time.Second, 4700 * time.Millisecond, 10*time.Second - time.Nanosecond,
+		10 * time.Second, 30 * time.Second, 2 * time.Minute, 10 * time.Minute, -2 * time.Second}
+	seen := map[string]bool{}
+	for _, m := range objs {
+		if m == nil || m["kind"] != "Binding" || r.IntN(2) == 0 {
+			continue
+		}
+		key := scenariogen.Text(scenariogen.Dig(m, "metadata", "namespace")) + "/" + scenariogen.Text(scenariogen.Dig(m, "metadata", "name"))
+		if seen[key] {
+			continue
+		}
+		seen[key] = true
+		mem := scenario.WriterMemory{Binding: key}
+		switch r.IntN(6) {
+		case 0:
+			mem.UID = scenariogen.Text(scenariogen.Dig(m, "metadata", "uid"))
+		case 1:
+			mem.UID = "u-earlier" // an earlier object of the name: not used
+		}
+		ours := ourConditions(m)
+		switch r.IntN(3) {
+		case 0:
+			mem.LastWritten = ours
+		case 1:
+			if len(ours) > 0 {
+				// What it wrote differs from what stands: someone else
+				// edited the status since.
+				edited := slices.Clone(ours)
+				edited[r.IntN(len(edited))].Message = "written before an edit"
+				mem.LastWritten = edited
+			}
+		}
+		if r.IntN(5) != 0 {
+			end := metav1.NewTime(now.Add(-ago[r.IntN(len(ago))]))
+			mem.LastWriteEnd = &end
+		}
+		if r.IntN(4) == 0 {
+			mem.Failures = 1 + r.IntN(6)
+		}
+		if r.IntN(4) == 0 {
+			for k := range 1 + r.IntN(3) {
+				mem.ForeignEdits = append(mem.ForeignEdits, metav1.NewTime(now.Add(-time.Duration(k+1)*37*time.Second)))
+			}
+		}
+		if r.IntN(6) == 0 {
+			since := metav1.NewTime(now.Add(-3 * time.Minute))
+			mem.FightSince, mem.FightEdits = &since, 3+r.IntN(3)
+		}
+		w.Bindings = append(w.Bindings, mem)
+	}
+	if len(w.Bindings) > 0 || w.Limits != nil {
+		f.Writer = w
+	}
+}
+
+// ourConditions are the conditions of the Binding vocabulary m's status
+// holds, as the writer would have written them.
+func ourConditions(m map[string]any) []metav1.Condition {
+	raw, err := json.Marshal(scenariogen.Dig(m, "status", "conditions"))
+	if err != nil {
+		return nil
+	}
+	var conds []metav1.Condition
+	if json.Unmarshal(raw, &conds) != nil {
+		return nil
+	}
+	return binding.Vocabulary.Owned(conds)
 }
 
 // Scenario writes a binding snapshot as a scenario file: every
@@ -211,6 +302,8 @@ func moreClaimants(objs []map[string]any, r *rand.Rand) []map[string]any {
 	// namespace, and every allow-list lets their namespaces in, so they
 	// claim the channel.
 	home := scenariogen.Text(scenariogen.Dig(b, "metadata", "namespace"))
+	// The copies' names stay within the 253 characters a name may have.
+	name = name[:min(len(name), 250)]
 	for _, c := range []map[string]any{scenariogen.CopyAs(b, "team-y", "a0-"+name), scenariogen.CopyAs(b, "team-0", "z0-"+name)} {
 		if c == nil {
 			continue

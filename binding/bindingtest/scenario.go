@@ -223,7 +223,7 @@ func Run(f *scenario.File, explain bool) ([]scenario.Outcome, error) {
 	}
 	// The writer decides for each Binding the engine answers for; the
 	// conditions shown are the written ones only where it writes now.
-	decisions := make([]policy.Decision, len(snap.Bindings))
+	decisions := make([]policy.Verdict, len(snap.Bindings))
 	var derr error
 	outs, err := bindingOutcomes(snap, res, explain, func(i int, br *binding.Outcome) bool {
 		obj := &snap.Bindings[i]
@@ -252,7 +252,7 @@ func Run(f *scenario.File, explain bool) ([]scenario.Outcome, error) {
 		if err != nil && derr == nil {
 			derr = err
 		}
-		decisions[i] = d.Decision
+		decisions[i] = d
 		return d.Action == policy.Write
 	})
 	if err == nil {
@@ -263,7 +263,7 @@ func Run(f *scenario.File, explain bool) ([]scenario.Outcome, error) {
 	}
 	for i := range outs {
 		o, d := &outs[i], decisions[i] // None for a Binding the engine does not answer for
-		o.Decision = d.Action.String()
+		o.Decision, o.Skip = d.Action.String(), d.Skip
 		if d.Action == policy.Wait {
 			o.WaitUntil, o.RetryAt = metav1.NewTime(d.At), d.At
 		}

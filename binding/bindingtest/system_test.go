@@ -99,3 +99,26 @@ func TestGenerate_IsReproducible(t *testing.T) {
 	}
 	assert.Greater(t, pushed, 10, "two seeds in three are pushed, and most pushes change an object")
 }
+
+// Each outcome says why no write is made now, the writer's reason
+// included: a held write, a standby, the ConfigMap route, a status
+// already as computed, a snapshot behind the memory; a write made now
+// has none.
+func TestRun_SkipSaysWhyNoWrite(t *testing.T) {
+	for file, want := range map[string]conditions.Skip{
+		"writer-changed-within-gap-waits.yaml":     conditions.SkipHeld,
+		"writer-standby-never-writes.yaml":         conditions.SkipNotLeader,
+		"configmap-route-writes-nothing.yaml":      conditions.SkipConfigMapRoute,
+		"foreign-condition-kept-after-ours.yaml":   conditions.SkipUnchanged,
+		"memory-ahead-of-the-object-is-stale.yaml": conditions.SkipStale,
+		"ready-all-true.yaml":                      conditions.SkipNone,
+	} {
+		f, err := scenario.Load(filepath.Join(bindingCorpus, file))
+		require.NoError(t, err)
+		outs, err := bindingtest.Run(f, false)
+		require.NoError(t, err)
+		require.Equal(t, "Binding", outs[0].Kind)
+		assert.Equal(t, want, outs[0].Skip, file)
+		assert.Equal(t, want == conditions.SkipNone, outs[0].Decision == "write", file)
+	}
+}

@@ -38,7 +38,7 @@ func runConform(e env, args []string) int {
 	strictOrder := fs.Bool("strict-order", true, "compare the order of each object's conditions (on by default)")
 	keys := fs.String("keys", "", "decision keys the answers carry and conform compares: write, removeFinalizer, retryAt (also declared by a capabilities line)")
 	only := fs.String("only", "", "compare only these kinds, or KIND:TYPE conditions, comma-separated (an implementation of a subset)")
-	untilCoverage := fs.Int("until-coverage", 0, "run until every reachable rule was reached N times, or --runs snapshots (then --runs defaults to 5000)")
+	untilCoverage := fs.Int("until-coverage", 0, "run until every reachable rule and decision outcome was reached N times, or --runs snapshots (then --runs defaults to 5000)")
 	replay := fs.String("replay", "", "send this one scenario file (a counterexample) and compare the answer")
 	pos, code, ok := parseFlags(fs, args)
 	if !ok {
@@ -101,6 +101,7 @@ func runConform(e env, args []string) int {
 			res.Runs, *systemName, *seed, *seed+res.Runs-1)
 		fmt.Fprintf(e.stdout, "compared: %s\n", describeComparison(opts, impl.declared()))
 		fmt.Fprint(e.stdout, conformance.CoverageReport(sys, res.Reached))
+		fmt.Fprint(e.stdout, conformance.DecisionReport(sys, res.Decisions))
 		return exitOK
 	}
 	return reportCounterexample(e, c, impl, *out)

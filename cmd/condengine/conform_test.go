@@ -472,8 +472,8 @@ func TestConform_PythonExampleOnItsSubset(t *testing.T) {
 	}
 }
 
-// --until-coverage stops once every reachable rule was reached N times,
-// and --runs caps it.
+// --until-coverage stops once every reachable rule and decision outcome
+// was reached N times, and --runs caps it.
 func TestConform_UntilCoverage(t *testing.T) {
 	code, stdout, errs := run(t, "", "conform", "--system", "binding", "--exec", asCommand(t, "reference --system binding"), "--until-coverage", "1", "--runs", "400")
 	if code != exitOK {
@@ -483,8 +483,10 @@ func TestConform_UntilCoverage(t *testing.T) {
 	// changes the count, not this test.
 	m := regexp.MustCompile(`^(\d+) binding snapshots`).FindStringSubmatch(stdout)
 	all := regexp.MustCompile(`(?m)^rules reached: (\d+) of (\d+)$`).FindStringSubmatch(stdout)
-	if m == nil || m[1] == "400" || all == nil || all[1] != all[2] || all[1] == "0" {
-		t.Errorf("the run did not stop once every rule was reached:\n%s", stdout)
+	decisions := regexp.MustCompile(`(?m)^decisions reached: (\d+) of (\d+)$`).FindStringSubmatch(stdout)
+	if m == nil || m[1] == "400" || all == nil || all[1] != all[2] || all[1] == "0" ||
+		decisions == nil || decisions[1] != decisions[2] || decisions[1] == "0" {
+		t.Errorf("the run did not stop once every rule and decision outcome was reached:\n%s", stdout)
 	}
 }
 

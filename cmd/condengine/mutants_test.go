@@ -9,12 +9,12 @@ import (
 )
 
 // The planted bugs of conformance/testdata/mutants are each caught by
-// `conform --runs 300` on three seeds. It builds the mutants and runs 66
-// conform runs: about 45 seconds on two cores, so it runs only with
+// `conform --runs 300` on three seeds. It builds the mutants and runs 78
+// conform runs: under a minute on two cores, so it runs only with
 // CONDENGINE_MUTANTS=1 (CI sets it). It logs the table: bug, the request
 // each seed caught it on.
 func TestConform_CatchesPlantedBugs(t *testing.T) {
-	onlyWith(t, "CONDENGINE_MUTANTS", "run the planted bugs (about 45 seconds)")
+	onlyWith(t, "CONDENGINE_MUTANTS", "run the planted bugs (under a minute)")
 	bin := goBuild(t, "../../conformance/testdata/mutants", "mutants")
 	list, err := exec.Command(bin).Output()
 	if err != nil {

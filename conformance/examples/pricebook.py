@@ -32,6 +32,13 @@ def parse_time(s):
     return datetime.datetime.fromisoformat(s.replace("Z", "+00:00"))
 
 
+def instant(s):
+    """An instant an object carries, read at whole seconds as the API
+    server stores it (None for absent)."""
+    t = parse_time(s)
+    return t.replace(microsecond=0) if t else None
+
+
 def format_time(t):
     return t.astimezone(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
 
@@ -126,7 +133,7 @@ def elect(books):
             continue
         annotations = meta(b, "annotations") or {}
         tier = 2 if annotations.get(ACTIVE_ANNOTATION) == "true" else 1 if status(b).get("active") else 0
-        created = parse_time(meta(b, "creationTimestamp"))
+        created = instant(meta(b, "creationTimestamp"))
         stamp = created.timestamp() if created else float("-inf")
         # Highest tier, then newest, then namespace, name and uid ascending.
         key = (-tier, -stamp, meta(b, "namespace", ""), meta(b, "name", ""), meta(b, "uid", ""))
@@ -149,11 +156,14 @@ def merge(book, desired, now):
     """The condition list written: the shared merge rules of docs/conform.md.
     None means the snapshot is stale and nothing is written."""
     generation = meta(book, "generation", 0)
-    created = parse_time(meta(book, "creationTimestamp"))
+    created = instant(meta(book, "creationTimestamp"))
     current = status(book).get("conditions") or []
+    # A transition is never stamped before the object was created (a
+    # host clock behind the API server's): it is stamped at creation.
+    stamp = max(now, created) if created else now
 
     def made_before(c):
-        t = parse_time(c.get("lastTransitionTime"))
+        t = instant(c.get("lastTransitionTime"))
         return c.get("type") in OURS and t is not None and created is not None and t < created
 
     held = [c for c in current if not made_before(c)]
@@ -167,12 +177,41 @@ def merge(book, desired, now):
         c = dict(d)
         if not c.get("observedGeneration"):
             c["observedGeneration"] = generation
-        c["lastTransitionTime"] = format_time(now)
+        c["lastTransitionTime"] = format_time(stamp)
         was = next((x for x in held if x.get("type") == typ), None)
         if was and was.get("status") == c["status"] and was.get("lastTransitionTime"):
             c["lastTransitionTime"] = was["lastTransitionTime"]
         out.append(c)
     return out + [c for c in current if c.get("type") not in OURS]
+
+
+def same_condition(a, b):
+    """Two conditions alike in every field, times read at whole seconds."""
+    return all((a.get(k) or d) == (b.get(k) or d) for k, d in
+               (("type", ""), ("status", ""), ("reason", ""), ("message", ""), ("observedGeneration", 0))) and \
+        instant(a.get("lastTransitionTime")) == instant(b.get("lastTransitionTime"))
+
+
+def conditions_changed(current, out):
+    """Whether the merged list differs from the object's in a condition of
+    ours: one added, dropped, held twice or different in a field. Matched
+    by type: the order they stand in is never a change."""
+    ours_now = [c for c in current if c.get("type") in OURS]
+    ours_out = [c for c in out if c.get("type") in OURS]
+    if len(ours_now) != len(ours_out):
+        return True
+    for c in ours_out:
+        same = [x for x in ours_now if x.get("type") == c["type"]]
+        if len(same) != 1 or not same_condition(same[0], c):
+            return True
+    return False
+
+
+def fields_changed(book, st):
+    """Whether the status fields other than conditions would change."""
+    now = status(book)
+    return bool(now.get("active")) != bool(st.get("active")) or (now.get("ready") or "") != (st.get("ready") or "") or \
+        (now.get("activePricing") or {}) != (st.get("activePricing") or {})
 
 
 def answer(request):
@@ -193,9 +232,9 @@ def answer(request):
             desired.append({"type": "Active", "status": "False", "reason": "Demoted", "message": "",
                             "observedGeneration": meta(b, "generation", 0)})
         else:
-            created = parse_time(meta(b, "creationTimestamp"))
+            created = instant(meta(b, "creationTimestamp"))
             for c in status(b).get("conditions") or []:
-                t = parse_time(c.get("lastTransitionTime"))
+                t = instant(c.get("lastTransitionTime"))
                 if c.get("type") == "Active" and not (t and created and t < created):
                     desired.append(dict(c))
                     break
@@ -207,6 +246,11 @@ def answer(request):
             st = {"active": won, "ready": ready}
             if won and ready == "True":
                 st["activePricing"] = document(b)
+            current = status(b).get("conditions") or []
+            if not conditions_changed(current, conditions) and not fields_changed(b, st):
+                # Nothing is written: the object keeps its list exactly as
+                # it stands, in its own order.
+                conditions = current
         obj = {"kind": "PriceBook", "name": meta(b, "name", ""), "conditions": conditions, "status": st}
         if meta(b, "namespace"):
             obj["namespace"] = meta(b, "namespace")

@@ -1,6 +1,7 @@
 package finopstest
 
 import (
+	"slices"
 	"strconv"
 	"time"
 
@@ -17,11 +18,15 @@ import (
 )
 
 // SnapshotGen draws a FinOps snapshot: books with every tier and bad
-// rates, Subscription families with their Offerings and targets, a random
-// requirement graph of further Offerings, failing reads; then zero to
-// three reconciles applied (statuses, finalizers, the OpenCost document),
-// and finally time passing with objects deleted, edited, made not ready
-// and a charge collection run.
+// rates (some being deleted), Subscription families with their Offerings
+// (fees of every tick alignment and period form) and targets, a random
+// requirement graph of further Offerings, failing reads, all around a now
+// in any month (Feb 29 and Dec 31 included), names at their limits; then
+// zero to three reconciles applied (statuses, finalizers, the OpenCost
+// document), time passing with objects deleted, edited, made not ready
+// and a charge collection run, and half the time one more reconcile and
+// a later collection run, which releases the finalizers of the
+// Subscriptions deleted meanwhile.
 func SnapshotGen() *rapid.Generator[finops.Snapshot] {
 	return rapid.Custom(func(t *rapid.T) finops.Snapshot {
 		s := World(t, 6)
@@ -35,8 +40,45 @@ func SnapshotGen() *rapid.Generator[finops.Snapshot] {
 		if rapid.Bool().Draw(t, "disturb") {
 			s = disturb(t, s)
 		}
+		if rapid.Bool().Draw(t, "later") {
+			s = later(t, s)
+		}
 		return s
 	})
+}
+
+// later carries out a reconcile of s and lets time pass (seconds to
+// months), ending with a charge collection run at the new now that lists
+// most Subscriptions: Subscriptions deleted before it have their
+// deactivation stamped, so the run may release their finalizers, and
+// the buckets it writes fall in whatever month now has come to.
+func later(t *rapid.T, s finops.Snapshot) finops.Snapshot {
+	// Some active Subscriptions are deleted now, so that the reconcile
+	// stamps their deactivation before the run.
+	s.Subscriptions = slices.Clone(s.Subscriptions)
+	for i := range s.Subscriptions {
+		sub := &s.Subscriptions[i]
+		if sub.Status.ActivatedAt != nil && sub.DeletionTimestamp == nil && rapid.IntRange(0, 2).Draw(t, "laterDeleted") == 0 {
+			at := metav1.NewTime(s.Now)
+			sub.DeletionTimestamp, sub.Finalizers = &at, []string{finopsv1.SubscriptionFinalizer}
+		}
+	}
+	r, err := finops.Evaluate(s)
+	if err != nil {
+		t.Fatalf("a generated snapshot is refused: %v", err)
+	}
+	s = finops.Apply(s, r)
+	s.Now = s.Now.Add(st.Elapsed().Draw(t, "laterElapsed"))
+	c := &subscription.Collection{ScheduledHour: s.Now.Truncate(time.Hour)}
+	for _, sub := range s.Subscriptions {
+		if rapid.IntRange(0, 3).Draw(t, "laterListed") != 0 {
+			c.Results = append(c.Results, subscription.CollectionResult{Subscription: sub.Key(),
+				Buckets: rapid.IntRange(0, 3).Draw(t, "laterBuckets"),
+				Source:  rapid.SampledFrom([]subscription.Source{subscription.SourceDB, subscription.SourceDB, subscription.SourceCalculator, subscription.SourceError}).Draw(t, "laterSource")})
+		}
+	}
+	s.Collection = c
+	return s
 }
 
 // World draws a FinOps snapshot as no reconcile has seen it yet: books
@@ -45,13 +87,40 @@ func SnapshotGen() *rapid.Generator[finops.Snapshot] {
 // graph of at most graph further Offerings.
 func World(t *rapid.T, graph int) finops.Snapshot {
 	w := st.World(t)
-	s := finops.Snapshot{Now: w.Now, PriceBooks: pb.Books(6).Draw(t, "books"),
-		Offerings: append(w.Offerings, ot.Graph(graph).Draw(t, "graph")...), Subscriptions: w.Subscriptions}
+	// The books and the graph are built around the builders' epoch; they
+	// move with the world's now, whole seconds at a time.
+	shift := w.Now.Truncate(time.Second).Sub(st.GenNow())
+	books := pb.Books(6).Draw(t, "books")
+	for i := range books {
+		moveMeta(&books[i].ObjectMeta, shift)
+		if rapid.IntRange(0, 7).Draw(t, "bookDeleting") == 0 {
+			// A book being deleted, held by someone else's finalizer.
+			at := metav1.NewTime(w.Now.Truncate(time.Second).Add(-time.Duration(rapid.IntRange(0, 120).Draw(t, "bookDeletedAgo")) * time.Minute))
+			books[i].DeletionTimestamp, books[i].Finalizers = &at, []string{"example.com/keep"}
+		}
+	}
+	offs := ot.Graph(graph).Draw(t, "graph")
+	for i := range offs {
+		moveMeta(&offs[i].ObjectMeta, shift)
+	}
+	s := finops.Snapshot{Now: w.Now, PriceBooks: books,
+		Offerings: append(w.Offerings, offs...), Subscriptions: w.Subscriptions}
 	s.Objects = append(s.Objects, w.Objects...)
 	for _, f := range w.Failures {
 		s.Failures = append(s.Failures, finops.Failure{Kind: f.Kind, Namespace: f.Namespace, Name: f.Name})
 	}
 	return s
+}
+
+// moveMeta moves an object's creation and deletion instants by d.
+func moveMeta(m *metav1.ObjectMeta, d time.Duration) {
+	if !m.CreationTimestamp.IsZero() {
+		m.CreationTimestamp = metav1.NewTime(m.CreationTimestamp.Add(d))
+	}
+	if m.DeletionTimestamp != nil {
+		at := metav1.NewTime(m.DeletionTimestamp.Add(d))
+		m.DeletionTimestamp = &at
+	}
 }
 
 // disturb runs subscriptiontest.Disturb on the parts of s it knows.

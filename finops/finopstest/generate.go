@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -18,10 +19,12 @@ import (
 // writes it as a scenario file without expectations (Scenario), and
 // pushes two in three toward the cases the generator rarely draws:
 // deletions before now, failing reads, conditions an earlier reconcile
-// left on a Subscription, ready dependents of an Offering being deleted,
-// the parent or target of an active Subscription gone, and the pushes
-// every kind takes. A pushed snapshot the engine refuses is given as
-// drawn. It is System().Generate.
+// left on a Subscription, an Offering being deleted and its ready
+// dependents, the parent or target of an active Subscription gone, an
+// object made again under its name (the conditions it carries left by
+// the earlier one), conditions standing in another order, and the
+// pushes every kind takes. A pushed snapshot the engine refuses is given
+// as drawn. It is System().Generate.
 func Generate(seed int) (*scenario.File, error) {
 	f, err := Scenario(SnapshotGen().Example(seed))
 	if err != nil {
@@ -45,14 +48,71 @@ func boundaries(f *scenario.File, objs []map[string]any, r *rand.Rand) []map[str
 	if r.IntN(3) == 0 {
 		carriedSubscriptionConditions(f, objs, r)
 	}
-	if r.IntN(3) == 0 {
+	if r.IntN(2) == 0 {
+		deleteAnOffering(objs, f.Now.Time, r)
+	}
+	if r.IntN(2) == 0 {
 		readyDependent(objs, r)
 	}
 	deletingOffering(f, objs, r)
 	if r.IntN(2) == 0 {
 		objs = goneUnderActive(objs, r)
 	}
+	if r.IntN(3) == 0 {
+		madeAgain(objs, r)
+	}
+	if r.IntN(3) == 0 {
+		reorderConditions(objs, r)
+	}
 	return objs
+}
+
+// reorderConditions turns the condition list of about half the objects
+// with two or more conditions around: the order alone is no change, so
+// those already as computed still need no write.
+func reorderConditions(objs []map[string]any, r *rand.Rand) {
+	for _, m := range objs {
+		conds, _ := scenariogen.Dig(m, "status", "conditions").([]any)
+		if len(conds) < 2 || r.IntN(2) == 0 {
+			continue
+		}
+		slices.Reverse(conds)
+	}
+}
+
+// madeAgain deletes one object of a kind with conditions and makes it
+// again under the same name: a new uid and generation 1, created when its
+// last condition was written or a second later, so the conditions it
+// carries were (or, within that second, were not) left by the earlier
+// object.
+func madeAgain(objs []map[string]any, r *rand.Rand) {
+	var with []map[string]any
+	for _, m := range objs {
+		if m == nil || (m["kind"] != "PriceBook" && m["kind"] != "Offering" && m["kind"] != "Subscription") {
+			continue
+		}
+		if conds, _ := scenariogen.Dig(m, "status", "conditions").([]any); len(conds) > 0 {
+			with = append(with, m)
+		}
+	}
+	if len(with) == 0 {
+		return
+	}
+	m := with[r.IntN(len(with))]
+	var last time.Time
+	for _, c := range scenariogen.Dig(m, "status", "conditions").([]any) {
+		cm, _ := c.(map[string]any)
+		if at, err := time.Parse(time.RFC3339, scenariogen.Text(cm["lastTransitionTime"])); err == nil && at.After(last) {
+			last = at
+		}
+	}
+	if last.IsZero() {
+		return
+	}
+	md := m["metadata"].(map[string]any)
+	md["uid"] = scenariogen.Text(md["uid"]) + "-again"
+	md["generation"] = json.Number("1")
+	md["creationTimestamp"] = last.Add(time.Duration(r.IntN(2)) * time.Second).UTC().Format(time.RFC3339)
 }
 
 // Scenario writes a FinOps snapshot as a scenario file: every
@@ -188,8 +248,32 @@ func carriedSubscriptionConditions(f *scenario.File, objs []map[string]any, r *r
 	}
 }
 
+// deleteAnOffering marks one Offering for deletion a minute before now,
+// its finalizer holding it, when none is being deleted.
+func deleteAnOffering(objs []map[string]any, now time.Time, r *rand.Rand) {
+	var offs []map[string]any
+	for _, m := range objs {
+		if m == nil || m["kind"] != "Offering" {
+			continue
+		}
+		if scenariogen.Dig(m, "metadata", "deletionTimestamp") != nil {
+			return
+		}
+		offs = append(offs, m)
+	}
+	if len(offs) == 0 {
+		return
+	}
+	md, ok := offs[r.IntN(len(offs))]["metadata"].(map[string]any)
+	if !ok {
+		return
+	}
+	md["deletionTimestamp"] = now.Add(-time.Minute).UTC().Format(time.RFC3339)
+	md["finalizers"] = []any{finopsv1.OfferingFinalizer}
+}
+
 // readyDependent makes a ready Offering require an Offering being
-// deleted, and points a ready Subscription at it.
+// deleted, or points a ready Subscription at it.
 func readyDependent(objs []map[string]any, r *rand.Rand) {
 	var deleting, subs []map[string]any
 	for _, m := range objs {
@@ -206,7 +290,15 @@ func readyDependent(objs []map[string]any, r *rand.Rand) {
 	}
 	o := deleting[r.IntN(len(deleting))]
 	ref := map[string]any{"namespace": scenariogen.Dig(o, "metadata", "namespace"), "name": scenariogen.Dig(o, "metadata", "name")}
+	// Either an Offering or a Subscription depends on it, so that each
+	// of the two reasons the delete is held shows on its own.
+	if r.IntN(2) == 0 {
+		subs = nil
+	}
 	for _, m := range objs {
+		if len(subs) > 0 {
+			break
+		}
 		// A ready Offering that requires the deleted one.
 		if m != nil && m["kind"] == "Offering" && scenariogen.Dig(m, "metadata", "deletionTimestamp") == nil && r.IntN(2) == 0 {
 			if spec, ok := m["spec"].(map[string]any); ok {
@@ -260,7 +352,7 @@ func deletingOffering(f *scenario.File, objs []map[string]any, r *rand.Rand) {
 			map[string]any{"type": "PricingResolved", "status": "True", "reason": "PricingResolved", "message": "", "lastTransitionTime": at, "observedGeneration": gen},
 		}
 		st["ready"] = "True"
-		if r.IntN(4) == 0 {
+		if r.IntN(3) == 0 {
 			f.Failures = append(f.Failures, scenario.Failure{Kind: "Subscription"})
 		}
 	}
@@ -277,6 +369,16 @@ func goneUnderActive(objs []map[string]any, r *rand.Rand) []map[string]any {
 	}
 	if len(active) == 0 {
 		return objs
+	}
+	// Half the time one with a target, whose loss ends it for good.
+	var targeted []map[string]any
+	for _, m := range active {
+		if scenariogen.Dig(m, "spec", "lifecycle", "targetRef") != nil {
+			targeted = append(targeted, m)
+		}
+	}
+	if len(targeted) > 0 && r.IntN(2) == 0 {
+		active = targeted
 	}
 	sub := active[r.IntN(len(active))]
 	ref, ok := scenariogen.Dig(sub, "spec", "parent", "subscriptionRef").(map[string]any)

@@ -121,29 +121,29 @@ func Run(f *scenario.File, explain bool) ([]scenario.Outcome, error) {
 	}
 	for _, o := range r.PriceBooks.Books {
 		if err := add(o.Kind, o.Namespace, o.Name, o.Status, explained(
-			scenario.Outcome{Conditions: carried(&o.Outcome), Write: o.Write}, o.Status.Conditions, o.Provenance)); err != nil {
+			scenario.Outcome{Conditions: carried(&o.Outcome), Write: o.Write, Skip: o.Skip}, o.Status.Conditions, o.Provenance)); err != nil {
 			return nil, err
 		}
 	}
 	for _, o := range r.Offerings.Offerings {
 		if err := add(o.Kind, o.Namespace, o.Name, o.Status, explained(
-			scenario.Outcome{Conditions: carried(&o.Outcome), Write: o.Write, Finalizer: o.Finalizer}, o.Status.Conditions, o.Provenance)); err != nil {
+			scenario.Outcome{Conditions: carried(&o.Outcome), Write: o.Write, Skip: o.Skip, Finalizer: o.Finalizer}, o.Status.Conditions, o.Provenance)); err != nil {
 			return nil, err
 		}
 	}
 	for _, o := range r.Subscriptions.Subscriptions {
 		if err := add(o.Kind, o.Namespace, o.Name, o.Status, explained(
-			scenario.Outcome{Conditions: carried(&o.Outcome), Write: o.Write, Finalizer: o.Finalizer}, o.Status.Conditions, o.Provenance)); err != nil {
+			scenario.Outcome{Conditions: carried(&o.Outcome), Write: o.Write, Skip: o.Skip, Finalizer: o.Finalizer}, o.Status.Conditions, o.Provenance)); err != nil {
 			return nil, err
 		}
 	}
 	for _, o := range r.CostJobs {
-		if err := add(o.Kind, o.Namespace, o.Name, o.Status, scenario.Outcome{}); err != nil {
+		if err := add(o.Kind, o.Namespace, o.Name, o.Status, scenario.Outcome{Skip: o.Skip}); err != nil {
 			return nil, err
 		}
 	}
 	for _, o := range r.Providers {
-		if err := add(o.Kind, o.Namespace, o.Name, o.Status, scenario.Outcome{Conditions: o.Conditions}); err != nil {
+		if err := add(o.Kind, o.Namespace, o.Name, o.Status, scenario.Outcome{Conditions: o.Conditions, Skip: o.Skip}); err != nil {
 			return nil, err
 		}
 	}

@@ -36,17 +36,28 @@ func System() *system.System {
 	books.Vocabulary, books.Status = pricebook.Vocabulary, true
 	offerings.Vocabulary, offerings.Status, offerings.Finalizer = offering.Vocabulary, true, finopsv1.OfferingFinalizer
 	subs.Vocabulary, subs.Status, subs.Finalizer = subscription.Vocabulary, true, finopsv1.SubscriptionFinalizer
+	// The operator writes every status it computes at once, from one
+	// replica and one route, and asks no host to hold a write back.
+	never := map[string]string{}
+	for _, k := range []system.Kind{books, offerings, subs} {
+		never[system.DecisionSkip(k.Kind, conditions.SkipConfigMapRoute)] = "the FinOps operator has no ConfigMap route that writes no status"
+		never[system.DecisionSkip(k.Kind, conditions.SkipNotLeader)] = "the FinOps reconciler models no standby replica: every evaluation is the leader's"
+		never[system.DecisionSkip(k.Kind, conditions.SkipHeld)] = "the FinOps reconciler spaces no writes, so it holds none back"
+		never[system.DecisionRetryAt(k.Kind)] = "the FinOps reconciler holds no write back, so it retries none"
+	}
+	never[system.DecisionFinalizer(subs.Kind, conditions.FinalizerAdd)] = "the engine never adds a Subscription's finalizer: it decides only its release (the operator's reference adds it on a first reconcile, which the engine does not model)"
 	providers := kind(finopsv1.KindFinOpsProvider, "finopsproviders")
 	providers.Namespaced = false
 	return &system.System{
-		Name:         Name,
-		Doc:          "the FinOps operator: the status of PriceBooks, Offerings and Subscriptions",
-		Kinds:        []system.Kind{books, offerings, subs, kind(finopsv1.KindCostJob, "costjobs"), providers},
-		FieldManager: FieldManager,
-		Rules:        rules,
-		CRDs:         crdfiles.Group(finopsv1.GroupName),
-		Run:          Run,
-		Generate:     Generate,
+		Name:                 Name,
+		Doc:                  "the FinOps operator: the status of PriceBooks, Offerings and Subscriptions",
+		Kinds:                []system.Kind{books, offerings, subs, kind(finopsv1.KindCostJob, "costjobs"), providers},
+		FieldManager:         FieldManager,
+		Rules:                rules,
+		CRDs:                 crdfiles.Group(finopsv1.GroupName),
+		Run:                  Run,
+		Generate:             Generate,
+		UnreachableDecisions: never,
 		Rare: map[string]string{
 			"subscription/active/requirement-lost":   "needs an active Subscription whose required Offering loses its last active provider in the family; the generators rarely draw that family (try --until-coverage 1)",
 			"subscription/active/parent-deactivated": "needs an active child whose parent ended under the Deactivate policy; about one snapshot in 300 (try --until-coverage 1)",

@@ -2,6 +2,7 @@ package finopstest_test
 
 import (
 	"io/fs"
+	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -73,4 +74,31 @@ func TestGenerate_IsReproducible(t *testing.T) {
 		_, err = finopstest.Run(f, false)
 		require.NoError(t, err, "seed %d", seed)
 	}
+}
+
+// Each outcome of a kind whose status the system writes says why no
+// write is made (the engine's Skip), and says nothing when the write is
+// made: over the corpus a status already as computed comes up.
+func TestRun_SkipSaysWhyNoWrite(t *testing.T) {
+	paths, err := filepath.Glob("../../conformance/scenarios/finops/*.yaml")
+	require.NoError(t, err)
+	seen := map[conditions.Skip]int{}
+	sys := finopstest.System()
+	for _, path := range paths {
+		f, err := scenario.Load(path)
+		require.NoError(t, err)
+		outs, err := finopstest.Run(f, false)
+		if err != nil {
+			continue // a file the engine refuses on purpose
+		}
+		for _, o := range outs {
+			if k, ok := sys.Kind(o.Kind); !ok || !k.Status {
+				continue
+			}
+			assert.Equal(t, o.Write, o.Skip == conditions.SkipNone, "%s: %s %s/%s", path, o.Kind, o.Namespace, o.Name)
+			seen[o.Skip]++
+		}
+	}
+	assert.Positive(t, seen[conditions.SkipUnchanged])
+	assert.Positive(t, seen[conditions.SkipNone])
 }

@@ -27,6 +27,9 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
+	finopsv1 "github.com/condengine/condengine/api/finops/v1alpha1"
+	"github.com/condengine/condengine/billing"
+	"github.com/condengine/condengine/conditions"
 	"github.com/condengine/condengine/conformance"
 	"github.com/condengine/condengine/scenario"
 	"github.com/condengine/condengine/system"
@@ -34,12 +37,37 @@ import (
 
 // bug is one planted mistake: pre changes the request before the engine
 // answers it (a mistake in what the implementation reads), post changes
-// the answer (a mistake in what it writes), raw the answer line.
+// the answer (a mistake in what it writes), raw the answer line. decide,
+// run after post, changes the answer from what the engine decides for
+// the request: its outcomes, and its answers to other requests.
 type bug struct {
 	name, system, what string
 	pre                func(f *scenario.File)
 	post               func(f *scenario.File, objs []conformance.Object)
+	decide             func(e engine, f *scenario.File, objs []conformance.Object)
 	raw                func(line []byte) []byte
+}
+
+// engine is what a bug may ask the engine besides its answer.
+type engine struct{ sys *system.System }
+
+// outcomes are the engine's outcomes of f, the reasons not to write
+// included.
+func (e engine) outcomes(f *scenario.File) []scenario.Outcome {
+	outs, err := e.sys.Run(f, false)
+	if err != nil {
+		return nil
+	}
+	return outs
+}
+
+// answer is the engine's answer to f; nil when it refuses f.
+func (e engine) answer(f *scenario.File) []conformance.Object {
+	objs, err := conformance.Reference(e.sys)(f)
+	if err != nil {
+		return nil
+	}
+	return objs
 }
 
 var bugs = []bug{
@@ -115,14 +143,39 @@ var bugs = []bug{
 		}},
 	{name: "empty-message-omitted", system: "binding", what: "an empty message is left out of the condition (omitempty)",
 		raw: func(line []byte) []byte { return bytes.ReplaceAll(line, []byte(`,"message":""`), nil) }},
-	{name: "writes-when-unchanged", system: "binding", what: "the status is written on every reconcile",
+	{name: "writes-when-unchanged", system: "binding", what: "a Binding whose status is already as computed is written again",
+		decide: func(e engine, f *scenario.File, objs []conformance.Object) {
+			eachUnchanged(e, f, objs, func(*conformance.Object, scenario.Outcome) bool { return true })
+		}},
+	{name: "writes-reordered", system: "finops", what: "a status whose own conditions stand out of vocabulary order is written to put them in order",
+		decide: func(e engine, f *scenario.File, objs []conformance.Object) {
+			eachUnchanged(e, f, objs, func(o *conformance.Object, out scenario.Outcome) bool {
+				k, _ := e.sys.Kind(o.Kind)
+				last := -1
+				for _, c := range out.Conditions {
+					if i := k.Vocabulary.Index(c.Type); i >= 0 {
+						if i < last {
+							return true
+						}
+						last = i
+					}
+				}
+				return false
+			})
+		}},
+	{name: "retry-a-second-late", system: "binding", what: "a held write is retried one second after the instant its wait ends",
 		post: func(_ *scenario.File, objs []conformance.Object) {
 			for i := range objs {
-				yes := true
-				objs[i].Write = &yes
-				objs[i].RetryAt = nil
+				if at := objs[i].RetryAt; at != nil {
+					later := at.Add(time.Second)
+					objs[i].RetryAt = &later
+				}
 			}
 		}},
+	{name: "finalizer-released-an-hour-early", system: "finops", what: "a deleted Subscription's finalizer is released by a run in the hour that holds deactivatedAt, before that hour is settled",
+		decide: releasedAnHourEarly},
+	{name: "leap-february-has-28-days", system: "finops", what: "the month bucket of a leap February ends on the 29th, as if every February had 28 days",
+		post: shortFebruary},
 	{name: "backend-found-in-other-namespace", system: "binding", what: "backendRef is looked up by name only, so a same-named AgentBackend of another namespace is found",
 		pre: lookupByNameOnly},
 	{name: "loop-printed-rotated", system: "finops", what: "a requirement loop is printed from another member than the engine's first",
@@ -262,6 +315,9 @@ func main() {
 		}
 		if b.post != nil {
 			b.post(f, objs)
+		}
+		if b.decide != nil {
+			b.decide(engine{sys}, f, objs)
 		}
 		out, _ := conformance.EncodeReply(*id, objs, nil)
 		if b.raw != nil {
@@ -454,4 +510,152 @@ func floats(v any) any {
 		}
 	}
 	return v
+}
+
+// eachUnchanged sets write on every object of objs whose status the
+// engine leaves as it stands because it is already as computed (and
+// written by this replica: no other reason not to write), where wrong
+// says so.
+func eachUnchanged(e engine, f *scenario.File, objs []conformance.Object, wrong func(*conformance.Object, scenario.Outcome) bool) {
+	for _, out := range e.outcomes(f) {
+		if out.Skip != conditions.SkipUnchanged {
+			continue
+		}
+		for i := range objs {
+			if o := &objs[i]; o.Kind == out.Kind && o.Namespace == out.Namespace && o.Name == out.Name && wrong(o, out) {
+				yes := true
+				o.Write = &yes
+			}
+		}
+	}
+}
+
+// releasedAnHourEarly asks the engine again with every Subscription's
+// deactivatedAt an hour earlier, which is the gate that waits for the
+// run of the hour holding deactivatedAt rather than the next, and takes
+// only the finalizer's release from that answer.
+func releasedAnHourEarly(e engine, f *scenario.File, objs []conformance.Object) {
+	raw, err := json.Marshal(f)
+	if err != nil {
+		return
+	}
+	var early scenario.File
+	if json.Unmarshal(raw, &early) != nil {
+		return
+	}
+	editObjects(&early, func(m map[string]any) {
+		st, _ := m["status"].(map[string]any)
+		if m["kind"] != "Subscription" || st == nil {
+			return
+		}
+		if at, err := time.Parse(time.RFC3339, str(st["deactivatedAt"])); err == nil {
+			st["deactivatedAt"] = at.Add(-time.Hour).Format(time.RFC3339)
+		}
+	})
+	for _, o := range e.answer(&early) {
+		if o.Kind != "Subscription" || o.RemoveFinalizer == nil || !*o.RemoveFinalizer {
+			continue
+		}
+		for i := range objs {
+			if objs[i].Kind == o.Kind && objs[i].Namespace == o.Namespace && objs[i].Name == o.Name {
+				yes := true
+				objs[i].RemoveFinalizer = &yes
+			}
+		}
+	}
+}
+
+// shortFebruary ends the month bucket of a leap February on the 29th,
+// its projected fee counted over that shorter month.
+func shortFebruary(f *scenario.File, objs []conformance.Object) {
+	subs, offs := map[string]map[string]any{}, map[string]map[string]any{}
+	for _, raw := range f.Objects {
+		dec := json.NewDecoder(bytes.NewReader(raw))
+		dec.UseNumber()
+		var m map[string]any
+		if dec.Decode(&m) != nil {
+			continue
+		}
+		key := str(dig(m, "metadata", "namespace")) + "/" + str(dig(m, "metadata", "name"))
+		switch m["kind"] {
+		case "Subscription":
+			subs[key] = m
+		case "Offering":
+			offs[key] = m
+		}
+	}
+	for i := range objs {
+		o := &objs[i]
+		if o.Kind != "Subscription" || len(o.Status) == 0 {
+			continue
+		}
+		var st map[string]json.RawMessage
+		var costs []finopsv1.CostBucket
+		if json.Unmarshal(o.Status, &st) != nil || json.Unmarshal(st["costs"], &costs) != nil {
+			continue
+		}
+		changed := false
+		for j := range costs {
+			b := &costs[j]
+			start := b.Start.UTC()
+			if b.Granularity != finopsv1.GranularityMonth || start.Month() != time.February || time.Date(start.Year(), 2, 29, 0, 0, 0, 0, time.UTC).Month() != time.February {
+				continue
+			}
+			b.EndExclusive = metav1.NewTime(start.AddDate(0, 0, 28))
+			changed = true
+			sched, ok := feeSchedule(subs[o.Namespace+"/"+o.Name], offs)
+			if !ok {
+				continue
+			}
+			projected, err := sched.Fee(start, b.EndExclusive.Time)
+			if err != nil {
+				continue
+			}
+			b.Projected = projected
+			for k := range b.Breakdown {
+				if b.Breakdown[k].Name == billing.SubscriptionMeter {
+					b.Breakdown[k].Projected = projected
+				}
+			}
+			b.Breakdown = slices.DeleteFunc(b.Breakdown, func(m finopsv1.CostMetric) bool {
+				return m.Name == billing.SubscriptionMeter && m.Current == 0 && m.Projected == 0
+			})
+		}
+		if !changed {
+			continue
+		}
+		if raw, err := json.Marshal(costs); err == nil {
+			st["costs"] = raw
+			if out, err := json.Marshal(st); err == nil {
+				o.Status = out
+			}
+		}
+	}
+}
+
+// feeSchedule is the fee grid of the Subscription sub as the request
+// holds it: its Offering's fee from its activation, cut at its
+// deactivation.
+func feeSchedule(sub map[string]any, offs map[string]map[string]any) (billing.Schedule, bool) {
+	if sub == nil {
+		return billing.Schedule{}, false
+	}
+	ref, _ := dig(sub, "spec", "offeringRef").(map[string]any)
+	off := offs[str(ref["namespace"])+"/"+str(ref["name"])]
+	fee, _ := dig(off, "spec", "pricing", "subscriptionFee").(map[string]any)
+	activated, err := time.Parse(time.RFC3339, str(dig(sub, "status", "activatedAt")))
+	if fee == nil || err != nil {
+		return billing.Schedule{}, false
+	}
+	s, err := billing.NewSchedule(billing.Fee{PriceMicros: num(fee["priceMicros"]), Period: str(fee["period"]),
+		Alignment: billing.Alignment(str(fee["tickAlignment"])), MinPeriods: num(fee["minPeriods"])}, activated)
+	if err != nil {
+		return billing.Schedule{}, false
+	}
+	if deactivated, err := time.Parse(time.RFC3339, str(dig(sub, "status", "deactivatedAt"))); err == nil {
+		if s, err = s.Deactivated(deactivated); err != nil {
+			return billing.Schedule{}, false
+		}
+	}
+	return s, true
 }
