@@ -10,6 +10,7 @@ import (
 
 	"github.com/condengine/condengine/conformance"
 	"github.com/condengine/condengine/explain"
+	"github.com/condengine/condengine/vocab"
 )
 
 const parentDeactivated = "../../conformance/scenarios/finops/subscription-parent-deactivated-default-policy.yaml"
@@ -142,7 +143,9 @@ func TestExplain_UnknownObjectFails(t *testing.T) {
 // the rule table (run `go generate ./cmd/condengine` to refresh it).
 func TestRulesDoc_NotStale(t *testing.T) {
 	var want strings.Builder
-	rulesMarkdown(&want, conformance.Rules(seedSystems()...))
+	if err := vocab.RulesMarkdown(&want, conformance.Rules(seedSystems()...), rulesNote); err != nil {
+		t.Fatal(err)
+	}
 	got, err := os.ReadFile("../../docs/rules.md")
 	if err != nil {
 		t.Fatalf("%v: run go generate ./cmd/condengine", err)
