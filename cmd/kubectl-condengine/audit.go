@@ -16,6 +16,7 @@ import (
 	"github.com/condengine/condengine/conditions"
 	"github.com/condengine/condengine/explain"
 	"github.com/condengine/condengine/finops"
+	"github.com/condengine/condengine/finops/finopstest"
 	"github.com/condengine/condengine/manifest"
 	"github.com/condengine/condengine/offering"
 	"github.com/condengine/condengine/pricebook"
@@ -236,8 +237,7 @@ func auditFinOps(in auditInput) ([]ObjectReport, error) {
 	if err != nil {
 		return nil, err
 	}
-	snap.Now = in.now
-	due, explained, err := explainFinOps(snap)
+	due, explained, err := explainFinOps(in)
 	if err != nil {
 		return nil, err
 	}
@@ -262,15 +262,12 @@ func auditFinOps(in auditInput) ([]ObjectReport, error) {
 // of every PriceBook, Offering and Subscription, and the same with their
 // decisions. A Subscription's CostsResolved says the collection run is
 // missing.
-func explainFinOps(snap finops.Snapshot) (map[key][]metav1.Condition, map[key]explain.Object, error) {
-	r, err := finops.Explain(snap)
+func explainFinOps(in auditInput) (map[key][]metav1.Condition, map[key]explain.Object, error) {
+	outs, err := finopstest.Run(&scenario.File{Name: "audit", System: finopstest.Name, Now: metav1.NewTime(in.now), Objects: in.finops}, true)
 	if err != nil {
 		return nil, nil, err
 	}
-	objs, err := explain.FinOps(r, sentences)
-	if err != nil {
-		return nil, nil, err
-	}
+	objs := explain.FromOutcomes(outs, sentences)
 	out := make(map[key]explain.Object, len(objs))
 	for _, x := range objs {
 		for i := range x.Conditions {
@@ -280,14 +277,10 @@ func explainFinOps(snap finops.Snapshot) (map[key][]metav1.Condition, map[key]ex
 	}
 	// The conditions themselves, messages included, which judge compares.
 	due := make(map[key][]metav1.Condition, len(objs))
-	for _, o := range r.PriceBooks.Books {
-		due[key{finopsv1.KindPriceBook, o.Namespace, o.Name}] = o.Status.Conditions
-	}
-	for _, o := range r.Offerings.Offerings {
-		due[key{finopsv1.KindOffering, o.Namespace, o.Name}] = o.Status.Conditions
-	}
-	for _, o := range r.Subscriptions.Subscriptions {
-		due[key{finopsv1.KindSubscription, o.Namespace, o.Name}] = o.Status.Conditions
+	for _, o := range outs {
+		if o.Computed != nil {
+			due[key{o.Kind, o.Namespace, o.Name}] = o.Computed
+		}
 	}
 	return due, out, nil
 }
