@@ -8,16 +8,10 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
+	"strings"
 	"time"
 
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-
-	akv1 "github.com/condengine/condengine/api/agentkourier/v1alpha1"
-	finopsv1 "github.com/condengine/condengine/api/finops/v1alpha1"
-	"github.com/condengine/condengine/binding"
-	"github.com/condengine/condengine/binding/bindingtest"
-	finopsapi "github.com/condengine/condengine/finops"
-	"github.com/condengine/condengine/finops/finopstest"
 	"github.com/condengine/condengine/manifest"
 	"github.com/condengine/condengine/scenario"
 	"github.com/condengine/condengine/system"
@@ -63,14 +57,15 @@ func runEval(e env, args []string) int {
 // evalTo evaluates the scenario file or manifest stream r and writes its
 // results to out in format, handing notes the remarks for stderr once
 // the evaluation is over, before the rest of the output is written. In
-// the yaml and json formats the Bindings of a stream are written as
-// they are decided (evaluateStream); the table's columns are as wide as
-// their widest cell, so it is written once everything is decided. An
-// error in the evaluation leaves out empty.
+// the yaml and json formats the objects of a stream that a system reads
+// itself (system.Stream) are written as they are decided
+// (evaluateStream); the table's columns are as wide as their widest
+// cell, so it is written once everything is decided. An error in the
+// evaluation leaves out empty.
 func (c *Command) evalTo(out io.Writer, format, name string, r io.Reader, now time.Time, notes func([]string)) error {
 	bw := bufio.NewWriterSize(out, 64<<10)
 	list := listFor(bw, format)
-	s := newStream(name, r)
+	s := c.newStream(name, r)
 	s.straight = true
 	s.out = list
 	w, err := c.evaluateFrom(s, now)
@@ -88,21 +83,34 @@ var stdinIsTerminal = func(r io.Reader) bool {
 	return ok && isTerminal(f)
 }
 
-// world is everything eval or demo computed, ready to print.
+// world is everything eval, explain or demo computed, ready to print:
+// each system's share of the input and its evaluation, in the order of
+// the command's systems.
 type world struct {
-	now time.Time
-	// bindings carry the computed conditions as their status.
-	bindings []akv1.Binding
-	// others are the FinOps objects (and any other kind a FinOps runner
-	// reported), in the runner's order.
-	others []evaluated
+	now   time.Time
+	parts []*part
 	// notes are non-fatal remarks for stderr (skipped documents).
 	notes []string
-	// inputs are the snapshots as read, for explain.
-	inputs explainInputs
 }
 
-// evaluated is one non-Binding object after evaluation.
+// part is one system's share of the input and what became of it.
+type part struct {
+	sys *system.System
+	// stream is the system's own reading and evaluation
+	// (system.System.Stream); nil for the general path, which reads the
+	// manifests as JSON into file and runs the system on it.
+	stream system.Stream
+	// file is the general path's input, kept for explain, and places
+	// where each of its objects came from in the stream; objects are
+	// the outcomes of its run.
+	file    *scenario.File
+	places  []*manifest.DocumentError
+	objects []evaluated
+	// written says the part's objects were written as they were decided.
+	written bool
+}
+
+// evaluated is one object of the general path after evaluation.
 type evaluated struct {
 	kind, namespace, name string
 	created               time.Time
@@ -115,7 +123,7 @@ type evaluated struct {
 // evaluateInput reads a scenario file or a manifest stream and evaluates
 // every object in it.
 func (c *Command) evaluateInput(name string, r io.Reader, now time.Time) (*world, error) {
-	s := newStream(name, r)
+	s := c.newStream(name, r)
 	s.straight = true
 	return c.evaluateFrom(s, now)
 }
@@ -123,9 +131,8 @@ func (c *Command) evaluateInput(name string, r io.Reader, now time.Time) (*world
 // evaluateFrom is evaluateInput of the stream s.
 func (c *Command) evaluateFrom(s *stream, now time.Time) (*world, error) {
 	name := s.name
-	s.ak = newAKObjects()
 	first, err := s.rawDocument()
-	if errors.Is(err, io.EOF) && s.ak.kept == 0 {
+	if errors.Is(err, io.EOF) && s.decoded == 0 {
 		return nil, &manifest.DocumentError{File: name, Err: errors.New("no documents")}
 	}
 	if errors.Is(err, io.EOF) {
@@ -136,7 +143,7 @@ func (c *Command) evaluateFrom(s *stream, now time.Time) (*world, error) {
 	}
 	// A scenario is a file of its own; its first document has no kind,
 	// so it is never decoded straight.
-	if s.ak.kept == 0 && looksLikeScenario(first.JSON) {
+	if s.decoded == 0 && looksLikeScenario(first.JSON) {
 		f, err := scenario.FromDocument(s.r, first)
 		if err != nil {
 			return nil, err
@@ -151,61 +158,53 @@ func (c *Command) evaluateFrom(s *stream, now time.Time) (*world, error) {
 	return c.evaluateStream(s, now)
 }
 
-// evaluateScenario evaluates a parsed scenario with its own now, broker,
-// memory and probes.
+// evaluateScenario evaluates a parsed scenario of one of c's systems
+// with its own now and its system's blocks.
 func (c *Command) evaluateScenario(f *scenario.File) (*world, error) {
 	w := &world{now: f.Now.Time}
-	switch f.System {
-	case bindingtest.Name:
-		snap, err := bindingtest.Snapshot(f)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", f.Path, err)
+	p := &part{sys: c.find(f.System)}
+	if p.sys.Stream != nil {
+		p.stream = p.sys.Stream()
+		if err := p.stream.Scenario(f); err != nil {
+			return nil, err
 		}
-		w.inputs.keepBindings(snap)
-		if w.bindings, w.notes, err = evaluateBindings(snap, nil); err != nil {
-			return nil, fmt.Errorf("%s: %w", f.Path, err)
-		}
-		return w, nil
-	default:
-		others, err := c.runOthers(f)
+		notes, err := p.stream.Evaluate(f.Now.Time, nil)
 		if err != nil {
 			return nil, err
 		}
-		w.inputs.finops = f
-		w.others = others
-		return w, nil
+		w.notes = notes
+	} else {
+		p.file = f
+		if err := p.run(); err != nil {
+			return nil, err
+		}
 	}
+	w.parts = []*part{p}
+	return w, nil
 }
 
-// evaluateStream decodes a manifest stream one document at a time, keeping
-// only the typed Bindings, AgentBackends and ChatConnections (never the
-// raw text), and the FinOps manifests as JSON for their runner.
+// evaluateStream reads a manifest stream one document at a time and
+// hands each manifest to the system that reads it (router): a system
+// with its own reading (system.Stream) decodes it into its types (never
+// keeping the raw text), the others get it as JSON, checked at its
+// place in the stream (system.System.Check), for their Run. A manifest
+// no system claims goes to the systems that read other kinds than their
+// own (system.System.References: a Subscription's target may be of any
+// kind), when they have objects of their own in the stream; otherwise
+// it is skipped with a note.
 //
-// Routing by API group is the command's own: a stream that mixes both
-// systems is something `eval` accepts, while a library host decodes the
-// one system it runs (binding.DecodeStream or finops.DecodeStream, which
-// read through manifest.Each). Each document is still decoded by the
-// library's own binding.DecodeDocument and finops.DecodeDocument, so a
-// document reads the same in `eval` as in a host, except that a JSON
-// document of Agent Kourier objects only (one object, or a List such as
-// `kubectl get -o json` prints) is decoded straight into them when it
-// can be (manifest.Reader.NextTyped), which gives the same objects, and
-// otherwise takes the full reading and its errors; and stream.next
-// expands Lists and refuses duplicates with manifest's ExpandNew, as
-// manifest.Each does, pulling one document at a time so that a
-// scenario's first document can be looked at before anything is
-// decoded, and stopping at the first error.
+// Routing is the command's own: a stream that mixes systems is
+// something eval accepts, while a library host decodes the one system
+// it runs. stream.next expands Lists and refuses duplicates with
+// manifest's ExpandNew, as manifest.Each does, pulling one document at
+// a time so that a scenario's first document can be looked at before
+// anything is decoded, and stopping at the first error.
+//
+// The systems read as JSON are evaluated first, apart from the others,
+// so that their errors come before any object is written out.
 func (c *Command) evaluateStream(s *stream, now time.Time) (*world, error) {
-	if s.ak == nil {
-		s.ak = newAKObjects()
-	}
-	objs, chunks, in := &s.ak.objs, &s.ak.chunks, s.ak.in
-	finops := &scenario.File{Path: s.name, Name: s.name, System: finopstest.Name}
-	finops.Now.Time = now
 	var foreign []json.RawMessage
 	var foreignAt []*manifest.DocumentError // where each foreign manifest came from
-	var wheres []*manifest.DocumentError    // where each FinOps manifest came from
-	skipped := 0
 	for {
 		d, err := s.next()
 		if errors.Is(err, io.EOF) {
@@ -215,79 +214,83 @@ func (c *Command) evaluateStream(s *stream, now time.Time) (*world, error) {
 		if err != nil {
 			return nil, err
 		}
-		switch d.Header.Group() {
-		case akv1.GroupName:
-			s.ak.reset()
-			if err := binding.DecodeDocument(&s.ak.one, d); err != nil {
-				return nil, err
-			}
-			s.ak.keep()
-		case finopsv1.GroupName:
-			if err := checkFinOps(d); err != nil {
-				return nil, err
-			}
-			finops.Objects = append(finops.Objects, d.JSON)
-			wheres = append(wheres, d.Fail(nil))
-		default:
-			// A Subscription's lifecycle.targetRef may name any kind, so
-			// other objects go to FinOps when there is FinOps to evaluate.
-			if err := checkFinOps(d); err != nil {
-				return nil, err
+		i := s.route.find(d.Header.Group(), d.Header.Kind)
+		if i < 0 {
+			for _, p := range s.parts {
+				if p.sys.References != nil && p.sys.Check != nil {
+					if err := p.sys.Check(d); err != nil {
+						return nil, err
+					}
+				}
 			}
 			foreign = append(foreign, d.JSON)
 			foreignAt = append(foreignAt, d.Fail(nil))
-			skipped++
+			continue
 		}
+		p := s.parts[i]
+		if p.stream != nil {
+			if err := p.stream.Add(d); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		if p.sys.Check != nil {
+			if err := p.sys.Check(d); err != nil {
+				return nil, err
+			}
+		}
+		p.file.Objects = append(p.file.Objects, d.JSON)
+		p.places = append(p.places, d.Fail(nil))
 	}
-	objs.Bindings = chunks.slice()
 	w := &world{now: now}
-	// The FinOps objects are evaluated first, apart from the Bindings,
-	// so that their errors come before any Binding is written out.
-	if len(finops.Objects) > 0 {
-		finops.Objects = append(finops.Objects, foreign...)
-		others, err := c.runOthers(finops)
-		if err != nil {
-			return nil, relocate(err, append(wheres, foreignAt...))
+	took := false
+	for _, p := range s.parts {
+		if p.stream != nil || len(p.file.Objects) == 0 {
+			continue
 		}
-		w.inputs.finops = finops
-		w.others = others
-	}
-	if len(objs.Bindings)+len(objs.Backends)+len(objs.Connections) > 0 {
-		objs.DefaultIdentity()
-		snap := binding.Snapshot{
-			Now:         now,
-			Broker:      bindingtest.DefaultBroker(now),
-			Bindings:    objs.Bindings,
-			Backends:    objs.Backends,
-			Connections: objs.Connections,
+		if p.sys.References != nil && len(foreign) > 0 {
+			p.file.Objects = append(p.file.Objects, foreign...)
+			p.places = append(p.places, foreignAt...)
+			took = true
 		}
-		var err error
-		if s.out == nil {
-			w.inputs.keepBindings(snap)
-			w.bindings, w.notes, err = evaluateBindings(snap, in)
-		} else {
-			w.notes, err = writeBindings(snap, s.out)
-		}
-		if err != nil {
-			return nil, err
+		p.file.Now.Time = now
+		if err := p.run(); err != nil {
+			return nil, relocate(err, p.places)
 		}
 	}
-	if len(finops.Objects) == 0 && skipped > 0 {
-		w.notes = append(w.notes, fmt.Sprintf("%s: skipped %d manifest(s) of other API groups: only Agent Kourier and FinOps kinds are evaluated", s.name, skipped))
+	for _, p := range s.parts {
+		switch {
+		case p.stream != nil:
+			var each func(*system.Object) error
+			if s.out != nil {
+				each, p.written = s.out.object, true
+			}
+			notes, err := p.stream.Evaluate(now, each)
+			if err != nil {
+				return nil, err
+			}
+			w.notes = append(w.notes, notes...)
+		case len(p.file.Objects) == 0:
+			continue
+		case s.out != nil:
+			// Written now, so that they come before the next system's
+			// objects, written as decided.
+			if err := s.out.objects(p); err != nil {
+				return nil, err
+			}
+			p.written = true
+		}
+		w.parts = append(w.parts, p)
+	}
+	if !took && len(foreign) > 0 {
+		w.notes = append(w.notes, fmt.Sprintf("%s: skipped %d manifest(s) of other API groups: only the kinds of %s are evaluated",
+			s.name, len(foreign), andList(c.groups())))
 	}
 	return w, nil
 }
 
-// checkFinOps decodes one manifest as the FinOps decoder will, so that a
-// wrong kind or a field of the wrong type is reported at its place in the
-// stream.
-func checkFinOps(d *manifest.Document) error {
-	var s finopsapi.Snapshot
-	return finopsapi.DecodeDocument(&s, d)
-}
-
-// relocate puts the FinOps runner's DocumentError, which counts documents
-// among the objects it was given, at the manifest's place in the stream.
+// relocate puts a runner's DocumentError, which counts documents among
+// the objects it was given, at the manifest's place in the stream.
 func relocate(err error, places []*manifest.DocumentError) error {
 	var de *manifest.DocumentError
 	if !errors.As(err, &de) || de.File != "" || de.Index < 1 || de.Index > len(places) {
@@ -298,121 +301,23 @@ func relocate(err error, places []*manifest.DocumentError) error {
 	return &at
 }
 
-// evaluateBindings evaluates a Binding snapshot and returns its Bindings
-// carrying the conditions they have afterwards: the written ones where a
-// write is due, the current ones elsewhere (another broker's Bindings, a
-// standby, the ConfigMap route). The snapshot's slice is written in
-// place, as binding.ApplyInPlace would (binding.Apply's copy raised the
-// peak of a 100k-Binding eval by up to 15%), from outcomes taken one at
-// a time (binding.EvaluateEach): holding them all, with their condition
-// lists, doubled what the evaluation adds to the snapshot. in, when set,
-// shares the computed condition lists that are alike.
-func evaluateBindings(snap binding.Snapshot, in *interner) ([]akv1.Binding, []string, error) {
-	// The written lists wait here until the evaluation ends: EvaluateEach
-	// must not see its snapshot change.
-	written := make([][]metav1.Condition, len(snap.Bindings))
-	notes, err := eachOutcome(snap, func(i int, conds []metav1.Condition) {
-		if in != nil {
-			conds = in.conditions(conds)
-		}
-		written[i] = conds
-	})
+// run evaluates the part's file with its system's Run, and attaches to
+// each outcome the manifest it came from.
+func (p *part) run() error {
+	f := p.file
+	if p.sys.Run == nil {
+		return fmt.Errorf("%s: system %q has no Run", f.Path, p.sys.Name)
+	}
+	outs, err := p.sys.Run(f, false)
 	if err != nil {
-		return nil, nil, err
-	}
-	for i, conds := range written {
-		if conds != nil { // a written list always holds Accepted and Ready
-			snap.Bindings[i].Status = akv1.BindingStatus{Conditions: conds}
-		}
-	}
-	return snap.Bindings, notes, nil
-}
-
-// eachOutcome evaluates snap with binding.EvaluateEach, hands written
-// the position and the conditions of each Binding whose status is to be
-// written, in the order of the outputs, and returns the notes for
-// stderr: the objects left out, then the problems with Bindings as
-// input.
-func eachOutcome(snap binding.Snapshot, written func(i int, conds []metav1.Condition)) ([]string, error) {
-	var outcomeNotes []string
-	res, err := binding.EvaluateEach(snap, func(i int, o binding.Outcome) {
-		for _, p := range o.Errors {
-			outcomeNotes = append(outcomeNotes, fmt.Sprintf("Binding %s: %s", manifest.JoinName(o.Namespace, o.Name), p))
-		}
-		if o.Write && o.Status.Conditions != nil {
-			written(i, o.Status.Conditions)
-		}
-	})
-	if err != nil {
-		return nil, err
-	}
-	var notes []string
-	for _, e := range res.Errors {
-		notes = append(notes, fmt.Sprintf("%s %s left out: %s", e.Kind, manifest.JoinName(e.Namespace, e.Name), e.Problem))
-	}
-	return append(notes, outcomeNotes...), nil
-}
-
-// writeBindings evaluates snap and writes each Binding to out as soon as
-// its outcome is decided: the outcomes come in the outputs' order, and
-// the Bindings the engine hands on no outcome for (another broker's,
-// those left out) are written between them, as read. Nothing is kept
-// per Binding but its place in that order, and the snapshot is not
-// changed.
-func writeBindings(snap binding.Snapshot, out *listOut) ([]string, error) {
-	bs := snap.Bindings
-	ord := bindingOrder(bs)
-	rank := make([]int32, len(bs))
-	for r, i := range ord {
-		rank[i] = int32(r)
-	}
-	next := 0 // ord[:next] is written
-	var werr error
-	upTo := func(r int) {
-		for ; next < r && werr == nil; next++ {
-			b := &bs[ord[next]]
-			werr = out.binding(b, b.Status.Conditions)
-		}
-	}
-	notes, err := eachOutcome(snap, func(i int, conds []metav1.Condition) {
-		r := int(rank[i])
-		if r < next && werr == nil {
-			// EvaluateEach's order is the outputs' (namespace, name,
-			// UID, each unique among outcomes); this would be a
-			// Binding written twice.
-			werr = fmt.Errorf("the outcome of Binding %s came out of the output's order", manifest.JoinName(bs[i].Namespace, bs[i].Name))
-		}
-		upTo(r)
-		if werr == nil {
-			werr = out.binding(&bs[i], conds)
-			next = r + 1
-		}
-	})
-	if err != nil {
-		return nil, err
-	}
-	upTo(len(bs))
-	return notes, werr
-}
-
-// runOthers evaluates a scenario of a system other than binding with the
-// module's runner for it, and attaches to each outcome the manifest it
-// came from.
-func (c *Command) runOthers(f *scenario.File) ([]evaluated, error) {
-	run, ok := system.Runners(c.Systems...)[f.System]
-	if !ok {
-		return nil, fmt.Errorf("%s: no evaluator for system %q in this build", f.Path, f.System)
-	}
-	outs, err := run(f)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", f.Path, err)
+		return fmt.Errorf("%s: %w", f.Path, err)
 	}
 	type key struct{ kind, ns, name string }
 	manifests := make(map[key]map[string]any, len(f.Objects))
 	for i, raw := range f.Objects {
 		var m map[string]any
 		if err := decodeExact(raw, &m); err != nil {
-			return nil, fmt.Errorf("%s: objects[%d]: %w", f.Path, i, manifest.FieldError(err))
+			return fmt.Errorf("%s: objects[%d]: %w", f.Path, i, manifest.FieldError(err))
 		}
 		md, _ := m["metadata"].(map[string]any)
 		ns, _ := md["namespace"].(string)
@@ -420,12 +325,12 @@ func (c *Command) runOthers(f *scenario.File) ([]evaluated, error) {
 		kind, _ := m["kind"].(string)
 		manifests[key{kind, ns, name}] = m
 	}
-	out := make([]evaluated, 0, len(outs))
+	p.objects = make([]evaluated, 0, len(outs))
 	for _, o := range outs {
 		ev := evaluated{kind: o.Kind, namespace: o.Namespace, name: o.Name, object: manifests[key{o.Kind, o.Namespace, o.Name}]}
 		if len(o.Status) > 0 {
 			if err := decodeExact(o.Status, &ev.status); err != nil {
-				return nil, fmt.Errorf("%s: %s %s: computed status: %w", f.Path, o.Kind, manifest.JoinName(o.Namespace, o.Name), err)
+				return fmt.Errorf("%s: %s %s: computed status: %w", f.Path, o.Kind, manifest.JoinName(o.Namespace, o.Name), err)
 			}
 		}
 		if ev.status == nil {
@@ -443,9 +348,31 @@ func (c *Command) runOthers(f *scenario.File) ([]evaluated, error) {
 				ev.created, _ = time.Parse(time.RFC3339, ts)
 			}
 		}
-		out = append(out, ev)
+		p.objects = append(p.objects, ev)
 	}
-	return out, nil
+	return nil
+}
+
+// groups are the API groups of the kinds c's systems write to, in
+// order, each once.
+func (c *Command) groups() []string {
+	var out []string
+	for _, s := range c.Systems {
+		for _, k := range s.Kinds {
+			if (k.Vocabulary != nil || k.Status || k.Finalizer != "") && !slices.Contains(out, k.Group) {
+				out = append(out, k.Group)
+			}
+		}
+	}
+	return out
+}
+
+// andList is "a, b and c".
+func andList(values []string) string {
+	if len(values) < 2 {
+		return strings.Join(values, "")
+	}
+	return strings.Join(values[:len(values)-1], ", ") + " and " + values[len(values)-1]
 }
 
 // decodeExact reads JSON into a generic value keeping every number as

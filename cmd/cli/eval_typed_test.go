@@ -17,7 +17,7 @@ import (
 // output, or the error's text.
 func evalOutput(t testing.TB, in []byte, straight bool) (string, int) {
 	now, _ := time.Parse(time.RFC3339, fixedNow)
-	s := newStream("stdin", bytes.NewReader(in))
+	s := seedCmd.newStream("stdin", bytes.NewReader(in))
 	s.straight = straight
 	w, err := seedCmd.evaluateFrom(s, now)
 	if err != nil {

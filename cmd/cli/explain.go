@@ -3,43 +3,19 @@ package cli
 import (
 	"cmp"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"slices"
 	"strings"
 
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-
-	akv1 "github.com/condengine/condengine/api/agentkourier/v1alpha1"
-	"github.com/condengine/condengine/binding"
-	"github.com/condengine/condengine/conditions"
 	"github.com/condengine/condengine/explain"
 	"github.com/condengine/condengine/manifest"
 	"github.com/condengine/condengine/scenario"
 	"github.com/condengine/condengine/system"
 	"github.com/condengine/condengine/vocab"
 )
-
-// explainInputs are the snapshots eval read, kept so explain can evaluate
-// them again with provenance.
-type explainInputs struct {
-	bindings *binding.Snapshot
-	// conds are the Bindings' conditions as read: eval writes the
-	// computed ones into the snapshot's Bindings afterwards.
-	conds  [][]metav1.Condition
-	finops *scenario.File
-}
-
-// keepBindings remembers snap and its Bindings' conditions as read; only
-// the slice headers are copied, so eval pays next to nothing for it.
-func (in *explainInputs) keepBindings(snap binding.Snapshot) {
-	in.bindings = &snap
-	in.conds = make([][]metav1.Condition, len(snap.Bindings))
-	for i := range snap.Bindings {
-		in.conds[i] = snap.Bindings[i].Status.Conditions
-	}
-}
 
 func runExplain(e env, args []string) int {
 	c := e.Command
@@ -105,8 +81,8 @@ func runExplain(e env, args []string) int {
 	objs = slices.DeleteFunc(objs, func(x explain.Object) bool {
 		return kind != "" && x.Kind != kind || name != "" && x.Name != name || ns != "" && x.Namespace != ns
 	})
-	if len(w.bindings)+len(w.others) == 0 {
-		e.errorf("explain", "nothing to explain in %s: it holds no object of an Agent Kourier or FinOps kind", inName)
+	if w.empty() {
+		e.errorf("explain", "nothing to explain in %s: it holds no object of a kind of %s", inName, orList(c.groups()))
 		return exitFail
 	}
 	if len(objs) == 0 && (kind != "" || ns != "") {
@@ -135,9 +111,9 @@ func runExplain(e env, args []string) int {
 // explainTarget reads explain's arguments as kubectl reads them: KIND,
 // KIND NAME or KIND/NAME, with the namespace from -n; NAMESPACE/NAME is
 // still accepted for the name. KIND is any name system.ResolveKind reads
-// as a kind with conditions of the seed systems (Binding, bindings,
-// akbinding, ...). An empty result selects every
-// object (or every one of the namespace).
+// as a kind with conditions of c's systems (Binding, bindings,
+// akbinding, ...). An empty result selects every object (or every one
+// of the namespace).
 func (c *Command) explainTarget(pos []string, namespace string) (kind, ns, name string, err error) {
 	if len(pos) == 1 && strings.Contains(pos[0], "/") {
 		k, n, _ := strings.Cut(pos[0], "/")
@@ -172,33 +148,22 @@ func (c *Command) explainTarget(pos []string, namespace string) (kind, ns, name 
 	return kind, ns, name, nil
 }
 
-// explainWorld evaluates the kept inputs again with provenance and lists
-// every object with conditions, in the order of the vocabularies, then
-// namespace and name.
+// explainWorld evaluates the inputs of w again with provenance and
+// lists every object with conditions (explain.FromOutcomes), in the
+// order of the vocabularies, then namespace and name.
 func (c *Command) explainWorld(w *world) ([]explain.Object, error) {
 	sentences := explain.Sentences(c.rules())
 	var out []explain.Object
-	add := func(kind, ns, name string, conds []metav1.Condition, prov []conditions.Provenance) {
-		out = append(out, explain.NewObject(kind, ns, name, conds, prov, sentences))
-	}
-	if in := w.inputs; in.bindings != nil {
-		snap := *in.bindings
-		snap.Bindings = slices.Clone(snap.Bindings)
-		for i := range snap.Bindings {
-			snap.Bindings[i].Status.Conditions = in.conds[i]
+	for _, p := range w.parts {
+		var outs []scenario.Outcome
+		var err error
+		if p.stream != nil {
+			outs, err = p.stream.Explain()
+		} else if outs, err = p.sys.Run(p.file, true); err != nil {
+			err = fmt.Errorf("%s: %w", p.file.Path, err)
 		}
-		r, err := binding.Explain(snap)
 		if err != nil {
 			return nil, err
-		}
-		for _, r := range r.Bindings {
-			add(akv1.KindBinding, r.Namespace, r.Name, r.Conditions, r.Provenance)
-		}
-	}
-	if f := w.inputs.finops; f != nil {
-		outs, err := c.find(f.System).Run(f, true)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", f.Path, err)
 		}
 		out = append(out, explain.FromOutcomes(outs, sentences)...)
 	}
@@ -210,6 +175,25 @@ func (c *Command) explainWorld(w *world) ([]explain.Object, error) {
 		return cmp.Or(cmp.Compare(rank[a.Kind], rank[b.Kind]), cmp.Compare(a.Namespace, b.Namespace), cmp.Compare(a.Name, b.Name))
 	})
 	return out, nil
+}
+
+// errStop ends a walk over a Stream's objects early.
+var errStop = errors.New("stop")
+
+// empty reports whether w holds no object a system evaluated.
+func (w *world) empty() bool {
+	for _, p := range w.parts {
+		if p.stream == nil {
+			if len(p.objects) > 0 {
+				return false
+			}
+			continue
+		}
+		if errors.Is(p.stream.Objects(func(*system.Object) error { return errStop }), errStop) {
+			return false
+		}
+	}
+	return true
 }
 
 // explainRules prints or writes the rule table.

@@ -22,8 +22,6 @@ func onlyWith(t *testing.T, env, what string) {
 	}
 }
 
-func stringsReader(s string) *strings.Reader { return strings.NewReader(s) }
-
 // containsAll fails t once for each of wants that out lacks.
 func containsAll(t *testing.T, out string, wants ...string) {
 	t.Helper()

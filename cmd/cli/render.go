@@ -2,11 +2,10 @@ package cli
 
 import (
 	"bufio"
-	"cmp"
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
-	"slices"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -14,9 +13,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/yaml"
 
-	akv1 "github.com/condengine/condengine/api/agentkourier/v1alpha1"
-	"github.com/condengine/condengine/binding/kubectl"
 	"github.com/condengine/condengine/manifest"
+	"github.com/condengine/condengine/system"
 )
 
 func render(out io.Writer, format string, w *world) error {
@@ -41,72 +39,21 @@ func renderRest(bw *bufio.Writer, list *listOut, w *world) error {
 			return err
 		}
 	} else {
-		renderTables(bw, w)
+		if err := renderTables(bw, w); err != nil {
+			return err
+		}
 		fmt.Fprintln(bw)
-		renderConditions(bw, w)
+		if err := renderConditions(bw, w); err != nil {
+			return err
+		}
 	}
 	return bw.Flush()
 }
 
-// column is one column of a FinOps kind's table, as its CRD's printer
-// columns say; the namespace comes first for namespaced kinds, as with
-// kubectl get -A.
-type column struct {
-	header string
-	value  func(ev *evaluated) string
-}
-
-type kindView struct {
-	kind, resource string
-	clusterScoped  bool
-	columns        []column
-}
-
-func statusField(name string) column {
-	return column{strings.ToUpper(name), func(ev *evaluated) string { return scalar(ev.status[name]) }}
-}
-
-func specField(header string, path ...string) column {
-	return column{header, func(ev *evaluated) string {
-		var v any = ev.object
-		for _, p := range append([]string{"spec"}, path...) {
-			m, ok := v.(map[string]any)
-			if !ok {
-				return ""
-			}
-			v = m[p]
-		}
-		return scalar(v)
-	}}
-}
-
-var finopsViews = []kindView{
-	{kind: "PriceBook", resource: "pricebooks", columns: []column{statusField("active"), statusField("ready")}},
-	{kind: "Offering", resource: "offerings", columns: []column{statusField("ready")}},
-	{kind: "Subscription", resource: "subscriptions", columns: []column{statusField("ready")}},
-	{kind: "CostJob", resource: "costjobs", columns: []column{specField("TYPE", "type"), {"LAST STATUS", func(ev *evaluated) string { return scalar(ev.status["lastExecutionStatus"]) }}}},
-	{kind: "FinOpsProvider", resource: "finopsproviders", clusterScoped: true},
-}
-
-func scalar(v any) string {
-	switch x := v.(type) {
-	case nil:
-		return ""
-	case string:
-		return x
-	case bool:
-		return fmt.Sprint(x)
-	case json.Number:
-		return x.String()
-	default:
-		b, _ := json.Marshal(x)
-		return string(b)
-	}
-}
-
-// renderTables prints `kubectl get -A` of every kind present, Bindings
-// first, each after the command that would print it.
-func renderTables(out io.Writer, w *world) {
+// renderTables prints `kubectl get -A` of every kind present, system by
+// system, each after the command that would print it: a system's own
+// tables (system.Stream.Table), or those its kinds' views make.
+func renderTables(out io.Writer, w *world) error {
 	first := true
 	sep := func() {
 		if !first {
@@ -114,54 +61,50 @@ func renderTables(out io.Writer, w *world) {
 		}
 		first = false
 	}
-	if len(w.bindings) > 0 {
-		sep()
-		fmt.Fprintln(out, "$ kubectl get akbinding -A")
-		_ = kubectl.Write(out, w.bindings, w.now) // out keeps the error for render's Flush
-	}
-	for _, v := range finopsViews {
-		objs := objectsOf(w.others, v.kind)
-		if len(objs) == 0 {
+	for _, p := range w.parts {
+		if p.stream != nil {
+			var b bytes.Buffer
+			if err := p.stream.Table(&b); err != nil {
+				return err
+			}
+			if b.Len() > 0 {
+				sep()
+				_, _ = out.Write(b.Bytes()) // out keeps the error for render's Flush
+			}
 			continue
 		}
-		sep()
-		fmt.Fprintf(out, "$ kubectl get %s -A\n", v.resource)
-		tw := tabwriter.NewWriter(out, 6, 4, 3, ' ', 0)
-		var header []string
-		if !v.clusterScoped {
-			header = append(header, "NAMESPACE")
-		}
-		header = append(header, "NAME")
-		for _, c := range v.columns {
-			header = append(header, c.header)
-		}
-		writeRow(tw, append(header, "AGE"))
-		for _, ev := range objs {
-			var row []string
-			if !v.clusterScoped {
-				row = append(row, ev.namespace)
+		for _, v := range views(p.sys) {
+			objs := objectsOf(p.objects, v.kind.Kind)
+			if len(objs) == 0 {
+				continue
 			}
-			row = append(row, ev.name)
+			sep()
+			fmt.Fprintf(out, "$ kubectl get %s -A\n", resource(v.kind))
+			tw := tabwriter.NewWriter(out, 6, 4, 3, ' ', 0)
+			var header []string
+			if v.kind.Namespaced {
+				header = append(header, "NAMESPACE")
+			}
+			header = append(header, "NAME")
 			for _, c := range v.columns {
-				row = append(row, c.value(ev))
+				header = append(header, strings.ToUpper(c.Name))
 			}
-			writeRow(tw, append(row, kubectl.Age(ev.created, w.now)))
+			writeRow(tw, header)
+			for _, ev := range objs {
+				var row []string
+				if v.kind.Namespaced {
+					row = append(row, ev.namespace)
+				}
+				row = append(row, ev.name)
+				for _, c := range v.columns {
+					row = append(row, v.cell(c, ev, w.now))
+				}
+				writeRow(tw, row)
+			}
+			_ = tw.Flush()
 		}
-		_ = tw.Flush()
 	}
-}
-
-func objectsOf(all []evaluated, kind string) []*evaluated {
-	var out []*evaluated
-	for i := range all {
-		if all[i].kind == kind {
-			out = append(out, &all[i])
-		}
-	}
-	slices.SortFunc(out, func(a, b *evaluated) int {
-		return cmp.Or(cmp.Compare(a.namespace, b.namespace), cmp.Compare(a.name, b.name))
-	})
-	return out
+	return nil
 }
 
 func writeRow(tw io.Writer, cells []string) {
@@ -186,39 +129,26 @@ func flat(s string) string {
 
 // renderConditions prints every object's full condition list, in the
 // order of the tables.
-func renderConditions(out io.Writer, w *world) {
+func renderConditions(out io.Writer, w *world) error {
 	fmt.Fprintln(out, "Conditions:")
-	for _, b := range sortedBindings(w.bindings) {
-		conditionBlock(out, akv1.KindBinding, manifest.JoinName(b.Namespace, b.Name), b.Status.Conditions)
-	}
-	for _, v := range finopsViews {
-		for _, ev := range objectsOf(w.others, v.kind) {
-			conditionBlock(out, ev.kind, manifest.JoinName(ev.namespace, ev.name), conditionsOf(ev.status))
+	for _, p := range w.parts {
+		if p.stream != nil {
+			err := p.stream.Objects(func(o *system.Object) error {
+				conditionBlock(out, o.Kind, manifest.JoinName(o.Namespace, o.Name), o.Conditions)
+				return nil
+			})
+			if err != nil {
+				return err
+			}
+			continue
+		}
+		for _, v := range views(p.sys) {
+			for _, ev := range objectsOf(p.objects, v.kind.Kind) {
+				conditionBlock(out, ev.kind, manifest.JoinName(ev.namespace, ev.name), conditionsOf(ev.status))
+			}
 		}
 	}
-}
-
-func sortedBindings(bs []akv1.Binding) []*akv1.Binding {
-	out := make([]*akv1.Binding, len(bs))
-	for r, i := range bindingOrder(bs) {
-		out[r] = &bs[i]
-	}
-	return out
-}
-
-// bindingOrder is the positions of bs in the order the outputs list
-// them: by namespace, name and UID, the order in which
-// binding.EvaluateEach hands on its outcomes.
-func bindingOrder(bs []akv1.Binding) []int32 {
-	ord := make([]int32, len(bs))
-	for i := range ord {
-		ord[i] = int32(i)
-	}
-	slices.SortFunc(ord, func(i, j int32) int {
-		a, b := &bs[i], &bs[j]
-		return cmp.Or(cmp.Compare(a.Namespace, b.Namespace), cmp.Compare(a.Name, b.Name), cmp.Compare(a.UID, b.UID))
-	})
-	return ord
+	return nil
 }
 
 func conditionBlock(out io.Writer, kind, name string, conds []metav1.Condition) {
@@ -295,34 +225,10 @@ type itemMeta struct {
 	Generation int64  `json:"generation,omitempty"`
 }
 
-// otherItems calls fn for every object but the Bindings, in table order.
-func otherItems(w *world, fn func(item) error) error {
-	for _, v := range finopsViews {
-		for _, ev := range objectsOf(w.others, v.kind) {
-			if err := fn(otherItem(ev)); err != nil {
-				return err
-			}
-		}
-	}
-	// Kinds without a table (the OpenCost pricing document a PriceBook
-	// election pushes) come last, in the runner's order.
-	for i := range w.others {
-		if !hasView(w.others[i].kind) {
-			if err := fn(otherItem(&w.others[i])); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
-}
-
-func hasView(kind string) bool {
-	for _, v := range finopsViews {
-		if v.kind == kind {
-			return true
-		}
-	}
-	return false
+// conditionsStatus is the status of an object whose status is its
+// conditions (system.Object).
+type conditionsStatus struct {
+	Conditions []metav1.Condition `json:"conditions,omitempty"`
 }
 
 func otherItem(ev *evaluated) item {
@@ -348,16 +254,38 @@ type listOut struct {
 	n    int // items written
 }
 
-// binding writes the item of Binding b with the conditions conds.
-func (l *listOut) binding(b *akv1.Binding, conds []metav1.Condition) error {
+// object writes the item of an object whose status is its conditions.
+func (l *listOut) object(o *system.Object) error {
 	if !l.json {
 		l.start()
-		writeBindingYAML(l.w, b, conds)
+		writeObjectYAML(l.w, o)
 		return nil
 	}
-	return l.item(item{APIVersion: akv1.APIVersion, Kind: akv1.KindBinding,
-		Metadata: itemMeta{Name: b.Name, Namespace: b.Namespace, UID: string(b.UID), Generation: b.Generation},
-		Status:   akv1.BindingStatus{Conditions: conds}})
+	return l.item(item{APIVersion: o.APIVersion, Kind: o.Kind,
+		Metadata: itemMeta{Name: o.Name, Namespace: o.Namespace, UID: string(o.UID), Generation: o.Generation},
+		Status:   conditionsStatus{Conditions: o.Conditions}})
+}
+
+// objects writes the items of a part read as JSON: the objects of the
+// system's kinds in table order, then the objects of other kinds its
+// runner reported (the OpenCost pricing document a PriceBook election
+// pushes), in the runner's order.
+func (l *listOut) objects(p *part) error {
+	for _, k := range p.sys.Kinds {
+		for _, ev := range objectsOf(p.objects, k.Kind) {
+			if err := l.item(otherItem(ev)); err != nil {
+				return err
+			}
+		}
+	}
+	for i := range p.objects {
+		if _, ok := p.sys.Kind(p.objects[i].kind); !ok {
+			if err := l.item(otherItem(&p.objects[i])); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // item writes one item.
@@ -408,16 +336,22 @@ func (l *listOut) start() {
 
 const jsonHead = "{\n  \"apiVersion\": \"v1\",\n  \"kind\": \"List\",\n  \"metadata\": {},\n  \"items\": ["
 
-// finish writes w's Bindings (none when they were written as they were
-// decided) and every other object, in table order, and ends the List.
+// finish writes the objects of w not written as they were decided,
+// system by system, and ends the List.
 func (l *listOut) finish(w *world) error {
-	for _, b := range sortedBindings(w.bindings) {
-		if err := l.binding(b, b.Status.Conditions); err != nil {
+	for _, p := range w.parts {
+		if p.written {
+			continue
+		}
+		var err error
+		if p.stream != nil {
+			err = p.stream.Objects(l.object)
+		} else {
+			err = l.objects(p)
+		}
+		if err != nil {
 			return err
 		}
-	}
-	if err := otherItems(w, l.item); err != nil {
-		return err
 	}
 	switch {
 	case l.json && l.n == 0:

@@ -98,7 +98,7 @@ func TestEval_WrittenAsDecidedIsTheRenderedWorld(t *testing.T) {
 			if gotNotes.String() != wantNotes.String() {
 				t.Fatalf("%s -o %s: notes\n%s\nwant\n%s", in.name, format, gotNotes.String(), wantNotes.String())
 			}
-			if werr == nil && len(w.bindings) > 0 {
+			if werr == nil && !w.empty() {
 				decided++
 			}
 		}

@@ -11,40 +11,40 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-	akv1 "github.com/condengine/condengine/api/agentkourier/v1alpha1"
+	"github.com/condengine/condengine/system"
 )
 
-// writeBindingYAML writes one Binding item of the List, with the
-// conditions conds, already indented as a sequence entry, in the layout
+// writeObjectYAML writes one item of the List, an object whose status is
+// its conditions, already indented as a sequence entry, in the layout
 // sigs.k8s.io/yaml gives (keys sorted, two-space indent) without its
 // JSON round trip, which costs ten times the evaluation on a large
-// stream. The tests check the result parses to
-// the same objects as the JSON output.
-func writeBindingYAML(w *bufio.Writer, b *akv1.Binding, conds []metav1.Condition) {
+// stream. The tests check the result parses to the same objects as the
+// JSON output.
+func writeObjectYAML(w *bufio.Writer, o *system.Object) {
 	w.WriteString("- apiVersion: ")
-	w.WriteString(akv1.APIVersion)
-	w.WriteString("\n  kind: ")
-	w.WriteString(akv1.KindBinding)
-	w.WriteString("\n  metadata:\n")
-	if b.Generation != 0 {
+	yamlString(w, o.APIVersion)
+	w.WriteString("  kind: ")
+	yamlString(w, o.Kind)
+	w.WriteString("  metadata:\n")
+	if o.Generation != 0 {
 		w.WriteString("    generation: ")
-		w.WriteString(strconv.FormatInt(b.Generation, 10))
+		w.WriteString(strconv.FormatInt(o.Generation, 10))
 		w.WriteByte('\n')
 	}
-	yamlKV(w, "    ", "name", b.Name)
-	if b.Namespace != "" {
-		yamlKV(w, "    ", "namespace", b.Namespace)
+	yamlKV(w, "    ", "name", o.Name)
+	if o.Namespace != "" {
+		yamlKV(w, "    ", "namespace", o.Namespace)
 	}
-	if b.UID != "" {
-		yamlKV(w, "    ", "uid", string(b.UID))
+	if o.UID != "" {
+		yamlKV(w, "    ", "uid", string(o.UID))
 	}
-	if len(conds) == 0 {
+	if len(o.Conditions) == 0 {
 		w.WriteString("  status: {}\n")
 		return
 	}
 	w.WriteString("  status:\n    conditions:\n")
-	for i := range conds {
-		writeConditionYAML(w, &conds[i])
+	for i := range o.Conditions {
+		writeConditionYAML(w, &o.Conditions[i])
 	}
 }
 

@@ -22,8 +22,9 @@ const FieldManager = "finops-operator"
 // any system (system.Runners, the conformance driver, the commands): the
 // PriceBooks, Offerings and Subscriptions whose status it computes, and
 // the CostJobs and FinOpsProviders it reads; Run and Generate of this
-// package; the rules a default run may miss. Each call returns a new
-// value.
+// package; the rules a default run may miss; the check of one manifest
+// as Run reads it, and the Subscriptions' targets, which may be of any
+// kind (References). Each call returns a new value.
 func System() *system.System {
 	var rules []conditions.Rule
 	rules = append(rules, pricebook.Rules()...)
@@ -47,6 +48,8 @@ func System() *system.System {
 		CRDs:         crdfiles.Group(finopsv1.GroupName),
 		Run:          Run,
 		Generate:     Generate,
+		Check:        check,
+		References:   references,
 		Rare: map[string]string{
 			"subscription/active/requirement-lost":   "needs an active Subscription whose required Offering loses its last active provider in the family; the generators rarely draw that family (try --until-coverage 1)",
 			"subscription/active/parent-deactivated": "needs an active child whose parent ended under the Deactivate policy; about one snapshot in 300 (try --until-coverage 1)",
