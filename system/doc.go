@@ -21,6 +21,7 @@
 // A few fields are optional extensions a tool uses when they are set and
 // does without otherwise, never asking which system it has: Check (a
 // manifest's problem at its line), References (objects of other kinds
-// an evaluation reads) and Stream (the system's own reading and
-// evaluation of a large input, for condengine eval).
+// an evaluation reads), Stream (the system's own reading and evaluation
+// of a large input, for condengine eval) and Cluster (how it is
+// evaluated from a live cluster's objects alone, for kubectl condengine).
 package system

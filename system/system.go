@@ -121,6 +121,10 @@ type System struct {
 	// (condengine eval and explain); see Stream. nil: they read the
 	// manifests as JSON and call Run.
 	Stream func() Stream
+	// Cluster says how the tools that read a live cluster evaluate the
+	// system there, which holds none of the host's observations (probe
+	// results); nil: Run once, every condition judged.
+	Cluster *Cluster
 }
 
 // Ref names an object by its apiVersion, kind, namespace ("" for a

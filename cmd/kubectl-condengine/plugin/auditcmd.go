@@ -1,37 +1,37 @@
-package main
+package plugin
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
 	"text/tabwriter"
-	"time"
 
 	"github.com/spf13/cobra"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"sigs.k8s.io/yaml"
 
 	"github.com/condengine/condengine/explain"
 	"github.com/condengine/condengine/manifest"
+	"github.com/condengine/condengine/system"
 )
 
-func auditCommand(flags *genericclioptions.ConfigFlags, newReader newReaderFunc, now func() time.Time) *cobra.Command {
+func (e *env) auditCommand() *cobra.Command {
 	var allNamespaces bool
 	var output string
 	cmd := &cobra.Command{
 		Use:   "audit [-n NAMESPACE | -A] [-o table|yaml|json]",
 		Short: "Print every condition written otherwise than condengine computes it; exit 1 on drift",
-		Long: `audit lists the Bindings, AgentBackends and ChatConnections (agentkourier.dev)
-and the PriceBooks, Offerings, Subscriptions, CostJobs and FinOpsProviders
-(finops.stakater.com), computes with condengine the conditions each object
-is due, and prints each condition whose written status, reason, message or
+		Long: `audit lists the objects of the kinds it knows:
+` + kindList(e.systems, false) + `;
+computes with condengine the conditions each object is due, and prints
+each condition whose written status, reason, message or
 observedGeneration differs, followed by the rule and the evidence that
-decide the due value (the "why" field with -o yaml|json). Conditions that
-depend on probe results, which a cluster does not hold, are listed as not
-judged. It never writes.`,
+decide the due value (the "why" field with -o yaml|json). Conditions
+that depend on inputs a cluster does not hold (a Binding's probe
+results) are listed as not judged. It never writes.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			write, ok := auditWriters[output]
@@ -40,13 +40,13 @@ judged. It never writes.`,
 			}
 			namespace := ""
 			if !allNamespaces {
-				ns, _, err := flags.ToRawKubeConfigLoader().Namespace()
+				ns, _, err := e.flags.ToRawKubeConfigLoader().Namespace()
 				if err != nil {
 					return err
 				}
 				namespace = ns
 			}
-			report, err := readAndAudit(cmd, flags, newReader, now, namespace)
+			report, err := e.readAndAudit(cmd, namespace)
 			if err != nil {
 				return err
 			}
@@ -69,15 +69,15 @@ judged. It never writes.`,
 // across namespaces resolve as the operators see them; without the right
 // to list cluster-wide, the namespace alone is read. The reader's notes
 // go to stderr.
-func readAndAudit(cmd *cobra.Command, flags *genericclioptions.ConfigFlags, newReader newReaderFunc, now func() time.Time, namespace string) (Report, error) {
-	r, err := newReader(flags)
+func (e *env) readAndAudit(cmd *cobra.Command, namespace string) (Report, error) {
+	r, err := e.newReader(e.flags)
 	if err != nil {
 		return Report{}, err
 	}
-	in, err := r.read(cmd.Context(), "")
+	in, err := r.read(cmd.Context(), e.systems, "")
 	if apierrors.IsForbidden(err) && namespace != "" {
 		r.note("cannot list across namespaces; references to other namespaces read as missing")
-		in, err = r.read(cmd.Context(), namespace)
+		in, err = r.read(cmd.Context(), e.systems, namespace)
 	}
 	if err != nil {
 		return Report{}, err
@@ -85,8 +85,8 @@ func readAndAudit(cmd *cobra.Command, flags *genericclioptions.ConfigFlags, newR
 	for _, n := range r.notes {
 		fmt.Fprintf(cmd.ErrOrStderr(), "note: %s\n", n)
 	}
-	in.now = now()
-	rep, err := audit(in, namespace)
+	in.now = e.now()
+	rep, err := e.audit(in, namespace)
 	for _, n := range rep.LeftOut {
 		fmt.Fprintf(cmd.ErrOrStderr(), "note: %s\n", n)
 	}
@@ -158,7 +158,7 @@ func writeTable(w io.Writer, r Report) error {
 		if r.Drifted > 0 {
 			fmt.Fprintln(w)
 		}
-		fmt.Fprintln(w, "Not judged (they depend on probe results, which the cluster does not hold):")
+		fmt.Fprintln(w, "Not judged (they depend on inputs the cluster does not hold):")
 		fmt.Fprintln(w, strings.Join(notJudged, "\n"))
 	}
 	_, err := fmt.Fprintf(w, "%d objects audited, %d drifted\n", len(r.Objects), r.Drifted)
@@ -195,4 +195,37 @@ func differs(written, due *Condition) string {
 		fields = append(fields, "observedGeneration")
 	}
 	return strings.Join(fields, ",")
+}
+
+// kindList names the kinds of systems by group, as help says them:
+// "Binding, AgentBackend and ChatConnection (agentkourier.dev)", the
+// groups apart by semicolons; withConditions keeps only the kinds with
+// conditions.
+func kindList(systems []*system.System, withConditions bool) string {
+	var groups []string
+	byGroup := map[string][]string{}
+	for _, s := range systems {
+		for _, k := range s.Kinds {
+			if withConditions && k.Vocabulary == nil {
+				continue
+			}
+			if _, ok := byGroup[k.Group]; !ok {
+				groups = append(groups, k.Group)
+			}
+			byGroup[k.Group] = append(byGroup[k.Group], k.Kind)
+		}
+	}
+	parts := make([]string, 0, len(groups))
+	for _, g := range groups {
+		parts = append(parts, andList(byGroup[g])+" ("+cmp.Or(g, "core")+")")
+	}
+	return strings.Join(parts, "; ")
+}
+
+// andList is "a, b and c".
+func andList(values []string) string {
+	if len(values) < 2 {
+		return strings.Join(values, "")
+	}
+	return strings.Join(values[:len(values)-1], ", ") + " and " + values[len(values)-1]
 }

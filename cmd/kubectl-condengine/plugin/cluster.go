@@ -1,4 +1,4 @@
-package main
+package plugin
 
 import (
 	"context"
@@ -13,29 +13,13 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/dynamic"
 
-	akv1 "github.com/condengine/condengine/api/agentkourier/v1alpha1"
-	finopsv1 "github.com/condengine/condengine/api/finops/v1alpha1"
 	"github.com/condengine/condengine/manifest"
+	"github.com/condengine/condengine/system"
 )
 
-// The resources audit reads. It only ever lists and gets.
-var (
-	bindingResources = []schema.GroupVersionResource{
-		akv1.GroupVersion.WithResource("bindings"),
-		akv1.GroupVersion.WithResource("agentbackends"),
-		akv1.GroupVersion.WithResource("chatconnections"),
-	}
-	finopsResources = []schema.GroupVersionResource{
-		finopsv1.GroupVersion.WithResource("pricebooks"),
-		finopsv1.GroupVersion.WithResource("offerings"),
-		finopsv1.GroupVersion.WithResource("subscriptions"),
-		finopsv1.GroupVersion.WithResource("costjobs"),
-		finopsv1.GroupVersion.WithResource("finopsproviders"),
-	}
-)
-
-// reader lists the objects of both groups in one namespace ("" for all)
-// and looks up the targets Subscriptions name.
+// reader lists the objects of the systems' kinds in one namespace (""
+// for all) and looks up the objects they reference. It only ever lists
+// and gets.
 type reader struct {
 	client dynamic.Interface
 	mapper meta.RESTMapper
@@ -43,23 +27,34 @@ type reader struct {
 	notes []string
 }
 
-// read fills an audit input from the cluster: the objects of one
-// namespace, or of all when namespace is "".
-func (r *reader) read(ctx context.Context, namespace string) (auditInput, error) {
-	var in auditInput
-	var err error
-	if in.bindings, err = r.list(ctx, bindingResources, namespace); err != nil {
-		return in, err
+// resources are the resources of a system's kinds.
+func resources(s *system.System) []schema.GroupVersionResource {
+	out := make([]schema.GroupVersionResource, 0, len(s.Kinds))
+	for _, k := range s.Kinds {
+		out = append(out, schema.GroupVersionResource{Group: k.Group, Version: k.Version, Resource: k.Plural})
 	}
-	if in.finops, err = r.list(ctx, finopsResources, namespace); err != nil {
-		return in, err
-	}
-	targets, err := r.targets(ctx, in.finops, namespace != "")
-	if err != nil {
-		return in, err
-	}
-	if len(in.finops) > 0 {
-		in.finops = append(in.finops, targets...)
+	return out
+}
+
+// read fills an audit input from the cluster: the objects of each
+// system's kinds in one namespace, or in all when namespace is "", and
+// for a system that reads other kinds (References), those its objects
+// name that exist.
+func (r *reader) read(ctx context.Context, systems []*system.System, namespace string) (auditInput, error) {
+	in := auditInput{objects: make([][]json.RawMessage, len(systems))}
+	for i, s := range systems {
+		objs, err := r.list(ctx, resources(s), namespace)
+		if err != nil {
+			return in, err
+		}
+		if s.References != nil && len(objs) > 0 {
+			refs, err := r.references(ctx, systems, s.References(objs), namespace != "")
+			if err != nil {
+				return in, err
+			}
+			objs = append(objs, refs...)
+		}
+		in.objects[i] = objs
 	}
 	return in, nil
 }
@@ -69,11 +64,11 @@ func (r *reader) list(ctx context.Context, resources []schema.GroupVersionResour
 	for _, gvr := range resources {
 		list, err := r.client.Resource(gvr).Namespace(namespace).List(ctx, metav1.ListOptions{})
 		if apierrors.IsNotFound(err) {
-			r.note(fmt.Sprintf("%s.%s is not served by this cluster; skipped", gvr.Resource, gvr.Group))
+			r.note(fmt.Sprintf("%s is not served by this cluster; skipped", gvr.GroupResource()))
 			continue
 		}
 		if err != nil {
-			return nil, fmt.Errorf("listing %s.%s: %w", gvr.Resource, gvr.Group, err)
+			return nil, fmt.Errorf("listing %s: %w", gvr.GroupResource(), err)
 		}
 		for i := range list.Items {
 			raw, err := objectJSON(&list.Items[i], gvr)
@@ -105,28 +100,25 @@ func objectJSON(u *unstructured.Unstructured, gvr schema.GroupVersionResource) (
 	return u.MarshalJSON()
 }
 
-// targets gets the object each Subscription's targetRef names and
-// returns those that exist, by identity only. restricted says only one
-// namespace is read, for want of the right to list across namespaces: a
-// target the user may not get then reads as missing, as every other
+// references gets each object refs name, unless it is of a kind the
+// systems list (then it was listed, or does not exist), and returns
+// those that exist, by identity only. restricted says only one
+// namespace is read, for want of the right to list across namespaces:
+// an object the user may not get then reads as missing, as every other
 // reference outside that namespace does.
-func (r *reader) targets(ctx context.Context, finopsObjects []json.RawMessage, restricted bool) ([]json.RawMessage, error) {
+func (r *reader) references(ctx context.Context, systems []*system.System, refs []system.Ref, restricted bool) ([]json.RawMessage, error) {
 	var out []json.RawMessage
-	seen := map[finopsv1.TargetRef]bool{}
-	for _, raw := range finopsObjects {
-		var s finopsv1.Subscription
-		if err := json.Unmarshal(raw, &s); err != nil || s.Kind != finopsv1.KindSubscription || s.Spec.Lifecycle == nil || s.Spec.Lifecycle.TargetRef == nil {
+	for _, t := range refs {
+		gv, err := schema.ParseGroupVersion(t.APIVersion)
+		if err != nil {
+			continue // a malformed reference names nothing
+		}
+		if slices.ContainsFunc(systems, func(s *system.System) bool {
+			return slices.ContainsFunc(s.Kinds, func(k system.Kind) bool { return k.Group == gv.Group && k.Kind == t.Kind })
+		}) {
 			continue
 		}
-		t := *s.Spec.Lifecycle.TargetRef
-		if seen[t] || t.APIVersion == "" || t.Kind == "" || t.Name == "" {
-			continue
-		}
-		seen[t] = true
-		if t.APIVersion == finopsv1.APIVersion && t.Kind == finopsv1.KindSubscription {
-			continue // a Subscription: already listed
-		}
-		exists, err := r.exists(ctx, t, restricted)
+		exists, err := r.exists(ctx, gv, t, restricted)
 		if err != nil {
 			return nil, err
 		}
@@ -143,12 +135,8 @@ func (r *reader) targets(ctx context.Context, finopsObjects []json.RawMessage, r
 }
 
 // exists gets t. A target the user may not get is an error, unless
-// restricted (see targets): then it reads as missing.
-func (r *reader) exists(ctx context.Context, t finopsv1.TargetRef, restricted bool) (bool, error) {
-	gv, err := schema.ParseGroupVersion(t.APIVersion)
-	if err != nil {
-		return false, nil // a malformed reference names nothing
-	}
+// restricted (see references): then it reads as missing.
+func (r *reader) exists(ctx context.Context, gv schema.GroupVersion, t system.Ref, restricted bool) (bool, error) {
 	m, err := r.mapper.RESTMapping(gv.WithKind(t.Kind).GroupKind(), gv.Version)
 	if meta.IsNoMatchError(err) {
 		return false, nil

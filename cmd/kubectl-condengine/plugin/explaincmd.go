@@ -1,61 +1,37 @@
-package main
+package plugin
 
 import (
 	"fmt"
 	"io"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
-	"k8s.io/cli-runtime/pkg/genericclioptions"
 
-	akv1 "github.com/condengine/condengine/api/agentkourier/v1alpha1"
-	finopsv1 "github.com/condengine/condengine/api/finops/v1alpha1"
-	"github.com/condengine/condengine/binding"
 	"github.com/condengine/condengine/conditions"
-	"github.com/condengine/condengine/conformance"
 	"github.com/condengine/condengine/explain"
 	"github.com/condengine/condengine/manifest"
-	"github.com/condengine/condengine/subscription"
 	"github.com/condengine/condengine/system"
 )
 
-// seeds are the systems the plugin audits and explains: the two seed
-// systems.
-var seeds = conformance.SeedSystems()
-
-// sentences maps every rule ID to its sentence.
-var sentences = explain.Sentences(conformance.Rules(seeds...))
-
-// missingInputs says, per "Kind/Type", which input a cluster cannot give
-// for that condition and what follows. A condition audit cannot judge
-// carries it with no rule; one it judges by a default carries it beside
-// its rule.
-var missingInputs = map[string]string{
-	akv1.KindBinding + "/" + binding.TypeBackendReachable:            "the prober's card fetch results, which a cluster does not hold; not judged, shown as written",
-	akv1.KindBinding + "/" + binding.TypeChannelJoined:               "the prober's channel look results, which a cluster does not hold; not judged, shown as written",
-	akv1.KindBinding + "/" + binding.TypeReady:                       "the probe results BackendReachable and ChannelJoined depend on, which a cluster does not hold; not judged, shown as written",
-	finopsv1.KindSubscription + "/" + subscription.TypeCostsResolved: "the charge collection run, which a cluster does not show; judged as if none ran now, so the collector's last CostsResolved is kept",
-}
-
-func explainCommand(flags *genericclioptions.ConfigFlags, newReader newReaderFunc, now func() time.Time) *cobra.Command {
+func (e *env) explainCommand() *cobra.Command {
 	var output string
 	cmd := &cobra.Command{
 		Use:   "explain KIND NAME|KIND/NAME|KIND NAMESPACE/NAME [-n NAMESPACE] [-o tree|json]",
 		Short: "Print, per condition of one object, the rule and the evidence that decide its due value",
 		Long: `explain reads the cluster as audit does, computes with condengine the
-conditions the named Binding, PriceBook, Offering or Subscription is due,
+conditions the named object is due, an object of a kind with conditions:
+` + kindList(e.systems, true) + `;
 and prints per condition the rule that decided it and the evidence it read
 (the objects, their fields and values), as a tree or as JSON. For Ready it
 names the condition Ready was derived from.
 
-A cluster does not hold every input the operators use: a Binding's probe
+A cluster does not hold every input an operator uses: a Binding's probe
 results (BackendReachable, ChannelJoined, and so Ready for an accepted
-Binding) and the charge collection run (a Subscription's CostsResolved).
-Such conditions say so under "missing input"; the probe conditions are
-shown as written, with no rule. Evidence is raw: it may name objects of
-other namespaces. It never writes.`,
+Binding), the charge collection run (a Subscription's CostsResolved).
+Such conditions say so under "missing input"; those the cluster cannot
+judge are shown as written, with no rule. Evidence is raw: it may name
+objects of other namespaces. It never writes.`,
 		Args: cobra.RangeArgs(1, 2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			write := map[string]func(io.Writer, []explain.Object) error{"tree": explain.WriteTree, "json": explain.WriteJSON}[output]
@@ -70,19 +46,19 @@ other namespaces. It never writes.`,
 				}
 				args = []string{k, n}
 			}
-			k, err := system.ResolveKind(args[0], seeds...)
+			k, err := system.ResolveKind(args[0], e.systems...)
 			if err != nil {
 				return err
 			}
 			kind := k.Kind
-			namespace, _, err := flags.ToRawKubeConfigLoader().Namespace()
+			namespace, _, err := e.flags.ToRawKubeConfigLoader().Namespace()
 			if err != nil {
 				return err
 			}
 			name := args[1]
 			if ns, n, ok := strings.Cut(name, "/"); ok {
 				// NAMESPACE/NAME, as condengine explain takes it.
-				if given := *flags.Namespace; given != "" && given != ns {
+				if given := *e.flags.Namespace; given != "" && given != ns {
 					return fmt.Errorf("%q names namespace %s, -n says %s", name, ns, given)
 				}
 				if ns == "" || n == "" || strings.Contains(n, "/") {
@@ -90,7 +66,7 @@ other namespaces. It never writes.`,
 				}
 				namespace, name = ns, n
 			}
-			report, err := readAndAudit(cmd, flags, newReader, now, namespace)
+			report, err := e.readAndAudit(cmd, namespace)
 			if err != nil {
 				return err
 			}
@@ -113,13 +89,13 @@ other namespaces. It never writes.`,
 
 // liveExplanation is the object's due conditions with their decisions,
 // except those the cluster cannot judge: these are shown as written
-// (with an empty status when not written), with the missing input and no
-// rule.
+// (with an empty status when not written), with what they depend on that
+// the cluster does not hold (system.Cluster.Unjudged), and no rule.
 func liveExplanation(o ObjectReport) explain.Object {
 	x := o.due
 	x.Conditions = slices.Clone(x.Conditions)
 	for _, t := range o.NotJudged {
-		c := explain.Condition{Type: t, Decision: explain.Decision{Missing: missingInputs[o.Kind+"/"+t]}}
+		c := explain.Condition{Type: t, Decision: explain.Decision{Missing: o.unjudged[o.Kind+"/"+t]}}
 		if c.Missing == "" {
 			c.Missing = "an input a cluster does not hold; not judged, shown as written"
 		}

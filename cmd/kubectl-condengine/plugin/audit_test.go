@@ -1,9 +1,10 @@
-package main
+package plugin
 
 import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -19,7 +20,19 @@ import (
 	dynamicfake "k8s.io/client-go/dynamic/fake"
 	k8stesting "k8s.io/client-go/testing"
 	"sigs.k8s.io/yaml"
+
+	"github.com/condengine/condengine/conformance"
 )
+
+// seedPlugin is the plugin the tests run: kubectl condengine, for the
+// seed systems.
+var seedPlugin = &Plugin{Name: "condengine", Systems: conformance.SeedSystems()}
+
+// run runs seedPlugin on a cluster newReader reads, at the instant now
+// gives.
+func run(args []string, stdout, stderr io.Writer, newReader newReaderFunc, now func() time.Time) int {
+	return seedPlugin.run(args, stdout, stderr, newReader, now)
+}
 
 var auditNow = time.Date(2026, 11, 30, 10, 0, 0, 0, time.UTC)
 
@@ -55,11 +68,10 @@ func objects(t *testing.T, files ...string) []runtime.Object {
 // fakeCluster is a reader over a fake dynamic client holding objs.
 func fakeCluster(objs ...runtime.Object) (*dynamicfake.FakeDynamicClient, newReaderFunc) {
 	lists := map[schema.GroupVersionResource]string{}
-	for _, gvr := range append(append([]schema.GroupVersionResource{}, bindingResources...), finopsResources...) {
-		kind := map[string]string{"bindings": "Binding", "agentbackends": "AgentBackend", "chatconnections": "ChatConnection",
-			"pricebooks": "PriceBook", "offerings": "Offering", "subscriptions": "Subscription", "costjobs": "CostJob",
-			"finopsproviders": "FinOpsProvider"}[gvr.Resource]
-		lists[gvr] = kind + "List"
+	for _, s := range seedPlugin.Systems {
+		for _, k := range s.Kinds {
+			lists[schema.GroupVersionResource{Group: k.Group, Version: k.Version, Resource: k.Plural}] = k.Kind + "List"
+		}
 	}
 	lists[schema.GroupVersionResource{Version: "v1", Resource: "configmaps"}] = "ConfigMapList"
 	client := dynamicfake.NewSimpleDynamicClientWithCustomListKinds(runtime.NewScheme(), lists, objs...)

@@ -1,4 +1,4 @@
-package main
+package plugin
 
 import (
 	"fmt"
@@ -8,7 +8,7 @@ import (
 	"github.com/condengine/condengine/cmd/internal/buildinfo"
 )
 
-func versionCommand() *cobra.Command {
+func versionCommand(name string) *cobra.Command {
 	var output string
 	cmd := &cobra.Command{
 		Use:   "version [-o text|json]",
@@ -23,7 +23,7 @@ condengine version -o json prints. It reads no cluster.`,
 			info := buildinfo.Read()
 			switch output {
 			case "text":
-				return buildinfo.WriteText(cmd.OutOrStdout(), "kubectl-condengine", info)
+				return buildinfo.WriteText(cmd.OutOrStdout(), "kubectl-"+name, info)
 			case "json":
 				return buildinfo.WriteJSON(cmd.OutOrStdout(), info)
 			}

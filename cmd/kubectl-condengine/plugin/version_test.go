@@ -1,4 +1,4 @@
-package main
+package plugin
 
 import (
 	"bytes"
@@ -94,7 +94,7 @@ func TestBinary_VersionFromLinker(t *testing.T) {
 	}
 	bin := filepath.Join(t.TempDir(), "kubectl-condengine")
 	const flag = "-X github.com/condengine/condengine/cmd/internal/buildinfo.version=v9.8.7"
-	if out, err := exec.Command("go", "build", "-ldflags", flag, "-o", bin, ".").CombinedOutput(); err != nil {
+	if out, err := exec.Command("go", "build", "-ldflags", flag, "-o", bin, "..").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
 	out, err := exec.Command(bin, "version", "-o", "json").Output()
