@@ -44,7 +44,7 @@ func TestRules_EveryPartOfEveryReasonIsDeclared(t *testing.T) {
 // accepted.go, with one part of it forgotten at a time: each omission
 // fails TestRules_EveryPartOfEveryReasonIsDeclared. (A forgotten
 // regeneration of docs fails TestRulesDoc_NotStale,
-// TestVocabularyDocs_NotStale and TestVocab_Golden in cmd/condengine; a
+// TestVocabularyDocs_NotStale in cmd/condengine and TestVocab_Golden in cmd/cli; a
 // forgotten constant or rule index does not compile.)
 func TestRules_ForgettingAnyPartOfANewReasonFailsANamedTest(t *testing.T) {
 	at := int(ruleAcceptedRejected)

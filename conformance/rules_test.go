@@ -16,6 +16,7 @@ import (
 
 	"github.com/condengine/condengine/conditions/conditionstest"
 	"github.com/condengine/condengine/conformance"
+	"github.com/condengine/condengine/vocab"
 )
 
 func TestRules_TableIsWellFormed(t *testing.T) {
@@ -31,7 +32,7 @@ func TestRules_EveryReasonHasARule(t *testing.T) {
 	for _, v := range conformance.Vocabularies(conformance.SeedSystems()...) {
 		for _, typ := range v.Types() {
 			for _, r := range typ.Reasons {
-				if len(conformance.RulesFor(rules, v.Kind(), typ.Name, r.Status, r.Reason)) == 0 {
+				if len(vocab.RulesFor(rules, v.Kind(), typ.Name, r.Status, r.Reason)) == 0 {
 					t.Errorf("%s %s=%s %s: no rule writes it", v.Kind(), typ.Name, r.Status, r.Reason)
 				}
 			}
@@ -44,10 +45,10 @@ func TestRules_EveryReasonHasARule(t *testing.T) {
 func TestRulesFor_ListsRulesOfThePairInTableOrder(t *testing.T) {
 	rules := conformance.Rules(conformance.SeedSystems()...)
 	assert.Equal(t, []string{"subscription/costs-resolved/collection-run", "subscription/costs-resolved/kept"},
-		conformance.RulesFor(rules, "Subscription", "CostsResolved", metav1.ConditionTrue, "FromDB"))
-	assert.Empty(t, conformance.RulesFor(rules, "Subscription", "CostsResolved", metav1.ConditionFalse, "FromDB"))
-	assert.Empty(t, conformance.RulesFor(rules, "Offering", "CostsResolved", metav1.ConditionTrue, "FromDB"))
-	assert.Empty(t, conformance.RulesFor(rules, "Subscription", "Ready", metav1.ConditionTrue, "FromDB"))
+		vocab.RulesFor(rules, "Subscription", "CostsResolved", metav1.ConditionTrue, "FromDB"))
+	assert.Empty(t, vocab.RulesFor(rules, "Subscription", "CostsResolved", metav1.ConditionFalse, "FromDB"))
+	assert.Empty(t, vocab.RulesFor(rules, "Offering", "CostsResolved", metav1.ConditionTrue, "FromDB"))
+	assert.Empty(t, vocab.RulesFor(rules, "Subscription", "Ready", metav1.ConditionTrue, "FromDB"))
 
 	pos := map[string]int{}
 	for i, r := range rules {
@@ -56,7 +57,7 @@ func TestRulesFor_ListsRulesOfThePairInTableOrder(t *testing.T) {
 	for _, v := range conformance.Vocabularies(conformance.SeedSystems()...) {
 		for _, typ := range v.Types() {
 			for _, r := range typ.Reasons {
-				got := conformance.RulesFor(rules, v.Kind(), typ.Name, r.Status, r.Reason)
+				got := vocab.RulesFor(rules, v.Kind(), typ.Name, r.Status, r.Reason)
 				if !slices.IsSortedFunc(got, func(a, b string) int { return pos[a] - pos[b] }) {
 					t.Errorf("%s %s=%s %s: %v is not in table order", v.Kind(), typ.Name, r.Status, r.Reason, got)
 				}

@@ -8,9 +8,9 @@
 // The Explain function of each evaluator (binding.Explain,
 // finops.Explain, ...) returns a conditions.Provenance beside every
 // condition; NewObject pairs them up, with the rule sentences of a table
-// (conformance.Rules through Sentences), into an Object; FinOps does so
-// for every PriceBook, Offering and Subscription of a finops.Explain
-// result at once. WriteTree and WriteJSON print a list of Objects;
+// (conformance.Rules through Sentences), into an Object; FromOutcomes
+// does so for every outcome of a system's Run with explain set, for any
+// system. WriteTree and WriteJSON print a list of Objects;
 // Decision.WriteTree prints the lines of one decision at a chosen
 // indent, for tools that show a decision under something else (a drift
 // row, say).

@@ -23,7 +23,7 @@ func TestRules_EveryPartOfEveryReasonIsDeclared(t *testing.T) {
 // one part of it forgotten at a time: each omission fails
 // TestRules_EveryPartOfEveryReasonIsDeclared. (A forgotten regeneration
 // of the docs fails TestRulesDoc_NotStale, TestVocabularyDocs_NotStale
-// and TestVocab_Golden in cmd/condengine; a rule ID missing from the
+// in cmd/condengine and TestVocab_Golden in cmd/cli; a rule ID missing from the
 // table fails TestRules_EveryRuleIDInCodeIsInTheTable in conformance; a
 // forgotten constant or rule index does not compile.)
 func TestRules_ForgettingAnyPartOfANewReasonFailsANamedTest(t *testing.T) {

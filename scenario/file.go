@@ -292,6 +292,10 @@ type Outcome struct {
 	// list the evaluation computed (Conditions when the write is made
 	// now), and Provenance holds one entry per condition of Computed, in
 	// its order, naming the rule that decided it and the evidence read.
+	// Computed is not nil for an object the runner answers for, even when
+	// it computes no condition, and nil for one it answers nothing for
+	// (another broker's Binding) or of a kind without conditions; a tool
+	// that explains (explain.FromOutcomes) lists the former only.
 	// Evidence is raw: it belongs in logs and tools, never in a status.
 	Provenance []conditions.Provenance
 	Computed   []metav1.Condition

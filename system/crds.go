@@ -23,12 +23,54 @@ type crd struct {
 			Plural     string   `json:"plural"`
 			ShortNames []string `json:"shortNames"`
 		} `json:"names"`
-		Scope    string `json:"scope"`
-		Versions []struct {
-			Name   string `json:"name"`
-			Served bool   `json:"served"`
-		} `json:"versions"`
+		Scope    string       `json:"scope"`
+		Versions []crdVersion `json:"versions"`
 	} `json:"spec"`
+}
+
+type crdVersion struct {
+	Name    string          `json:"name"`
+	Served  bool            `json:"served"`
+	Columns []PrinterColumn `json:"additionalPrinterColumns"`
+}
+
+// PrinterColumn is one of the additionalPrinterColumns a CRD declares
+// for a version: a column `kubectl get` prints after the namespace and
+// the name.
+type PrinterColumn struct {
+	// Name is the column's header; kubectl prints it in upper case.
+	Name string `json:"name"`
+	// Type is the OpenAPI type of the cell: string, boolean, integer,
+	// number or date (a date prints as an age).
+	Type string `json:"type"`
+	// JSONPath selects the cell's value in the object.
+	JSONPath string `json:"jsonPath"`
+	// Priority 0 columns are in the default view; others only in -o wide.
+	Priority int32 `json:"priority,omitempty"`
+}
+
+// PrinterColumns returns the printer columns the CRD of k in s.CRDs
+// declares for k's version, in their order; nil when s has no CRD for k
+// or the CRD declares none.
+func (s *System) PrinterColumns(k Kind) ([]PrinterColumn, error) {
+	if s.CRDs == nil {
+		return nil, nil
+	}
+	defs, err := readCRDs(s.CRDs)
+	if err != nil {
+		return nil, err
+	}
+	for _, d := range defs {
+		if d.Spec.Group != k.Group || d.Spec.Names.Kind != k.Kind {
+			continue
+		}
+		for _, v := range d.Spec.Versions {
+			if v.Name == k.Version {
+				return v.Columns, nil
+			}
+		}
+	}
+	return nil, nil
 }
 
 // checkCRDs holds each kind of s to its CustomResourceDefinition in
@@ -63,12 +105,7 @@ func checkCRDs(s *System) []error {
 		if namespaced := d.Spec.Scope != "Cluster"; namespaced != k.Namespaced {
 			fail("%s: Namespaced is %t, the CRD's scope is %s", at, k.Namespaced, d.Spec.Scope)
 		}
-		if !slices.ContainsFunc(d.Spec.Versions, func(v struct {
-			Name   string `json:"name"`
-			Served bool   `json:"served"`
-		}) bool {
-			return v.Name == k.Version && v.Served
-		}) {
+		if !slices.ContainsFunc(d.Spec.Versions, func(v crdVersion) bool { return v.Name == k.Version && v.Served }) {
 			fail("%s: the CRD serves no version %s", at, k.Version)
 		}
 	}

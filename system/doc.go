@@ -15,5 +15,13 @@
 //
 // Validate checks values against the contract, Runners turns them into
 // scenario runners, Find picks one by name and ResolveKind reads a
-// kind's name as kubectl does.
+// kind's name as kubectl does; PrinterColumns reads a kind's table
+// columns from its CRD.
+//
+// A few fields are optional extensions a tool uses when they are set and
+// does without otherwise, never asking which system it has: Check (a
+// manifest's problem at its line), References (objects of other kinds
+// an evaluation reads), Stream (the system's own reading and evaluation
+// of a large input, for condengine eval) and Cluster (how it is
+// evaluated from a live cluster's objects alone, for kubectl condengine).
 package system

@@ -1,11 +1,13 @@
 package system
 
 import (
+	"encoding/json"
 	"fmt"
 	"io/fs"
 	"strings"
 
 	"github.com/condengine/condengine/conditions"
+	"github.com/condengine/condengine/manifest"
 	"github.com/condengine/condengine/scenario"
 )
 
@@ -100,6 +102,41 @@ type System struct {
 	// holds back. A coverage report names them apart from the outcomes a
 	// run merely missed.
 	UnreachableDecisions map[string]string
+
+	// The fields below are optional extensions for the tools that read
+	// manifests and clusters; a tool checks whether one is set, and does
+	// without it otherwise.
+
+	// Check reads one manifest of the system's groups as Run would and
+	// says what is wrong with it: a tool that splits a manifest stream
+	// among systems (condengine eval) then reports a wrong kind or a
+	// field of the wrong type at its place in the stream, line included.
+	// nil: such errors come from Run, which names the document but not
+	// the line.
+	Check func(d *manifest.Document) error
+	// References lists the objects of other kinds (outside Kinds) that
+	// objects, manifests of the system as JSON, name and the evaluation
+	// reads, such as a Subscription's target, which may be of any kind;
+	// nil when the system reads only its own kinds. A tool that reads a
+	// cluster gets each and hands those that exist to Run with the rest;
+	// one that splits a manifest stream hands the system the manifests
+	// no system claims.
+	References func(objects []json.RawMessage) []Ref
+	// Stream starts the system's own reading and evaluation of one large
+	// input, a fast path for the tools that evaluate manifest streams
+	// (condengine eval and explain); see Stream. nil: they read the
+	// manifests as JSON and call Run.
+	Stream func() Stream
+	// Cluster says how the tools that read a live cluster evaluate the
+	// system there, which holds none of the host's observations (probe
+	// results); nil: Run once, every condition judged.
+	Cluster *Cluster
+}
+
+// Ref names an object by its apiVersion, kind, namespace ("" for a
+// cluster-scoped kind) and name.
+type Ref struct {
+	APIVersion, Kind, Namespace, Name string
 }
 
 // Kind returns the kind of s named kind (the Kind field, as a manifest

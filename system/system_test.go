@@ -230,3 +230,38 @@ func TestSystem_Decisions(t *testing.T) {
 	s.UnreachableDecisions = map[string]string{"Database/skip=Held": "the host holds no write back"}
 	require.NoError(t, system.Validate(s))
 }
+
+// The printer columns are those the CRD declares for the kind's
+// version; a kind without a CRD, a version without columns and a system
+// without CRDs have none.
+func TestPrinterColumns_FromTheCRDOfTheKindsVersion(t *testing.T) {
+	s := database()
+	s.CRDs = fstest.MapFS{"db.yaml": {Data: []byte(dbCRD[:len(dbCRD)-len("  versions: [{name: v1, served: true, storage: true}]\n")] +
+		"  versions:\n" +
+		"  - {name: v0, served: true, additionalPrinterColumns: [{name: Old, type: string, jsonPath: .spec.old}]}\n" +
+		"  - name: v1\n    served: true\n    additionalPrinterColumns:\n" +
+		"    - {name: Ready, type: string, jsonPath: '.status.conditions[?(@.type==\"Ready\")].status'}\n" +
+		"    - {name: Size, type: integer, jsonPath: .spec.size, priority: 1}\n")}}
+	cols, err := s.PrinterColumns(s.Kinds[0])
+	require.NoError(t, err)
+	assert.Equal(t, []system.PrinterColumn{
+		{Name: "Ready", Type: "string", JSONPath: `.status.conditions[?(@.type=="Ready")].status`},
+		{Name: "Size", Type: "integer", JSONPath: ".spec.size", Priority: 1},
+	}, cols)
+
+	for name, tc := range map[string]struct {
+		s *system.System
+		k system.Kind
+	}{
+		"no CRD for the kind": {s, s.Kinds[1]},
+		"no columns":          {database(), database().Kinds[0]},
+		"no CRDs":             {&system.System{}, s.Kinds[0]},
+	} {
+		cols, err := tc.s.PrinterColumns(tc.k)
+		require.NoError(t, err, name)
+		assert.Nil(t, cols, name)
+	}
+	s.CRDs = fstest.MapFS{"db.yaml": {Data: []byte("a: [")}}
+	_, err = s.PrinterColumns(s.Kinds[0])
+	assert.ErrorContains(t, err, "db.yaml")
+}

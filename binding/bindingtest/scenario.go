@@ -42,6 +42,9 @@ func bindingOutcomes(s binding.Snapshot, r binding.Result, explain bool, shown f
 		}
 		if br != nil && explain {
 			oc.Computed, oc.Provenance = br.Conditions, br.Provenance
+			if oc.Computed == nil { // answered: not nil, even when empty
+				oc.Computed = []metav1.Condition{}
+			}
 		}
 		st, err := json.Marshal(akv1.BindingStatus{Conditions: oc.Conditions})
 		if err != nil {

@@ -19,8 +19,12 @@ const FieldManager = "agent-kourier"
 // any system (system.Runners, the conformance driver, the commands): the
 // Binding, whose status and conditions it computes, and the
 // AgentBackends and ChatConnections it reads; Run and Generate of this
-// package; the rule no snapshot can reach. Each call returns a new
-// value.
+// package; the rule no snapshot can reach; its own reading of large
+// inputs (Stream: typed, compact, written as decided, with the
+// `kubectl get akbinding` table); and its evaluation from a live
+// cluster, which holds no probe results (Cluster: three guesses of them,
+// each Binding as the broker of its ChatConnection answers). Each call
+// returns a new value.
 func System() *system.System {
 	return &system.System{
 		Name: Name,
@@ -38,6 +42,8 @@ func System() *system.System {
 		CRDs:         crdfiles.Group(akv1.GroupName),
 		Run:          Run,
 		Generate:     Generate,
+		Stream:       newStream,
+		Cluster:      cluster(),
 		Unreachable: map[string]string{
 			"binding/accepted/rejected": "every finding the broker makes has a named reason; the rule is the vocabulary's fallback",
 		},

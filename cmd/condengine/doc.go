@@ -1,6 +1,9 @@
 // Command condengine shows what the Agent Kourier broker and the FinOps
 // operator would write into the status of their objects, computed by this
-// module's engines on data you give it.
+// module's engines on data you give it. It is the command of package
+// cmd/cli for the two seed systems (conformance.SeedSystems), with the
+// seed's demo; an author of another kind builds the same command for
+// theirs with cli.Main.
 //
 //	condengine demo
 //	condengine eval [-f FILE|-] [-o table|yaml|json] [-now RFC3339]
@@ -75,7 +78,8 @@
 //     output is the same at every run.
 //   - Manifests of other API groups are skipped with a note on stderr
 //     when there is nothing of FinOps to evaluate; with FinOps objects
-//     they are kept, because a Subscription's targetRef may name any kind.
+//     they are kept, because a Subscription's targetRef may name any kind
+//     (the finops system's References).
 //   - A Binding another broker owns, or one a standby would not write,
 //     is shown with the status it already has.
 //   - The first document decides the input's form: a document with
@@ -83,9 +87,10 @@
 //   - check on a path that does not exist, or on a directory without
 //     scenario files, exits 1: it is input that cannot be checked, not a
 //     command line that cannot be parsed.
-//   - With -f FILE, eval sets the garbage collector's budget from the
-//     file's size, so a 50 MB stream of 100k Bindings peaks under four
-//     times its size; stdin has no size to budget from.
+//   - The binding system reads and evaluates a stream itself (its
+//     Stream): with -f FILE, eval sets the garbage collector's budget
+//     from the file's size, so a 50 MB stream of 100k Bindings peaks
+//     under twice its size; stdin has no size to budget from.
 //   - explain evaluates the input as eval does, then once more with
 //     provenance (the engines' Explain): it costs two evaluations, and
 //     eval pays only for keeping the Bindings' condition slices as read.

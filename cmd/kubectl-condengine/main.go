@@ -5,7 +5,9 @@
 // make the due value. `kubectl condengine explain` prints, for one
 // object, every due condition with the rule that decided it and the
 // evidence it read. Neither ever writes to the cluster. `kubectl
-// condengine version` prints the plugin's version and commit.
+// condengine version` prints the plugin's version and commit. It is the
+// plugin of package plugin for the two seed systems; an author of
+// another kind builds the same plugin for theirs with plugin.Main.
 //
 //	kubectl condengine audit [-n NAMESPACE | -A] [-o table|yaml|json] [--kubeconfig FILE] [--context NAME]
 //	kubectl condengine explain KIND NAME|KIND/NAME|KIND NAMESPACE/NAME [-n NAMESPACE] [-o tree|json] [--kubeconfig FILE] [--context NAME]
@@ -75,10 +77,8 @@
 package main
 
 import (
-	"os"
-	"time"
+	"github.com/condengine/condengine/cmd/kubectl-condengine/plugin"
+	"github.com/condengine/condengine/conformance"
 )
 
-func main() {
-	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr, clusterReader, time.Now))
-}
+func main() { plugin.Main("condengine", conformance.SeedSystems()...) }

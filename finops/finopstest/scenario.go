@@ -116,6 +116,9 @@ func Run(f *scenario.File, explain bool) ([]scenario.Outcome, error) {
 	explained := func(o scenario.Outcome, computed []metav1.Condition, prov []conditions.Provenance) scenario.Outcome {
 		if explain {
 			o.Computed, o.Provenance = computed, prov
+			if computed == nil { // answered: not nil, even when empty
+				o.Computed = []metav1.Condition{}
+			}
 		}
 		return o
 	}

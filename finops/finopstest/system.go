@@ -22,8 +22,11 @@ const FieldManager = "finops-operator"
 // any system (system.Runners, the conformance driver, the commands): the
 // PriceBooks, Offerings and Subscriptions whose status it computes, and
 // the CostJobs and FinOpsProviders it reads; Run and Generate of this
-// package; the rules a default run may miss. Each call returns a new
-// value.
+// package; the rules a default run may miss; the check of one manifest
+// as Run reads it, the Subscriptions' targets, which may be of any kind
+// (References), and what a live cluster lacks: the collection run a
+// Subscription's CostsResolved is judged without (Cluster). Each call
+// returns a new value.
 func System() *system.System {
 	var rules []conditions.Rule
 	rules = append(rules, pricebook.Rules()...)
@@ -58,6 +61,11 @@ func System() *system.System {
 		Run:                  Run,
 		Generate:             Generate,
 		UnreachableDecisions: never,
+		Check:                check,
+		References:           references,
+		Cluster: &system.Cluster{Assumed: map[string]string{
+			finopsv1.KindSubscription + "/" + subscription.TypeCostsResolved: "the charge collection run, which a cluster does not show; judged as if none ran now, so the collector's last CostsResolved is kept",
+		}},
 		Rare: map[string]string{
 			"subscription/active/requirement-lost":   "needs an active Subscription whose required Offering loses its last active provider in the family; the generators rarely draw that family (try --until-coverage 1)",
 			"subscription/active/parent-deactivated": "needs an active child whose parent ended under the Deactivate policy; about one snapshot in 300 (try --until-coverage 1)",

@@ -46,7 +46,12 @@ func TestRun_ExplainAddsProvenance(t *testing.T) {
 		rules[r.ID] = true
 	}
 	withProvenance := 0
+	sys := finopstest.System()
 	for i, o := range explained {
+		// Every object of a kind with conditions is answered for
+		// (Computed not nil, explain lists it); no other is.
+		k, _ := sys.Kind(o.Kind)
+		assert.Equal(t, k.Vocabulary != nil, o.Computed != nil, "%s %s: Computed %v", o.Kind, o.Name, o.Computed)
 		require.Len(t, o.Provenance, len(o.Computed), "%s %s", o.Kind, o.Name)
 		for _, p := range o.Provenance {
 			assert.True(t, rules[p.Rule], p.Rule)

@@ -2,7 +2,7 @@
 // answers the conform protocol as the engine does, except as the bug
 // named by its first argument says. Each bug is one a real author of
 // another implementation makes; the conformance test of the mutants
-// (TestConform_CatchesPlantedBugs in cmd/condengine) runs `condengine
+// (TestConform_CatchesPlantedBugs in cmd/cli) runs `condengine
 // conform` against each and reports which it catches.
 //
 //	go build -o mutants ./conformance/testdata/mutants
