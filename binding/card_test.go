@@ -8,7 +8,9 @@ import (
 	"github.com/condengine/condengine/binding"
 )
 
-// binding-decisions §11.2: the card test is an either/or.
+// A card is usable when it has a name and a version (strings) and either
+// a top-level url (then its interfaces are not read) or interfaces each
+// with a url and a protocolBinding.
 func TestCardProblem_EitherOr(t *testing.T) {
 	cases := []struct {
 		name, body string

@@ -206,7 +206,7 @@ func TestProperty_NamespaceNotAllowedSameForValidAndInvalid(t *testing.T) {
 // of 40 hex digits (which names nothing, so BackendNotFound quotes it) and a
 // channel holding 32 hex digits and a space (InvalidSpec quotes it). Every
 // message must show no canary, and must show the planted own text exactly:
-// over-redaction is a defect too (binding-decisions §11.3).
+// over-redaction is a defect too.
 func TestProperty_NoLeakAndOwnTextExact(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		s := bindingtest.SnapshotGen().Draw(t, "snapshot")

@@ -314,8 +314,8 @@ func render(v any) string {
 func quote(s string) string { return strconv.Quote(s) }
 
 // formatTime renders an instant to the nanosecond, so two instants that
-// differ by any amount differ (decisions §11.14: the checker compares
-// every instant exactly, never to the whole second).
+// differ by any amount differ: the checker compares every instant
+// exactly, never to the whole second.
 func formatTime(t time.Time) string {
 	if t.IsZero() {
 		return ""

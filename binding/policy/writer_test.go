@@ -44,7 +44,7 @@ func TestDecide_UnchangedStatus_NoWrite(t *testing.T) {
 }
 
 // A new leader's engine keeps a good status instead of writing Pending
-// over it (decisions §8); the writer then sees nothing to write and must
+// over it; the writer then sees nothing to write and must
 // not write its empty memory's idea of the status.
 func TestDecide_NewLeader_NoPendingOverGoodStatus(t *testing.T) {
 	good := status(3, "OK")
@@ -106,7 +106,7 @@ func TestDecide_OtherControllersConditionAnywhere_NoWrite(t *testing.T) {
 
 // The same host, called again and again with the object's whole list
 // where another controller's condition stands before ours, writes once
-// for a change and then never again (the loop of issue 19 wrote 12 times
+// for a change and then never again (the loop this guards against wrote 12 times
 // in 2 minutes).
 func TestDecide_LoopWithOtherConditionFirst_Converges(t *testing.T) {
 	l := DefaultLimits()

@@ -17,7 +17,7 @@ import (
 
 // TestEval_LargeStream_PeakMemoryUnderTwiceTheInput runs the built
 // command on a stream of 100k Bindings (about 53 MB) and reads the child's
-// peak resident set from the kernel: issue 18 asks for at most twice the
+// peak resident set from the kernel: the goal is at most twice the
 // input, read from a file or from a pipe. It takes about 30 s on two cores, so it runs only with
 // CONDENGINE_PERF=1. CONDENGINE_PERF_N changes the size, for a quicker
 // look while iterating; the bound is for 100k Bindings and more: on a

@@ -84,7 +84,7 @@ func TestVocab_OutWritesTheDocs(t *testing.T) {
 	}
 }
 
-// finops-decisions 23: the settlement gate is kept as documented, and the
+// The settlement gate is kept as documented, and the
 // vocab output warns of its hazard, in both formats.
 func TestVocab_WarnsOfTheSettlementGateHazard(t *testing.T) {
 	for _, args := range [][]string{{"vocab", "subscription"}, {"vocab", "-o", "json"}} {

@@ -57,7 +57,7 @@ func TestApplyConditions_MergesByTypeLikeServerSideApply(t *testing.T) {
 	}
 }
 
-// Issue 19: a host that passes the whole condition list to the writer
+// A host that passes the whole condition list to the writer
 // converges when another controller's condition stands before ours (as
 // an API server keeps it after our applies) and after ours. With the old
 // whole-list comparison the first case wrote at every gap, forever.

@@ -254,7 +254,7 @@ func TestSimulation_FailingWrites_BackOffToTheCapThenReset(t *testing.T) {
 }
 
 // Someone who keeps changing the status starts a fight, and the writer
-// does exactly what decisions §10 and §11.11-11.12 say: the first two
+// does what the writer policy decides (docs/decisions/writer-policy.md): the first two
 // edits are put back after one gap each, the third within ten minutes
 // begins the fight (reported once, at that edit), its put-back waits one
 // gap and each later one doubles the last wait, 10, 20, 40, ... up to the
