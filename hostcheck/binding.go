@@ -120,15 +120,31 @@ func newBindingWorld(seed uint64) (*World, error) {
 	}
 	b := &bindingWorld{probes: map[types.UID]binding.ProbeResult{}, variant: map[types.UID]int{}}
 	return &World{
-		Objects:  objs,
-		Prepare:  b.prepare,
-		Change:   b.change,
-		Observe:  b.observe,
-		Finish:   b.finish,
-		Observed: func() any { return b.probeList() },
-		Changed:  b.track,
-		Expect:   b.expect,
+		Objects:   objs,
+		Prepare:   b.prepare,
+		Change:    b.change,
+		Observe:   b.observe,
+		Finish:    b.finish,
+		Observed:  func() any { return b.probeList() },
+		Changed:   b.track,
+		Expect:    b.expect,
+		MayGoBack: b.probedAt,
 	}, nil
+}
+
+// probedAt reports whether c is a Binding's probe condition, or its
+// Ready, that describes the generation the last finished probe pass of
+// the object began with. Such a condition goes back to that generation
+// when the pass ends after an edit the broker already wrote Pending for:
+// a result counts while its generation is not above the Binding's, and
+// its conditions carry the generation the pass began with. Accepted
+// always describes the current generation.
+func (b *bindingWorld) probedAt(obj *unstructured.Unstructured, c metav1.Condition) bool {
+	if c.Type == binding.TypeAccepted {
+		return false
+	}
+	p, ok := b.probes[obj.GetUID()]
+	return ok && p.Generation == c.ObservedGeneration
 }
 
 // probeList is the finished probe results, sorted by UID.

@@ -10,7 +10,6 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 
-	"github.com/condengine/condengine/binding"
 	"github.com/condengine/condengine/binding/policy"
 	"github.com/condengine/condengine/conditions"
 )
@@ -118,20 +117,6 @@ func (r *run) checkTiming(p *replica, w write, before *unstructured.Unstructured
 	}
 }
 
-// probedAt reports whether c is a Binding's probe condition, or its
-// Ready, that describes the generation the last finished probe pass of
-// the object began with. Such a condition goes back to that generation
-// when the pass ends after an edit the broker already wrote Pending for:
-// a result counts while its generation is not above the Binding's, and
-// its conditions carry the generation the pass began with.
-func (r *run) probedAt(kind string, after *unstructured.Unstructured, c metav1.Condition) bool {
-	if kind != bindingGVK.Kind || after == nil || c.Type == binding.TypeAccepted {
-		return false
-	}
-	p, ok := r.probes[after.GetUID()]
-	return ok && p.Generation == c.ObservedGeneration
-}
-
 // checkChange compares the stored object before and after a write of
 // the host.
 func (r *run) checkChange(p *replica, w write, before, after *unstructured.Unstructured) {
@@ -167,7 +152,7 @@ func (r *run) checkChange(p *replica, w write, before, after *unstructured.Unstr
 	}
 	for _, c := range a {
 		if x := find(b, c.Type); x != nil && r.sys.ours(kind, c.Type) && c.ObservedGeneration < x.ObservedGeneration &&
-			!r.probedAt(kind, after, c) {
+			!(after != nil && r.world.MayGoBack != nil && r.world.MayGoBack(after, c)) {
 			r.violateIn(RuleGenerationForward, w, fmt.Sprintf("%s went from observedGeneration %d back to %d", c.Type, x.ObservedGeneration, c.ObservedGeneration), "")
 			return
 		}

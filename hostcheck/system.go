@@ -134,6 +134,11 @@ type World struct {
 	// a system whose answer depends on the states the world went through
 	// (the broker's memory of served generations) keeps them here.
 	Changed func(ctx context.Context, c client.Reader, now time.Time)
+	// MayGoBack reports whether our condition c of the stored object obj
+	// may now carry an observedGeneration below the one it had, which
+	// GenerationForward otherwise refuses: a condition that reports an
+	// observation of an older generation of the object. nil: none may.
+	MayGoBack func(obj *unstructured.Unstructured, c metav1.Condition) bool
 	// Expect returns the engine's answer for the stored objects (sorted
 	// by kind, namespace and name), given what was observed, the time and
 	// when the leader started.
