@@ -52,6 +52,9 @@ type DatabaseStatus struct {
 	Conditions []metav1.Condition `json:"conditions,omitempty"`
 }
 
+// GetConditions returns the status conditions, as writeplan reads them.
+func (d *Database) GetConditions() []metav1.Condition { return d.Status.Conditions }
+
 // DeepCopyObject copies d; metadata and conditions are the only parts
 // that hold references.
 func (d *Database) DeepCopyObject() runtime.Object {
