@@ -2,6 +2,7 @@ package host_test
 
 import (
 	"context"
+	"encoding/json"
 	"testing"
 
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -18,6 +19,7 @@ const (
 	wired     = "correct"
 	noLease   = "the reconciler runs without the lease, so a deposed leader keeps writing"
 	noObserve = "the reconciler is not handed what the host observed"
+	unguarded = "the status is applied without the resourceVersion it was computed from"
 )
 
 func newHost(wiring string) hostcheck.NewHost {
@@ -29,38 +31,76 @@ func newHost(wiring string) hostcheck.NewHost {
 			r.Leader = nil
 		case noObserve:
 			r.Observed = func() (dbsystem.Observed, error) { return dbsystem.Observed{}, nil }
+		case unguarded:
+			r.Client = unguardedClient{c}
 		}
 		return r, nil
 	}
 }
 
-// schedules keeps the run to a few seconds; the harness's default is for
-// a host's own CI.
-const schedules = 20
+// schedules keeps each run to a fraction of a second; the harness's
+// default (DefaultSchedules) is for a host's own CI.
+const schedules = 4
 
-func options() hostcheck.Options {
-	return hostcheck.Options{System: hostcheck.FromSystem(dbsystem.System(), host.Scheme()), Schedules: schedules}
+func options(faults hostcheck.Fault, schedules int) hostcheck.Options {
+	return hostcheck.Options{System: hostcheck.FromSystem(dbsystem.System(), host.Scheme()), Schedules: schedules, Faults: faults}
 }
 
-// The host keeps every rule of the harness under every fault kind the
-// system draws: late and lost events, failed writes, crashes, failover,
-// clock jumps and late observations.
+// The host keeps every rule of the harness under each fault kind the
+// system draws (Fights is only for a host held to the Binding writer
+// policy), and under all of them at once: late, doubled, reordered and
+// lost events, failed writes, crashes, failover, clock jumps and late
+// observations.
 func TestHost_UnderEveryFault(t *testing.T) {
-	hostcheck.Check(t, newHost(wired), options())
+	for _, f := range []hostcheck.Fault{hostcheck.LateEvents, hostcheck.WriteErrors, hostcheck.Crashes, hostcheck.Failover,
+		hostcheck.ClockJumps, hostcheck.LateProbes, hostcheck.AllFaults} {
+		n := schedules
+		if f == hostcheck.AllFaults {
+			n *= 3
+		}
+		t.Run(f.String(), func(t *testing.T) { hostcheck.Check(t, newHost(wired), options(f, n)) })
+	}
 }
 
 // Each planted wiring bug is caught, with a shrunk schedule.
 func TestHost_PlantedBugsCaught(t *testing.T) {
-	for _, bug := range []string{noLease, noObserve} {
+	for bug, faults := range map[string]hostcheck.Fault{noLease: hostcheck.Failover, noObserve: hostcheck.AllFaults, unguarded: hostcheck.LateEvents} {
 		t.Run(bug, func(t *testing.T) {
-			cx, err := hostcheck.Find(context.Background(), newHost(bug), options())
+			cx, err := hostcheck.Find(context.Background(), newHost(bug), options(faults, 3*schedules))
 			if err != nil {
 				t.Fatal(err)
 			}
 			if cx == nil {
-				t.Fatalf("not caught in %d schedules", schedules)
+				t.Fatalf("not caught in %d schedules", 3*schedules)
 			}
 			t.Logf("caught by %s, %d events (drawn %d)\n%s", cx.Violation.Rule.ID, cx.Steps, cx.Drawn, cx)
 		})
 	}
+}
+
+// unguardedClient sends every status patch without the resourceVersion
+// in its body: a host that applies its status unguarded, so a status
+// computed from a stale read lands.
+type unguardedClient struct{ client.Client }
+
+func (c unguardedClient) Status() client.SubResourceWriter { return unguardedStatus{c.Client.Status()} }
+
+type unguardedStatus struct{ client.SubResourceWriter }
+
+func (w unguardedStatus) Patch(ctx context.Context, obj client.Object, p client.Patch, opts ...client.SubResourcePatchOption) error {
+	data, err := p.Data(obj)
+	if err != nil {
+		return err
+	}
+	var body map[string]any
+	if err := json.Unmarshal(data, &body); err != nil {
+		return err
+	}
+	if meta, ok := body["metadata"].(map[string]any); ok {
+		delete(meta, "resourceVersion")
+	}
+	if data, err = json.Marshal(body); err != nil {
+		return err
+	}
+	return w.SubResourceWriter.Patch(ctx, obj, client.RawPatch(p.Type(), data), opts...)
 }
