@@ -59,15 +59,14 @@ func rule(id, typ, sentence string, writes ...conditions.Reason) conditions.Rule
 }
 
 var rules = []conditions.Rule{
-	ruleDeprovisioned:  rule("provisioned/deprovisioned", TypeProvisioned, "a deleted Database whose database the host dropped is deprovisioned", deprovisioned),
-	ruleDeprovisioning: rule("provisioned/deprovisioning", TypeProvisioned, "a deleted Database is deprovisioning until its database is dropped", deprovisioning),
-	ruleSecretMissing:  rule("provisioned/secret-missing", TypeProvisioned, "a Database whose credentials Secret is missing is not provisioned", secretMissing),
-	ruleCreated:        rule("provisioned/created", TypeProvisioned, "a live Database with its Secret is provisioned", created),
-	ruleNotProvisioned: rule("ready/not-provisioned", TypeReady, "a Database not provisioned is not ready", notProvisioned),
-	ruleProbing:        rule("ready/probing", TypeReady, "without a connection check of its generation, readiness is unknown", probing),
-	ruleConnectionFailed: rule("ready/connection-failed", TypeReady, "a failed connection check makes the Database not ready",
-		connectionFailed),
-	ruleConnected: rule("ready/connected", TypeReady, "a successful connection check makes the Database ready", connected),
+	ruleDeprovisioned:    rule("provisioned/deprovisioned", TypeProvisioned, "a deleted Database whose database the host dropped is deprovisioned", deprovisioned),
+	ruleDeprovisioning:   rule("provisioned/deprovisioning", TypeProvisioned, "a deleted Database is deprovisioning until its database is dropped", deprovisioning),
+	ruleSecretMissing:    rule("provisioned/secret-missing", TypeProvisioned, "a Database whose credentials Secret is missing is not provisioned", secretMissing),
+	ruleCreated:          rule("provisioned/created", TypeProvisioned, "a live Database with its Secret is provisioned", created),
+	ruleNotProvisioned:   rule("ready/not-provisioned", TypeReady, "a Database not provisioned is not ready", notProvisioned),
+	ruleProbing:          rule("ready/probing", TypeReady, "without a connection check of its generation, readiness is unknown", probing),
+	ruleConnectionFailed: rule("ready/connection-failed", TypeReady, "a failed connection check makes the Database not ready", connectionFailed),
+	ruleConnected:        rule("ready/connected", TypeReady, "a successful connection check makes the Database ready", connected),
 }
 
 // Rules returns the kind's rules, a new slice on each call.

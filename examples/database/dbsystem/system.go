@@ -56,7 +56,7 @@ func Run(f *scenario.File, explain bool) ([]scenario.Outcome, error) {
 	var dbs []*api.Database
 	secrets := map[string]bool{}
 	for i, raw := range f.Objects {
-		var head metav1.TypeMeta
+		var head metav1.PartialObjectMetadata
 		if err := json.Unmarshal(raw, &head); err != nil {
 			return nil, fmt.Errorf("objects[%d]: %w", i, err)
 		}
@@ -68,11 +68,7 @@ func Run(f *scenario.File, explain bool) ([]scenario.Outcome, error) {
 			}
 			dbs = append(dbs, db)
 		case head.APIVersion == "v1" && head.Kind == "Secret":
-			var s metav1.PartialObjectMetadata
-			if err := json.Unmarshal(raw, &s); err != nil {
-				return nil, fmt.Errorf("objects[%d]: %w", i, err)
-			}
-			secrets[s.Namespace+"/"+s.Name] = true
+			secrets[head.Namespace+"/"+head.Name] = true
 		}
 	}
 	out := make([]scenario.Outcome, 0, len(dbs))

@@ -120,7 +120,7 @@ func TestWritePlan_KeepsAnotherWritersCondition(t *testing.T) {
 	owned := map[string]string{}
 	for _, m := range db.ManagedFields {
 		for _, typ := range []string{"BackedUp", "Provisioned", "Ready"} {
-			if m.FieldsV1 != nil && strings.Contains(string(m.FieldsV1.Raw), `k:{\"type\":\"`+typ+`\"}`) {
+			if m.FieldsV1 != nil && strings.Contains(m.FieldsV1.GetRawString(), `k:{\"type\":\"`+typ+`\"}`) {
 				owned[typ] += m.Manager + " "
 			}
 		}
