@@ -91,6 +91,9 @@ func TestCommand_Conform(t *testing.T) {
 			if want != 0 && !strings.Contains(out+errOut, "removeFinalizer: want false, got true") {
 				t.Errorf("the counterexample does not show the early release:\n%s%s", out, errOut)
 			}
+			if want != 0 && (!strings.Contains(out, "#   dbctl conform --replay FILE") || strings.Contains(out, "condengine")) {
+				t.Errorf("the counterexample does not say to replay it with dbctl alone:\n%s", out)
+			}
 		})
 	}
 }
