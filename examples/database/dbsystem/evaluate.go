@@ -83,8 +83,7 @@ func provisioned(in Input, self conditions.ObjectRef, rec *conditions.Recorder) 
 		return rules[ruleDeprovisioning].Verdict(0, "", db.Generation)
 	}
 	if rec.On() {
-		rec.Read(TypeProvisioned, conditions.ObjectRef{Kind: "Secret", Namespace: db.Namespace, Name: db.Spec.SecretRef},
-			conditions.F("found", strconv.FormatBool(in.SecretFound)))
+		rec.Read(TypeProvisioned, self, conditions.F("spec.secretRef", db.Spec.SecretRef), conditions.F("Secret found", strconv.FormatBool(in.SecretFound)))
 	}
 	if !in.SecretFound {
 		msg := fmt.Sprintf("Secret %q not found", redact.Name(db.Spec.SecretRef))
@@ -96,6 +95,9 @@ func provisioned(in Input, self conditions.ObjectRef, rec *conditions.Recorder) 
 func ready(in Input, pv conditions.Verdict, self conditions.ObjectRef, rec *conditions.Recorder) (conditions.Verdict, string) {
 	db := in.Database
 	if pv.Status != metav1.ConditionTrue {
+		if rec.On() {
+			rec.Read(TypeReady, self, conditions.F(TypeProvisioned, string(pv.Status)+" "+pv.Reason))
+		}
 		return rules[ruleNotProvisioned].Verdict(0, "", db.Generation), TypeProvisioned
 	}
 	i := slices.IndexFunc(in.Observed.Probes, func(p Probe) bool { return p.Namespace == db.Namespace && p.Name == db.Name })
