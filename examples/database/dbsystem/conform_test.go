@@ -110,7 +110,7 @@ func naive(bug string) conformance.Evaluator {
 // meta.SetStatusCondition appends them, which the engine does not fix
 // (a server-side apply cannot choose it either).
 func conformOptions() conformance.Options {
-	return conformance.Options{Runs: 300, AnyOrder: true, Keys: []string{conformance.KeyWrite, conformance.KeyRemoveFinalizer}}
+	return conformance.Options{Runs: 200, AnyOrder: true, Keys: []string{conformance.KeyWrite, conformance.KeyRemoveFinalizer}}
 }
 
 // The naive implementation agrees with the engine on every drawn

@@ -24,7 +24,7 @@ func TestRun_GeneratedSnapshots(t *testing.T) {
 	for _, r := range conformance.Rules(sys) {
 		ids[r.ID] = true
 	}
-	for seed := range 2000 {
+	for seed := range 1000 {
 		f, err := dbsystem.Generate(seed)
 		if err != nil {
 			t.Fatal(err)

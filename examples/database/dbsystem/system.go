@@ -144,13 +144,10 @@ func Generate(seed int) (*scenario.File, error) {
 			if r.IntN(8) == 0 {
 				og = gen + 1
 			}
+			was := []conditions.Reason{connected, probing}[r.IntN(2)]
 			db.Status.Conditions = []metav1.Condition{
 				{Type: TypeProvisioned, Status: metav1.ConditionTrue, Reason: created.Reason, ObservedGeneration: og, LastTransitionTime: at},
-				{Type: TypeReady, Status: []metav1.ConditionStatus{metav1.ConditionTrue, metav1.ConditionUnknown}[r.IntN(2)],
-					Reason: probing.Reason, Message: probing.Message, ObservedGeneration: og, LastTransitionTime: at},
-			}
-			if db.Status.Conditions[1].Status == metav1.ConditionTrue {
-				db.Status.Conditions[1].Reason, db.Status.Conditions[1].Message = connected.Reason, ""
+				{Type: TypeReady, Status: was.Status, Reason: was.Reason, Message: was.Message, ObservedGeneration: og, LastTransitionTime: at},
 			}
 		}
 		if r.IntN(4) == 0 {
@@ -161,9 +158,12 @@ func Generate(seed int) (*scenario.File, error) {
 			return nil, err
 		}
 	}
-	for i := range r.IntN(3) {
+	for i := range 4 { // creds-0 and creds-1 of each namespace, each there three times in four
+		if r.IntN(4) == 0 {
+			continue
+		}
 		s := metav1.PartialObjectMetadata{TypeMeta: metav1.TypeMeta{APIVersion: "v1", Kind: "Secret"},
-			ObjectMeta: metav1.ObjectMeta{Namespace: []string{"a", "b"}[r.IntN(2)], Name: fmt.Sprintf("creds-%d", i)}}
+			ObjectMeta: metav1.ObjectMeta{Namespace: []string{"a", "b"}[i/2], Name: fmt.Sprintf("creds-%d", i%2)}}
 		if err := add(s); err != nil {
 			return nil, err
 		}
