@@ -34,7 +34,7 @@ var Writes = writeplan.Options{FieldManager: dbsystem.FieldManager,
 type Reconciler struct {
 	Client client.Client
 	// Observed returns what the host's connection checks and drops have
-	// observed so far.
+	// observed so far; required.
 	Observed func() (dbsystem.Observed, error)
 	// Now reads the clock; time.Now when nil.
 	Now func() time.Time
