@@ -92,6 +92,10 @@ type Counterexample struct {
 	// smallest disagreement confirmed before.
 	BrokeOn  *scenario.File
 	BrokeErr error
+	// Command is the program YAML's closing comment tells the reader to
+	// replay the file with (a command built with cmd/cli over other
+	// systems); empty means condengine.
+	Command string
 }
 
 // Error summarises the counterexample in one line.
@@ -154,7 +158,11 @@ func (c *Counterexample) YAML() ([]byte, error) {
 		}
 	}
 	comment("the expect block below is the engine's answer; replay with:")
-	comment("  condengine conform --replay FILE --exec CMD")
+	command := c.Command
+	if command == "" {
+		command = "condengine"
+	}
+	comment("  " + command + " conform --replay FILE --exec CMD")
 	return append(y, tail.String()...), nil
 }
 

@@ -2,10 +2,14 @@ module github.com/condengine/condengine/examples
 
 go 1.26.0
 
-replace github.com/condengine/condengine => ../
+replace (
+	github.com/condengine/condengine => ../
+	github.com/condengine/condengine/hostcheck => ../hostcheck
+)
 
 require (
 	github.com/condengine/condengine v0.0.0-00010101000000-000000000000
+	github.com/condengine/condengine/hostcheck v0.0.0-00010101000000-000000000000
 	github.com/go-logr/logr v1.4.3
 	github.com/google/go-cmp v0.7.0
 	github.com/stretchr/testify v1.12.1

@@ -156,6 +156,7 @@ func reportCounterexample(e env, c *conformance.Counterexample, impl *implementa
 		fmt.Fprintf(e.stdout, "  note: %s\n", c.Note)
 	}
 	fmt.Fprint(e.stdout, indent(conformance.FormatDifferences(c.Differences), "  "))
+	c.Command = e.Name
 	y, err := c.YAML()
 	if err != nil {
 		e.errorf("conform", "%v", err)
