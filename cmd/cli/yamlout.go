@@ -28,8 +28,7 @@ func writeObjectYAML(w *bufio.Writer, o *system.Object) {
 	w.WriteString("  metadata:\n")
 	if o.Generation != 0 {
 		w.WriteString("    generation: ")
-		w.WriteString(strconv.FormatInt(o.Generation, 10))
-		w.WriteByte('\n')
+		writeInt(w, o.Generation)
 	}
 	yamlKV(w, "    ", "name", o.Name)
 	if o.Namespace != "" {
@@ -62,19 +61,25 @@ func writeConditionYAML(w *bufio.Writer, c *metav1.Condition) {
 	}
 	if !c.LastTransitionTime.IsZero() {
 		key("lastTransitionTime")
-		w.WriteString(`"` + c.LastTransitionTime.UTC().Format(time.RFC3339) + `"` + "\n")
+		w.WriteByte('"')
+		_, _ = w.Write(c.LastTransitionTime.UTC().AppendFormat(w.AvailableBuffer(), time.RFC3339))
+		w.WriteString("\"\n")
 	}
 	key("message")
 	yamlString(w, c.Message)
 	key("observedGeneration")
-	w.WriteString(strconv.FormatInt(c.ObservedGeneration, 10))
-	w.WriteByte('\n')
+	writeInt(w, c.ObservedGeneration)
 	key("reason")
 	yamlString(w, c.Reason)
 	key("status")
 	yamlString(w, string(c.Status))
 	key("type")
 	yamlString(w, c.Type)
+}
+
+// writeInt writes n and a line end, in the writer's own buffer.
+func writeInt(w *bufio.Writer, n int64) {
+	_, _ = w.Write(append(strconv.AppendInt(w.AvailableBuffer(), n, 10), '\n'))
 }
 
 func yamlKV(w *bufio.Writer, indent, k, v string) {
