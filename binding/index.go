@@ -126,9 +126,15 @@ type identity struct {
 // instead of a map insert per object and index.
 func buildIndex(s *Snapshot, sc *scratch) {
 	ix := &sc.ix
-	sameIDs := sc.sameIdentities(s)
+	// A single pass (no carry) has no last pass to compare with, and no
+	// next one to note its identities for: on 100,000 Bindings the notes
+	// were 7 MB of a one-shot evaluation's peak.
+	sameIDs, sameMem := false, false
+	if sc.carry != nil {
+		sameIDs = sc.sameIdentities(s)
+		sameMem = sc.sameMemory(s) && sameIDs
+	}
 	sc.sameIDs = sameIDs
-	sameMem := sc.sameMemory(s) && sameIDs
 	*ix = index{
 		backends:    ix.backends,
 		connections: ix.connections,
