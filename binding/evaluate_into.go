@@ -1,6 +1,7 @@
 package binding
 
 import (
+	"hash/maphash"
 	"unsafe"
 
 	"k8s.io/apimachinery/pkg/types"
@@ -67,9 +68,13 @@ type scratch struct {
 	// scratch stays in its allocation size class.
 	carry *keptPass
 
-	uids  map[types.UID]int
-	names map[nameKey]int
-	ok    []bool
+	// The identity checks' tables: the first position of each hash of a
+	// UID and of a kind and namespaced name, and what each object shares.
+	uids, names map[uint64]int32
+	shared      []uint8
+	seed        maphash.Seed
+	seeded      bool
+	ok          []bool
 	// What the last pass's identity checks read and found (buildIndex):
 	// primed is set once they ran on the identities in idKeys, of lists
 	// of lens; idErrors are the objects they left out.

@@ -1,6 +1,7 @@
 package binding
 
 import (
+	"hash/maphash"
 	"slices"
 	"unsafe"
 
@@ -126,9 +127,15 @@ type identity struct {
 // instead of a map insert per object and index.
 func buildIndex(s *Snapshot, sc *scratch) {
 	ix := &sc.ix
-	sameIDs := sc.sameIdentities(s)
+	// A single pass (no carry) has no last pass to compare with, and no
+	// next one to note its identities for: on 100,000 Bindings the notes
+	// were 7 MB of a one-shot evaluation's peak.
+	sameIDs, sameMem := false, false
+	if sc.carry != nil {
+		sameIDs = sc.sameIdentities(s)
+		sameMem = sc.sameMemory(s) && sameIDs
+	}
 	sc.sameIDs = sameIDs
-	sameMem := sc.sameMemory(s) && sameIDs
 	*ix = index{
 		backends:    ix.backends,
 		connections: ix.connections,
@@ -272,17 +279,48 @@ func sameString(a, b string) bool {
 
 // checkIdentities decides which objects take part (sc.ok) and why the
 // others do not (sc.idErrors).
+//
+// An object shares its UID, or its kind and namespaced name, with another
+// when an earlier object of the same hash of it has the same one, compared
+// in full: the tables hold a 64-bit hash and a position per object, not
+// the strings (on 100,000 Bindings 11 MB of a pass's working memory, as
+// counts keyed by the strings). Objects whose hash is the first's but
+// whose UID or name is not are counted exactly in a map of their own,
+// empty but for such a rare meeting.
 func checkIdentities(s *Snapshot, sc *scratch) {
 	n := len(s.Bindings) + len(s.Backends) + len(s.Connections)
+	if !sc.seeded {
+		sc.seed, sc.seeded = maphash.MakeSeed(), true
+	}
 	uids := reuseMap(sc.uids, n)
 	names := reuseMap(sc.names, n)
 	sc.uids, sc.names = uids, names
+	shared := reuse(sc.shared, n)
+	sc.shared = shared
+	var otherUIDs map[types.UID]int32
+	var otherNames map[nameKey]int32
 	for i := range n {
 		id := identityAt(s, i)
 		if id.uid != "" {
-			uids[id.uid]++
+			h := maphash.String(sc.seed, string(id.uid)) & identityHashMask
+			if f, seen := uids[h]; !seen {
+				uids[h] = int32(i)
+			} else if identityAt(s, int(f)).uid == id.uid {
+				shared[f] |= sharedUID
+				shared[i] |= sharedUID
+			} else {
+				otherUIDs = noteOther(otherUIDs, id.uid, i, shared, sharedUID)
+			}
 		}
-		names[nameKey{id.kind, id.ns, id.name}]++
+		h := nameHash(sc.seed, id.kind, id.ns, id.name)
+		if f, seen := names[h]; !seen {
+			names[h] = int32(i)
+		} else if first := identityAt(s, int(f)); first.kind == id.kind && first.ns == id.ns && first.name == id.name {
+			shared[f] |= sharedName
+			shared[i] |= sharedName
+		} else {
+			otherNames = noteOther(otherNames, nameKey{id.kind, id.ns, id.name}, i, shared, sharedName)
+		}
 	}
 	ok := reuse(sc.ok, n)
 	sc.ok = ok
@@ -292,9 +330,9 @@ func checkIdentities(s *Snapshot, sc *scratch) {
 		p := identityProblem(id.ns, id.name, id.uid, id.gen)
 		switch {
 		case p != "":
-		case uids[id.uid] > 1:
+		case shared[i]&sharedUID != 0:
 			p = "metadata.uid is shared with another object"
-		case names[nameKey{id.kind, id.ns, id.name}] > 1:
+		case shared[i]&sharedName != 0:
 			p = "another " + id.kind + " has the same namespace and name"
 		}
 		if p != "" {
@@ -304,6 +342,44 @@ func checkIdentities(s *Snapshot, sc *scratch) {
 		ok[i] = true
 	}
 	sc.primed = true
+}
+
+// What an object shares with another (checkIdentities).
+const (
+	sharedUID uint8 = 1 << iota
+	sharedName
+)
+
+// identityHashMask is applied to every identity hash; a test clears it
+// to send every identity down the path of hashes shared by different
+// names and UIDs.
+var identityHashMask = ^uint64(0)
+
+// nameHash is the hash of a kind and namespaced name.
+func nameHash(seed maphash.Seed, kind, ns, name string) uint64 {
+	var h maphash.Hash
+	h.SetSeed(seed)
+	h.WriteString(kind)
+	h.WriteByte(0)
+	h.WriteString(ns)
+	h.WriteByte(0)
+	h.WriteString(name)
+	return h.Sum64() & identityHashMask
+}
+
+// noteOther counts key, met at position i, in m (made when nil), marking
+// both positions with mark when key was met before.
+func noteOther[K comparable](m map[K]int32, key K, i int, shared []uint8, mark uint8) map[K]int32 {
+	if m == nil {
+		m = map[K]int32{}
+	}
+	if f, seen := m[key]; seen {
+		shared[f] |= mark
+		shared[i] |= mark
+	} else {
+		m[key] = int32(i)
+	}
+	return m
 }
 
 // sameMemory reports that the memory holds, at every position, an entry

@@ -2,11 +2,12 @@ package manifest
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"hash/fnv"
 	"io"
+	"math/bits"
 )
 
 // Identities remembers the objects of a stream, so that a second object
@@ -47,16 +48,46 @@ func (s *Identities) Add(d *Document) error {
 	return nil
 }
 
-// identityKey is the hash Identities keeps for the object h names.
+// identityKey is the hash Identities keeps for the object h names: FNV-1a
+// of 128 bits over the group, kind, namespace and name, each followed by
+// a zero byte. It is worked out here rather than through hash/fnv, whose
+// Hash and the byte slices written to it are allocated for every object
+// read; TestIdentityKey_IsFNV128a holds the two equal.
 func identityKey(h *Header) [16]byte {
-	f := fnv.New128a()
-	for _, part := range []string{h.Group(), h.Kind, h.Metadata.Namespace, h.Metadata.Name} {
-		_, _ = io.WriteString(f, part)
-		_, _ = f.Write([]byte{0})
+	s := fnv128a{hi: fnvOffsetHi, lo: fnvOffsetLo}
+	for _, part := range [...]string{h.Group(), h.Kind, h.Metadata.Namespace, h.Metadata.Name} {
+		s.writeString(part)
+		s.writeByte(0)
 	}
 	var k [16]byte
-	f.Sum(k[:0])
+	binary.BigEndian.PutUint64(k[:8], s.hi)
+	binary.BigEndian.PutUint64(k[8:], s.lo)
 	return k
+}
+
+// The offset basis and prime of 128-bit FNV, as two 64-bit halves.
+const (
+	fnvOffsetHi   = 0x6c62272e07bb0142
+	fnvOffsetLo   = 0x62b821756295c58d
+	fnvPrimeLo    = 0x13b
+	fnvPrimeShift = 24 // the prime is 2^88 + 0x13b: its high half is 1<<24
+)
+
+// fnv128a is the state of an FNV-1a hash of 128 bits.
+type fnv128a struct{ hi, lo uint64 }
+
+func (s *fnv128a) writeByte(c byte) {
+	s.lo ^= uint64(c)
+	// (hi, lo) * (2^88 + 0x13b), modulo 2^128.
+	hi, lo := bits.Mul64(fnvPrimeLo, s.lo)
+	hi += s.lo<<fnvPrimeShift + fnvPrimeLo*s.hi
+	s.hi, s.lo = hi, lo
+}
+
+func (s *fnv128a) writeString(t string) {
+	for i := 0; i < len(t); i++ {
+		s.writeByte(t[i])
+	}
 }
 
 // Each reads r to its end and hands do every document, the items of a

@@ -91,7 +91,17 @@ func (s *listScan) inItems() bool {
 }
 
 // item is the place of the current item, "items[i]".
-func (s *listScan) item() string { return "items[" + strconv.Itoa(s.n-1) + "]" }
+func (s *listScan) item() string {
+	p := s.itemPath()
+	return p[:len(p)-1]
+}
+
+// itemPath is the field path of the item's fields, "items[N].": the
+// item's place and its dot in one string.
+func (s *listScan) itemPath() string {
+	var b [32]byte
+	return string(append(strconv.AppendInt(append(b[:0], "items["...), int64(s.n-1), 10), "]."...))
+}
 
 func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\n' }
 
@@ -370,9 +380,9 @@ func isListKind(quoted []byte) bool {
 
 // itemDocument is the document of the item just read.
 func (r *Reader) itemDocument() *Document {
-	name := r.scan.item()
-	return &Document{File: r.File, Index: r.n + 1, Item: name, Line: r.scan.line,
-		source: r.item, sourceLine: r.scan.line, path: name + ".", base: name + ".", depth: 1}
+	p := r.scan.itemPath()
+	return &Document{File: r.File, Index: r.n + 1, Item: p[:len(p)-1], Line: r.scan.line,
+		source: r.item, sourceLine: r.scan.line, path: p, base: p, depth: 1}
 }
 
 // itemJSON checks the text of a List item, read on its own, as toJSON

@@ -113,6 +113,8 @@ type Reader struct {
 	eof       bool     // the stream has ended
 	chunkLine int      // the line of the bytes in pend
 	scan      listScan // the scan of its top-level JSON object
+
+	types typeNames // the apiVersions and kinds of the objects decoded straight
 }
 
 // NewReader reads manifests from r.

@@ -43,7 +43,7 @@ func (r *Reader) NextTyped(seen *Identities, slot Slot) (*Document, bool, error)
 		case len(t) == 0 || !utf8.Valid(t):
 			return false
 		case looksJSON(t):
-			return decodeJSONTyped(d, t, seen, slot)
+			return decodeJSONTyped(d, t, seen, slot, &r.types)
 		}
 		return decodeYAMLTyped(d, d.source, seen, slot)
 	})
@@ -98,8 +98,8 @@ func addTyped(seen *Identities, v any, apiVersion, kind string, index, line int)
 // goes to the full reading, which refuses or reads it. What that
 // decoder does not look into, a value kept as raw JSON (metadata's
 // managedFields), is scanned for a key given twice here.
-func decodeJSONTyped(d *Document, t []byte, seen *Identities, slot Slot) bool {
-	av, kind, ok := peekType(t, 0)
+func decodeJSONTyped(d *Document, t []byte, seen *Identities, slot Slot, types *typeNames) bool {
+	av, kind, ok := peekType(t, 0, types)
 	if !ok || kind == "List" {
 		return false
 	}
@@ -125,8 +125,8 @@ func decodeJSONTyped(d *Document, t []byte, seen *Identities, slot Slot) bool {
 
 // peekType reads the apiVersion and kind of the object at t[i] when they
 // are its first two keys (in either order), plain strings without
-// escapes.
-func peekType(t []byte, i int) (apiVersion, kind string, ok bool) {
+// escapes. The strings come from types, which converts each text once.
+func peekType(t []byte, i int, types *typeNames) (apiVersion, kind string, ok bool) {
 	i = skipSpace(t, i)
 	if i >= len(t) || t[i] != '{' {
 		return "", "", false
@@ -161,7 +161,26 @@ func peekType(t []byte, i int) (apiVersion, kind string, ok bool) {
 	if len(av) == 0 || len(k) == 0 {
 		return "", "", false
 	}
-	return string(av), string(k), true
+	return types.of(av), types.of(k), true
+}
+
+// typeNames holds the apiVersions and kinds read so far, up to a few,
+// so that a stream of many objects of a few kinds gets each name as a
+// string once rather than once per object.
+type typeNames struct{ known []string }
+
+// of is the text b as a string, one held when b is one of them.
+func (c *typeNames) of(b []byte) string {
+	for _, s := range c.known {
+		if s == string(b) {
+			return s
+		}
+	}
+	s := string(b)
+	if len(c.known) < 16 {
+		c.known = append(c.known, s)
+	}
+	return s
 }
 
 // plainString reads the JSON string at t[i] when it has no escapes, and

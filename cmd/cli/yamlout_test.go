@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bufio"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -32,5 +33,20 @@ func TestYAMLString_RoundTrips(t *testing.T) {
 	}
 	rapid.Check(t, func(t *rapid.T) {
 		check(t, rapid.String().Draw(t, "s"))
+	})
+}
+
+// TestIsPlainSafe_IsTheExpression holds the hand-written test of a plain
+// scalar to the regular expression it stands for, on strings drawn from
+// the characters at the edges of its classes as well as on any string.
+func TestIsPlainSafe_IsTheExpression(t *testing.T) {
+	plain := regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_.:/-]*$`)
+	edges := []rune("@AZ[`az{_09/:.-;,+ \x00\u00e9\u212a")
+	rapid.Check(t, func(t *rapid.T) {
+		s := rapid.OneOf(rapid.String(),
+			rapid.StringOf(rapid.SampledFrom(edges))).Draw(t, "s")
+		if got, want := isPlainSafe(s), plain.MatchString(s); got != want {
+			t.Fatalf("isPlainSafe(%q) = %v, the expression says %v", s, got, want)
+		}
 	})
 }
