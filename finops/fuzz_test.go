@@ -2,8 +2,7 @@ package finops_test
 
 // Fuzzing: FuzzDecode checks that every refusal is a DocumentError
 // counted from 1 and that decoding and evaluation are deterministic. Each
-// execution decodes one small stream and evaluates it once (its rate is
-// in docs/performance.md); inputs the fuzzer grows past 64 KiB are
+// execution decodes one small stream and evaluates it once; inputs the fuzzer grows past 64 KiB are
 // skipped rather than decoded, so a long mutation cannot slow it down.
 //
 //	go test ./finops -run '^$' -fuzz '^FuzzDecode$' -fuzztime 30s -fuzzminimizetime 5s

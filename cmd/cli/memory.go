@@ -32,7 +32,7 @@ import (
 // One large document (a scenario file, a YAML List) is converted from
 // YAML all at once, which takes about twenty times its size for a
 // moment: under a budget of 1.6 times the input the collector then ran
-// without a break (docs/performance.md). The reader tells the returned
+// without a break (measured on an eval of one large document). The reader tells the returned
 // budget each document's size (newStream wires manifest.Reader.Sized to
 // it; a JSON List's items are each a document), and the budget is never
 // below perDocument times the largest document read so far.
