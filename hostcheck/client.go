@@ -229,6 +229,9 @@ func (r *run) judge(p *replica, w write) error {
 		r.record(w.gvk, w.key, after)
 	}
 	if statusWrite {
+		r.noteWrite(w, after, injected == nil && werr == nil)
+	}
+	if statusWrite {
 		m := p.writer[before.GetUID()]
 		if injected != nil || werr != nil {
 			m = m.Failed(r.now)

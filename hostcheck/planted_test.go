@@ -69,6 +69,8 @@ type host struct {
 	// backends is the backend index of the lostDelete host, kept from
 	// requests.
 	backends map[types.NamespacedName]akv1.AgentBackend
+	// known is every Binding the deletedKept host has listed.
+	known map[types.UID]akv1.Binding
 }
 
 func newHost(b bug) hostcheck.NewHost {
@@ -89,7 +91,10 @@ func (h *host) Reconcile(ctx context.Context, req reconcile.Request) (reconcile.
 		}
 	}
 	bindings, backends := bl.Items, al.Items
+	probes := hostcheck.BindingProbes(h.env)
 	switch h.bug {
+	case deletedKept, probesRelabelled, nowFromObjects:
+		bindings, probes, now = h.judgedBug(bindings, probes, now)
 	case staleRead:
 		// Evaluates what the previous request read.
 		if h.last != nil {
@@ -111,7 +116,7 @@ func (h *host) Reconcile(ctx context.Context, req reconcile.Request) (reconcile.
 		Backends:    backends,
 		Connections: cl.Items,
 		Served:      h.served,
-		Probes:      hostcheck.BindingProbes(h.env),
+		Probes:      probes,
 	}
 	if leader && h.leadSince.IsZero() {
 		h.leadSince = now

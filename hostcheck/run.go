@@ -49,6 +49,8 @@ type run struct {
 	budget budget
 	// passFrom is the length of the log when the running reconcile began.
 	passFrom int
+	// judging holds what WriteAnswer judges each reconcile's writes by.
+	judging judgeState
 }
 
 // stop unwinds a reconcile: a crash the schedule asked for, or a
@@ -497,7 +499,9 @@ func (r *run) call(p *replica, name types.NamespacedName) (res reconcile.Result,
 		}
 	}
 	r.passFrom = len(r.log)
+	r.beginPass(p)
 	res, err = p.host.Reconcile(r.ctx, requestOf(name))
+	r.endPass(p)
 	if err != nil {
 		r.trace = append(r.trace, fmt.Sprintf("     replica %d: reconcile error: %v", p.id, err))
 	}

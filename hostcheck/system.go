@@ -138,6 +138,10 @@ type World struct {
 	// by kind, namespace and name), given what was observed, the time and
 	// when the leader started.
 	Expect func(objs []*unstructured.Unstructured, observed any, now, startedAt time.Time) (Expected, error)
+	// Pass, when set, is the engine's answer for one pass of a host over
+	// what it could read; the WriteAnswer rule holds every status write
+	// to it. nil judges the writes only by the other rules.
+	Pass func(v PassView) (PassAnswer, error)
 }
 
 // Op is what an Event does.
