@@ -122,12 +122,19 @@ func (s *finopsWorld) lastRun() *subscription.Collection {
 
 // The kinds whose reads the world can make fail: the snapshot's
 // failing-read inputs a host meets as errors of its List or Get.
-var readKinds = []string{finopsv1.KindPriceBook, finopsv1.KindOffering}
+var readKinds = []string{finopsv1.KindPriceBook, finopsv1.KindOffering, finopsv1.KindSubscription, targetsKind}
 
 func (s *finopsWorld) readError(kind string) error {
+	if kind == "ConfigMap" && s.unreadable[targetsKind] {
+		return s.failed(kind)
+	}
 	if !s.unreadable[kind] {
 		return nil
 	}
+	return s.failed(kind)
+}
+
+func (s *finopsWorld) failed(kind string) error {
 	return apierrors.NewServiceUnavailable("reading " + kind + "s failed: the server is unavailable")
 }
 
@@ -234,6 +241,9 @@ func newFinOpsWorld(scheme *runtime.Scheme, seed uint64) (*World, error) {
 		ReadError: w.readError,
 		Recover:   w.recover,
 		Expect:    w.expect,
+		Pass:      w.pass,
+
+		ReadObjectError: w.readObjectError,
 	}, nil
 }
 

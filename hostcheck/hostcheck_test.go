@@ -33,6 +33,9 @@ func plantedBugs() []planted {
 	for b := deletedKept; b <= nowFromObjects; b++ {
 		out = append(out, planted{bugNames[b], hostcheck.Binding, newHost(b)})
 	}
+	for b := failedListEmpty; b <= collectionOnce; b++ {
+		out = append(out, planted{bugNames[b], hostcheck.FinOps, newFinOpsHost(b)})
+	}
 	gadgets := func() *hostcheck.System { return hostcheck.FromSystem(gadgets(), gadgetScheme()) }
 	out = append(out,
 		planted{"a finalizer released before the status that allows it (a system adapted with FromSystem)", gadgets, newGadgetHost(gadgetReleaseFirst)},

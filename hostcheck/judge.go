@@ -1,8 +1,8 @@
 package hostcheck
 
 import (
+	"encoding/json"
 	"fmt"
-	"reflect"
 	"slices"
 	"strings"
 	"time"
@@ -21,12 +21,15 @@ var RuleWriteAnswer = Rule{"WriteAnswer", "every status write is the engine's an
 // cache as the reconcile began, what the system had observed, the
 // virtual clock and the incarnation's start. Memory is what the
 // system's Pass returned as Memory for the incarnation's previous
-// reconcile, nil for its first.
+// reconcile, nil for its first. Judged names the objects the reconcile
+// wrote, the only ones Pass must answer for; with none, only Memory is
+// wanted.
 type PassView struct {
 	Objects        []*unstructured.Unstructured
 	Observed       any
 	Now, StartedAt time.Time
 	Memory         any
+	Judged         []ObjectKey
 }
 
 // PassAnswer is the engine's answer for one pass over a PassView.
@@ -109,17 +112,17 @@ func (r *run) endPass(p *replica) {
 		return
 	}
 	m := &r.judging.mem[p.id]
-	ans, err := r.world.Pass(PassView{Objects: p.cached(), Observed: r.observed(), Now: r.now, StartedAt: p.startedAt, Memory: m.mem})
-	if err != nil {
-		r.violate(RuleWriteAnswer, "", "the engine refused the host's view: "+err.Error(), "")
-		return
-	}
-	m.mem = ans.Memory
 	keys := make([]ObjectKey, 0, len(r.judging.pending))
 	for k := range r.judging.pending {
 		keys = append(keys, k)
 	}
 	slices.SortFunc(keys, func(a, b ObjectKey) int { return strings.Compare(a.String(), b.String()) })
+	ans, err := r.world.Pass(PassView{Objects: p.cached(), Observed: r.observed(), Now: r.now, StartedAt: p.startedAt, Memory: m.mem, Judged: keys})
+	if err != nil {
+		r.violate(RuleWriteAnswer, "", "the engine refused the host's view: "+err.Error(), "")
+		return
+	}
+	m.mem = ans.Memory
 	for _, k := range keys {
 		pw := r.judging.pending[k]
 		want, ok := ans.Writes[k]
@@ -161,13 +164,16 @@ func sameWritten(got []metav1.Condition, status map[string]any, x Written) bool 
 	return sameFields(status, x.Status)
 }
 
-// sameFields compares two status maps, an absent map and an empty one
-// alike.
+// sameFields compares two status maps as JSON writes them (a number
+// decoded as an integer or as a float alike), an absent map and an
+// empty one alike.
 func sameFields(a, b map[string]any) bool {
 	if len(a) == 0 && len(b) == 0 {
 		return true
 	}
-	return reflect.DeepEqual(a, b)
+	x, errA := json.Marshal(a)
+	y, errB := json.Marshal(b)
+	return errA == nil && errB == nil && string(x) == string(y)
 }
 
 func formatWritten(got []metav1.Condition, status map[string]any, want []Written) string {

@@ -28,8 +28,14 @@ func (s *bindingWorld) pass(v PassView) (PassAnswer, error) {
 		}
 	}
 	out := PassAnswer{Writes: map[ObjectKey][]Written{}}
+	if len(v.Judged) == 0 {
+		mems = mems[:1]
+	}
 	for i, m := range mems {
 		for _, listed := range []bool{true, false} {
+			if len(v.Judged) == 0 && !listed {
+				break
+			}
 			x := snap
 			x.Served, x.Broker.ProberListed = m, listed
 			res, err := binding.Evaluate(x)

@@ -6,6 +6,9 @@ import (
 	"slices"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/client/apiutil"
 
 	akv1 "github.com/condengine/condengine/api/agentkourier/v1alpha1"
 )
@@ -40,4 +43,18 @@ func heldChannel(objs []*unstructured.Unstructured, target int) *unstructured.Un
 		return nil
 	}
 	return holders[target%len(holders)]
+}
+
+// getFault is the error a Get of one object fails with now: the
+// world's ReadObjectError when it has one, else its ReadError of the
+// kind.
+func (r *run) getFault(scheme *runtime.Scheme, obj client.Object, key client.ObjectKey) error {
+	if r.world.ReadObjectError == nil {
+		return r.readFault(scheme, obj, "")
+	}
+	gvk, err := apiutil.GVKForObject(obj, scheme)
+	if err != nil {
+		return nil // the read itself reports it
+	}
+	return r.world.ReadObjectError(gvk.Kind, key.Namespace, key.Name)
 }

@@ -3,12 +3,17 @@ package hostcheck_test
 import (
 	"cmp"
 	"maps"
+	"reflect"
 	"slices"
 	"time"
 
 	akv1 "github.com/condengine/condengine/api/agentkourier/v1alpha1"
-	"github.com/condengine/condengine/binding"
 	"k8s.io/apimachinery/pkg/types"
+	"sigs.k8s.io/controller-runtime/pkg/reconcile"
+
+	"github.com/condengine/condengine/binding"
+	"github.com/condengine/condengine/hostcheck"
+	"github.com/condengine/condengine/subscription"
 )
 
 // The planted bugs that write wrong values along the way, where the
@@ -33,14 +38,20 @@ func init() {
 }
 
 // judgedBug is the Binding host's reading of its inputs under one of
-// the bugs above.
-func (h *host) judgedBug(bindings []akv1.Binding, probes []binding.ProbeResult, now time.Time) ([]akv1.Binding, []binding.ProbeResult, time.Time) {
+// the bugs above: the Bindings and probes it evaluates, and the time it
+// hands the engine as Snapshot.Now (the writer policy keeps the clock).
+func (h *host) judgedBug(req reconcile.Request, bindings []akv1.Binding, probes []binding.ProbeResult, now time.Time) ([]akv1.Binding, []binding.ProbeResult, time.Time) {
 	switch h.bug {
 	case deletedKept:
-		// Adds what each listing holds to what it knew, and never drops
-		// a Binding the listing lacks.
+		// Adds what each listing holds to what it knew, and lets a
+		// Binding the listing lacks go only when its own request comes.
 		if h.known == nil {
 			h.known = map[types.UID]akv1.Binding{}
+		}
+		for uid, b := range h.known {
+			if b.Namespace == req.Namespace && b.Name == req.Name && findBinding(bindings, uid) == nil {
+				delete(h.known, uid)
+			}
 		}
 		for _, b := range bindings {
 			h.known[b.UID] = b
@@ -75,4 +86,19 @@ func (h *host) judgedBug(bindings []akv1.Binding, probes []binding.ProbeResult, 
 		}
 	}
 	return bindings, probes, now
+}
+
+// collection is the last collection run a pass hands to the engine:
+// the collectionOnce host hands each run to the first pass after it
+// arrives, and to none after.
+func (h *finopsHost) collection() *subscription.Collection {
+	run := hostcheck.FinOpsCollection(h.env)
+	if h.bug != collectionOnce {
+		return run
+	}
+	if run != nil && reflect.DeepEqual(run, h.handed) {
+		return nil
+	}
+	h.handed = run
+	return run
 }

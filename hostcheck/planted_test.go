@@ -92,9 +92,10 @@ func (h *host) Reconcile(ctx context.Context, req reconcile.Request) (reconcile.
 	}
 	bindings, backends := bl.Items, al.Items
 	probes := hostcheck.BindingProbes(h.env)
+	snapNow := now
 	switch h.bug {
 	case deletedKept, probesRelabelled, nowFromObjects:
-		bindings, probes, now = h.judgedBug(bindings, probes, now)
+		bindings, probes, snapNow = h.judgedBug(req, bindings, probes, now)
 	case staleRead:
 		// Evaluates what the previous request read.
 		if h.last != nil {
@@ -110,7 +111,7 @@ func (h *host) Reconcile(ctx context.Context, req reconcile.Request) (reconcile.
 		leader = true
 	}
 	snap := binding.Snapshot{
-		Now:         now,
+		Now:         snapNow,
 		Broker:      binding.Broker{Leader: leader, StartedAt: h.env.StartedAt, ConfigSource: binding.ConfigSourceCRDs, ProberListed: listed},
 		Bindings:    bindings,
 		Backends:    backends,

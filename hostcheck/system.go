@@ -142,6 +142,11 @@ type World struct {
 	// what it could read; the WriteAnswer rule holds every status write
 	// to it. nil judges the writes only by the other rules.
 	Pass func(v PassView) (PassAnswer, error)
+	// ReadObjectError, when set, is the error a Get of one object fails
+	// with now, in place of ReadError's (a target a Subscription names
+	// fails while the pricing ConfigMap of the same kind answers); lists
+	// still go by ReadError.
+	ReadObjectError func(kind, namespace, name string) error
 }
 
 // Op is what an Event does.
