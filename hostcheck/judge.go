@@ -3,6 +3,7 @@ package hostcheck
 import (
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"slices"
 	"strings"
 	"time"
@@ -21,7 +22,9 @@ var RuleWriteAnswer = Rule{"WriteAnswer", "every status write is the engine's an
 // cache as the reconcile began, what the system had observed, the
 // virtual clock and the incarnation's start. Memory is what the
 // system's Pass returned as Memory for the incarnation's previous
-// reconcile, nil for its first. Judged names the objects the reconcile
+// reconcile, nil for its first; Earlier are the incarnation's memories
+// before it, newest first, a few (a host that skips passes holds one of
+// them). Judged names the objects the reconcile
 // wrote, the only ones Pass must answer for; with none, only Memory is
 // wanted.
 type PassView struct {
@@ -29,6 +32,7 @@ type PassView struct {
 	Observed       any
 	Now, StartedAt time.Time
 	Memory         any
+	Earlier        []any
 	Judged         []ObjectKey
 }
 
@@ -77,6 +81,21 @@ type pendingWrite struct {
 type passMemory struct {
 	incarnation int
 	mem         any
+	earlier     []any
+}
+
+// keptMemories is how many earlier memories a PassView carries.
+const keptMemories = 4
+
+// keep makes next the newest memory.
+func (m *passMemory) keep(next any) {
+	if reflect.DeepEqual(next, m.mem) {
+		return
+	}
+	if m.mem != nil {
+		m.earlier = append([]any{m.mem}, m.earlier[:min(len(m.earlier), keptMemories-1)]...)
+	}
+	m.mem = next
 }
 
 // beginPass readies the judge for a reconcile of p.
@@ -117,12 +136,12 @@ func (r *run) endPass(p *replica) {
 		keys = append(keys, k)
 	}
 	slices.SortFunc(keys, func(a, b ObjectKey) int { return strings.Compare(a.String(), b.String()) })
-	ans, err := r.world.Pass(PassView{Objects: p.cached(), Observed: r.observed(), Now: r.now, StartedAt: p.startedAt, Memory: m.mem, Judged: keys})
+	ans, err := r.world.Pass(PassView{Objects: p.cached(), Observed: r.observed(), Now: r.now, StartedAt: p.startedAt, Memory: m.mem, Earlier: m.earlier, Judged: keys})
 	if err != nil {
 		r.violate(RuleWriteAnswer, "", "the engine refused the host's view: "+err.Error(), "")
 		return
 	}
-	m.mem = ans.Memory
+	m.keep(ans.Memory)
 	for _, k := range keys {
 		pw := r.judging.pending[k]
 		want, ok := ans.Writes[k]

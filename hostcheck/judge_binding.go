@@ -22,7 +22,13 @@ func (s *bindingWorld) pass(v PassView) (PassAnswer, error) {
 	}
 	tracked, _ := v.Memory.(binding.ServedMemory)
 	mems := []binding.ServedMemory{tracked}
-	for _, m := range []binding.ServedMemory{{}, s.hist} {
+	others := []binding.ServedMemory{{}, s.hist}
+	for _, e := range v.Earlier {
+		if m, ok := e.(binding.ServedMemory); ok {
+			others = append(others, m)
+		}
+	}
+	for _, m := range others {
 		if !slices.ContainsFunc(mems, func(x binding.ServedMemory) bool { return sameServed(x, m) }) {
 			mems = append(mems, m)
 		}
