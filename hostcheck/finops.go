@@ -62,11 +62,13 @@ var (
 // FinOpsProviders, whose status the host never writes. The host writes
 // the status of the first three under "finops-operator", the Offering
 // and Subscription finalizers, and the OpenCost pricing ConfigMap. Reads
-// of PriceBooks or Offerings fail for a while when the world says so.
-// Its observer is the charge collector: a SubscriptionChargeCollection
-// run where a Binding schedule ends a probe pass, and once more when
-// faults and edits stop; Env.Observed returns the last run
-// (FinOpsCollection). Each call returns a new value.
+// of PriceBooks, Offerings, Subscriptions or ConfigMaps fail for a while
+// when the world says so, and so do Gets of the targets alone (the
+// pricing ConfigMap still answers). Its observer is the charge
+// collector: a SubscriptionChargeCollection run where a Binding schedule
+// ends a probe pass, a late run for the hour before where one starts,
+// and once more when faults and edits stop; Env.Observed returns the
+// last run (FinOpsCollection). Each call returns a new value.
 func FinOps() *System {
 	scheme := finopsScheme()
 	return &System{
@@ -122,7 +124,7 @@ func (s *finopsWorld) lastRun() *subscription.Collection {
 
 // The kinds whose reads the world can make fail: the snapshot's
 // failing-read inputs a host meets as errors of its List or Get.
-var readKinds = []string{finopsv1.KindPriceBook, finopsv1.KindOffering, finopsv1.KindSubscription, targetsKind}
+var readKinds = []string{finopsv1.KindPriceBook, finopsv1.KindOffering, finopsv1.KindSubscription, targetsKind, "ConfigMap"}
 
 func (s *finopsWorld) readError(kind string) error {
 	if kind == "ConfigMap" && s.unreadable[targetsKind] {

@@ -15,9 +15,13 @@ import (
 const targetsKind = "targets"
 
 // readObjectError is the error a Get of one object fails with now: a
-// ConfigMap target's while targets fail, else the kind's.
+// ConfigMap target's while targets fail, every ConfigMap's (the pricing
+// one included) while ConfigMaps fail, else the kind's.
 func (s *finopsWorld) readObjectError(kind, namespace, _ string) error {
 	if kind == "ConfigMap" {
+		if s.unreadable[kind] {
+			return s.failed(kind)
+		}
 		if s.unreadable[targetsKind] && namespace != FinOpsNamespace {
 			return s.failed("target")
 		}

@@ -12,7 +12,7 @@ func TestWriteAnswer_ComparesByTypeAtWholeSeconds(t *testing.T) {
 	c := func(typ string, s metav1.ConditionStatus, ltt time.Time) metav1.Condition {
 		return metav1.Condition{Type: typ, Status: s, Reason: "R", ObservedGeneration: 1, LastTransitionTime: metav1.NewTime(ltt)}
 	}
-	want := Written{Conditions: []metav1.Condition{c("Accepted", "True", at.Add(400 * time.Millisecond)), c("Ready", "True", at)}}
+	want := Written{Conditions: []metav1.Condition{c("Accepted", "True", at.Add(400*time.Millisecond)), c("Ready", "True", at)}}
 	for _, tc := range []struct {
 		name string
 		got  []metav1.Condition
