@@ -129,6 +129,7 @@ func newBindingWorld(seed uint64) (*World, error) {
 		Changed:   b.track,
 		Expect:    b.expect,
 		MayGoBack: b.probedAt,
+		Pass:      b.pass,
 	}, nil
 }
 
@@ -236,7 +237,13 @@ func bindingEdit(ctx context.Context, w client.Client, e Event) error {
 		if len(objs) == 0 {
 			return nil
 		}
-		return client.IgnoreNotFound(w.Delete(ctx, objs[e.Target%len(objs)]))
+		victim := objs[e.Target%len(objs)]
+		// One delete in two takes a Binding another one waits on for
+		// the same channel, where the world has one.
+		if h := heldChannel(objs, e.Target); h != nil && e.Variant%2 == 1 {
+			victim = h
+		}
+		return client.IgnoreNotFound(w.Delete(ctx, victim))
 	case Foreign:
 		bs := ofKind(objs, akv1.KindBinding)
 		if len(bs) == 0 {

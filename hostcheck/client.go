@@ -45,7 +45,7 @@ func (r *run) client(p *replica) client.Client {
 	scheme := r.sys.scheme
 	return interceptor.NewClient(r.store, interceptor.Funcs{
 		Get: func(_ context.Context, _ client.WithWatch, key client.ObjectKey, obj client.Object, _ ...client.GetOption) error {
-			if err := r.readFault(scheme, obj, ""); err != nil {
+			if err := r.getFault(scheme, obj, key); err != nil {
 				return err
 			}
 			return p.read(scheme, key, obj)
@@ -227,6 +227,9 @@ func (r *run) judge(p *replica, w write) error {
 			r.checkChange(p, w, before, after)
 		}
 		r.record(w.gvk, w.key, after)
+	}
+	if statusWrite {
+		r.noteWrite(w, after, injected == nil && werr == nil)
 	}
 	if statusWrite {
 		m := p.writer[before.GetUID()]

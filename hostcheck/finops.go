@@ -62,11 +62,13 @@ var (
 // FinOpsProviders, whose status the host never writes. The host writes
 // the status of the first three under "finops-operator", the Offering
 // and Subscription finalizers, and the OpenCost pricing ConfigMap. Reads
-// of PriceBooks or Offerings fail for a while when the world says so.
-// Its observer is the charge collector: a SubscriptionChargeCollection
-// run where a Binding schedule ends a probe pass, and once more when
-// faults and edits stop; Env.Observed returns the last run
-// (FinOpsCollection). Each call returns a new value.
+// of PriceBooks, Offerings, Subscriptions or ConfigMaps fail for a while
+// when the world says so, and so do Gets of the targets alone (the
+// pricing ConfigMap still answers). Its observer is the charge
+// collector: a SubscriptionChargeCollection run where a Binding schedule
+// ends a probe pass, a late run for the hour before where one starts,
+// and once more when faults and edits stop; Env.Observed returns the
+// last run (FinOpsCollection). Each call returns a new value.
 func FinOps() *System {
 	scheme := finopsScheme()
 	return &System{
@@ -122,12 +124,21 @@ func (s *finopsWorld) lastRun() *subscription.Collection {
 
 // The kinds whose reads the world can make fail: the snapshot's
 // failing-read inputs a host meets as errors of its List or Get.
-var readKinds = []string{finopsv1.KindPriceBook, finopsv1.KindOffering}
+// Drawn by Target modulo their number: targets, books and Offerings
+// two times in eight, Subscriptions and ConfigMaps once.
+var readKinds = []string{targetsKind, finopsv1.KindPriceBook, finopsv1.KindOffering, finopsv1.KindSubscription, "ConfigMap"}
 
 func (s *finopsWorld) readError(kind string) error {
+	if kind == "ConfigMap" && s.unreadable[targetsKind] {
+		return s.failed(kind)
+	}
 	if !s.unreadable[kind] {
 		return nil
 	}
+	return s.failed(kind)
+}
+
+func (s *finopsWorld) failed(kind string) error {
 	return apierrors.NewServiceUnavailable("reading " + kind + "s failed: the server is unavailable")
 }
 
@@ -234,6 +245,9 @@ func newFinOpsWorld(scheme *runtime.Scheme, seed uint64) (*World, error) {
 		ReadError: w.readError,
 		Recover:   w.recover,
 		Expect:    w.expect,
+		Pass:      w.pass,
+
+		ReadObjectError: w.readObjectError,
 	}, nil
 }
 

@@ -54,12 +54,12 @@ func recordRun(ctx context.Context, w client.Client, u *unstructured.Unstructure
 // Offering others need; the finalizers hold what they guard); a spec
 // edit changes a book's rate, an Offering's fee or requirements, a
 // Subscription's target or policy, a CostJob's interval or a provider's
-// block, and bumps the generation. One spec edit in eight (variant 7)
-// instead makes reads of books or of Offerings start failing, or stop.
+// block, and bumps the generation. One spec edit in four (variants 6
+// and 7) instead makes reads of one kind start failing, or stop.
 // Other writers' changes are conditions of their own on our kinds, and
 // a run's record on a CostJob.
 func (s *finopsWorld) change(ctx context.Context, w client.Client, e Event) (string, error) {
-	if e.Op == Edit && e.Variant == 7 {
+	if e.Op == Edit && e.Variant >= 6 {
 		return s.toggleRead(e.Target), nil
 	}
 	return "", finopsEdit(ctx, w, e)

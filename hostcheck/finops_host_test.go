@@ -8,6 +8,7 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -20,6 +21,7 @@ import (
 	"github.com/condengine/condengine/conditions"
 	"github.com/condengine/condengine/finops"
 	"github.com/condengine/condengine/hostcheck"
+	"github.com/condengine/condengine/subscription"
 )
 
 // The FinOps planted bugs, numbered after the Binding ones;
@@ -58,6 +60,9 @@ type finopsHost struct {
 	// retries holds each retrying object's count in a row and when it is
 	// due again, by UID.
 	retries map[types.UID]retryWait
+	// handed is the collection run the collectionOnce host handed to a
+	// pass already.
+	handed *subscription.Collection
 }
 
 type retryWait struct {
@@ -102,32 +107,51 @@ func (h *finopsHost) Reconcile(ctx context.Context, req reconcile.Request) (reco
 	var bl finopsv1.PriceBookList
 	var ol finopsv1.OfferingList
 	var sl finopsv1.SubscriptionList
-	var cl corev1.ConfigMapList
-	for _, l := range []client.ObjectList{&sl, &cl} {
-		if err := h.c.List(ctx, l); err != nil {
-			return reconcile.Result{}, err
-		}
+	if err := h.c.List(ctx, &sl); err != nil {
+		return reconcile.Result{}, err
 	}
-	snap := finops.Snapshot{Now: now, Subscriptions: sl.Items, Collection: hostcheck.FinOpsCollection(h.env)}
+	snap := finops.Snapshot{Now: now, Subscriptions: sl.Items, Collection: h.collection()}
 	// A failed list of books or Offerings is a failed read for the
-	// engine, and each Subscription's Offering with it.
-	if err := h.c.List(ctx, &bl); err != nil {
+	// engine, and each Subscription's Offering with it. The
+	// failedListEmpty host comes back after it as the others do, but
+	// evaluates the kind as empty meanwhile.
+	booksFailed, offeringsFailed := h.c.List(ctx, &bl) != nil, h.c.List(ctx, &ol) != nil
+	listFailed := booksFailed || offeringsFailed
+	if booksFailed && h.bug != failedListEmpty {
 		snap.Failures = append(snap.Failures, finops.Failure{Kind: finopsv1.KindPriceBook})
 	}
-	if err := h.c.List(ctx, &ol); err != nil {
+	if offeringsFailed && h.bug != failedListEmpty {
 		snap.Failures = append(snap.Failures, finops.Failure{Kind: finopsv1.KindOffering})
 		for _, x := range sl.Items {
 			snap.Failures = append(snap.Failures, finops.Failure{Kind: finopsv1.KindOffering, Namespace: x.Spec.OfferingRef.Namespace, Name: x.Spec.OfferingRef.Name})
 		}
 	}
 	snap.PriceBooks, snap.Offerings = bl.Items, ol.Items
-	for _, cm := range cl.Items {
-		snap.Objects = append(snap.Objects, finops.ObjectRef{APIVersion: "v1", Kind: "ConfigMap", Namespace: cm.Namespace, Name: cm.Name})
-		if cm.Namespace == hostcheck.FinOpsNamespace && cm.Name == finops.PricingConfigMap {
-			if err := json.Unmarshal([]byte(cm.Data[finops.PricingKey]), &snap.PricingDocument); err != nil {
-				snap.PricingDocument = nil
-			}
+	// Each target is read on its own: one that cannot be read is a
+	// failed read, one that is not there is gone.
+	for _, x := range sl.Items {
+		if x.Spec.Lifecycle == nil || x.Spec.Lifecycle.TargetRef == nil || x.Spec.Lifecycle.TargetRef.Kind != "ConfigMap" {
+			continue
 		}
+		ref := x.Spec.Lifecycle.TargetRef
+		obj := finops.ObjectRef{APIVersion: ref.APIVersion, Kind: ref.Kind, Namespace: ref.Namespace, Name: ref.Name}
+		var cm corev1.ConfigMap
+		switch err := h.c.Get(ctx, types.NamespacedName{Namespace: ref.Namespace, Name: ref.Name}, &cm); {
+		case err == nil:
+			snap.Objects = append(snap.Objects, obj)
+		case apierrors.IsNotFound(err) || h.bug == targetErrorNotFound:
+		default:
+			snap.Failures = append(snap.Failures, finops.Failure{APIVersion: ref.APIVersion, Kind: ref.Kind, Namespace: ref.Namespace, Name: ref.Name})
+		}
+	}
+	var pricing corev1.ConfigMap
+	switch err := h.c.Get(ctx, types.NamespacedName{Namespace: hostcheck.FinOpsNamespace, Name: finops.PricingConfigMap}, &pricing); {
+	case err == nil:
+		if err := json.Unmarshal([]byte(pricing.Data[finops.PricingKey]), &snap.PricingDocument); err != nil {
+			snap.PricingDocument = nil
+		}
+	case !apierrors.IsNotFound(err):
+		return reconcile.Result{}, err
 	}
 	res, err := finops.Evaluate(snap)
 	if err != nil {
@@ -198,7 +222,7 @@ func (h *finopsHost) Reconcile(ctx context.Context, req reconcile.Request) (reco
 	// A failed list leaves its kind out of the engine's answer, so no
 	// outcome asks for those objects: the host comes back on its own, at
 	// the same doubling wait (kept under the empty UID).
-	if listFailed := slices.ContainsFunc(snap.Failures, func(f finops.Failure) bool { return f.Name == "" }); listFailed {
+	if listFailed {
 		if at := h.retryAt(&conditions.Outcome{Retry: true}, now); next.IsZero() || at.Before(next) {
 			next = at
 		}

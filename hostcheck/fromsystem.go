@@ -206,6 +206,7 @@ func (a *adapted) world(seed uint64) (*World, error) {
 		Observe:  w.observe,
 		Observed: func() any { return w.observed },
 		Expect:   w.expect,
+		Pass:     w.pass,
 	}, nil
 }
 

@@ -20,20 +20,32 @@ type planted struct {
 	name   string
 	system func() *hostcheck.System
 	host   hostcheck.NewHost
+	// rule is the rule that must catch it, "" for any.
+	rule string
 }
 
 func plantedBugs() []planted {
 	var out []planted
 	for b := staleRead; b <= retryDropped; b++ {
-		out = append(out, planted{bugNames[b], hostcheck.Binding, newHost(b)})
+		out = append(out, planted{bugNames[b], hostcheck.Binding, newHost(b), ""})
 	}
 	for b := finalizerFirst; b <= finopsWriteAsStandby; b++ {
-		out = append(out, planted{bugNames[b], hostcheck.FinOps, newFinOpsHost(b)})
+		out = append(out, planted{bugNames[b], hostcheck.FinOps, newFinOpsHost(b), ""})
 	}
+	// The bugs that write wrong values along the way and leave the store
+	// right: WriteAnswer alone sees them.
+	along := hostcheck.RuleWriteAnswer.ID
+	for b := deletedKept; b <= nowFromObjects; b++ {
+		out = append(out, planted{bugNames[b], hostcheck.Binding, newHost(b), along})
+	}
+	for b := failedListEmpty; b <= targetErrorNotFound; b++ {
+		out = append(out, planted{bugNames[b], hostcheck.FinOps, newFinOpsHost(b), along})
+	}
+	out = append(out, planted{bugNames[collectionOnce], hostcheck.FinOps, newFinOpsHost(collectionOnce), ""})
 	gadgets := func() *hostcheck.System { return hostcheck.FromSystem(gadgets(), gadgetScheme()) }
 	out = append(out,
-		planted{"a finalizer released before the status that allows it (a system adapted with FromSystem)", gadgets, newGadgetHost(gadgetReleaseFirst)},
-		planted{"observations left out of the evaluation (a system adapted with FromSystem)", gadgets, newGadgetHost(gadgetBlind)})
+		planted{"a finalizer released before the status that allows it (a system adapted with FromSystem)", gadgets, newGadgetHost(gadgetReleaseFirst), ""},
+		planted{"observations left out of the evaluation (a system adapted with FromSystem)", gadgets, newGadgetHost(gadgetBlind), ""})
 	return out
 }
 
@@ -48,6 +60,9 @@ func TestPlantedBugs(t *testing.T) {
 			}
 			if cx == nil {
 				t.Fatalf("%s: not caught", p.name)
+			}
+			if want := p.rule; want != "" && cx.Violation.Rule.ID != want {
+				t.Fatalf("%s: caught by %s, where only %s judges the mistake it makes\n%s", p.name, cx.Violation.Rule.ID, want, cx)
 			}
 			t.Logf("%s: caught by %s, shrunk schedule of %d events (drawn %d)\n%s", p.name, cx.Violation.Rule.ID, cx.Steps, cx.Drawn, cx)
 		})

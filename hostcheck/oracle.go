@@ -38,7 +38,7 @@ var (
 // Rules lists every rule, in the order above.
 func Rules() []Rule {
 	return []Rule{RuleGenerationForward, RuleFreshView, RuleOthersUntouched, RuleWriterTiming, RuleFinalizerLast,
-		RuleLeaderOnly, RuleNoPendingOverGood, RuleNoPanic, RuleSettles, RuleQuiet}
+		RuleLeaderOnly, RuleNoPendingOverGood, RuleWriteAnswer, RuleNoPanic, RuleSettles, RuleQuiet}
 }
 
 // Violation is one broken rule.

@@ -69,6 +69,8 @@ type host struct {
 	// backends is the backend index of the lostDelete host, kept from
 	// requests.
 	backends map[types.NamespacedName]akv1.AgentBackend
+	// known is every Binding the deletedKept host has listed.
+	known map[types.UID]akv1.Binding
 }
 
 func newHost(b bug) hostcheck.NewHost {
@@ -89,7 +91,11 @@ func (h *host) Reconcile(ctx context.Context, req reconcile.Request) (reconcile.
 		}
 	}
 	bindings, backends := bl.Items, al.Items
+	probes := hostcheck.BindingProbes(h.env)
+	snapNow := now
 	switch h.bug {
+	case deletedKept, probesRelabelled, nowFromObjects:
+		bindings, probes, snapNow = h.judgedBug(req, bindings, probes, now)
 	case staleRead:
 		// Evaluates what the previous request read.
 		if h.last != nil {
@@ -105,13 +111,13 @@ func (h *host) Reconcile(ctx context.Context, req reconcile.Request) (reconcile.
 		leader = true
 	}
 	snap := binding.Snapshot{
-		Now:         now,
+		Now:         snapNow,
 		Broker:      binding.Broker{Leader: leader, StartedAt: h.env.StartedAt, ConfigSource: binding.ConfigSourceCRDs, ProberListed: listed},
 		Bindings:    bindings,
 		Backends:    backends,
 		Connections: cl.Items,
 		Served:      h.served,
-		Probes:      hostcheck.BindingProbes(h.env),
+		Probes:      probes,
 	}
 	if leader && h.leadSince.IsZero() {
 		h.leadSince = now

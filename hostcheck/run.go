@@ -49,6 +49,10 @@ type run struct {
 	budget budget
 	// passFrom is the length of the log when the running reconcile began.
 	passFrom int
+	// judging holds what WriteAnswer judges each reconcile's writes by.
+	judging judgeState
+	// cut is each replica's partition, if one is under way.
+	cut [2]partitionState
 }
 
 // stop unwinds a reconcile: a crash the schedule asked for, or a
@@ -130,6 +134,7 @@ func newRun(o config, newHost NewHost, sched schedule) (*run, error) {
 func (r *run) all() error {
 	for i, e := range r.sched.Events {
 		r.step = i
+		r.partitionTick()
 		if err := r.do(e); err != nil {
 			return err
 		}
@@ -138,6 +143,9 @@ func (r *run) all() error {
 		}
 	}
 	r.step = -1
+	for _, p := range r.reps {
+		r.heal(p)
+	}
 	return r.settle()
 }
 
@@ -233,7 +241,9 @@ func (r *run) do(e event) error {
 	case opReconcile:
 		return r.reconcileNext(p)
 	case opDeliver:
-		r.deliver(p)
+		if !r.partitioned(p) {
+			r.deliver(p)
+		}
 	case opAdvance:
 		r.now = r.now.Add(e.D)
 	case opClock:
@@ -257,6 +267,10 @@ func (r *run) do(e event) error {
 			p.inbox[0], p.inbox[1] = p.inbox[1], p.inbox[0]
 		}
 	case opResync:
+		if partitionStarts(e) {
+			r.partition(p, e)
+			break
+		}
 		r.resync(p)
 	case opFail:
 		p.fail = append(p.fail, failKind(e.Arg))
@@ -311,6 +325,7 @@ func (r *run) restart(p *replica) error {
 		lag = 0
 	}
 	at := max(0, len(r.log)-lag)
+	r.cut[p.id] = partitionState{} // a new process watches anew
 	r.trace = append(r.trace, fmt.Sprintf("     replica %d restarts with its cache %d event(s) behind the store", p.id, len(r.log)-at))
 	if err := r.start(p, at); err != nil {
 		return err
@@ -420,6 +435,7 @@ func (r *run) fightRound(e event) error {
 		return nil
 	}
 	key := r.log[len(r.log)-1].key
+	r.heal(p)
 	for len(p.inbox) > 0 {
 		r.deliver(p)
 	}
@@ -497,7 +513,9 @@ func (r *run) call(p *replica, name types.NamespacedName) (res reconcile.Result,
 		}
 	}
 	r.passFrom = len(r.log)
+	r.beginPass(p)
 	res, err = p.host.Reconcile(r.ctx, requestOf(name))
+	r.endPass(p)
 	if err != nil {
 		r.trace = append(r.trace, fmt.Sprintf("     replica %d: reconcile error: %v", p.id, err))
 	}

@@ -231,6 +231,9 @@ func (e event) String() string {
 	case opSwap:
 		return r + "'s next two events arrive swapped"
 	case opResync:
+		if partitionStarts(e) {
+			return r + "'s watch is cut off; its cache relists when it comes back"
+		}
 		return r + "'s cache relists"
 	case opFail:
 		return fmt.Sprintf("%s's next write fails with %v", r, failKind(e.Arg))

@@ -143,6 +143,15 @@ type World struct {
 	// by kind, namespace and name), given what was observed, the time and
 	// when the leader started.
 	Expect func(objs []*unstructured.Unstructured, observed any, now, startedAt time.Time) (Expected, error)
+	// Pass, when set, is the engine's answer for one pass of a host over
+	// what it could read; the WriteAnswer rule holds every status write
+	// to it. nil judges the writes only by the other rules.
+	Pass func(v PassView) (PassAnswer, error)
+	// ReadObjectError, when set, is the error a Get of one object fails
+	// with now, in place of ReadError's (a target a Subscription names
+	// fails while the pricing ConfigMap of the same kind answers); lists
+	// still go by ReadError.
+	ReadObjectError func(kind, namespace, name string) error
 }
 
 // Op is what an Event does.
