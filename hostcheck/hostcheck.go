@@ -78,7 +78,8 @@ type Options struct {
 	// Steps is the number of events in a schedule; DefaultSteps when 0.
 	Steps int
 	// Seed is the first schedule's seed; later ones count up from it. 0
-	// takes the -hostcheck.seed flag, or 1.
+	// takes the -hostcheck.seed flag (that seed alone), else the
+	// -hostcheck.from flag, else 1.
 	Seed uint64
 	// Faults restricts the fault kinds drawn; AllFaults when 0.
 	Faults Fault
@@ -109,6 +110,7 @@ const (
 var (
 	seedFlag      = flag.Uint64("hostcheck.seed", 0, "hostcheck: run only the schedule of this seed (the replay of a counterexample)")
 	schedulesFlag = flag.Int("hostcheck.schedules", 0, "hostcheck: schedules per Check, for a longer soak (default 60)")
+	fromFlag      = flag.Uint64("hostcheck.from", 0, "hostcheck: the first schedule's seed, for a soak that starts past the seeds already run (default 1)")
 )
 
 // TB is the part of *testing.T a Check reports to.
@@ -189,7 +191,7 @@ func (o Options) withDefaults() (config, error) {
 		o.Steps = DefaultSteps
 	}
 	if o.Seed == 0 {
-		o.Seed = 1
+		o.Seed = max(1, *fromFlag)
 	}
 	if o.Faults == 0 {
 		o.Faults = AllFaults

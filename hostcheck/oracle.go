@@ -128,8 +128,13 @@ func (r *run) probedAt(kind string, after *unstructured.Unstructured, c metav1.C
 	if kind != bindingGVK.Kind || after == nil || c.Type == binding.TypeAccepted {
 		return false
 	}
-	p, ok := r.probes[after.GetUID()]
-	return ok && p.Generation == c.ObservedGeneration
+	probes, _ := r.observed().([]binding.ProbeResult)
+	for _, p := range probes {
+		if p.UID == after.GetUID() {
+			return p.Generation == c.ObservedGeneration
+		}
+	}
+	return false
 }
 
 // checkChange compares the stored object before and after a write of
