@@ -238,6 +238,9 @@ func (r *run) do(e event) error {
 		r.now = r.now.Add(e.D)
 	case opClock:
 		r.now = r.now.Add(e.D)
+		for _, p := range r.reps {
+			p.shiftQueue(e.D)
+		}
 	case opEdit, opDelete, opCreate, opForeign:
 		return r.userEdit(e)
 	case opFight:
