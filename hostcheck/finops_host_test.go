@@ -20,6 +20,7 @@ import (
 	"github.com/condengine/condengine/conditions"
 	"github.com/condengine/condengine/finops"
 	"github.com/condengine/condengine/hostcheck"
+	"github.com/condengine/condengine/internal/safejson"
 )
 
 // The FinOps planted bugs, numbered after the Binding ones;
@@ -286,7 +287,7 @@ func (h *finopsHost) silentWrite(ctx context.Context, req reconcile.Request) err
 
 // pushDocument applies the OpenCost pricing document to its ConfigMap.
 func (h *finopsHost) pushDocument(ctx context.Context, doc map[string]string) error {
-	data, err := json.Marshal(doc)
+	data, err := safejson.Marshal(doc)
 	if err != nil {
 		return err
 	}
@@ -294,5 +295,9 @@ func (h *finopsHost) pushDocument(ctx context.Context, doc map[string]string) er
 	u.SetGroupVersionKind(schema.GroupVersionKind{Version: "v1", Kind: "ConfigMap"})
 	u.SetNamespace(hostcheck.FinOpsNamespace)
 	u.SetName(finops.PricingConfigMap)
-	return h.c.Apply(ctx, client.ApplyConfigurationFromUnstructured(u), client.FieldOwner("finops-operator"), client.ForceOwnership)
+	body, err := safejson.Marshal(u.Object)
+	if err != nil {
+		return err
+	}
+	return h.c.Patch(ctx, u, client.RawPatch(types.ApplyPatchType, body), client.FieldOwner("finops-operator"), client.ForceOwnership)
 }

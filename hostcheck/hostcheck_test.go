@@ -53,3 +53,12 @@ func TestPlantedBugs(t *testing.T) {
 		})
 	}
 }
+
+// A PriceBook rate that holds a C1 control character reaches the status
+// and the pricing document; the harness's own status writes and the
+// reference host's apply bodies carry it escaped, or the store (which
+// reads apply bodies as YAML, as a server does) refuses every apply and
+// the host is blamed for not settling (seed 134).
+func TestCorrectFinOpsHostPasses_ControlCharacterInARate(t *testing.T) {
+	hostcheck.Check(t, newFinOpsHost(correct), hostcheck.Options{System: hostcheck.FinOps(), Seed: 134, Schedules: 1})
+}
