@@ -53,6 +53,9 @@ type Violation struct {
 	// Detail says what was wrong; Expected is the engine's answer, when
 	// one applies.
 	Detail, Expected string
+	// Wrote is our conditions as the breaking write left them, when it
+	// wrote a status.
+	Wrote string
 }
 
 func (r *run) violate(rule Rule, w, detail, expected string) {
@@ -141,6 +144,11 @@ func (r *run) probedAt(kind string, after *unstructured.Unstructured, c metav1.C
 // the host.
 func (r *run) checkChange(p *replica, w write, before, after *unstructured.Unstructured) {
 	kind := w.gvk.Kind
+	defer func() {
+		if r.bad != nil && r.bad.Write == w.String() && r.bad.Wrote == "" && after != nil {
+			r.bad.Wrote = formatConditions(ourConditions(after, r.sys.ours))
+		}
+	}()
 	var b, a []metav1.Condition
 	b = conditionsOf(before)
 	if after != nil {

@@ -37,6 +37,8 @@ type run struct {
 	reps    [2]*replica
 	lease   int
 	created int
+	// started is how many objects the store starts with.
+	started int
 
 	step  int      // index of the event being run; -1 in the liveness phase
 	trace []string // what happened, line by line, for the report
@@ -69,6 +71,15 @@ func executeTraced(o config, newHost NewHost, sched schedule) (*Violation, []str
 	}
 	err = r.all()
 	return r.bad, r.trace, err
+}
+
+// startCount is how many objects the store of a schedule starts with.
+func startCount(o config, newHost NewHost, sched schedule) (int, error) {
+	r, err := newRun(o, newHost, sched)
+	if err != nil {
+		return 0, err
+	}
+	return r.started, nil
 }
 
 func newRun(o config, newHost NewHost, sched schedule) (*run, error) {
@@ -115,6 +126,8 @@ func newRun(o config, newHost NewHost, sched schedule) (*run, error) {
 	for _, u := range objs {
 		r.record(u.GroupVersionKind(), keyOf(u), u)
 	}
+	r.trace = append(r.trace, startLine(objs))
+	r.started = len(objs)
 	for i := range r.reps {
 		r.reps[i] = newReplica(i)
 		if err := r.start(r.reps[i], len(r.log)); err != nil {
@@ -348,6 +361,7 @@ func (r *run) userEdit(e event) error {
 	if err != nil {
 		return err
 	}
+	at := len(r.trace) - 1 // the event's numbered line
 	what, err := r.world.Change(r.ctx, r.store, r.sysEvent(e))
 	if what != "" {
 		r.trace = append(r.trace, "     "+what)
@@ -361,6 +375,7 @@ func (r *run) userEdit(e event) error {
 		return err
 	}
 	r.recordDiff(before, after)
+	r.nameEdit(at, describeChange(before, after))
 	return nil
 }
 
