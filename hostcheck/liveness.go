@@ -22,8 +22,10 @@ import (
 // reconciles a host spends on the way (a poll every two seconds, a pass
 // it idles, a put-back it holds for minutes) is its own affair. The
 // stored status must then be the engine's answer for the final world,
-// and stay so: a second relist, ten minutes later, may not write
-// anything.
+// and stay so: ten minutes later the leader restarts with the store as
+// its cache, and the new incarnation may not write anything. A restart
+// rather than a relist: a correct host rebuilds what it needs from the
+// store, and one that kept it only in memory writes from what it lost.
 func (r *run) settle() error {
 	for _, p := range r.reps {
 		p.fail, p.crashIn = nil, 0
@@ -92,8 +94,12 @@ func (r *run) settle() error {
 	}
 	r.quiet = true
 	r.now = r.now.Add(10 * time.Minute)
-	r.trace = append(r.trace, fmt.Sprintf("---- the status is settled; ten minutes later replica %d relists", leader.id))
-	r.resync(leader)
+	r.trace = append(r.trace, fmt.Sprintf("---- the status is settled; ten minutes later replica %d restarts and lists the store", leader.id))
+	if err := r.start(leader, len(r.log)); err != nil {
+		return err
+	}
+	leader.running = true
+	r.queueAll(leader)
 	passes = 0
 	_, err = r.drain(leader, false, &passes)
 	return err
