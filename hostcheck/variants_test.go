@@ -2,6 +2,7 @@ package hostcheck_test
 
 import (
 	"context"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -110,4 +111,22 @@ func TestVariant_CoalescedRequeue(t *testing.T) {
 
 func TestVariant_FinOpsPolls2s(t *testing.T) {
 	hostcheck.Check(t, poll(2*time.Second, newFinOpsHost(correct)), hostcheck.Options{System: hostcheck.FinOps()})
+}
+
+// A host that asks for itself again a millisecond later, forever, and
+// never writes, spends the settling reconciles long before the budget's
+// virtual time: Settles says so.
+func TestSettles_AHostThatNeverLetsTimePass(t *testing.T) {
+	busy := func(client.Client, hostcheck.Env) (reconcile.Reconciler, error) {
+		return reconcile.Func(func(context.Context, reconcile.Request) (reconcile.Result, error) {
+			return reconcile.Result{RequeueAfter: time.Millisecond}, nil
+		}), nil
+	}
+	cx, err := hostcheck.Find(context.Background(), busy, hostcheck.Options{System: hostcheck.FromSystem(gadgets(), gadgetScheme()), Seed: 3, Schedules: 1, Steps: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cx == nil || cx.Violation.Rule.ID != hostcheck.RuleSettles.ID || !strings.Contains(cx.Violation.Detail, "virtual time hardly passed") {
+		t.Fatalf("got %v, want Settles for a host that never lets the clock move", cx)
+	}
 }
