@@ -150,7 +150,7 @@ func show(v any) string {
 
 // objectRef matches an event's reference to a world object by index,
 // which the described change replaces by name.
-var objectRef = regexp.MustCompile(` ?(on )?(the contested )?object #\d+( \(variant \d+\))?`)
+var objectRef = regexp.MustCompile(` ?(on )?(the contested )?object #\d+| \(variant \d+\)`)
 
 // nameEdit rewrites an edit's numbered line once its change is known:
 // the object's index and variant give way to what changed.

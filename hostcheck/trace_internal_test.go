@@ -70,6 +70,11 @@ func TestNameEdit(t *testing.T) {
 	if want := []string{"  4. [10:00:00] 20s later, a person edits one of our conditions with kubectl edit; the leader catches up and reconciles it", "       x", "       y"}; !slices.Equal(r.trace, want) {
 		t.Fatalf("got %q", r.trace)
 	}
+	r = &run{trace: []string{"  2. [10:00:00] a user creates an object (variant 3)"}}
+	r.nameEdit(0, []string{"Binding team-h/new-1 is created"})
+	if want := "  2. [10:00:00] a user creates an object: Binding team-h/new-1 is created"; r.trace[0] != want {
+		t.Fatalf("got %q", r.trace[0])
+	}
 	r = &run{trace: []string{"  1. [10:00:00] a user deletes object #3"}}
 	r.nameEdit(0, nil)
 	if want := "  1. [10:00:00] a user deletes: nothing changed"; r.trace[0] != want {
