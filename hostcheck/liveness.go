@@ -164,8 +164,8 @@ func (r *run) workDue(p *replica) error {
 
 // drain delivers p's events and runs its due requests, moving the clock
 // to the next one due, until the budget's virtual time is spent. When
-// settling, it stops as soon as the stored world is settled (looked at
-// again only after the store changed), and bounds the reconciles only
+// settling, it stops once nothing is due now and the stored world is
+// settled (looked at again only after the store changed), and bounds the reconciles only
 // against a host that never lets the clock move (settleCap); stopped
 // reports that bound was hit. After the status settled, it runs at most
 // budget.passes reconciles: a host that polls finds nothing to write on
@@ -181,14 +181,14 @@ func (r *run) drain(p *replica, settling bool, passes *int) (stopped bool, err e
 		for len(p.inbox) > 0 {
 			r.deliver(p)
 		}
-		if settling && looked != len(r.log) {
-			looked = len(r.log)
-			u, _, err := r.unsettled()
-			if err != nil || u == nil {
-				return false, err
-			}
-		}
 		if _, ok := p.next(r.now); !ok {
+			if settling && looked != len(r.log) {
+				looked = len(r.log)
+				u, _, err := r.unsettled()
+				if err != nil || u == nil {
+					return false, err
+				}
+			}
 			t, ok := p.earliest()
 			if !ok || t.After(deadline) {
 				return false, nil
