@@ -46,14 +46,19 @@ func describeChange(before, after []*unstructured.Unstructured) []string {
 	return out
 }
 
-// brief is a created object's spec in one line.
+// brief is a created object's spec in one line, its first six fields.
 func brief(u *unstructured.Unstructured) string {
 	spec, _, _ := unstructured.NestedMap(u.Object, "spec")
 	if len(spec) == 0 {
 		return ""
 	}
 	var parts []string
-	for _, p := range flatten("spec", spec) {
+	leaves := flatten("spec", spec)
+	for i, p := range leaves {
+		if i == 6 {
+			parts = append(parts, fmt.Sprintf("and %d more", len(leaves)-6))
+			break
+		}
 		parts = append(parts, p.path+"="+show(p.v))
 	}
 	return " (" + strings.Join(parts, ", ") + ")"
