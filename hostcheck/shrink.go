@@ -32,7 +32,11 @@ func (c *Counterexample) String() string {
 	var b strings.Builder
 	v := c.Violation
 	fmt.Fprintf(&b, "hostcheck: %s host breaks %s: %s\n", c.System, v.Rule.ID, v.Rule.Text)
-	fmt.Fprintf(&b, "schedule (shrunk from %d to %d events; the store starts with %d objects):\n", c.Drawn, c.Steps, c.Objects)
+	objects := fmt.Sprintf("%d objects", c.Objects)
+	if c.Objects == 1 {
+		objects = "1 object"
+	}
+	fmt.Fprintf(&b, "schedule (shrunk from %d to %d events; the store starts with %s):\n", c.Drawn, c.Steps, objects)
 	for _, l := range c.Trace {
 		b.WriteString("  " + l + "\n")
 	}

@@ -165,7 +165,7 @@ func (r *run) nameEdit(at int, changes []string) {
 	}
 	l := r.trace[at]
 	if len(changes) == 0 {
-		r.trace[at] = objectRef.ReplaceAllString(l, "") + ": nothing changed"
+		r.trace[at] = objectRef.ReplaceAllString(l, "") + ": no object changed"
 		return
 	}
 	l = objectRef.ReplaceAllString(l, "")

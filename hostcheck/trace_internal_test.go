@@ -77,7 +77,7 @@ func TestNameEdit(t *testing.T) {
 	}
 	r = &run{trace: []string{"  1. [10:00:00] a user deletes object #3"}}
 	r.nameEdit(0, nil)
-	if want := "  1. [10:00:00] a user deletes: nothing changed"; r.trace[0] != want {
+	if want := "  1. [10:00:00] a user deletes: no object changed"; r.trace[0] != want {
 		t.Fatalf("got %q", r.trace[0])
 	}
 }
