@@ -363,10 +363,22 @@ func ofKind(objs []*unstructured.Unstructured, kind string) []*unstructured.Unst
 // bindingRequests: a change queues the object's own name; an
 // AgentBackend's or a ChatConnection's also queues every Binding of its
 // namespace, as a host's mapping watch would (a superset of the Bindings
-// that name it).
+// that name it). A Binding's change also queues the Bindings that name
+// the same ChatConnection, which compete with it for channels, and its
+// deletion (whose event carries no spec) every Binding: a Binding that
+// waited for the channel it held may take it now.
 func bindingRequests(obj *unstructured.Unstructured, cache []*unstructured.Unstructured) []types.NamespacedName {
 	out := []types.NamespacedName{{Namespace: obj.GetNamespace(), Name: obj.GetName()}}
 	if obj.GetKind() == akv1.KindBinding {
+		conn, named := connectionOf(obj)
+		for _, c := range cache {
+			if c.GetKind() != akv1.KindBinding || keyOf(c) == keyOf(obj) {
+				continue
+			}
+			if other, _ := connectionOf(c); !named || other == conn {
+				out = append(out, types.NamespacedName{Namespace: c.GetNamespace(), Name: c.GetName()})
+			}
+		}
 		return out
 	}
 	for _, c := range cache {
@@ -375,6 +387,18 @@ func bindingRequests(obj *unstructured.Unstructured, cache []*unstructured.Unstr
 		}
 	}
 	return out
+}
+
+// connectionOf is the ChatConnection a Binding names, its namespace
+// defaulted to the Binding's; false when the object carries no name of
+// one (a deletion's event).
+func connectionOf(u *unstructured.Unstructured) (types.NamespacedName, bool) {
+	name, _, _ := unstructured.NestedString(u.Object, "spec", "chat", "connectionRef", "name")
+	ns, _, _ := unstructured.NestedString(u.Object, "spec", "chat", "connectionRef", "namespace")
+	if ns == "" {
+		ns = u.GetNamespace()
+	}
+	return types.NamespacedName{Namespace: ns, Name: name}, name != ""
 }
 
 // track evaluates the store as it stands with the history's memory and

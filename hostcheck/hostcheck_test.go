@@ -62,3 +62,12 @@ func TestPlantedBugs(t *testing.T) {
 func TestCorrectFinOpsHostPasses_ControlCharacterInARate(t *testing.T) {
 	hostcheck.Check(t, newFinOpsHost(correct), hostcheck.Options{System: hostcheck.FinOps(), Seed: 134, Schedules: 1})
 }
+
+// An older Binding edited onto the channel a younger one holds takes it;
+// the younger one must be reconciled too, though only the older one
+// changed. The reference host writes only the Binding of its request, so
+// a Binding's change queues the Bindings of the same ChatConnection
+// (seed 332).
+func TestCorrectHostPasses_AChannelTakenByAnOlderBinding(t *testing.T) {
+	hostcheck.Check(t, newHost(correct), hostcheck.Options{System: hostcheck.Binding(), Seed: 332, Schedules: 1})
+}
