@@ -363,13 +363,18 @@ func ofKind(objs []*unstructured.Unstructured, kind string) []*unstructured.Unst
 // bindingRequests: a change queues the object's own name; an
 // AgentBackend's or a ChatConnection's also queues every Binding of its
 // namespace, as a host's mapping watch would (a superset of the Bindings
-// that name it). A Binding's change also queues the Bindings that name
-// the same ChatConnection, which compete with it for channels, and its
-// deletion (whose event carries no spec) every Binding: a Binding that
-// waited for the channel it held may take it now.
+// that name it). A Binding's new spec (a generation its status does not
+// describe yet, a creation) also queues the Bindings that name the same
+// ChatConnection, which compete with it for channels, and its deletion
+// (whose event carries no spec) every Binding: a Binding that waited for
+// the channel it held may take it now. A status write queues no other
+// Binding: it moves no channel.
 func bindingRequests(obj *unstructured.Unstructured, cache []*unstructured.Unstructured) []types.NamespacedName {
 	out := []types.NamespacedName{{Namespace: obj.GetNamespace(), Name: obj.GetName()}}
 	if obj.GetKind() == akv1.KindBinding {
+		if !newSpec(obj) {
+			return out
+		}
 		conn, named := connectionOf(obj)
 		for _, c := range cache {
 			if c.GetKind() != akv1.KindBinding || keyOf(c) == keyOf(obj) {
@@ -387,6 +392,20 @@ func bindingRequests(obj *unstructured.Unstructured, cache []*unstructured.Unstr
 		}
 	}
 	return out
+}
+
+// newSpec reports whether a Binding's event may move a channel: a
+// deletion, or a generation none of our conditions describes yet.
+func newSpec(u *unstructured.Unstructured) bool {
+	if _, named := connectionOf(u); !named {
+		return true
+	}
+	for _, c := range conditionsOf(u) {
+		if bindingOurs(u.GetKind(), c.Type) && c.ObservedGeneration == u.GetGeneration() {
+			return false
+		}
+	}
+	return true
 }
 
 // connectionOf is the ChatConnection a Binding names, its namespace
