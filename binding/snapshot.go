@@ -43,13 +43,17 @@ type Broker struct {
 	// Leader reports that this replica holds the lease (always true with
 	// SQLite, where there is no election).
 	Leader bool
-	// StartedAt is when this broker process started.
+	// StartedAt is when this broker process started. Evaluate does not
+	// read it: it is the host's record, from which a host without a
+	// prober listing of its own derives ProberListed.
 	StartedAt time.Time
 	// ConfigSource is the config route; on ConfigSourceConfigMap nothing is
 	// written.
 	ConfigSource ConfigSource
 	// ProberListed reports that the prober has listed the Bindings since
-	// the broker started (about 15 s after start).
+	// the broker started (about 15 s after start): set it when that
+	// listing ends, or once policy.Limits.StartupList has passed since
+	// StartedAt.
 	ProberListed bool
 }
 

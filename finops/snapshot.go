@@ -32,8 +32,9 @@ type Snapshot struct {
 	Objects []ObjectRef
 	// Failures are reads that fail with an error other than not found.
 	Failures []Failure
-	// Collection is the SubscriptionChargeCollection run that happened at
-	// Now; nil when none did.
+	// Collection is the last SubscriptionChargeCollection run, at or
+	// before Now: a host hands it to every pass until a newer one runs;
+	// nil when none has run yet.
 	Collection *subscription.Collection
 	// PricingDocument is the OpenCost pricing document as it stands
 	// before this evaluation; nil when none was ever pushed.

@@ -62,7 +62,10 @@ func BindingProbes(env Env) []binding.ProbeResult {
 // Binding UID, inflight the passes started and not finished, variant
 // the variant each Binding's last result was drawn with.
 type bindingWorld struct {
-	hist     binding.ServedMemory
+	hist binding.ServedMemory
+	// gens is every generation of each Binding the store held, with its
+	// spec: what a long-running broker may have served.
+	gens     map[types.UID][]binding.Served
 	probes   map[types.UID]binding.ProbeResult
 	inflight []probeStart
 	variant  map[types.UID]int
@@ -383,10 +386,27 @@ func ofKind(objs []*unstructured.Unstructured, kind string) []*unstructured.Unst
 // bindingRequests: a change queues the object's own name; an
 // AgentBackend's or a ChatConnection's also queues every Binding of its
 // namespace, as a host's mapping watch would (a superset of the Bindings
-// that name it).
+// that name it). A Binding's new spec (a generation its status does not
+// describe yet, a creation) also queues the Bindings that name the same
+// ChatConnection, which compete with it for channels, and its deletion
+// (whose event carries no spec) every Binding: a Binding that waited for
+// the channel it held may take it now. A status write queues no other
+// Binding: it moves no channel.
 func bindingRequests(obj *unstructured.Unstructured, cache []*unstructured.Unstructured) []types.NamespacedName {
 	out := []types.NamespacedName{{Namespace: obj.GetNamespace(), Name: obj.GetName()}}
 	if obj.GetKind() == akv1.KindBinding {
+		if !newSpec(obj) {
+			return out
+		}
+		conn, named := connectionOf(obj)
+		for _, c := range cache {
+			if c.GetKind() != akv1.KindBinding || keyOf(c) == keyOf(obj) {
+				continue
+			}
+			if other, _ := connectionOf(c); !named || other == conn {
+				out = append(out, types.NamespacedName{Namespace: c.GetNamespace(), Name: c.GetName()})
+			}
+		}
 		return out
 	}
 	for _, c := range cache {
@@ -397,6 +417,32 @@ func bindingRequests(obj *unstructured.Unstructured, cache []*unstructured.Unstr
 	return out
 }
 
+// newSpec reports whether a Binding's event may move a channel: a
+// deletion, or a generation none of our conditions describes yet.
+func newSpec(u *unstructured.Unstructured) bool {
+	if _, named := connectionOf(u); !named {
+		return true
+	}
+	for _, c := range conditionsOf(u) {
+		if bindingOurs(u.GetKind(), c.Type) && c.ObservedGeneration == u.GetGeneration() {
+			return false
+		}
+	}
+	return true
+}
+
+// connectionOf is the ChatConnection a Binding names, its namespace
+// defaulted to the Binding's; false when the object carries no name of
+// one (a deletion's event).
+func connectionOf(u *unstructured.Unstructured) (types.NamespacedName, bool) {
+	name, _, _ := unstructured.NestedString(u.Object, "spec", "chat", "connectionRef", "name")
+	ns, _, _ := unstructured.NestedString(u.Object, "spec", "chat", "connectionRef", "namespace")
+	if ns == "" {
+		ns = u.GetNamespace()
+	}
+	return types.NamespacedName{Namespace: ns, Name: name}, name != ""
+}
+
 // track evaluates the store as it stands with the history's memory and
 // keeps the next memory.
 func (s *bindingWorld) track(ctx context.Context, store client.Reader, now time.Time) {
@@ -404,9 +450,24 @@ func (s *bindingWorld) track(ctx context.Context, store client.Reader, now time.
 	if err != nil {
 		return
 	}
+	s.trackObjs(objs, now)
+}
+
+// trackObjs evaluates one state of the store with the history's memory
+// and keeps the next memory.
+func (s *bindingWorld) trackObjs(objs []*unstructured.Unstructured, now time.Time) {
 	snap, err := bindingSnapshot(objs, nil, now, now)
 	if err != nil {
 		return
+	}
+	if s.gens == nil {
+		s.gens = map[types.UID][]binding.Served{}
+	}
+	for _, b := range snap.Bindings {
+		if !slices.ContainsFunc(s.gens[b.UID], func(x binding.Served) bool { return x.Generation == b.Generation }) {
+			s.gens[b.UID] = append(s.gens[b.UID], binding.Served{Kind: akv1.KindBinding, Namespace: b.Namespace, Name: b.Name,
+				UID: b.UID, Generation: b.Generation, Binding: b.Spec.DeepCopy()})
+		}
 	}
 	snap.Served = s.hist
 	if res, err := binding.Evaluate(snap); err == nil {
@@ -417,7 +478,10 @@ func (s *bindingWorld) track(ctx context.Context, store client.Reader, now time.
 // expect answers for each Binding with the memory a fresh broker builds
 // from the final world. Where the memory of the store's whole history
 // gives another answer, the answer depends on which states a host saw,
-// and the Binding is not judged (loose).
+// and the Binding is not judged (loose). So too where the stored status
+// is the answer of a broker that served an older generation the store
+// held (servedEarlier): a long-running broker's cache may have held that
+// generation beside objects the store never held with it at once.
 func (s *bindingWorld) expect(objs []*unstructured.Unstructured, observed any, now, startedAt time.Time) (Expected, error) {
 	probes, _ := observed.([]binding.ProbeResult)
 	fresh, rounds, err := bindingFixpoint(objs, probes, now, startedAt, binding.ServedMemory{})
@@ -428,13 +492,59 @@ func (s *bindingWorld) expect(objs []*unstructured.Unstructured, observed any, n
 	if err != nil {
 		return Expected{}, err
 	}
+	stored := map[ObjectKey]*unstructured.Unstructured{}
+	for _, u := range objs {
+		if u.GetKind() == akv1.KindBinding {
+			stored[keyOf(u)] = u
+		}
+	}
 	for k, e := range fresh {
 		if h, ok := hist[k]; ok && !sameOurs(h.Settled, e.Settled) {
+			e.Judged = false
+			fresh[k] = e
+			continue
+		}
+		u := stored[k]
+		if u == nil {
+			continue
+		}
+		ours := ourConditions(u, bindingOurs)
+		if sameOurs(ours, e.Settled) {
+			continue
+		}
+		served, err := s.servedEarlier(objs, probes, now, startedAt, u, ours)
+		if err != nil {
+			return Expected{}, err
+		}
+		if served {
 			e.Judged = false
 			fresh[k] = e
 		}
 	}
 	return Expected{Objects: fresh, Rounds: rounds}, nil
+}
+
+// servedEarlier reports whether ours, stored on u, is the settled answer
+// of a broker that served an older generation of u the store held: the
+// history's memory with u's entry set to that generation.
+func (s *bindingWorld) servedEarlier(objs []*unstructured.Unstructured, probes []binding.ProbeResult, now, startedAt time.Time, u *unstructured.Unstructured, ours []metav1.Condition) (bool, error) {
+	k := keyOf(u)
+	for _, g := range s.gens[u.GetUID()] {
+		if g.Generation >= u.GetGeneration() {
+			continue
+		}
+		mem := binding.ServedMemory{Objects: slices.DeleteFunc(slices.Clone(s.hist.Objects), func(x binding.Served) bool { return x.UID == g.UID })}
+		mem.Objects = append(mem.Objects, g)
+		slices.SortFunc(mem.Objects, binding.CompareServed)
+		alt, _, err := bindingFixpoint(objs, probes, now, startedAt, mem)
+		if err != nil {
+			return false, err
+		}
+		if a, ok := alt[k]; ok && sameOurs(a.Settled, ours) {
+			return true, nil
+		}
+	}
+	return false, nil
 }
 
 func bindingSnapshot(objs []*unstructured.Unstructured, probes []binding.ProbeResult, now, startedAt time.Time) (binding.Snapshot, error) {

@@ -39,20 +39,30 @@
 // # Budget
 //
 // The default budget is DefaultSchedules schedules of DefaultSteps
-// events; -hostcheck.schedules raises it for a soak.
+// events; -hostcheck.schedules raises it for a soak, and -hostcheck.from
+// starts it at a later seed.
 //
 // # Decisions
 //
 //   - After the schedule, faults and edits stop and the leader works its
 //     queue (relisting first only when an event was lost), within a
-//     budget bounded by the engine's own settle. Reads that still fail
+//     budget of virtual time bounded by the engine's own settle: how many
+//     reconciles a host spends in it (polling, idle passes, held writes)
+//     is not counted. Reads that still fail
 //     keep failing while it works what is due at once, then work again
 //     with no event: a host comes back after a failed read on its own.
 //     The stored status must then equal the engine's answer for the
 //     final world. The broker's memory of served generations depends on
 //     which states a host happened to evaluate; where the answer with the
-//     memory of the store's whole history differs from the one a fresh
-//     broker builds, the Binding is not judged.
+//     memory of the store's whole history, or of a broker that served an
+//     older generation the store held, differs from the one a fresh
+//     broker builds, the Binding is not held to the fresh answer.
+//   - The queue is controller-runtime's: one entry per name, a reconcile
+//     drops a later requeue pending for its name, and its delays run on
+//     a monotonic clock, so a jump of the clock moves them too.
+//   - A finalizer's release is judged on the world as stored when the
+//     pass began or as the replica's cache held it: a release either
+//     allows stands.
 //   - The writer timing rule checks the gap, the failure backoff and,
 //     during a fight over the status, the spacing of put-backs, each
 //     against one incarnation's writes and the foreign edits it could

@@ -48,15 +48,18 @@ func (b *bindingHost) Reconcile(ctx context.Context, _ reconcile.Request) (recon
 	return reconcile.Result{}, nil
 }
 
+// newBindingHost builds examples/bindinghost for the harness.
+func newBindingHost(c client.Client, env hostcheck.Env) (reconcile.Reconciler, error) {
+	h, err := bindinghost.New(c, policy.DefaultLimits(), "")
+	if err != nil {
+		return nil, err
+	}
+	h.SetStartedAt(env.StartedAt)
+	return &bindingHost{h: h, env: env}, nil
+}
+
 func TestBindingHostUnderFaults(t *testing.T) {
-	hostcheck.Check(t, func(c client.Client, env hostcheck.Env) (reconcile.Reconciler, error) {
-		h, err := bindinghost.New(c, policy.DefaultLimits(), "")
-		if err != nil {
-			return nil, err
-		}
-		h.SetStartedAt(env.StartedAt)
-		return &bindingHost{h: h, env: env}, nil
-	}, hostcheck.Options{System: hostcheck.Binding()})
+	hostcheck.Check(t, newBindingHost, hostcheck.Options{System: hostcheck.Binding()})
 }
 
 // finopsRunner runs examples/finopshost as a reconciler: each request is

@@ -23,6 +23,7 @@ import (
 	"github.com/condengine/condengine/config/crd"
 	"github.com/condengine/condengine/finops"
 	"github.com/condengine/condengine/finops/finopstest"
+	"github.com/condengine/condengine/internal/safejson"
 	"github.com/condengine/condengine/offering"
 	"github.com/condengine/condengine/pricebook"
 	"github.com/condengine/condengine/subscription"
@@ -343,7 +344,14 @@ func applyStatus(ctx context.Context, c client.Client, manager string, gvk schem
 	a.SetNamespace(ns)
 	a.SetName(name)
 	a.SetResourceVersion(rv)
-	return client.IgnoreNotFound(c.Status().Apply(ctx, client.ApplyConfigurationFromUnstructured(a), client.FieldOwner(manager), client.ForceOwnership))
+	// The server reads an apply body as YAML: a control character a
+	// field carries goes as a \u escape (safejson), or every apply of
+	// the object is refused.
+	body, err := safejson.Marshal(a.Object)
+	if err != nil {
+		return err
+	}
+	return client.IgnoreNotFound(c.Status().Patch(ctx, a, client.RawPatch(types.ApplyPatchType, body), client.FieldOwner(manager), client.ForceOwnership))
 }
 
 // finopsRequests: the FinOps answer of one object reads others of every

@@ -21,6 +21,7 @@ import (
 	"github.com/condengine/condengine/conditions"
 	"github.com/condengine/condengine/finops"
 	"github.com/condengine/condengine/hostcheck"
+	"github.com/condengine/condengine/internal/safejson"
 	"github.com/condengine/condengine/subscription"
 )
 
@@ -310,7 +311,7 @@ func (h *finopsHost) silentWrite(ctx context.Context, req reconcile.Request) err
 
 // pushDocument applies the OpenCost pricing document to its ConfigMap.
 func (h *finopsHost) pushDocument(ctx context.Context, doc map[string]string) error {
-	data, err := json.Marshal(doc)
+	data, err := safejson.Marshal(doc)
 	if err != nil {
 		return err
 	}
@@ -318,5 +319,9 @@ func (h *finopsHost) pushDocument(ctx context.Context, doc map[string]string) er
 	u.SetGroupVersionKind(schema.GroupVersionKind{Version: "v1", Kind: "ConfigMap"})
 	u.SetNamespace(hostcheck.FinOpsNamespace)
 	u.SetName(finops.PricingConfigMap)
-	return h.c.Apply(ctx, client.ApplyConfigurationFromUnstructured(u), client.FieldOwner("finops-operator"), client.ForceOwnership)
+	body, err := safejson.Marshal(u.Object)
+	if err != nil {
+		return err
+	}
+	return h.c.Patch(ctx, u, client.RawPatch(types.ApplyPatchType, body), client.FieldOwner("finops-operator"), client.ForceOwnership)
 }

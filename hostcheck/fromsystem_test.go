@@ -101,3 +101,18 @@ func TestObservedAs(t *testing.T) {
 		t.Errorf("FinOpsCollection of a Binding host: got %v, want nil", got)
 	}
 }
+
+// A request queued before the clock steps back stays due after the same
+// wait: a workqueue's delays run on a monotonic clock. The Gadget host's
+// first listing, queued at 10:00, was still nine minutes off after three
+// steps back and outlasted the settling budget (seed 406).
+func TestFromSystem_ClockStepBackKeepsQueuedDelays(t *testing.T) {
+	cx, err := hostcheck.Find(context.Background(), newGadgetHost(gadgetCorrect),
+		hostcheck.Options{System: hostcheck.FromSystem(gadgets(), gadgetScheme()), Seed: 406, Schedules: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cx != nil {
+		t.Fatalf("a correct host was blamed:\n%s", cx)
+	}
+}

@@ -68,3 +68,21 @@ func TestPlantedBugs(t *testing.T) {
 		})
 	}
 }
+
+// A PriceBook rate that holds a C1 control character reaches the status
+// and the pricing document; the harness's own status writes and the
+// reference host's apply bodies carry it escaped, or the store (which
+// reads apply bodies as YAML, as a server does) refuses every apply and
+// the host is blamed for not settling (seed 134).
+func TestCorrectFinOpsHostPasses_ControlCharacterInARate(t *testing.T) {
+	hostcheck.Check(t, newFinOpsHost(correct), hostcheck.Options{System: hostcheck.FinOps(), Seed: 134, Schedules: 1})
+}
+
+// An older Binding edited onto the channel a younger one holds takes it;
+// the younger one must be reconciled too, though only the older one
+// changed. The reference host writes only the Binding of its request, so
+// a Binding's change queues the Bindings of the same ChatConnection
+// (seed 332).
+func TestCorrectHostPasses_AChannelTakenByAnOlderBinding(t *testing.T) {
+	hostcheck.Check(t, newHost(correct), hostcheck.Options{System: hostcheck.Binding(), Seed: 332, Schedules: 1})
+}

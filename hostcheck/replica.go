@@ -106,6 +106,16 @@ func (p *replica) enqueue(names []types.NamespacedName, at time.Time) {
 	}
 }
 
+// shiftQueue moves every queued request's instant by a jump d of the
+// clock: a workqueue's delays are durations on a monotonic clock, so a
+// request due in ten seconds stays due in ten seconds whichever way the
+// wall clock steps.
+func (p *replica) shiftQueue(d time.Duration) {
+	for n, at := range p.queue {
+		p.queue[n] = at.Add(d)
+	}
+}
+
 // next returns the due request that has waited longest (then by name).
 func (p *replica) next(now time.Time) (types.NamespacedName, bool) {
 	var best types.NamespacedName

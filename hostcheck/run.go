@@ -37,6 +37,8 @@ type run struct {
 	reps    [2]*replica
 	lease   int
 	created int
+	// started is how many objects the store starts with.
+	started int
 
 	step  int      // index of the event being run; -1 in the liveness phase
 	trace []string // what happened, line by line, for the report
@@ -73,6 +75,15 @@ func executeTraced(o config, newHost NewHost, sched schedule) (*Violation, []str
 	}
 	err = r.all()
 	return r.bad, r.trace, err
+}
+
+// startCount is how many objects the store of a schedule starts with.
+func startCount(o config, newHost NewHost, sched schedule) (int, error) {
+	r, err := newRun(o, newHost, sched)
+	if err != nil {
+		return 0, err
+	}
+	return r.started, nil
 }
 
 func newRun(o config, newHost NewHost, sched schedule) (*run, error) {
@@ -119,6 +130,8 @@ func newRun(o config, newHost NewHost, sched schedule) (*run, error) {
 	for _, u := range objs {
 		r.record(u.GroupVersionKind(), keyOf(u), u)
 	}
+	r.trace = append(r.trace, startLine(objs))
+	r.started = len(objs)
 	for i := range r.reps {
 		r.reps[i] = newReplica(i)
 		if err := r.start(r.reps[i], len(r.log)); err != nil {
@@ -248,6 +261,9 @@ func (r *run) do(e event) error {
 		r.now = r.now.Add(e.D)
 	case opClock:
 		r.now = r.now.Add(e.D)
+		for _, p := range r.reps {
+			p.shiftQueue(e.D)
+		}
 	case opEdit, opDelete, opCreate, opForeign:
 		return r.userEdit(e)
 	case opFight:
@@ -360,6 +376,7 @@ func (r *run) userEdit(e event) error {
 	if err != nil {
 		return err
 	}
+	at := len(r.trace) - 1 // the event's numbered line
 	what, err := r.world.Change(r.ctx, r.store, r.sysEvent(e))
 	if what != "" {
 		r.trace = append(r.trace, "     "+what)
@@ -373,6 +390,7 @@ func (r *run) userEdit(e event) error {
 		return err
 	}
 	r.recordDiff(before, after)
+	r.nameEdit(at, describeChange(before, after))
 	return nil
 }
 

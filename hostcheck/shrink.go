@@ -17,7 +17,8 @@ type Counterexample struct {
 	Violation Violation
 	// Steps is the length of the shrunk schedule, Drawn of the original.
 	Steps, Drawn int
-	// Objects is how many world objects the shrunk schedule keeps.
+	// Objects is how many objects the store of the shrunk schedule
+	// starts with.
 	Objects int
 	// Trace is the shrunk schedule as run: numbered events and, indented,
 	// what the host did.
@@ -31,7 +32,11 @@ func (c *Counterexample) String() string {
 	var b strings.Builder
 	v := c.Violation
 	fmt.Fprintf(&b, "hostcheck: %s host breaks %s: %s\n", c.System, v.Rule.ID, v.Rule.Text)
-	fmt.Fprintf(&b, "schedule (shrunk from %d to %d events, %d world objects):\n", c.Drawn, c.Steps, c.Objects)
+	objects := fmt.Sprintf("%d objects", c.Objects)
+	if c.Objects == 1 {
+		objects = "1 object"
+	}
+	fmt.Fprintf(&b, "schedule (shrunk from %d to %d events; the store starts with %s):\n", c.Drawn, c.Steps, objects)
 	for _, l := range c.Trace {
 		b.WriteString("  " + l + "\n")
 	}
@@ -44,6 +49,9 @@ func (c *Counterexample) String() string {
 		fmt.Fprintf(&b, " by the write: %s", v.Write)
 	}
 	fmt.Fprintf(&b, "\n  %s\n", v.Detail)
+	if v.Wrote != "" {
+		fmt.Fprintf(&b, "  written:        %s\n", v.Wrote)
+	}
 	if v.Expected != "" {
 		fmt.Fprintf(&b, "  engine expects: %s\n", v.Expected)
 	}
@@ -115,8 +123,12 @@ func shrink(o config, newHost NewHost, s schedule, v *Violation) (*Counterexampl
 	if got == nil {
 		got = v // cannot happen: every kept candidate broke the rule
 	}
+	started, err := startCount(o, newHost, s)
+	if err != nil {
+		return nil, err
+	}
 	return &Counterexample{System: o.sys.Name, Seed: s.Seed, Violation: *got, Steps: len(s.Events), Drawn: drawn,
-		Objects: objects - len(s.Drop), Trace: trace}, nil
+		Objects: started, Trace: foldReconciles(trace)}, nil
 }
 
 func worldSize(o config, s schedule) (int, error) {

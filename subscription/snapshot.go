@@ -27,8 +27,9 @@ type Snapshot struct {
 	// Failures are reads that fail with an error other than not found.
 	// An entry with an empty APIVersion matches any API version.
 	Failures []ObjectRef
-	// Collection is the SubscriptionChargeCollection run that happened at
-	// Now; nil when none did.
+	// Collection is the last SubscriptionChargeCollection run, at or
+	// before Now: a host hands it to every pass until a newer one runs;
+	// nil when none has run yet.
 	Collection *Collection
 }
 
