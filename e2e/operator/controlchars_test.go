@@ -57,6 +57,10 @@ func TestControlCharacters_StatusApplyStoredAsWritten(t *testing.T) {
 	book := &finopsv1.PriceBook{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "percent"},
 		Spec: finopsv1.PriceBookSpec{Currency: "USD", ValuationMode: finopsv1.ValuationPercent, Rates: &finopsv1.Rates{CPUHour: odd}}}
 	require.NoError(t, c.Create(e.Ctx, book, client.FieldOwner("e2e-user")))
+	// The book is written Active below; left behind, it would be the
+	// incumbent of every later election on this server (the election is
+	// cluster-wide), and a later test's newest book would never win.
+	t.Cleanup(func() { _ = c.Delete(e.Ctx, book) })
 	owned := []metav1.Condition{planCond("Ready", "True", "ValidationSucceeded")}
 	st := finopsv1.PriceBookStatus{Active: true, Ready: metav1.ConditionTrue, Conditions: owned,
 		ActivePricing: map[string]string{"CPU": odd, "provider": "custom"}}
