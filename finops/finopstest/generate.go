@@ -2,7 +2,6 @@ package finopstest
 
 import (
 	"encoding/json"
-	"fmt"
 	"math/rand/v2"
 	"slices"
 	"time"
@@ -30,13 +29,10 @@ func Generate(seed int) (*scenario.File, error) {
 	if err != nil {
 		return nil, err
 	}
-	f.Name = fmt.Sprintf("generated %s snapshot, seed %d", Name, seed)
-	b := scenariogen.Clone(f)
-	scenariogen.Boundaries(b, seed, boundaries)
-	if _, err := Run(b, false); err == nil {
-		return b, nil
-	}
-	return f, nil
+	return scenariogen.Generate(f, Name, seed, boundaries, func(b *scenario.File) error {
+		_, err := Run(b, false)
+		return err
+	}), nil
 }
 
 // boundaries is the finops system's own push of a generated snapshot.

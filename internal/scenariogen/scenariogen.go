@@ -49,6 +49,20 @@ func Boundaries(f *scenario.File, seed int, system Push) {
 	f.Objects = Encode(objs, f.Objects)
 }
 
+// Generate names f, snapshot seed of the system called name as drawn,
+// and returns a copy pushed by Boundaries with system when run accepts
+// it, else f as drawn: a push may build a snapshot the engine refuses.
+// It is what a system's Generate does after drawing.
+func Generate(f *scenario.File, name string, seed int, system Push, run func(*scenario.File) error) *scenario.File {
+	f.Name = fmt.Sprintf("generated %s snapshot, seed %d", name, seed)
+	b := Clone(f)
+	Boundaries(b, seed, system)
+	if run(b) == nil {
+		return b
+	}
+	return f
+}
+
 // Clone copies f deeply enough that a push of the copy leaves f's lists
 // as they were; the entries of Probes are copied as they are, pointers
 // included.
