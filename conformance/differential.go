@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/condengine/condengine/internal/scenariogen"
 	"github.com/condengine/condengine/scenario"
 	"github.com/condengine/condengine/system"
 )
@@ -330,7 +331,7 @@ func counterexample(sys *system.System, run, seed int, f *scenario.File, want, g
 	eval Evaluator, opts Options) *Counterexample {
 	c := &Counterexample{Run: run, Seed: seed, Objects: len(f.Objects), File: f, Differences: diffs, Got: got, Err: evalErr}
 	if errors.Is(evalErr, ErrBroken) {
-		c.File = clone(f)
+		c.File = scenariogen.Clone(f)
 		c.File.Name = fmt.Sprintf("the request the implementation failed on: %s snapshot, seed %d", sys.Name, seed)
 		c.File.Expect = Expectations(want)
 		return c
@@ -348,7 +349,7 @@ func counterexample(sys *system.System, run, seed int, f *scenario.File, want, g
 	shrunk := shrink(f, func(s *scenario.File) (bool, bool) {
 		w, g, d, err := disagree(sys, s, eval, opts)
 		if errors.Is(err, ErrBroken) {
-			c.BrokeOn, c.BrokeErr = clone(s), err
+			c.BrokeOn, c.BrokeErr = scenariogen.Clone(s), err
 			c.BrokeOn.Name = fmt.Sprintf("the request the implementation failed on: %s snapshot, seed %d", sys.Name, seed)
 			c.BrokeOn.Expect = Expectations(w)
 			return false, true
@@ -365,7 +366,7 @@ func counterexample(sys *system.System, run, seed int, f *scenario.File, want, g
 		w, g, d, err := disagree(sys, shrunk, eval, opts)
 		switch {
 		case errors.Is(err, ErrBroken):
-			c.BrokeOn, c.BrokeErr = clone(shrunk), err
+			c.BrokeOn, c.BrokeErr = scenariogen.Clone(shrunk), err
 			c.BrokeOn.Name = fmt.Sprintf("the request the implementation failed on: %s snapshot, seed %d", sys.Name, seed)
 			c.BrokeOn.Expect = Expectations(w)
 		case err != nil || len(d) > 0:
@@ -377,7 +378,7 @@ func counterexample(sys *system.System, run, seed int, f *scenario.File, want, g
 		}
 	}
 	c.File, c.Differences, c.Got, c.Err, want = shrunk, last.diffs, last.got, last.err, last.want
-	c.File = clone(c.File)
+	c.File = scenariogen.Clone(c.File)
 	c.File.Name = fmt.Sprintf("counterexample: %s snapshot, seed %d, shrunk from %d objects", sys.Name, seed, c.Objects)
 	c.File.Expect = Expectations(want)
 	return c

@@ -5,6 +5,7 @@ import (
 	"maps"
 	"slices"
 
+	"github.com/condengine/condengine/internal/scenariogen"
 	"github.com/condengine/condengine/scenario"
 )
 
@@ -23,7 +24,7 @@ func Shrink(f *scenario.File, fails func(*scenario.File) bool, budget int) *scen
 // answers stop, no further candidate is tried and the smallest failing
 // scenario found so far is returned.
 func shrink(f *scenario.File, test func(*scenario.File) (fails, stop bool), budget int) *scenario.File {
-	cur := clone(f)
+	cur := scenariogen.Clone(f)
 	calls := 0
 	try := func(c *scenario.File) bool {
 		if calls >= budget {
@@ -45,7 +46,7 @@ func shrink(f *scenario.File, test func(*scenario.File) (fails, stop bool), budg
 		for _, l := range append(slices.Clip(lists), observedLists(cur)...) {
 			for chunk := max(l.len(cur)/2, 1); chunk >= 1 && calls < budget; chunk /= 2 {
 				for lo := 0; lo < l.len(cur) && calls < budget; {
-					c := clone(cur)
+					c := scenariogen.Clone(cur)
 					l.drop(c, lo, min(lo+chunk, l.len(c)))
 					if try(c) {
 						progress = true
@@ -56,12 +57,12 @@ func shrink(f *scenario.File, test func(*scenario.File) (fails, stop bool), budg
 			}
 		}
 		if cur.Collection != nil {
-			c := clone(cur)
+			c := scenariogen.Clone(cur)
 			c.Collection = nil
 			progress = try(c) || progress
 		}
 		if cur.Broker != nil {
-			c := clone(cur)
+			c := scenariogen.Clone(cur)
 			c.Broker = nil
 			progress = try(c) || progress
 		}
@@ -134,22 +135,4 @@ func observedKeys(f *scenario.File) (map[string]json.RawMessage, error) {
 	var m map[string]json.RawMessage
 	err := json.Unmarshal(f.Observed, &m)
 	return m, err
-}
-
-// clone copies f deeply enough that dropping entries from the copy leaves
-// f as it was.
-func clone(f *scenario.File) *scenario.File {
-	c := *f
-	c.Objects = slices.Clone(f.Objects)
-	c.Probes = slices.Clone(f.Probes)
-	c.Served = slices.Clone(f.Served)
-	c.Failures = slices.Clone(f.Failures)
-	c.Expect = slices.Clone(f.Expect)
-	c.Observed = slices.Clone(f.Observed)
-	if f.Collection != nil {
-		col := *f.Collection
-		col.Results = slices.Clone(f.Collection.Results)
-		c.Collection = &col
-	}
-	return &c
 }

@@ -63,8 +63,9 @@ func Generate(f *scenario.File, name string, seed int, system Push, run func(*sc
 	return f
 }
 
-// Clone copies f deeply enough that a push of the copy leaves f's lists
-// as they were; the entries of Probes are copied as they are, pointers
+// Clone copies f deeply enough that a push of the copy, or entries
+// dropped from it (conform's shrinker), leave f's lists and blocks as
+// they were; the entries of Probes are copied as they are, pointers
 // included.
 func Clone(f *scenario.File) *scenario.File {
 	c := *f
@@ -73,6 +74,7 @@ func Clone(f *scenario.File) *scenario.File {
 	c.Served = slices.Clone(f.Served)
 	c.Failures = slices.Clone(f.Failures)
 	c.Expect = slices.Clone(f.Expect)
+	c.Observed = slices.Clone(f.Observed)
 	if f.Collection != nil {
 		col := *f.Collection
 		col.Results = slices.Clone(f.Collection.Results)
